@@ -1,0 +1,187 @@
+import { DEFAULT_LOCALE, type Locale, LOCALES } from './enums.ts';
+
+/**
+ * The message catalogue (spec §8). Texts must match the specification letter for letter.
+ * `:name` placeholders are filled by `translate`.
+ */
+export const enUS = {
+  // Login
+  'auth.failed': 'These credentials do not match our records.',
+  'auth.throttle': 'Too many login attempts. Please try again in :seconds seconds.',
+  'auth.user_not_found': 'The user could not be found.',
+  'auth.user_disabled': 'The user account has been disabled.',
+  'auth.invalid_credentials': 'The credentials provided are not valid.',
+  'auth.invalid_email': 'The email address is badly formatted.',
+  'auth.invalid_password': 'The password is invalid or the user does not have a password.',
+  'auth.password_too_short': 'The password must be 8 characters long or more.',
+  'auth.email_in_use': 'The email address is already in use by another account.',
+  'auth.passwords_not_matching': 'Passwords are not matching.',
+  'auth.emails_not_matching': 'Emails are not matching.',
+  'auth.email_not_sent': 'Email could not be sent to this email address.',
+  'auth.reset_failed': 'Could not reset the password, please request a new link.',
+  'auth.device_name_invalid': 'Device name is missing or invalid.',
+  'auth.invalid_token': 'Invalid token.',
+  'auth.no_organization': 'You have no organization(s), please contact support.',
+  // Report status change
+  'report_status.no_access': "You don't have access to change this report.",
+  'report_status.invalid': 'Invalid status.',
+  'report_status.period_closed': 'This period has been closed, please contact your market administrator.',
+  'report_status.already_approved': 'This report has already been approved.',
+  // Report, import and file
+  'report.exists': 'This report already exists.',
+  'report.invalid_status_for_action': 'Report has invalid status for this action.',
+  'report.upload_not_allowed': 'Report file cannot be uploaded due to the report status.',
+  'import.not_xlsx': "Invalid file. Please make sure the file you're trying to import is an xlsx-file.",
+  'import.empty': 'The report file is empty.',
+  'import.column_count': 'Invalid column count.',
+  'import.invalid_code': 'Invalid code on row :row.',
+  'import.code_not_available': 'The code is not available to you (row :row).',
+  'import.code_inactive': 'The code :code is inactive (row :row).',
+  'import.duplicate_code': 'Report has duplicate codes on row :row for code :code.',
+  'import.column_b_invalid': 'Column B contains invalid characters on row :row.',
+  'import.column_c_invalid': 'Column C contains invalid characters on row :row.',
+  'import.file_invalid': 'The file :file_name could not be uploaded due to containing invalid data.',
+  // Period
+  'period.exists': 'This period (:title) does already exist in this market.',
+  'period.not_found': 'The period (:title) does not exist.',
+  'period.not_published': 'The period is not yet published for viewing.',
+  'period.not_for_company': 'The period is not available for this company.',
+  'period.no_previous_report': "There is no report for the period you're trying to copy from (:previous_period_title).",
+  // Communication
+  'communication.preflight_required': 'A preflight must be sent before sending the mail.',
+  'communication.update_requires_draft': 'Communication status must be draft to be updated.',
+  'communication.preflight_requires_draft': 'Communication status must be draft to send preflight email.',
+  'communication.no_access': 'You do not have access to this action.',
+  // Generic
+  'generic.not_found': 'Could not find what you were looking for.',
+  'generic.forbidden': 'Permission denied. Your user does not have permission to view this resource.',
+  'generic.error': 'Something went wrong, try again or contact support.',
+  'generic.could_not_save': 'Could not save.',
+  'generic.model_not_saved': ':model not saved.',
+  'generic.invalid_setting': ':key is not a valid setting.',
+  'generic.invalid_setting_value': ':value is not a valid value for setting :key.',
+  'generic.setting_below_zero': ':key cannot be less than 0.',
+  // Password reset
+  'passwords.reset': 'Your password has been reset!',
+  'passwords.sent': 'We have e-mailed your password reset link!',
+  'passwords.token': 'This password reset token is invalid.',
+  'passwords.user': "We can't find a user with that e-mail address.",
+
+  // Messages of our own (not in the specification).
+  'auth.unauthenticated': 'You are not signed in.',
+  'auth.csrf': 'This request must be sent by the application (X-Requested-With header missing).',
+  'auth.organization_not_member': 'You are not a member of the chosen organization.',
+  'generic.validation': 'The given data was invalid.',
+  'generic.conflict': 'The request conflicts with the current state.',
+  'generic.payload_too_large': 'The request is too large.',
+
+  // Standard field messages
+  'validation.required': 'The :attribute field is required.',
+  'validation.string': 'The :attribute must be a string.',
+  'validation.email': 'The :attribute must be a valid email address.',
+  'validation.unique': 'The :attribute has already been taken.',
+  'validation.date': 'The :attribute is not a valid date.',
+  'validation.numeric': 'The :attribute must be a number.',
+  'validation.integer': 'The :attribute must be an integer.',
+  'validation.boolean': 'The :attribute field must be true or false.',
+  'validation.min.string': 'The :attribute must be at least :min characters.',
+  'validation.max.string': 'The :attribute may not be greater than :max characters.',
+  'validation.min.numeric': 'The :attribute must be at least :min.',
+  'validation.max.numeric': 'The :attribute may not be greater than :max.',
+  'validation.in': 'The selected :attribute is invalid.',
+  'validation.uuid': 'The :attribute must be a valid UUID.',
+  'validation.invalid': 'The :attribute is invalid.',
+  'validation.search_min': 'The search must be longer than 2 characters.',
+
+  // Enumeration labels: enum.<name>.<value>
+  'enum.report_status.10': 'Processing file',
+  'enum.report_status.11': 'Invalid file',
+  'enum.report_status.20': 'Ongoing',
+  'enum.report_status.30': 'Processing data',
+  'enum.report_status.40': 'Waiting for approval',
+  'enum.report_status.50': 'Waiting for completion',
+  'enum.report_status.60': 'Approved',
+  'enum.preflight_severity.10': 'Success',
+  'enum.preflight_severity.20': 'Info',
+  'enum.preflight_severity.30': 'Warning',
+  'enum.preflight_severity.40': 'Error',
+  'enum.code_disabled_status.0': 'All allowed',
+  'enum.code_disabled_status.10': 'Value disabled',
+  'enum.code_disabled_status.20': 'Volume disabled',
+  'enum.code_disabled_status.30': 'All disabled',
+  'enum.communication_status.0': 'Draft',
+  'enum.communication_status.1': 'Sending preflight',
+  'enum.communication_status.2': 'Preflight sent',
+  'enum.communication_status.10': 'Waiting to be sent',
+  'enum.communication_status.20': 'Sent',
+  'enum.communication_status.30': 'Failed',
+  'enum.role.admin': 'Administrator',
+  'enum.role.super-admin': 'Super administrator',
+  'enum.role.reporter': 'Reporter',
+  'enum.role.cluster-admin': 'Market cluster administrator',
+  'enum.role.market-admin': 'Market administrator',
+  'enum.role.viewer': 'Statistics viewer',
+  'enum.role.cluster-viewer': 'Cluster statistics viewer',
+  'enum.role.just-stats': 'Only statistics',
+  'enum.role.company': 'Company',
+  'enum.locale.en-US': 'English (US)',
+  'enum.locale.sv-SE': 'Svenska',
+  'enum.locale.fi-FI': 'Suomi',
+  'enum.locale.dk-DK': 'Dansk',
+  'enum.locale.no-NO': 'Norsk',
+} as const;
+
+export type MessageKey = keyof typeof enUS;
+export type Catalogue = Partial<Record<MessageKey, string>>;
+
+/** Only en-US is filled (spec §1); the other catalogues fall back to it key by key. */
+export const catalogues: Record<Locale, Catalogue> = {
+  'en-US': enUS,
+  'sv-SE': {},
+  'fi-FI': {},
+  'dk-DK': {},
+  'no-NO': {},
+};
+
+export type MessageParams = Record<string, string | number>;
+
+export function fillPlaceholders(text: string, params: MessageParams = {}): string {
+  // Longest names first, so that :row does not eat the start of :rows.
+  const names = Object.keys(params).sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const name of names) out = out.split(`:${name}`).join(String(params[name]));
+  return out;
+}
+
+export function translate(key: MessageKey, params?: MessageParams, locale: Locale = DEFAULT_LOCALE): string {
+  const text = catalogues[locale]?.[key] ?? enUS[key];
+  return fillPlaceholders(text, params);
+}
+
+/**
+ * Picks the best supported locale from an Accept-Language header ("sv-SE,sv;q=0.9,en;q=0.8"),
+ * matching full tags first and then primary languages; en-US when nothing matches.
+ */
+export function negotiateLocale(header: string | undefined | null): Locale {
+  if (!header) return DEFAULT_LOCALE;
+  const wanted = header
+    .split(',')
+    .map((part, index) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { tag: (tag ?? '').trim().toLowerCase(), q: q ? Number(q.slice(2)) || 0 : 1, index };
+    })
+    .filter((w) => w.tag && w.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const { tag } of wanted) {
+    const exact = LOCALES.find((l) => l.toLowerCase() === tag);
+    if (exact) return exact;
+    const primary = tag.split('-')[0];
+    const byLanguage = LOCALES.find((l) => l.split('-')[0]!.toLowerCase() === primary || languageAlias[primary!] === l);
+    if (byLanguage) return byLanguage;
+  }
+  return DEFAULT_LOCALE;
+}
+
+// Danish and Norwegian are written da/nb/nn in most browsers; the product's tags are dk-DK and no-NO.
+const languageAlias: Record<string, Locale> = { da: 'dk-DK', nb: 'no-NO', nn: 'no-NO', en: 'en-US' };

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { organizationRefSchema } from './auth.ts';
+
+export const roleRefSchema = z.object({ name: z.string() });
+export const marketRefSchema = z.object({
+  id: z.number().int(),
+  international_name: z.string(),
+  local_name: z.string(),
+  iso_code: z.string(),
+});
+
+export const companyMarketSchema = z.object({
+  id: z.number().int(),
+  market_id: z.number().int(),
+  market: marketRefSchema,
+  abilities: z.array(z.string()),
+  roles: z.array(roleRefSchema),
+});
+export type CompanyMarket = z.infer<typeof companyMarketSchema>;
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  email: z.string(),
+  name: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  phone: z.string().nullable(),
+  locale: z.string(),
+  /** The main role: the first direct role, or the first company-market role. */
+  role: z.string().nullable(),
+  organization: organizationRefSchema.nullable(),
+  organizations: z.array(organizationRefSchema),
+  markets: z.array(marketRefSchema),
+  roles: z.array(roleRefSchema),
+  company: z
+    .object({ id: z.number().int(), name: z.string(), markets: z.array(companyMarketSchema) })
+    .nullable(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const abilitySchema = z.object({
+  name: z.string(),
+  entity_id: z.number().int().nullable(),
+  entity_type: z.string().nullable(),
+});
