@@ -1,0 +1,196 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { REQUESTED_WITH_VALUE } from '@mss/contracts/common';
+import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
+import type { App, AppContext } from './context.ts';
+import { AppError } from './errors.ts';
+import { createMailer } from './mail/mailer.ts';
+import { localeOf } from './i18n.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { protocolRoutes } from './modules/protocol/protocol.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Requests larger than this are refused before they are read (file uploads set their own limit). */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface BuildOptions {
+  logger?: boolean | object;
+}
+
+export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, options: BuildOptions = {}): Promise<App> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+  }).withTypeProvider<ZodTypeProvider>();
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log: app.log });
+  const ctx: AppContext = { ...deps, db: deps.database.db, mailer, log: app.log };
+  app.addHook('onClose', async () => mailer.close());
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('actor', null);
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine writes its CSS variables into <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Only meaningful over HTTPS; set by whoever terminates TLS.
+    strictTransportSecurity: config.COOKIE_SECURE ? undefined : false,
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Market Sales Statistics API', version: '1' },
+      servers: [{ url: '/api/v1' }],
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'mss_session' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      security: [{ session: [] }, { bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  // CSRF defence (DESIGN §4): a browser only sends X-Requested-With from our own scripts.
+  app.addHook('onRequest', async (request) => {
+    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (/^Bearer\s+\S+/i.test(request.headers.authorization ?? '')) return;
+    if (request.headers['x-requested-with'] !== REQUESTED_WITH_VALUE) throw new AppError('forbidden', 'auth.csrf');
+  });
+  // Answers of the API are about one user: never cache them in shared caches.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/v1/') && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+  });
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => sendError(error, request, reply));
+
+  await app.register(
+    async (api) => {
+      const v1 = api.withTypeProvider<ZodTypeProvider>();
+      authRoutes(v1, ctx);
+      usersRoutes(v1, ctx);
+      protocolRoutes(v1);
+    },
+    { prefix: '/api/v1' },
+  );
+
+  const indexHtml = path.join(config.webDist, 'index.html');
+  const hasWeb = fs.existsSync(indexHtml);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    // The web app owns every path outside /api: React Router shows its own 404 page.
+    if (hasWeb && request.method === 'GET' && !request.url.startsWith('/api/')) {
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return sendError(new AppError('not_found', 'generic.not_found'), request, reply);
+  });
+
+  return app;
+}
+
+function render(request: FastifyRequest, key: MessageKey, params?: MessageParams): string {
+  return translate(key, params, localeOf(request));
+}
+
+function humanize(field: string): string {
+  return field.replace(/_/g, ' ');
+}
+
+/** The one error handler: `{ message, errors? }` from the catalogue, in the request's locale. */
+function sendError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) {
+    let errors: Record<string, string[]> | undefined;
+    if (error.fieldErrors) {
+      errors = {};
+      for (const [field, list] of Object.entries(error.fieldErrors)) {
+        errors[field] = list.map((e) => render(request, e.key, { attribute: humanize(field), ...e.params }));
+      }
+    }
+    reply.headers(error.headers);
+    return reply.code(error.status).send({ message: render(request, error.messageKey, { ...error.params }), ...(errors ? { errors } : {}) });
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of error.validation) {
+      const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
+      const params = (issue.params ?? {}) as ZodIssueLike;
+      const key = messageKeyOfIssue(issue.keyword, params, issue.message ?? '');
+      (errors[field] ??= []).push(
+        render(request, key, { attribute: humanize(field.split('.').pop() ?? field), min: String(params.minimum ?? ''), max: String(params.maximum ?? '') }),
+      );
+    }
+    const first = Object.values(errors)[0]?.[0];
+    return reply.code(422).send({ message: first ?? render(request, 'generic.validation'), errors });
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 413) return reply.code(413).send({ message: render(request, 'generic.payload_too_large') });
+  if (status === 415 || status === 400) {
+    return reply.code(422).send({ message: render(request, 'generic.validation') });
+  }
+  if (status === 429) return reply.code(429).send({ message: error.message });
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.warn({ err: error }, 'request refused');
+  return reply.code(status >= 400 && status < 500 ? status : 500).send({ message: render(request, 'generic.error') });
+}
+
+interface ZodIssueLike {
+  origin?: string;
+  format?: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+}
+
+function messageKeyOfIssue(code: string, issue: ZodIssueLike, message: string): MessageKey {
+  switch (code) {
+    case 'invalid_type':
+      return /received (undefined|null)$/.test(message) ? 'validation.required' : 'validation.invalid';
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'validation.required';
+      return issue.origin === 'string' ? 'validation.min.string' : 'validation.min.numeric';
+    case 'too_big':
+      return issue.origin === 'string' ? 'validation.max.string' : 'validation.max.numeric';
+    case 'invalid_format':
+      if (issue.format === 'email') return 'validation.email';
+      if (issue.format === 'uuid') return 'validation.uuid';
+      return 'validation.invalid';
+    case 'invalid_value':
+      return 'validation.in';
+    default:
+      return 'validation.invalid';
+  }
+}

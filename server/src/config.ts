@@ -1,0 +1,59 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// The one place that reads process.env (CONVENTIONS "Config fails fast").
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().default('Market Sales Statistics <no-reply@localhost>'),
+  /** The address people use to reach the app; links in e-mails point here. */
+  APP_URL: z.string().url().optional(),
+  SEED: z.enum(['demo', 'none']).default('demo'),
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
+  /** Lifetime of a browser session in seconds; /auth/refresh extends it by as much. */
+  SESSION_LIFETIME_SECONDS: z.coerce.number().int().min(60).default(7200),
+  /** Lifetime of an integration (bearer) token in days. */
+  TOKEN_LIFETIME_DAYS: z.coerce.number().int().min(1).default(365),
+  /** Set when the app is served over HTTPS, so that the session cookie is marked Secure. */
+  COOKIE_SECURE: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof envSchema> & { dataDir: string; webDist: string };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  if ((c.ADMIN_EMAIL && !c.ADMIN_PASSWORD) || (!c.ADMIN_EMAIL && c.ADMIN_PASSWORD)) {
+    throw new Error('Invalid configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  const root = path.resolve(import.meta.dirname, '../..');
+  return {
+    ...c,
+    dataDir: path.resolve(c.DATA_DIR),
+    webDist: path.resolve(c.WEB_DIST ?? path.join(root, 'web/dist')),
+  };
+}

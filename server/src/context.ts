@@ -1,0 +1,35 @@
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import type { Mailer } from './mail/mailer.ts';
+
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** Who is calling: the signed-in user and the organization chosen at sign-in (null for super-admins). */
+export interface Actor {
+  userId: number;
+  sessionId: number;
+  sessionKind: 'session' | 'token';
+  organizationId: number | null;
+}

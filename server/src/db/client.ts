@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+
+export interface Database {
+  db: Db;
+  pool: pg.Pool;
+  /** `pglite` when the embedded database runs in a worker thread; `postgres` for a server. */
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+// Timestamps and bigints come back as JavaScript values; dates stay Date objects.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+const PGLITE_SOCKET_PORT = 5432;
+
+/**
+ * Starts PGlite in a worker thread behind a Unix socket and returns a `pg` pool connected to it.
+ * `dataDir` undefined means an in-memory database (tests).
+ */
+async function startPglite(dataDir: string | undefined): Promise<{ pool: pg.Pool; stop: () => Promise<void> }> {
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mss-pg-'));
+  fs.chmodSync(socketDir, 0o700);
+  const socketPath = path.join(socketDir, `.s.PGSQL.${PGLITE_SOCKET_PORT}`);
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir, socketPath } });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', (message: { type: string; message?: string }) => {
+      if (message.type === 'ready') resolve();
+      else reject(new Error(`The embedded database did not start: ${message.message ?? message.type}`));
+    });
+  });
+  // One connection: PGlite serves one at a time, and requests queue in the pool instead.
+  const pool = new pg.Pool({ host: socketDir, port: PGLITE_SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1 });
+  const stop = async () => {
+    await pool.end();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 5000);
+      worker.once('message', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      worker.postMessage({ type: 'stop' });
+    });
+    await worker.terminate();
+    fs.rmSync(socketDir, { recursive: true, force: true });
+  };
+  return { pool, stop };
+}
+
+export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; inMemory?: boolean }): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzle(pool, { schema }) as Db;
+    return { db, pool, kind: 'postgres', close: () => pool.end() };
+  }
+  const { pool, stop } = await startPglite(options.inMemory ? undefined : path.join(options.dataDir ?? './data', 'pglite'));
+  const db = drizzle(pool, { schema }) as Db;
+  return { db, pool, kind: 'pglite', close: stop };
+}
+
+export async function migrateDatabase(db: Db): Promise<void> {
+  await migrate(db, { migrationsFolder: path.join(import.meta.dirname, 'migrations') });
+}

@@ -1,0 +1,41 @@
+import type { MessageKey, MessageParams } from '@mss/contracts/messages';
+
+/** Error codes of the API and their HTTP status (one table, CONVENTIONS "One error model"). */
+export const ERROR_STATUS = {
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  validation: 422,
+  throttled: 429,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export type FieldErrors = Record<string, { key: MessageKey; params?: MessageParams }[]>;
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly messageKey: MessageKey,
+    readonly params: MessageParams = {},
+    readonly fieldErrors?: FieldErrors,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(messageKey);
+    this.name = 'AppError';
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const forbidden = (key: MessageKey = 'generic.forbidden') => new AppError('forbidden', key);
+export const notFound = () => new AppError('not_found', 'generic.not_found');
+export const unauthenticated = () => new AppError('unauthenticated', 'auth.unauthenticated');
+
+/** A 422 whose top-level message is the first field error, as the web forms expect. */
+export function validationError(field: string, key: MessageKey, params?: MessageParams): AppError {
+  return new AppError('validation', key, params, { [field]: [{ key, params }] });
+}

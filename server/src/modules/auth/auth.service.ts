@@ -1,0 +1,241 @@
+import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import {
+  DEVICE_NAME_PATTERN,
+  LOGIN_DECAY_SECONDS,
+  LOGIN_MAX_ATTEMPTS,
+  MIN_PASSWORD_LENGTH,
+  PASSWORD_RESET_LIFETIME_HOURS,
+} from '@mss/contracts/auth';
+import type { AppContext } from '../../context.ts';
+import { loginAttempts, organizations, passwordResets, sessions, userOrganizations, userRoles, users } from '../../db/schema.ts';
+import { AppError, validationError } from '../../errors.ts';
+import { hashPassword, hashToken, newToken, verifyPassword } from '../../auth/passwords.ts';
+
+// A pragmatic e-mail shape check: one @, no spaces, a dot in the domain.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+  organization?: string | null;
+  ip: string;
+}
+
+export type SignInResult =
+  | { kind: 'choose-organization'; organizations: { uuid: string; name: string }[] }
+  | { kind: 'signed-in'; userId: number; organizationId: number | null };
+
+/** Seconds until another attempt is allowed, or 0 when the e-mail and address may try now. */
+async function throttledFor(ctx: AppContext, email: string, ip: string): Promise<number> {
+  // Seconds are computed by the database, so that every API instance reads the same clock.
+  const recent = await ctx.db
+    .select({
+      remaining: sql<string>`extract(epoch from ${loginAttempts.attempted_at} + make_interval(secs => ${LOGIN_DECAY_SECONDS}) - now())`,
+    })
+    .from(loginAttempts)
+    .where(
+      and(
+        eq(loginAttempts.email, email),
+        eq(loginAttempts.ip, ip),
+        gt(loginAttempts.attempted_at, sql`now() - make_interval(secs => ${LOGIN_DECAY_SECONDS})`),
+      ),
+    )
+    .orderBy(desc(loginAttempts.attempted_at))
+    .limit(LOGIN_MAX_ATTEMPTS);
+  if (recent.length < LOGIN_MAX_ATTEMPTS) return 0;
+  // Blocked until the oldest of the last N failures leaves the window.
+  return Math.max(1, Math.ceil(Number(recent[recent.length - 1]!.remaining)));
+}
+
+async function recordFailure(ctx: AppContext, email: string, ip: string): Promise<void> {
+  await ctx.db.insert(loginAttempts).values({ email, ip });
+  // Keep the table small: anything older than the window no longer counts.
+  await ctx.db.delete(loginAttempts).where(lt(loginAttempts.attempted_at, sql`now() - interval '1 day'`));
+}
+
+/**
+ * Checks credentials the same way for a browser sign-in and an integration token: throttling,
+ * e-mail shape, user and password, disabled account, organizations.
+ */
+export async function checkCredentials(ctx: AppContext, input: Credentials): Promise<SignInResult> {
+  const email = normalizeEmail(input.email);
+  const wait = await throttledFor(ctx, email, input.ip);
+  if (wait > 0) {
+    throw new AppError('throttled', 'auth.throttle', { seconds: wait }, undefined, { 'Retry-After': String(wait) });
+  }
+  if (!EMAIL_PATTERN.test(email)) {
+    await recordFailure(ctx, email, input.ip);
+    throw validationError('email', 'auth.invalid_email');
+  }
+  const [user] = await ctx.db.select().from(users).where(eq(sql`lower(${users.email})`, email)).limit(1);
+  // Unknown user and wrong password answer alike, so nobody can probe which e-mails exist.
+  if (!user || !(await verifyPassword(input.password, user.password_hash))) {
+    await recordFailure(ctx, email, input.ip);
+    throw validationError('email', 'auth.failed');
+  }
+  await ctx.db.delete(loginAttempts).where(and(eq(loginAttempts.email, email), eq(loginAttempts.ip, input.ip)));
+  if (user.disabled_at) throw new AppError('forbidden', 'auth.user_disabled');
+
+  const isSuperAdmin = (await ctx.db.select().from(userRoles).where(and(eq(userRoles.user_id, user.id), eq(userRoles.role, 'super-admin')))).length > 0;
+  // A super-admin belongs to no organization (spec §5) and acts across all of them.
+  if (isSuperAdmin) return { kind: 'signed-in', userId: user.id, organizationId: null };
+
+  const memberships = await ctx.db
+    .select({ id: organizations.id, uuid: organizations.uuid, name: organizations.name })
+    .from(userOrganizations)
+    .innerJoin(organizations, eq(organizations.id, userOrganizations.organization_id))
+    .where(eq(userOrganizations.user_id, user.id))
+    .orderBy(asc(organizations.name));
+  if (memberships.length === 0) throw new AppError('forbidden', 'auth.no_organization');
+  if (input.organization) {
+    const chosen = memberships.find((m) => m.uuid === input.organization);
+    if (!chosen) throw validationError('organization', 'auth.organization_not_member');
+    return { kind: 'signed-in', userId: user.id, organizationId: chosen.id };
+  }
+  if (memberships.length === 1) return { kind: 'signed-in', userId: user.id, organizationId: memberships[0]!.id };
+  return { kind: 'choose-organization', organizations: memberships.map(({ uuid, name }) => ({ uuid, name })) };
+}
+
+export interface NewSession {
+  token: string;
+  expiresIn: number;
+}
+
+export async function createSession(
+  ctx: AppContext,
+  input: { userId: number; organizationId: number | null; kind: 'session' | 'token'; deviceName?: string; ip: string; userAgent?: string },
+): Promise<NewSession> {
+  const token = newToken();
+  const expiresIn = input.kind === 'session' ? ctx.config.SESSION_LIFETIME_SECONDS : ctx.config.TOKEN_LIFETIME_DAYS * 86400;
+  await ctx.db.insert(sessions).values({
+    token_hash: hashToken(token),
+    kind: input.kind,
+    user_id: input.userId,
+    organization_id: input.organizationId,
+    device_name: input.deviceName ?? null,
+    ip: input.ip,
+    user_agent: input.userAgent?.slice(0, 500) ?? null,
+    expires_at: sql`now() + make_interval(secs => ${expiresIn})`,
+  });
+  return { token, expiresIn };
+}
+
+export async function issueToken(ctx: AppContext, input: Credentials & { deviceName?: string; userAgent?: string }): Promise<NewSession> {
+  if (!input.deviceName || !DEVICE_NAME_PATTERN.test(input.deviceName)) {
+    throw validationError('device_name', 'auth.device_name_invalid');
+  }
+  const result = await checkCredentials(ctx, input);
+  if (result.kind === 'choose-organization') throw validationError('organization', 'auth.organization_required');
+  return createSession(ctx, { ...result, kind: 'token', deviceName: input.deviceName, ip: input.ip, userAgent: input.userAgent });
+}
+
+/** Extends a live session by its lifetime from now. */
+export async function refreshSession(ctx: AppContext, sessionId: number): Promise<number> {
+  const [row] = await ctx.db.select({ kind: sessions.kind }).from(sessions).where(eq(sessions.id, sessionId));
+  const expiresIn = row?.kind === 'token' ? ctx.config.TOKEN_LIFETIME_DAYS * 86400 : ctx.config.SESSION_LIFETIME_SECONDS;
+  await ctx.db
+    .update(sessions)
+    .set({ expires_at: sql`now() + make_interval(secs => ${expiresIn})`, last_used_at: sql`now()` })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)));
+  return expiresIn;
+}
+
+export async function revokeSession(ctx: AppContext, sessionId: number): Promise<void> {
+  await ctx.db.update(sessions).set({ revoked_at: sql`now()` }).where(and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Password reset
+// ---------------------------------------------------------------------------------------------
+
+export function checkPasswordRules(password: string, confirmation: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) throw validationError('password', 'auth.password_too_short');
+  if (password !== confirmation) throw validationError('password_confirmation', 'auth.passwords_not_matching');
+}
+
+/**
+ * Sends a reset link when the address belongs to an enabled user. The caller answers the same
+ * either way (DESIGN §4 departure). A second request within a minute sends nothing new.
+ */
+export async function requestPasswordReset(ctx: AppContext, input: { email: string; appUrl: string }): Promise<void> {
+  const email = normalizeEmail(input.email);
+  if (!EMAIL_PATTERN.test(email)) throw validationError('email', 'auth.invalid_email');
+  const [user] = await ctx.db
+    .select({ id: users.id, email: users.email, first_name: users.first_name })
+    .from(users)
+    .where(and(eq(sql`lower(${users.email})`, email), isNull(users.disabled_at)))
+    .limit(1);
+  if (!user) return;
+  const [recent] = await ctx.db
+    .select({ id: passwordResets.id })
+    .from(passwordResets)
+    .where(and(eq(passwordResets.user_id, user.id), isNull(passwordResets.used_at), gt(passwordResets.created_at, sql`now() - interval '60 seconds'`)))
+    .limit(1);
+  if (recent) return;
+
+  const token = newToken();
+  // A new link replaces any earlier one.
+  await ctx.db.delete(passwordResets).where(eq(passwordResets.user_id, user.id));
+  await ctx.db.insert(passwordResets).values({
+    user_id: user.id,
+    token_hash: hashToken(token),
+    expires_at: sql`now() + make_interval(hours => ${PASSWORD_RESET_LIFETIME_HOURS})`,
+  });
+  const link = `${input.appUrl.replace(/\/$/, '')}/reset-password/${token}?email=${encodeURIComponent(user.email)}`;
+  try {
+    await ctx.mailer.send({
+      to: user.email,
+      subject: 'Reset your password',
+      text: [
+        `Hello ${user.first_name || user.email},`,
+        '',
+        'We received a request to reset the password of your Market Sales Statistics account.',
+        'Open this link to choose a new password:',
+        '',
+        link,
+        '',
+        `The link can be used once and expires in ${PASSWORD_RESET_LIFETIME_HOURS} hours.`,
+        'If you did not ask for this, you can ignore this e-mail.',
+      ].join('\n'),
+    });
+  } catch (error) {
+    ctx.log.error({ err: error }, 'password reset mail could not be sent');
+    await ctx.db.delete(passwordResets).where(eq(passwordResets.token_hash, hashToken(token)));
+    throw validationError('email', 'auth.email_not_sent');
+  }
+}
+
+export async function resetPassword(
+  ctx: AppContext,
+  input: { token: string; email: string; password: string; password_confirmation: string },
+): Promise<void> {
+  checkPasswordRules(input.password, input.password_confirmation);
+  const [reset] = await ctx.db
+    .select({ id: passwordResets.id, user_id: passwordResets.user_id, expires_at: passwordResets.expires_at, used_at: passwordResets.used_at, email: users.email })
+    .from(passwordResets)
+    .innerJoin(users, eq(users.id, passwordResets.user_id))
+    .where(eq(passwordResets.token_hash, hashToken(input.token)))
+    .limit(1);
+  if (!reset || reset.used_at || normalizeEmail(reset.email) !== normalizeEmail(input.email)) {
+    throw validationError('token', 'passwords.token');
+  }
+  if (reset.expires_at.getTime() <= Date.now()) throw validationError('token', 'auth.reset_failed');
+  const passwordHash = await hashPassword(input.password);
+  await ctx.db.transaction(async (tx) => {
+    // Single use: the update only succeeds while the link is unused.
+    const used = await tx
+      .update(passwordResets)
+      .set({ used_at: sql`now()` })
+      .where(and(eq(passwordResets.id, reset.id), isNull(passwordResets.used_at)))
+      .returning({ id: passwordResets.id });
+    if (used.length === 0) throw validationError('token', 'passwords.token');
+    await tx.update(users).set({ password_hash: passwordHash, updated_at: sql`now()` }).where(eq(users.id, reset.user_id));
+    // Whoever knew the old password is signed out everywhere.
+    await tx.update(sessions).set({ revoked_at: sql`now()` }).where(and(eq(sessions.user_id, reset.user_id), isNull(sessions.revoked_at)));
+  });
+  await ctx.db.delete(loginAttempts).where(eq(loginAttempts.email, normalizeEmail(reset.email)));
+}

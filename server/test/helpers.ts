@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Role } from '@mss/contracts/enums';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { migrateDatabase, openDatabase, type Database, type Db } from '../src/db/client.ts';
+import { companies, companyMarkets, markets, organizations, userMarkets, userOrganizations, userRoles, users } from '../src/db/schema.ts';
+import { hashPassword } from '../src/auth/passwords.ts';
+import type { App } from '../src/context.ts';
+
+export const XHR = { 'x-requested-with': 'XMLHttpRequest' };
+
+export interface TestApp {
+  app: App;
+  db: Db;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database for one test file: in-memory PGlite in a worker (the default), or a new
+ * database on the PostgreSQL server of TEST_DATABASE_URL, dropped afterwards.
+ */
+async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const database = await openDatabase({ inMemory: true });
+    return { database, drop: async () => {} };
+  }
+  const name = `mss_test_${randomUUID().replace(/-/g, '')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mss-test-'));
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web'), ...env });
+  const { database, drop } = await freshDatabase();
+  await migrateDatabase(database.db);
+  const app = await buildApp({ config, database }, { logger: false });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+export const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
+
+export async function createOrganization(db: Db, name = unique('Org')) {
+  const [org] = await db.insert(organizations).values({ name }).returning();
+  return org!;
+}
+
+export async function createMarket(db: Db, organizationId: number, name = unique('Market')) {
+  const [market] = await db
+    .insert(markets)
+    .values({ organization_id: organizationId, international_name: name, local_name: name, iso_code: unique('X') })
+    .returning();
+  return market!;
+}
+
+export const PASSWORD = 'correct-horse-battery';
+
+export async function createUser(
+  db: Db,
+  options: {
+    email?: string;
+    password?: string | null;
+    roles?: Role[];
+    organizationIds?: number[];
+    marketIds?: number[];
+    companyId?: number;
+    disabled?: boolean;
+  } = {},
+) {
+  const email = options.email ?? `${unique('user')}@example.test`;
+  const [user] = await db
+    .insert(users)
+    .values({
+      email,
+      first_name: 'Test',
+      last_name: 'User',
+      password_hash: options.password === null ? null : await hashPassword(options.password ?? PASSWORD),
+      company_id: options.companyId ?? null,
+      disabled_at: options.disabled ? new Date() : null,
+    })
+    .returning();
+  for (const role of options.roles ?? []) await db.insert(userRoles).values({ user_id: user!.id, role });
+  for (const id of options.organizationIds ?? []) await db.insert(userOrganizations).values({ user_id: user!.id, organization_id: id });
+  for (const id of options.marketIds ?? []) await db.insert(userMarkets).values({ user_id: user!.id, market_id: id });
+  return { ...user!, email };
+}
+
+export async function createCompany(db: Db, marketRoles: { marketId: number; roles: string[] }[], name = unique('Company')) {
+  const [company] = await db.insert(companies).values({ name }).returning();
+  for (const m of marketRoles) await db.insert(companyMarkets).values({ company_id: company!.id, market_id: m.marketId, roles: m.roles });
+  return company!;
+}
+
+/** Signs in through the API and returns the cookie header to send with later requests. */
+export async function signIn(app: App, email: string, password = PASSWORD, organization?: string): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: XHR, payload: { email, password, organization } });
+  if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+  const cookie = res.cookies.find((c) => c.name === 'mss_session');
+  if (!cookie) throw new Error(`no session cookie: ${res.body}`);
+  return `mss_session=${cookie.value}`;
+}
