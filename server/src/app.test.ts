@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the API as a whole', () => {
+  it('when any answer is sent, then it carries the security headers', async () => {
+    for (const url of ['/api/v1/protocol/enums/en-US', '/api/v1/users/me', '/api/v1/nothing-here']) {
+      const res = await t.app.inject({ url });
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+
+  it('when a path is unknown, then 404 with the catalogue message', async () => {
+    const res = await t.app.inject({ url: '/api/v1/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Could not find what you were looking for.' });
+  });
+
+  it('when Accept-Language asks for a locale with an empty catalogue, then the message falls back to en-US', async () => {
+    for (const language of ['sv-SE', 'fi-FI,fi;q=0.9', 'de-DE', '']) {
+      const res = await t.app.inject({ url: '/api/v1/users/me', headers: { 'accept-language': language } });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ message: 'You are not signed in.' });
+    }
+  });
+
+  it('when a body is too large, then 413 before it is read', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'a@b.test', password: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ message: 'The request is too large.' });
+  });
+
+  it('when the body is not JSON, then 422', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' },
+      payload: '{not json',
+    });
+    expect(res.statusCode).toBe(422);
+  });
+
+  it('when /api/docs is opened, then the OpenAPI document lists every route (relative to the /api/v1 server)', async () => {
+    const res = await t.app.inject({ url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const paths = Object.keys(res.json().paths);
+    for (const p of [
+      '/auth/login',
+      '/auth/refresh',
+      '/auth/logout',
+      '/auth/token',
+      '/auth/forgot-password',
+      '/auth/reset-password',
+      '/users/me',
+      '/users/me/abilities',
+      '/protocol/enums/{locale}',
+    ]) {
+      expect(paths).toContain(p);
+    }
+    const ui = await t.app.inject({ url: '/api/docs' });
+    expect([200, 302]).toContain(ui.statusCode);
+  });
+});
