@@ -8,7 +8,15 @@ export const root = path.resolve(import.meta.dirname, '..');
 export function run(command, args, options = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    // Stopping this script stops the child too (no server left listening).
+    const forward = (signal) => child.kill(signal);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve(code ?? (signal ? 1 : 0));
+    });
   });
 }
 

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/helpers.ts';
 
@@ -74,5 +77,43 @@ describe('the API as a whole', () => {
     }
     const ui = await t.app.inject({ url: '/api/docs' });
     expect([200, 302]).toContain(ui.statusCode);
+  });
+});
+
+describe('serving the web app', () => {
+  let web: TestApp;
+  beforeAll(async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'mss-web-'));
+    fs.writeFileSync(`${dist}/index.html`, '<!doctype html><title>app</title>');
+    fs.mkdirSync(`${dist}/assets`);
+    fs.writeFileSync(`${dist}/assets/app.js`, 'console.log(1)');
+    web = await createTestApp({ WEB_DIST: dist });
+  });
+  afterAll(async () => {
+    await web?.close();
+  });
+
+  it('when / or any client route is opened, then index.html', async () => {
+    for (const url of ['/', '/login', '/users/12', '/reset-password/abc?email=a%40b.test']) {
+      const res = await web.app.inject({ url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.body).toContain('<title>app</title>');
+    }
+  });
+
+  it('when a build asset exists, then it is served; when it is missing, then 404, not HTML', async () => {
+    const asset = await web.app.inject({ url: '/assets/app.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toContain('javascript');
+    const missing = await web.app.inject({ url: '/assets/gone.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toContain('application/json');
+  });
+
+  it('when an unknown API path is asked for, then the JSON 404, not the app', async () => {
+    const res = await web.app.inject({ url: '/api/v1/unknown' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Could not find what you were looking for.' });
   });
 });

@@ -110,12 +110,16 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   const indexHtml = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+    // wildcard: files are looked up per request, so a rebuilt web/dist is served without a restart.
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: true, index: false });
   }
+  const sendIndex = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+  if (hasWeb) app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
   app.setNotFoundHandler((request, reply) => {
-    // The web app owns every path outside /api: React Router shows its own 404 page.
-    if (hasWeb && request.method === 'GET' && !request.url.startsWith('/api/')) {
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    // The web app owns every path outside /api (React Router shows its own 404 page), except
+    // missing build assets, which must not come back as HTML.
+    if (hasWeb && request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/assets/')) {
+      return sendIndex(reply);
     }
     return sendError(new AppError('not_found', 'generic.not_found'), request, reply);
   });

@@ -1,0 +1,68 @@
+import { expect, test } from '@playwright/test';
+import { PRODUCT, signIn } from './helpers.ts';
+
+test.describe('navigation and permissions', () => {
+  test('a viewer is refused the user list and lands on the 403 page', async ({ page }) => {
+    await signIn(page, 'viewer@demo.test');
+
+    await page.goto('/users');
+
+    await expect(page).toHaveURL(/\/403$/);
+    await expect(page.getByRole('heading', { name: 'Permission denied' })).toBeVisible();
+    await expect(page.getByText('Permission denied. Your user does not have permission to view this resource.')).toBeVisible();
+    await expect(page).toHaveTitle(`Permission denied - ${PRODUCT}`);
+    await expect(page.getByRole('navigation').getByRole('link', { name: 'Users' })).toHaveCount(0);
+  });
+
+  test('an unknown path shows the 404 page', async ({ page }) => {
+    await signIn(page, 'reporter@demo.test');
+
+    await page.goto('/no/such/screen');
+
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page.getByText('Could not find what you were looking for.')).toBeVisible();
+    await expect(page).toHaveTitle(`Page not found - ${PRODUCT}`);
+  });
+
+  test('an unknown path shows the 404 page to a visitor who is not signed in', async ({ page }) => {
+    await page.goto('/no/such/screen');
+
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go to sign in' })).toBeVisible();
+  });
+
+  test('the navbar shows what the role allows, and its entries open their screens', async ({ page }) => {
+    await signIn(page, 'super-admin@demo.test');
+    const nav = page.getByRole('navigation');
+    for (const name of ['Users', 'Markets', 'Organizations', 'Currencies', 'Release notes']) {
+      await expect(nav.getByRole('link', { name })).toBeVisible();
+    }
+
+    await nav.getByRole('link', { name: 'Markets' }).click();
+    await expect(page).toHaveURL(/\/markets$/);
+    await expect(page.getByRole('heading', { name: 'Markets' })).toBeVisible();
+    await expect(page).toHaveTitle(`Markets - ${PRODUCT}`);
+  });
+
+  test('a reporter sees no administration entries except the code list', async ({ page }) => {
+    await signIn(page, 'reporter@demo.test');
+    const nav = page.getByRole('navigation');
+
+    await expect(nav.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Import history' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Codes' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Users' })).toHaveCount(0);
+    await expect(nav.getByRole('link', { name: 'Organizations' })).toHaveCount(0);
+  });
+
+  test('the user guide opens from the navbar', async ({ page }) => {
+    await signIn(page, 'cluster-viewer@demo.test');
+
+    await page.getByRole('navigation').getByRole('link', { name: 'User guide' }).click();
+
+    await expect(page).toHaveURL(/\/docs$/);
+    await expect(page.getByRole('heading', { name: 'Market Sales Statistics: user guide' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Choosing an organization' })).toBeVisible();
+    await expect(page).toHaveTitle(`User guide - ${PRODUCT}`);
+  });
+});

@@ -1,0 +1,28 @@
+import { DEFAULT_LOCALE, type Locale, isLocale } from '@mss/contracts/enums';
+import { negotiateLocale } from '@mss/contracts/messages';
+
+function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+}
+
+/** The first browser language the product supports (full tag or primary language), if any. */
+export function supportedBrowserLocale(): Locale | null {
+  for (const tag of browserLanguages()) {
+    const locale = negotiateLocale(tag);
+    // negotiateLocale answers en-US both for English and for "nothing matched".
+    if (locale !== DEFAULT_LOCALE || tag.toLowerCase().startsWith('en')) return locale;
+  }
+  return null;
+}
+
+/** Spec §7: enumerations are fetched in the browser language, falling back to sv-SE. */
+export function enumerationLocale(): Locale {
+  return supportedBrowserLocale() ?? 'sv-SE';
+}
+
+/** The interface language: the user's locale once signed in, else the browser's, else en-US. */
+export function interfaceLocale(userLocale?: string | null): Locale {
+  if (isLocale(userLocale)) return userLocale;
+  return supportedBrowserLocale() ?? DEFAULT_LOCALE;
+}

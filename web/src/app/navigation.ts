@@ -1,0 +1,34 @@
+import type { User } from '@mss/contracts/users';
+import type { AbilitySubject } from '@mss/contracts/abilities';
+import { isAllowed } from './guard.ts';
+import { type AppRoute, type NavGroup, appRoutes } from './routes.tsx';
+
+export interface NavEntry {
+  href: string;
+  title: AppRoute['title'];
+  group: NavGroup;
+}
+
+export const NAV_GROUPS: NavGroup[] = ['main', 'reporting', 'administration', 'help'];
+
+/** The link of a route: optional segments dropped; routes that need a parameter have no link. */
+export function navHref(path: string): string | null {
+  const href = path.replace(/\/:[^/]+\?/g, '') || '/';
+  return href.includes(':') ? null : href;
+}
+
+/** The navbar entries this user may open, by the same permission check as the route guard. */
+export function navEntries(user: User, abilities: AbilitySubject, routes: AppRoute[] = appRoutes): NavEntry[] {
+  const entries: NavEntry[] = [];
+  for (const route of routes) {
+    if (!route.nav) continue;
+    const href = navHref(route.path);
+    if (href === null || !isAllowed(route.permission, user, abilities)) continue;
+    entries.push({ href, title: route.title, group: route.nav.group });
+  }
+  return entries;
+}
+
+export function isActive(href: string, pathname: string): boolean {
+  return href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`);
+}

@@ -1,0 +1,117 @@
+import { type ComponentType, lazy } from 'react';
+import { canSomewhere } from '@mss/contracts/abilities';
+import type { AbilityName } from '@mss/contracts/enums';
+import type { UiKey } from '../i18n/en-US.ts';
+import { ForgotPasswordScreen } from '../features/auth/forgot-password-screen.tsx';
+import { LoginScreen } from '../features/auth/login-screen.tsx';
+import { ResetPasswordScreen } from '../features/auth/reset-password-screen.tsx';
+import { DashboardScreen } from '../features/dashboard/dashboard-screen.tsx';
+import { ForbiddenScreen } from '../features/system/forbidden-screen.tsx';
+import { NotAvailableScreen } from '../features/system/not-available-screen.tsx';
+import { NotFoundScreen } from '../features/system/not-found-screen.tsx';
+import type { GuardedRoute, RoutePermission } from './guard.ts';
+import type { ScreenProps } from './screen.ts';
+
+export type NavGroup = 'main' | 'reporting' | 'administration' | 'help';
+
+export interface AppRoute extends GuardedRoute {
+  /** Catalogue key of the screen title (page title and heading). */
+  title: UiKey;
+  screen: ComponentType<ScreenProps>;
+  /** Shown in the navbar, to the users the permission allows. */
+  nav?: { group: NavGroup };
+}
+
+/** The reporting routes check abilities that are granted per market: held for any market is enough. */
+const somewhere =
+  (...names: AbilityName[]): RoutePermission =>
+  (_user, abilities) =>
+    names.some((name) => canSomewhere(abilities, name));
+
+const any = (...names: AbilityName[]): RoutePermission => ({ any: names });
+const all = (...names: AbilityName[]): RoutePermission => ({ all: names });
+
+/** The user guide carries the markdown renderer: loaded when first opened. */
+const DocsScreen = lazy(() => import('../features/docs/docs-screen.tsx').then((m) => ({ default: m.DocsScreen })));
+
+/** A screen that a later issue builds; the route and its permission exist already. */
+const later = NotAvailableScreen;
+
+const protectedRoute = (
+  path: string,
+  title: UiKey,
+  screen: ComponentType<ScreenProps>,
+  permission?: RoutePermission,
+  nav?: AppRoute['nav'],
+): AppRoute => ({ path, access: 'protected', title, screen, permission, nav });
+
+/** An administration list with its add and edit screens, all under one permission. */
+const adminCrud = (base: string, titles: [UiKey, UiKey, UiKey], permission: RoutePermission): AppRoute[] => [
+  protectedRoute(base, titles[0], later, permission, { group: 'administration' }),
+  protectedRoute(`${base}/add`, titles[1], later, permission),
+  protectedRoute(`${base}/:id`, titles[2], later, permission),
+];
+
+/**
+ * Every route of spec §2, with its permission. The guard (guard.ts) enforces `permission`
+ * before the screen loads; the navbar shows the `nav` entries the same check allows.
+ */
+export const appRoutes: AppRoute[] = [
+  // Public
+  { path: '/login', access: 'public', title: 'title.login', screen: LoginScreen },
+  { path: '/forgot-password', access: 'public', title: 'title.forgot_password', screen: ForgotPasswordScreen },
+  { path: '/reset-password/:token', access: 'public', title: 'title.reset_password', screen: ResetPasswordScreen },
+
+  // Signed in
+  protectedRoute('/', 'title.dashboard', DashboardScreen, undefined, { group: 'main' }),
+  protectedRoute('/docs', 'title.docs', DocsScreen, undefined, { group: 'help' }),
+
+  // Reporting and history
+  protectedRoute('/history/import', 'title.import_history', later, somewhere('upload-reports', 'approve-reports', 'view-report-history'), { group: 'reporting' }),
+  protectedRoute('/reporting-companies/:market/:marketId?', 'title.reporting_companies', later, somewhere('approve-reports')),
+  protectedRoute('/history/:market', 'title.report_history', later, somewhere('view-report-history')),
+  protectedRoute(
+    '/report-statistics/:companyId/:market/:period/:report?',
+    'title.report_statistics',
+    later,
+    somewhere('view-statistics', 'view-company-reports'),
+  ),
+  protectedRoute('/approval-list/:periodUuid', 'title.approval_list', later, somewhere('approve-reports')),
+  protectedRoute('/period-list/:market?', 'title.period_list', later, somewhere('manage-periods'), { group: 'reporting' }),
+  protectedRoute('/communication', 'title.communication', later, somewhere('send-communications'), { group: 'reporting' }),
+  protectedRoute('/cluster-approval/:periodUuid', 'title.cluster_approval', later, somewhere('approve-cluster-reports')),
+  protectedRoute('/cluster-period-list', 'title.cluster_period_list', later, somewhere('approve-cluster-reports'), { group: 'reporting' }),
+  protectedRoute('/import/:uuid', 'title.data_import', later),
+
+  // Administration
+  protectedRoute('/users', 'title.users', later, any('manage-users', 'list-users'), { group: 'administration' }),
+  protectedRoute('/users/add', 'title.user_add', later, all('manage-users')),
+  protectedRoute('/users/view/:id', 'title.user_view', later, all('list-users')),
+  protectedRoute('/users/:id', 'title.user_edit', later, all('manage-users')),
+  protectedRoute('/markets', 'title.markets', later, all('view-markets'), { group: 'administration' }),
+  protectedRoute('/markets/add', 'title.market_add', later, all('manage-markets')),
+  protectedRoute('/markets/view/:id', 'title.market_view', later, all('view-markets')),
+  protectedRoute('/markets/:id', 'title.market_edit', later, all('manage-markets')),
+  ...adminCrud('/clusters', ['title.clusters', 'title.cluster_add', 'title.cluster_edit'], all('manage-clusters')),
+  ...adminCrud('/organizations', ['title.organizations', 'title.organization_add', 'title.organization_edit'], all('manage-organizations')),
+  protectedRoute('/information-modals/:organizationId/add', 'title.information_modal_add', later),
+  protectedRoute('/information-modals/:organizationId/:id', 'title.information_modal_edit', later),
+  ...adminCrud('/companies', ['title.companies', 'title.company_add', 'title.company_edit'], all('manage-companies')),
+  protectedRoute('/codes', 'title.codes', later, any('view-codes', 'manage-codes'), { group: 'administration' }),
+  protectedRoute('/codes/manage', 'title.codes_manage', later, all('manage-codes')),
+  protectedRoute('/codes/add', 'title.code_add', later, all('manage-codes')),
+  protectedRoute('/codes/:id', 'title.code_edit', later, all('manage-codes')),
+  ...adminCrud('/code_sections', ['title.code_sections', 'title.code_section_add', 'title.code_section_edit'], all('manage-codes')),
+  ...adminCrud('/code_groups', ['title.code_groups', 'title.code_group_add', 'title.code_group_edit'], all('manage-codes')),
+  ...adminCrud('/currencies', ['title.currencies', 'title.currency_add', 'title.currency_edit'], all('manage-currencies')),
+  ...adminCrud(
+    '/currency-conversions',
+    ['title.currency_conversions', 'title.currency_conversion_add', 'title.currency_conversion_edit'],
+    all('manage-currency-conversion'),
+  ),
+  ...adminCrud('/releases', ['title.releases', 'title.release_add', 'title.release_edit'], all('manage-releases')),
+
+  // System
+  { path: '/403', access: 'system', title: 'title.forbidden', screen: ForbiddenScreen },
+  { path: '*', access: 'system', title: 'title.not_found', screen: NotFoundScreen },
+];

@@ -1,0 +1,137 @@
+import { Link, Outlet, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { AppShell, Avatar, Box, Burger, Button, Divider, Group, NavLink, ScrollArea, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { abilitySubject, logout, useSession } from '../api/session.ts';
+import { BrandMark } from './brand.tsx';
+import { feedback } from './feedback.tsx';
+import { NAV_GROUPS, isActive, navEntries } from './navigation.ts';
+
+function initials(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]!.toUpperCase())
+    .join('');
+}
+
+function Brand() {
+  const { t } = useTranslation();
+  return (
+    <UnstyledButton component={Link} to="/">
+      <Group gap="xs" wrap="nowrap">
+        <ThemeIcon size={32} radius="md">
+          <BrandMark size={20} />
+        </ThemeIcon>
+        <Text fw={700} fz={{ base: 'md', sm: 'lg' }} style={{ whiteSpace: 'nowrap' }} data-testid="product-name">
+          {t('app.name')}
+        </Text>
+      </Group>
+    </UnstyledButton>
+  );
+}
+
+/** The app shell of signed-in screens: header with the user and sign-out, navbar by abilities. */
+export function ShellLayout() {
+  const session = useSession();
+  const { t } = useTranslation();
+  const location = useLocation();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { user } = session;
+
+  if (!user) {
+    // 403 and 404 reached while signed out: no navigation to show.
+    return (
+      <Box mih="100dvh" bg="gray.0">
+        <Group h={60} px="md" bg="white" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+          <Brand />
+        </Group>
+        <Box p="md">
+          <Outlet />
+        </Box>
+      </Box>
+    );
+  }
+
+  const entries = navEntries(user, abilitySubject(session));
+  const signOut = () => feedback.loading.during(logout());
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="lg"
+      bg="gray.0"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.open')} />
+            <Brand />
+          </Group>
+          <Group gap="md" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap" visibleFrom="sm">
+              <Avatar color="blue" radius="xl" size={34}>
+                {initials(user.name)}
+              </Avatar>
+              <Stack gap={0}>
+                <Text size="sm" fw={600} lh={1.2} data-testid="user-name">
+                  {user.name}
+                </Text>
+                <Text size="xs" c="dimmed" lh={1.2} data-testid="organization-name">
+                  {user.organization?.name ?? t('header.no_organization')}
+                </Text>
+              </Stack>
+            </Group>
+            <Button variant="default" size="xs" onClick={signOut}>
+              {t('header.sign_out')}
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="xs" aria-label="Main navigation">
+        <AppShell.Section grow component={ScrollArea}>
+          {NAV_GROUPS.map((group) => {
+            const items = entries.filter((e) => e.group === group);
+            if (!items.length) return null;
+            return (
+              <Box key={group} mb="sm">
+                {group !== 'main' && (
+                  <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="xs" pb={4}>
+                    {t(`nav.group.${group}`)}
+                  </Text>
+                )}
+                {items.map((entry) => (
+                  <NavLink
+                    key={entry.href}
+                    component={Link}
+                    to={entry.href}
+                    label={t(entry.title)}
+                    active={isActive(entry.href, location.pathname)}
+                    onClick={close}
+                    style={{ borderRadius: 'var(--mantine-radius-sm)' }}
+                  />
+                ))}
+              </Box>
+            );
+          })}
+        </AppShell.Section>
+        <AppShell.Section hiddenFrom="sm">
+          <Divider my="xs" />
+          <Text size="sm" fw={600} px="sm">
+            {user.name}
+          </Text>
+          <Text size="xs" c="dimmed" px="sm">
+            {user.organization?.name ?? t('header.no_organization')}
+          </Text>
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,82 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useSession } from '../../api/session.ts';
+import type { ScreenProps } from '../../app/screen.ts';
+
+function InfoCard({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid={testId}>
+      <Text size="xs" tt="uppercase" fw={700} c="dimmed" mb="xs">
+        {label}
+      </Text>
+      {children}
+    </Card>
+  );
+}
+
+export function DashboardScreen(_props: ScreenProps) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  if (!user) return null;
+  const roleLabel = (name: string) => t(`enum.role.${name}`, { defaultValue: name });
+  const otherRoles = user.roles.map((r) => r.name).filter((name) => name !== user.role);
+  const markets = user.markets.length ? user.markets : (user.company?.markets ?? []).map((m) => m.market);
+
+  return (
+    <Stack gap="lg" maw={1100}>
+      <Stack gap={4}>
+        <Title order={1} fz="h2">
+          {t('dashboard.welcome', { name: user.first_name || user.name })}
+        </Title>
+        <Text c="dimmed">{t('dashboard.intro')}</Text>
+      </Stack>
+
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+        <InfoCard label={t('dashboard.organization')} testId="dashboard-organization">
+          <Text fw={600}>{user.organization?.name ?? t('header.no_organization')}</Text>
+        </InfoCard>
+        <InfoCard label={t('dashboard.role')}>
+          <Text fw={600}>{user.role ? roleLabel(user.role) : t('dashboard.no_role')}</Text>
+          {otherRoles.length > 0 && (
+            <Group gap={6} mt="xs">
+              {otherRoles.map((name) => (
+                <Badge key={name} variant="light" tt="none">
+                  {roleLabel(name)}
+                </Badge>
+              ))}
+            </Group>
+          )}
+        </InfoCard>
+        {user.company && (
+          <InfoCard label={t('dashboard.company')}>
+            <Text fw={600}>{user.company.name}</Text>
+            <Text size="sm" c="dimmed">
+              {t('dashboard.company_markets', { count: user.company.markets.length })}
+            </Text>
+          </InfoCard>
+        )}
+      </SimpleGrid>
+
+      <InfoCard label={t('dashboard.markets')}>
+        {markets.length ? (
+          <Group gap="xs">
+            {markets.map((market) => (
+              <Badge key={market.id} size="lg" variant="outline" radius="sm" tt="none">
+                {market.international_name} · {market.iso_code}
+              </Badge>
+            ))}
+          </Group>
+        ) : (
+          <Text c="dimmed">{t('dashboard.no_markets')}</Text>
+        )}
+      </InfoCard>
+
+      <Text size="sm" c="dimmed">
+        <Anchor component={Link} to="/docs">
+          {t('title.docs')}
+        </Anchor>
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,33 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { EnumerationName } from '@mss/contracts/enums';
+import type { Enumerations } from '@mss/contracts/protocol';
+import { http, type ApiBody } from '../../../api/http.ts';
+import { enumerationLocale } from '../../../api/locale.ts';
+
+export const protocolKeys = {
+  all: ['protocol'] as const,
+  enumerations: (locale: string) => [...protocolKeys.all, 'enumerations', locale] as const,
+};
+
+export function fetchEnumerations(locale: string): Promise<Enumerations> {
+  return http.get<ApiBody<Enumerations>>(`protocol/enums/${encodeURIComponent(locale)}`).then((body) => body.data);
+}
+
+/** Enumerations do not change while the app runs: fetched once per locale. */
+export function enumerationsQuery(locale: string = enumerationLocale()) {
+  return queryOptions({
+    queryKey: protocolKeys.enumerations(locale),
+    queryFn: () => fetchEnumerations(locale),
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
+}
+
+export function useEnumerations(locale?: string) {
+  return useQuery(enumerationsQuery(locale));
+}
+
+/** The translated label of one enumeration value, e.g. enumLabel(enums, 'role', 'reporter'). */
+export function enumLabel(enums: Enumerations | undefined, name: EnumerationName, value: string | number): string | undefined {
+  return enums?.[name]?.i18n[String(value)];
+}

@@ -1,0 +1,39 @@
+import { afterEach, beforeEach, vi } from 'vitest';
+import { cleanup } from '@testing-library/react';
+import { queryClient } from '../api/query-client.ts';
+import { resetSessionForTests, setNavigator } from '../api/session.ts';
+
+// Mantine reads these browser APIs that jsdom lacks.
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+(window as { ResizeObserver?: unknown }).ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+Element.prototype.scrollIntoView ??= () => {};
+
+beforeEach(() => {
+  localStorage.clear();
+  window.history.replaceState(null, '', '/');
+  resetSessionForTests();
+  setNavigator(() => {});
+});
+
+afterEach(() => {
+  cleanup();
+  queryClient.clear();
+  resetSessionForTests();
+  vi.useRealTimers();
+});
