@@ -89,7 +89,7 @@ const SPEC_MESSAGES = [
 
 describe('spec §8 catalogue', () => {
   it('contains every message of the specification letter for letter', () => {
-    const texts = new Set(Object.values(enUS));
+    const texts = new Set<string>(Object.values(enUS));
     const missing = SPEC_MESSAGES.filter((m) => !texts.has(m));
     expect(missing).toEqual([]);
   });
