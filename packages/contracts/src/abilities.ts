@@ -1,4 +1,4 @@
-import type { AbilityName, Permission, Role, WorkflowAbility } from './enums.ts';
+import { type AbilityName, type Permission, PERMISSIONS, type Role, type WorkflowAbility } from './enums.ts';
 
 /** An ability as served by GET /users/me/abilities: entity_id and entity_type are null for global ones. */
 export interface Ability {
@@ -27,20 +27,7 @@ export interface RoleSubject {
 // role (entity_type "market"), and are also what a company market carrying the role lists.
 // ---------------------------------------------------------------------------------------------
 
-const ALL_PERMISSIONS: Permission[] = [
-  'manage-users',
-  'list-users',
-  'view-markets',
-  'manage-markets',
-  'manage-currencies',
-  'manage-releases',
-  'manage-clusters',
-  'manage-organizations',
-  'manage-companies',
-  'manage-codes',
-  'view-codes',
-  'manage-currency-conversion',
-];
+const ALL_PERMISSIONS: readonly Permission[] = PERMISSIONS;
 
 const ORGANIZATION_WORKFLOW: WorkflowAbility[] = [
   'approve-reports',
