@@ -20,6 +20,7 @@ import { AppError } from './errors.ts';
 import { createMailer } from './mail/mailer.ts';
 import { localeOf } from './i18n.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
 import { protocolRoutes } from './modules/protocol/protocol.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
@@ -45,6 +46,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('actor', null);
+  app.decorateRequest('abilitySubject', null);
 
   await app.register(cookie);
   await app.register(helmet, {
@@ -103,6 +105,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
       authRoutes(v1, ctx);
       usersRoutes(v1, ctx);
       protocolRoutes(v1);
+      currenciesRoutes(v1, ctx);
     },
     { prefix: '/api/v1' },
   );
@@ -161,6 +164,10 @@ function sendError(error: FastifyError | AppError, request: FastifyRequest, repl
     const first = Object.values(errors)[0]?.[0];
     return reply.code(422).send({ message: first ?? render(request, 'generic.validation'), errors });
   }
+  // Database constraints are the last line of defence; services check first with clear messages.
+  const pgCode = (error as { code?: string }).code;
+  if (pgCode === '23503') return reply.code(409).send({ message: render(request, 'generic.in_use', { model: 'This record' }) });
+  if (pgCode === '23505') return reply.code(409).send({ message: render(request, 'generic.conflict') });
   const status = error.statusCode ?? 500;
   if (status === 413) return reply.code(413).send({ message: render(request, 'generic.payload_too_large') });
   if (status === 415 || status === 400) {

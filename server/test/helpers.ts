@@ -133,3 +133,11 @@ export async function signIn(app: App, email: string, password = PASSWORD, organ
   if (!cookie) throw new Error(`no session cookie: ${res.body}`);
   return `mss_session=${cookie.value}`;
 }
+
+/** Signs in a new user holding the roles (in a new organization unless one is given). */
+export async function signInAs(t: TestApp, roles: Role[], options: { organizationId?: number; marketIds?: number[] } = {}) {
+  const organizationId = roles.includes('super-admin') ? undefined : (options.organizationId ?? (await createOrganization(t.db)).id);
+  const user = await createUser(t.db, { roles, organizationIds: organizationId ? [organizationId] : [], marketIds: options.marketIds });
+  const cookie = await signIn(t.app, user.email);
+  return { user, organizationId, cookie, headers: { cookie, ...XHR } };
+}

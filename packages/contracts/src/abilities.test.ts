@@ -125,8 +125,9 @@ describe('role grants (docs/permissions.md)', () => {
     for (const p of PERMISSIONS) expect(granted.has(p)).toBe(true);
   });
 
-  it('only the super-admin manages organizations', () => {
-    expect(ROLES.filter((r) => ROLE_GRANTS[r].global.includes('manage-organizations'))).toEqual(['super-admin']);
+  it('only the super-admin and administrators manage organizations, and only the super-admin release notes', () => {
+    expect(ROLES.filter((r) => ROLE_GRANTS[r].global.includes('manage-organizations'))).toEqual(['super-admin', 'admin']);
+    expect(ROLES.filter((r) => ROLE_GRANTS[r].global.includes('manage-releases'))).toEqual(['super-admin']);
   });
 
   it('direct roles give global abilities once and per-market abilities for each market', () => {

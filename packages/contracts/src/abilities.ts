@@ -42,7 +42,9 @@ const ORGANIZATION_WORKFLOW: WorkflowAbility[] = [
 export const ROLE_GRANTS: Record<Role, { global: AbilityName[]; perMarket: AbilityName[] }> = {
   'super-admin': { global: [...ALL_PERMISSIONS, ...ORGANIZATION_WORKFLOW], perMarket: [] },
   admin: {
-    global: [...ALL_PERMISSIONS.filter((p) => p !== 'manage-organizations' && p !== 'manage-releases'), ...ORGANIZATION_WORKFLOW],
+    // manage-organizations: their own organization only (settings, information modals); creating
+    // and deleting organizations, and release notes, are the super-admin's.
+    global: [...ALL_PERMISSIONS.filter((p) => p !== 'manage-releases'), ...ORGANIZATION_WORKFLOW],
     perMarket: [],
   },
   'market-admin': {

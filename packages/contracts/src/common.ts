@@ -17,3 +17,36 @@ export const REQUESTED_WITH_VALUE = 'XMLHttpRequest';
 
 export const API_PREFIX = '/api';
 export const DEFAULT_API_VERSION = 1;
+
+export const MIN_SEARCH_LENGTH = 3;
+export const MAX_PER_PAGE = 100;
+
+/**
+ * Query of every list endpoint: server-side pagination, sorting and search (longer than 2
+ * characters, spec §5). Each endpoint names the columns it sorts by; `organization_id` narrows
+ * a super-admin's lists to one organization.
+ */
+export const listQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(25),
+  sort: z.string().max(50).optional(),
+  direction: z.enum(['asc', 'desc']).default('asc'),
+  search: z.string().max(200).optional(),
+  organization_id: z.coerce.number().int().positive().optional(),
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;
+export type ListMeta = z.infer<typeof listMetaSchema>;
+
+export const idParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+
+/** A calendar date on the wire: YYYY-MM-DD. */
+export const isoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'date').refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'date');
+
+export const refSchema = z.object({ id: z.number().int(), name: z.string() });
+export const marketSummarySchema = z.object({
+  id: z.number().int(),
+  international_name: z.string(),
+  local_name: z.string(),
+  iso_code: z.string(),
+});
+export const currencyRefSchema = z.object({ id: z.number().int(), iso_code: z.string() });

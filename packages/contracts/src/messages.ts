@@ -75,6 +75,13 @@ export const enUS = {
   'generic.validation': 'The given data was invalid.',
   'generic.conflict': 'The request conflicts with the current state.',
   'generic.payload_too_large': 'The request is too large.',
+  'generic.in_use': ':model is still in use and cannot be deleted.',
+  'users.super_admin_no_organization': 'A super-admin must not belong to any organization.',
+  'users.role_not_allowed': 'You cannot give the role :role.',
+  'files.logotype_type': 'The logotype must be a png or jpg image.',
+  'files.too_large': 'The file is too large (at most :max).',
+  'currency_conversions.same_currency': 'The two currencies must differ.',
+  'admin.not_in_organization': 'The :attribute does not belong to the organization.',
 
   // Standard field messages
   'validation.required': 'The :attribute field is required.',

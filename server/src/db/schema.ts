@@ -1,10 +1,13 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   customType,
+  date,
   index,
   integer,
+  numeric,
   pgTable,
   primaryKey,
   serial,
@@ -233,4 +236,191 @@ export const passwordResets = pgTable(
     used_at: timestamp('used_at', { withTimezone: true }),
   },
   (t) => [index('password_resets_user_idx').on(t.user_id)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Administration (issue 3)
+// ---------------------------------------------------------------------------------------------
+
+/** Organization settings: a validated key → value map (see organizations.service). */
+export const organizationSettings = pgTable(
+  'organization_settings',
+  {
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+    updated_at: timestamps.updated_at,
+  },
+  (t) => [primaryKey({ columns: [t.organization_id, t.key] })],
+);
+
+export const informationModals = pgTable('information_modals', {
+  id: serial('id').primaryKey(),
+  organization_id: integer('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  title: text('title').notNull(),
+  body: text('body').notNull(),
+  active: boolean('active').notNull().default(true),
+  starts_on: date('starts_on'),
+  ends_on: date('ends_on'),
+  ...timestamps,
+});
+
+export const informationModalDismissals = pgTable(
+  'information_modal_dismissals',
+  {
+    information_modal_id: integer('information_modal_id')
+      .notNull()
+      .references(() => informationModals.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    dismissed_at: timestamp('dismissed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.information_modal_id, t.user_id] })],
+);
+
+export const releases = pgTable('releases', {
+  id: serial('id').primaryKey(),
+  version: text('version').notNull().unique(),
+  release_date: date('release_date').notNull(),
+  title: text('title').notNull().default(''),
+  notes: text('notes').notNull().default(''),
+  ...timestamps,
+});
+
+/** One row per user who read a release note; the note's `views` is their count. */
+export const releaseViews = pgTable(
+  'release_views',
+  {
+    release_id: integer('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    viewed_at: timestamp('viewed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.release_id, t.user_id] })],
+);
+
+export const currencyConversions = pgTable(
+  'currency_conversions',
+  {
+    id: serial('id').primaryKey(),
+    from_currency_id: integer('from_currency_id')
+      .notNull()
+      .references(() => currencies.id),
+    to_currency_id: integer('to_currency_id')
+      .notNull()
+      .references(() => currencies.id),
+    /** Multiplier: amount in from_currency × rate = amount in to_currency. */
+    rate: numeric('rate', { precision: 20, scale: 10 }).notNull(),
+    valid_from: date('valid_from').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('currency_conversions_pair_date_unique').on(t.from_currency_id, t.to_currency_id, t.valid_from),
+    check('currency_conversions_rate_positive', sql`${t.rate} > 0`),
+    check('currency_conversions_distinct', sql`${t.from_currency_id} <> ${t.to_currency_id}`),
+  ],
+);
+
+/**
+ * A code section groups codes by a slice of their code: the `length` characters from position
+ * `start` (1-based) identify the section, e.g. start 1, length 2 puts "1205" in section "12".
+ */
+export const codeSections = pgTable('code_sections', {
+  id: serial('id').primaryKey(),
+  organization_id: integer('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  start: integer('start').notNull(),
+  length: integer('length').notNull(),
+  ...timestamps,
+});
+
+export const codeSectionMarkets = pgTable(
+  'code_section_markets',
+  {
+    code_section_id: integer('code_section_id')
+      .notNull()
+      .references(() => codeSections.id, { onDelete: 'cascade' }),
+    market_id: integer('market_id')
+      .notNull()
+      .references(() => markets.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.code_section_id, t.market_id] })],
+);
+
+export const codes = pgTable(
+  'codes',
+  {
+    id: serial('id').primaryKey(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    /** Spec §4: 0 all allowed, 10 value disabled, 20 volume disabled, 30 all disabled. */
+    disabled_status: integer('disabled_status').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('codes_organization_code_unique').on(t.organization_id, t.code),
+    check('codes_disabled_status_check', sql`${t.disabled_status} in (0, 10, 20, 30)`),
+  ],
+);
+
+export const codeMarkets = pgTable(
+  'code_markets',
+  {
+    code_id: integer('code_id')
+      .notNull()
+      .references(() => codes.id, { onDelete: 'cascade' }),
+    market_id: integer('market_id')
+      .notNull()
+      .references(() => markets.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.code_id, t.market_id] })],
+);
+
+export const codeGroups = pgTable('code_groups', {
+  id: serial('id').primaryKey(),
+  organization_id: integer('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  title: text('title').notNull(),
+  ...timestamps,
+});
+
+export const codeGroupCodes = pgTable(
+  'code_group_codes',
+  {
+    code_group_id: integer('code_group_id')
+      .notNull()
+      .references(() => codeGroups.id, { onDelete: 'cascade' }),
+    code_id: integer('code_id')
+      .notNull()
+      .references(() => codes.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.code_group_id, t.code_id] })],
+);
+
+/** The codes a company reports. */
+export const companyCodes = pgTable(
+  'company_codes',
+  {
+    company_id: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    code_id: integer('code_id')
+      .notNull()
+      .references(() => codes.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.company_id, t.code_id] })],
 );

@@ -69,13 +69,14 @@ describe('GET /users/me/abilities', () => {
     expect(abilities.some((a) => a.name === 'manage-users')).toBe(false);
   });
 
-  it('when an admin asks, then the administration permissions, but not manage-organizations', async () => {
+  it('when an admin asks, then the administration permissions, but not manage-releases', async () => {
     const org = await createOrganization(t.db);
     const user = await createUser(t.db, { roles: ['admin'], organizationIds: [org.id] });
     const cookie = await signIn(t.app, user.email);
     const names = (await t.app.inject({ url: '/api/v1/users/me/abilities', headers: { cookie } })).json().data.map((a: { name: string }) => a.name);
     expect(names).toEqual(expect.arrayContaining(['manage-users', 'manage-markets', 'manage-companies', 'manage-codes', 'manage-currency-conversion']));
-    expect(names).not.toContain('manage-organizations');
+    expect(names).toContain('manage-organizations');
+    expect(names).not.toContain('manage-releases');
   });
 
   it('when a user acts only through company markets, then no direct abilities', async () => {

@@ -1,0 +1,262 @@
+import { z } from 'zod';
+import { CodeDisabledStatus, ROLES } from './enums.ts';
+import { currencyRefSchema, isoDateSchema, marketSummarySchema, refSchema } from './common.ts';
+
+/*
+ * Wire schemas of the administration endpoints (issue 3). Entities are what the API answers;
+ * inputs are what create (POST) and update (PUT) accept.
+ */
+
+const name = (max = 200) => z.string().trim().min(1).max(max);
+const ids = z.array(z.number().int().positive()).max(1000).default([]);
+
+// Currencies ----------------------------------------------------------------------------------
+export const currencySchema = z.object({ id: z.number().int(), iso_code: z.string(), name: z.string() });
+export type Currency = z.infer<typeof currencySchema>;
+export const currencyInputSchema = z.object({
+  iso_code: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'iso_code'),
+  name: name(100),
+});
+export type CurrencyInput = z.infer<typeof currencyInputSchema>;
+
+// Currency conversions --------------------------------------------------------------------------
+export const currencyConversionSchema = z.object({
+  id: z.number().int(),
+  /** Multiplier: an amount in from_currency × rate is the amount in to_currency. */
+  rate: z.number(),
+  from_currency: currencyRefSchema,
+  to_currency: currencyRefSchema,
+  valid_from: z.string(),
+});
+export type CurrencyConversion = z.infer<typeof currencyConversionSchema>;
+export const currencyConversionInputSchema = z.object({
+  from_currency_id: z.number().int().positive(),
+  to_currency_id: z.number().int().positive(),
+  rate: z.number().positive().max(1e9),
+  valid_from: isoDateSchema,
+});
+export type CurrencyConversionInput = z.infer<typeof currencyConversionInputSchema>;
+
+// Organizations, settings, information modals ---------------------------------------------------
+/** Settings an organization may hold, their kind and default. */
+export const ORGANIZATION_SETTINGS = {
+  /** Preflight: a change against the previous period above this percentage is reported (Info). */
+  deviation_percentage: { kind: 'number', default: 20 },
+  /** Days before a period's deadline when reminders are suggested. */
+  reminder_days: { kind: 'integer', default: 5 },
+} as const;
+export type OrganizationSettingKey = keyof typeof ORGANIZATION_SETTINGS;
+
+export const organizationSchema = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  name: z.string(),
+  mail_description: z.string().nullable(),
+  settings: z.record(z.string(), z.number()),
+});
+export type Organization = z.infer<typeof organizationSchema>;
+export const organizationInputSchema = z.object({ name: name(200), mail_description: z.string().max(2000).nullish() });
+export type OrganizationInput = z.infer<typeof organizationInputSchema>;
+export const organizationSettingsInputSchema = z.object({ settings: z.record(z.string(), z.unknown()) });
+
+export const informationModalSchema = z.object({
+  id: z.number().int(),
+  organization_id: z.number().int(),
+  title: z.string(),
+  body: z.string(),
+  active: z.boolean(),
+  starts_on: z.string().nullable(),
+  ends_on: z.string().nullable(),
+});
+export type InformationModal = z.infer<typeof informationModalSchema>;
+export const informationModalInputSchema = z.object({
+  organization_id: z.number().int().positive(),
+  title: name(200),
+  body: z.string().trim().min(1).max(20000),
+  active: z.boolean().default(true),
+  starts_on: isoDateSchema.nullish(),
+  ends_on: isoDateSchema.nullish(),
+});
+export type InformationModalInput = z.infer<typeof informationModalInputSchema>;
+
+// Releases ---------------------------------------------------------------------------------------
+export const releaseSchema = z.object({
+  id: z.number().int(),
+  version: z.string(),
+  release_date: z.string(),
+  title: z.string(),
+  notes: z.string(),
+  views: z.number().int(),
+});
+export type Release = z.infer<typeof releaseSchema>;
+export const releaseInputSchema = z.object({
+  version: z.string().trim().min(1).max(50),
+  release_date: isoDateSchema,
+  title: z.string().trim().max(200).default(''),
+  notes: z.string().max(50000).default(''),
+});
+export type ReleaseInput = z.infer<typeof releaseInputSchema>;
+
+// Markets and clusters ---------------------------------------------------------------------------
+export const marketSchema = marketSummarySchema.extend({
+  uuid: z.string(),
+  organization: refSchema,
+  currency: currencyRefSchema.nullable(),
+  has_logotype: z.boolean(),
+});
+export type Market = z.infer<typeof marketSchema>;
+export const marketInputSchema = z.object({
+  /** Required of a super-admin; an administrator's markets belong to their organization. */
+  organization_id: z.number().int().positive().optional(),
+  international_name: name(100),
+  local_name: name(100),
+  iso_code: z.string().trim().toUpperCase().regex(/^[A-Z]{2,3}$/, 'iso_code'),
+  currency_id: z.number().int().positive().nullable(),
+});
+export type MarketInput = z.infer<typeof marketInputSchema>;
+
+export const clusterSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  organization: refSchema,
+  markets: z.array(marketSummarySchema),
+});
+export type Cluster = z.infer<typeof clusterSchema>;
+export const clusterInputSchema = z.object({
+  organization_id: z.number().int().positive().optional(),
+  name: name(100),
+  market_ids: ids,
+});
+export type ClusterInput = z.infer<typeof clusterInputSchema>;
+
+// Codes, code sections, code groups ------------------------------------------------------------
+const disabledStatus = z.union([
+  z.literal(CodeDisabledStatus.AllAllowed),
+  z.literal(CodeDisabledStatus.ValueDisabled),
+  z.literal(CodeDisabledStatus.VolumeDisabled),
+  z.literal(CodeDisabledStatus.AllDisabled),
+]);
+export const codeRefSchema = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
+export const codeSchema = codeRefSchema.extend({
+  organization: refSchema,
+  disabled_status: z.number().int(),
+  markets: z.array(marketSummarySchema),
+  section: refSchema.nullable(),
+  groups: z.array(z.object({ id: z.number().int(), title: z.string() })),
+});
+export type Code = z.infer<typeof codeSchema>;
+export const codeInputSchema = z.object({
+  organization_id: z.number().int().positive().optional(),
+  code: z.string().trim().min(1).max(50).regex(/^[\p{L}\p{N}._-]+$/u, 'code'),
+  name: name(200),
+  disabled_status: disabledStatus.default(0),
+  market_ids: ids,
+});
+export type CodeInput = z.infer<typeof codeInputSchema>;
+
+export const codeSectionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  start: z.number().int(),
+  length: z.number().int(),
+  organization: refSchema,
+  organization_id: z.number().int(),
+  markets: z.array(marketSummarySchema),
+});
+export type CodeSection = z.infer<typeof codeSectionSchema>;
+export const codeSectionInputSchema = z.object({
+  organization_id: z.number().int().positive().optional(),
+  name: name(100),
+  start: z.number().int().min(1).max(50),
+  length: z.number().int().min(1).max(50),
+  market_ids: ids,
+});
+export type CodeSectionInput = z.infer<typeof codeSectionInputSchema>;
+
+export const codeGroupSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  organization: refSchema,
+  codes: z.array(codeRefSchema),
+});
+export type CodeGroup = z.infer<typeof codeGroupSchema>;
+export const codeGroupInputSchema = z.object({
+  organization_id: z.number().int().positive().optional(),
+  title: name(200),
+  code_ids: ids,
+});
+export type CodeGroupInput = z.infer<typeof codeGroupInputSchema>;
+
+// Companies --------------------------------------------------------------------------------------
+const roleName = z.enum(ROLES);
+export const companyMarketInputSchema = z.object({ market_id: z.number().int().positive(), roles: z.array(roleName).max(9).default([]) });
+export const companyListItemSchema = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  name: z.string(),
+  disabled_at: z.string().nullable(),
+  has_logotype: z.boolean(),
+  markets: z.array(marketSummarySchema),
+});
+export type CompanyListItem = z.infer<typeof companyListItemSchema>;
+export const companySchema = companyListItemSchema.extend({
+  organizations: z.array(refSchema),
+  company_markets: z.array(
+    z.object({ id: z.number().int(), market_id: z.number().int(), market: marketSummarySchema, roles: z.array(z.object({ name: z.string() })) }),
+  ),
+  users: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      email: z.string(),
+      markets: z.array(marketSummarySchema),
+      roles: z.array(z.object({ name: z.string() })),
+    }),
+  ),
+  codes: z.array(codeRefSchema),
+});
+export type Company = z.infer<typeof companySchema>;
+export const companyInputSchema = z.object({
+  name: name(200),
+  /** ISO date-time; null keeps the company enabled. */
+  disabled_at: z.string().datetime({ offset: true }).nullable().default(null),
+  organization_ids: ids,
+  markets: z.array(companyMarketInputSchema).max(500).default([]),
+  code_ids: ids,
+  user_ids: ids,
+});
+export type CompanyInput = z.infer<typeof companyInputSchema>;
+
+// Users (administration) ---------------------------------------------------------------------------
+export const adminUserSchema = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  email: z.string(),
+  name: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  phone: z.string().nullable(),
+  locale: z.string(),
+  disabled_at: z.string().nullable(),
+  company: refSchema.nullable(),
+  organizations: z.array(z.object({ id: z.number().int(), uuid: z.string(), name: z.string() })),
+  markets: z.array(marketSummarySchema),
+  roles: z.array(z.object({ name: z.string() })),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+export const adminUserInputSchema = z.object({
+  email: z.string().trim().max(200),
+  first_name: z.string().trim().max(100).default(''),
+  last_name: z.string().trim().max(100).default(''),
+  phone: z.string().trim().max(50).nullish(),
+  locale: z.enum(['en-US', 'sv-SE', 'fi-FI', 'dk-DK', 'no-NO']).default('en-US'),
+  /** Required when creating; on update, empty keeps the password. */
+  password: z.string().max(200).optional(),
+  password_confirmation: z.string().max(200).optional(),
+  company_id: z.number().int().positive().nullable().default(null),
+  organization_ids: ids,
+  market_ids: ids,
+  roles: z.array(roleName).max(9).default([]),
+  disabled: z.boolean().default(false),
+});
+export type AdminUserInput = z.infer<typeof adminUserInputSchema>;

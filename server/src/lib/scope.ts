@@ -1,0 +1,42 @@
+import { eq, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Actor } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { organizations } from '../db/schema.ts';
+import { AppError, notFound, validationError } from '../errors.ts';
+
+/** A super-admin's session has no organization and crosses all of them (spec §5). */
+export function isCrossOrganization(actor: Actor): boolean {
+  return actor.organizationId === null;
+}
+
+/**
+ * The condition that keeps a query inside what the actor administers: their organization, or,
+ * for a super-admin, everything (or the organization asked for).
+ */
+export function organizationCondition(actor: Actor, column: AnyPgColumn, requested?: number): SQL | undefined {
+  if (actor.organizationId !== null) return eq(column, actor.organizationId);
+  return requested ? eq(column, requested) : undefined;
+}
+
+/** The organization a new record belongs to: the actor's own, or the one a super-admin names. */
+export async function organizationForWrite(db: Db, actor: Actor, requested: number | undefined | null): Promise<number> {
+  if (actor.organizationId !== null) {
+    if (requested && requested !== actor.organizationId) throw validationError('organization_id', 'admin.not_in_organization');
+    return actor.organizationId;
+  }
+  if (!requested) throw validationError('organization_id', 'validation.required');
+  const [org] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, requested));
+  if (!org) throw validationError('organization_id', 'validation.in');
+  return org.id;
+}
+
+/** 404 unless the record is inside the actor's organization (or the actor is a super-admin). */
+export function assertInOrganization(actor: Actor, organizationId: number | null | undefined): void {
+  if (organizationId === undefined || organizationId === null) throw notFound();
+  if (actor.organizationId !== null && actor.organizationId !== organizationId) throw notFound();
+}
+
+export function inUse(model: string): AppError {
+  return new AppError('conflict', 'generic.in_use', { model });
+}

@@ -1,0 +1,67 @@
+import { and, count, eq, ne, or, sql } from 'drizzle-orm';
+import type { ListQuery } from '@mss/contracts/common';
+import type { Currency, CurrencyInput } from '@mss/contracts/admin';
+import type { Db } from '../../db/client.ts';
+import { currencies, currencyConversions, markets } from '../../db/schema.ts';
+import { notFound, validationError } from '../../errors.ts';
+import { type Paged, planList } from '../../lib/list.ts';
+import { inUse } from '../../lib/scope.ts';
+
+const columns = { id: currencies.id, iso_code: currencies.iso_code, name: currencies.name };
+
+// Currencies are shared by every organization: no organization scope.
+export async function findCurrencies(db: Db, query: ListQuery): Promise<Paged<Currency>> {
+  const plan = planList(query, {
+    sortable: { iso_code: currencies.iso_code, name: currencies.name, id: currencies.id },
+    searchable: [currencies.iso_code, currencies.name],
+  });
+  const [rows, [total]] = await Promise.all([
+    db.select(columns).from(currencies).where(plan.search).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db.select({ n: count() }).from(currencies).where(plan.search),
+  ]);
+  return { data: rows, meta: plan.meta(total!.n) };
+}
+
+export async function findCurrency(db: Db, id: number): Promise<Currency> {
+  const [row] = await db.select(columns).from(currencies).where(eq(currencies.id, id));
+  if (!row) throw notFound();
+  return row;
+}
+
+async function assertIsoCodeFree(db: Db, isoCode: string, exceptId?: number) {
+  const [taken] = await db
+    .select({ id: currencies.id })
+    .from(currencies)
+    .where(and(eq(currencies.iso_code, isoCode), exceptId ? ne(currencies.id, exceptId) : undefined));
+  if (taken) throw validationError('iso_code', 'validation.unique');
+}
+
+export async function createCurrency(db: Db, input: CurrencyInput): Promise<Currency> {
+  await assertIsoCodeFree(db, input.iso_code);
+  const [row] = await db.insert(currencies).values(input).returning(columns);
+  return row!;
+}
+
+export async function updateCurrency(db: Db, id: number, input: CurrencyInput): Promise<Currency> {
+  await findCurrency(db, id);
+  await assertIsoCodeFree(db, input.iso_code, id);
+  const [row] = await db
+    .update(currencies)
+    .set({ ...input, updated_at: sql`now()` })
+    .where(eq(currencies.id, id))
+    .returning(columns);
+  return row!;
+}
+
+export async function deleteCurrency(db: Db, id: number): Promise<void> {
+  const currency = await findCurrency(db, id);
+  const [[usedByMarkets], [usedByConversions]] = await Promise.all([
+    db.select({ n: count() }).from(markets).where(eq(markets.currency_id, id)),
+    db
+      .select({ n: count() })
+      .from(currencyConversions)
+      .where(or(eq(currencyConversions.from_currency_id, id), eq(currencyConversions.to_currency_id, id))),
+  ]);
+  if (usedByMarkets!.n > 0 || usedByConversions!.n > 0) throw inUse(`The currency ${currency.iso_code}`);
+  await db.delete(currencies).where(eq(currencies.id, id));
+}
