@@ -126,7 +126,7 @@ describe('role grants (docs/permissions.md)', () => {
   });
 
   it('only the super-admin and administrators manage organizations, and only the super-admin release notes', () => {
-    expect(ROLES.filter((r) => ROLE_GRANTS[r].global.includes('manage-organizations'))).toEqual(['super-admin', 'admin']);
+    expect(ROLES.filter((r) => ROLE_GRANTS[r].global.includes('manage-organizations'))).toEqual(['admin', 'super-admin']);
     expect(ROLES.filter((r) => ROLE_GRANTS[r].global.includes('manage-releases'))).toEqual(['super-admin']);
   });
 
