@@ -3,6 +3,7 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -21,6 +22,7 @@ import { createMailer } from './mail/mailer.ts';
 import { localeOf } from './i18n.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
+import { marketsRoutes } from './modules/markets/markets.routes.ts';
 import { protocolRoutes } from './modules/protocol/protocol.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
@@ -49,6 +51,8 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   app.decorateRequest('abilitySubject', null);
 
   await app.register(cookie);
+  // Uploads: one file per request; each route sets its own size limit (logotypes 2 MiB).
+  await app.register(multipart, { limits: { files: 1, fields: 10, fileSize: 20 * 1024 * 1024 } });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -106,6 +110,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
       usersRoutes(v1, ctx);
       protocolRoutes(v1);
       currenciesRoutes(v1, ctx);
+      marketsRoutes(v1, ctx);
     },
     { prefix: '/api/v1' },
   );

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { marketInputSchema, marketSchema } from '@mss/contracts/admin';
+import { dataOf, idParamsSchema, listOf, listQuerySchema } from '@mss/contracts/common';
+import type { App, AppContext } from '../../context.ts';
+import { requireAnyAbility } from '../../auth/permissions.ts';
+import { actorOf } from '../../auth/session-auth.ts';
+import { readLogotype, sendFile } from '../../lib/files.ts';
+import {
+  createMarket,
+  deleteMarket,
+  findMarket,
+  findMarketLogotypeId,
+  findMarkets,
+  setMarketLogotype,
+  updateMarket,
+} from './markets.service.ts';
+
+const tags = ['markets'];
+
+export function marketsRoutes(app: App, ctx: AppContext) {
+  const canView = requireAnyAbility(ctx, ['view-markets', 'manage-markets']);
+  const canManage = requireAnyAbility(ctx, ['manage-markets']);
+  const one = { params: idParamsSchema, response: { 200: dataOf(marketSchema) } };
+
+  app.get(
+    '/markets',
+    { schema: { tags, summary: 'List markets (searches international_name)', querystring: listQuerySchema, response: { 200: listOf(marketSchema) } }, preHandler: canView },
+    async (request) => findMarkets(ctx.db, actorOf(request), request.query),
+  );
+  app.get('/markets/:id', { schema: { tags, summary: 'One market', ...one }, preHandler: canView }, async (request) => ({
+    data: await findMarket(ctx.db, actorOf(request), request.params.id),
+  }));
+  app.get(
+    '/markets/:id/logotype',
+    { schema: { tags, summary: "The market's logotype (png or jpg)", params: idParamsSchema }, preHandler: canView },
+    async (request, reply) => sendFile(ctx.db, reply, await findMarketLogotypeId(ctx.db, actorOf(request), request.params.id)),
+  );
+
+  app.get('/admin/markets/:id', { schema: { tags, summary: 'One market, for editing', ...one }, preHandler: canManage }, async (request) => ({
+    data: await findMarket(ctx.db, actorOf(request), request.params.id),
+  }));
+  app.post(
+    '/admin/markets',
+    { schema: { tags, summary: 'Create a market', body: marketInputSchema, response: { 201: dataOf(marketSchema) } }, preHandler: canManage },
+    async (request, reply) => reply.code(201).send({ data: await createMarket(ctx.db, actorOf(request), request.body) }),
+  );
+  app.put(
+    '/admin/markets/:id',
+    { schema: { tags, summary: 'Update a market', ...one, body: marketInputSchema }, preHandler: canManage },
+    async (request) => ({ data: await updateMarket(ctx.db, actorOf(request), request.params.id, request.body) }),
+  );
+  app.delete(
+    '/admin/markets/:id',
+    { schema: { tags, summary: 'Delete a market that nothing uses', params: idParamsSchema, response: { 204: z.null() } }, preHandler: canManage },
+    async (request, reply) => {
+      await deleteMarket(ctx.db, actorOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+  app.put(
+    '/admin/markets/:id/logotype',
+    { schema: { tags, summary: 'Upload the logotype (multipart field "file", png or jpg, at most 2 MiB)', ...one, consumes: ['multipart/form-data'] }, preHandler: canManage },
+    async (request) => {
+      const actor = actorOf(request);
+      await findMarket(ctx.db, actor, request.params.id);
+      return { data: await setMarketLogotype(ctx.db, actor, request.params.id, await readLogotype(request)) };
+    },
+  );
+  app.delete(
+    '/admin/markets/:id/logotype',
+    { schema: { tags, summary: 'Remove the logotype', ...one }, preHandler: canManage },
+    async (request) => ({ data: await setMarketLogotype(ctx.db, actorOf(request), request.params.id, null) }),
+  );
+}

@@ -1,0 +1,150 @@
+import { and, count, eq, ne, sql } from 'drizzle-orm';
+import type { ListQuery } from '@mss/contracts/common';
+import type { Market, MarketInput } from '@mss/contracts/admin';
+import type { Actor } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { companyMarkets, currencies, markets, organizations, userMarkets } from '../../db/schema.ts';
+import { notFound, validationError } from '../../errors.ts';
+import { deleteFile, storeFile } from '../../lib/files.ts';
+import { type Paged, planList } from '../../lib/list.ts';
+import { assertInOrganization, inUse, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+
+const columns = {
+  id: markets.id,
+  uuid: markets.uuid,
+  organization_id: markets.organization_id,
+  international_name: markets.international_name,
+  local_name: markets.local_name,
+  iso_code: markets.iso_code,
+  logotype_file_id: markets.logotype_file_id,
+  organization_name: organizations.name,
+  currency_id: currencies.id,
+  currency_iso_code: currencies.iso_code,
+};
+
+interface Row {
+  id: number;
+  uuid: string;
+  organization_id: number;
+  international_name: string;
+  local_name: string;
+  iso_code: string;
+  logotype_file_id: number | null;
+  organization_name: string;
+  currency_id: number | null;
+  currency_iso_code: string | null;
+}
+
+function toMarket(row: Row): Market {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    international_name: row.international_name,
+    local_name: row.local_name,
+    iso_code: row.iso_code,
+    organization: { id: row.organization_id, name: row.organization_name },
+    currency: row.currency_id !== null && row.currency_iso_code !== null ? { id: row.currency_id, iso_code: row.currency_iso_code } : null,
+    has_logotype: row.logotype_file_id !== null,
+  };
+}
+
+const selectMarkets = (db: Db) =>
+  db
+    .select(columns)
+    .from(markets)
+    .innerJoin(organizations, eq(organizations.id, markets.organization_id))
+    .leftJoin(currencies, eq(currencies.id, markets.currency_id));
+
+/** The list of spec §2: shows and searches international_name. */
+export async function findMarkets(db: Db, actor: Actor, query: ListQuery): Promise<Paged<Market>> {
+  const plan = planList(query, {
+    sortable: { international_name: markets.international_name, local_name: markets.local_name, iso_code: markets.iso_code, id: markets.id },
+    searchable: [markets.international_name],
+  });
+  const where = and(organizationCondition(actor, markets.organization_id, query.organization_id), plan.search);
+  const [rows, [total]] = await Promise.all([
+    selectMarkets(db).where(where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db.select({ n: count() }).from(markets).where(where),
+  ]);
+  return { data: rows.map(toMarket), meta: plan.meta(total!.n) };
+}
+
+async function findMarketRow(db: Db, actor: Actor, id: number): Promise<Row> {
+  const [row] = await selectMarkets(db).where(eq(markets.id, id));
+  if (!row) throw notFound();
+  assertInOrganization(actor, row.organization_id);
+  return row;
+}
+
+export async function findMarket(db: Db, actor: Actor, id: number): Promise<Market> {
+  return toMarket(await findMarketRow(db, actor, id));
+}
+
+async function checkMarketInput(db: Db, organizationId: number, input: MarketInput, exceptId?: number) {
+  const [taken] = await db
+    .select({ id: markets.id })
+    .from(markets)
+    .where(and(eq(markets.organization_id, organizationId), eq(markets.iso_code, input.iso_code), exceptId ? ne(markets.id, exceptId) : undefined));
+  if (taken) throw validationError('iso_code', 'validation.unique');
+  if (input.currency_id !== null) {
+    const [currency] = await db.select({ id: currencies.id }).from(currencies).where(eq(currencies.id, input.currency_id));
+    if (!currency) throw validationError('currency_id', 'validation.in');
+  }
+}
+
+export async function createMarket(db: Db, actor: Actor, input: MarketInput): Promise<Market> {
+  const organizationId = await organizationForWrite(db, actor, input.organization_id);
+  await checkMarketInput(db, organizationId, input);
+  const [row] = await db
+    .insert(markets)
+    .values({
+      organization_id: organizationId,
+      international_name: input.international_name,
+      local_name: input.local_name,
+      iso_code: input.iso_code,
+      currency_id: input.currency_id,
+    })
+    .returning({ id: markets.id });
+  return findMarket(db, actor, row!.id);
+}
+
+export async function updateMarket(db: Db, actor: Actor, id: number, input: MarketInput): Promise<Market> {
+  const existing = await findMarketRow(db, actor, id);
+  // A market stays in its organization: moving it would carry other organizations' data along.
+  if (input.organization_id && input.organization_id !== existing.organization_id) throw validationError('organization_id', 'validation.invalid');
+  await checkMarketInput(db, existing.organization_id, input, id);
+  await db
+    .update(markets)
+    .set({
+      international_name: input.international_name,
+      local_name: input.local_name,
+      iso_code: input.iso_code,
+      currency_id: input.currency_id,
+      updated_at: sql`now()`,
+    })
+    .where(eq(markets.id, id));
+  return findMarket(db, actor, id);
+}
+
+export async function deleteMarket(db: Db, actor: Actor, id: number): Promise<void> {
+  const market = await findMarketRow(db, actor, id);
+  const [[companies], [users]] = await Promise.all([
+    db.select({ n: count() }).from(companyMarkets).where(eq(companyMarkets.market_id, id)),
+    db.select({ n: count() }).from(userMarkets).where(eq(userMarkets.market_id, id)),
+  ]);
+  if (companies!.n > 0 || users!.n > 0) throw inUse(`The market ${market.international_name}`);
+  await db.delete(markets).where(eq(markets.id, id));
+  await deleteFile(db, market.logotype_file_id);
+}
+
+export async function setMarketLogotype(db: Db, actor: Actor, id: number, file: { name: string; mimeType: string; content: Buffer } | null): Promise<Market> {
+  const market = await findMarketRow(db, actor, id);
+  const fileId = file ? await storeFile(db, file) : null;
+  await db.update(markets).set({ logotype_file_id: fileId, updated_at: sql`now()` }).where(eq(markets.id, id));
+  await deleteFile(db, market.logotype_file_id);
+  return findMarket(db, actor, id);
+}
+
+export async function findMarketLogotypeId(db: Db, actor: Actor, id: number): Promise<number | null> {
+  return (await findMarketRow(db, actor, id)).logotype_file_id;
+}
