@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CodeDisabledStatus, ROLES } from './enums.ts';
-import { currencyRefSchema, isoDateSchema, marketSummarySchema, refSchema } from './common.ts';
+import { currencyRefSchema, isoDateSchema, listQuerySchema, marketSummarySchema, refSchema } from './common.ts';
 
 /*
  * Wire schemas of the administration endpoints (issue 3). Entities are what the API answers;
@@ -9,6 +9,13 @@ import { currencyRefSchema, isoDateSchema, marketSummarySchema, refSchema } from
 
 const name = (max = 200) => z.string().trim().min(1).max(max);
 const ids = z.array(z.number().int().positive()).max(1000).default([]);
+
+/**
+ * Query of the dated lists (currency conversions, release notes): without a sort or a direction
+ * the newest come first, so `direction` has no default here.
+ */
+export const newestFirstListQuerySchema = listQuerySchema.extend({ direction: z.enum(['asc', 'desc']).optional() });
+export type NewestFirstListQuery = z.infer<typeof newestFirstListQuerySchema>;
 
 // Currencies ----------------------------------------------------------------------------------
 export const currencySchema = z.object({ id: z.number().int(), iso_code: z.string(), name: z.string() });
@@ -167,8 +174,8 @@ export type CodeSection = z.infer<typeof codeSectionSchema>;
 export const codeSectionInputSchema = z.object({
   organization_id: z.number().int().positive().optional(),
   name: name(100),
-  start: z.number().int().min(1).max(50),
-  length: z.number().int().min(1).max(50),
+  start: z.number().int().min(0).max(999_999_999),
+  length: z.number().int().min(1).max(999_999_999),
   market_ids: ids,
 });
 export type CodeSectionInput = z.infer<typeof codeSectionInputSchema>;

@@ -82,6 +82,8 @@ export const enUS = {
   'files.too_large': 'The file is too large (at most :max).',
   'currency_conversions.same_currency': 'The two currencies must differ.',
   'admin.not_in_organization': 'The :attribute does not belong to the organization.',
+  'information_modals.ends_before_start': 'The end date must not be before the start date.',
+  'code_sections.overlap': 'The range overlaps the code section :name.',
 
   // Standard field messages
   'validation.required': 'The :attribute field is required.',

@@ -330,8 +330,8 @@ export const currencyConversions = pgTable(
 );
 
 /**
- * A code section groups codes by a slice of their code: the `length` characters from position
- * `start` (1-based) identify the section, e.g. start 1, length 2 puts "1205" in section "12".
+ * A code section is a range of numeric codes: `length` codes from `start`, so start 1000 and
+ * length 100 holds the codes 1000 to 1099. Sections of an organization do not overlap.
  */
 export const codeSections = pgTable('code_sections', {
   id: serial('id').primaryKey(),

@@ -1,5 +1,5 @@
-import { eq, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Actor } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { organizations } from '../db/schema.ts';
@@ -39,4 +39,25 @@ export function assertInOrganization(actor: Actor, organizationId: number | null
 
 export function inUse(model: string): AppError {
   return new AppError('conflict', 'generic.in_use', { model });
+}
+
+/**
+ * 422 on `field` unless every id names a row of `table` in the organization (markets of a
+ * cluster, codes of a group, …). Answers the ids without duplicates.
+ */
+export async function assertIdsInOrganization(
+  db: Db,
+  table: PgTable & { id: AnyPgColumn; organization_id: AnyPgColumn },
+  ids: readonly number[],
+  organizationId: number,
+  field: string,
+): Promise<number[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return unique;
+  const rows = await db
+    .select({ id: table.id })
+    .from(table)
+    .where(and(inArray(table.id, unique), eq(table.organization_id, organizationId)));
+  if (rows.length !== unique.length) throw validationError(field, 'admin.not_in_organization');
+  return unique;
 }

@@ -1,0 +1,147 @@
+import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { ListQuery } from '@mss/contracts/common';
+import type { Code, CodeInput } from '@mss/contracts/admin';
+import type { Actor } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { codeGroupCodes, codeGroups, codeMarkets, codes, codeSections, companyCodes, markets, organizations } from '../../db/schema.ts';
+import { notFound, validationError } from '../../errors.ts';
+import { type Paged, planList } from '../../lib/list.ts';
+import { assertIdsInOrganization, assertInOrganization, inUse, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+
+const marketColumns = {
+  id: markets.id,
+  international_name: markets.international_name,
+  local_name: markets.local_name,
+  iso_code: markets.iso_code,
+};
+
+interface SectionRange {
+  id: number;
+  name: string;
+  organization_id: number;
+  start: number;
+  length: number;
+}
+
+/** The section whose range holds a numeric code (the narrowest, should ranges ever nest). */
+export function sectionOf(code: string, organizationId: number, sections: SectionRange[]): SectionRange | null {
+  if (!/^\d+$/.test(code)) return null;
+  const value = Number(code);
+  const matching = sections.filter((s) => s.organization_id === organizationId && value >= s.start && value < s.start + s.length);
+  return matching.sort((a, b) => a.length - b.length)[0] ?? null;
+}
+
+/** Codes with their markets, section and groups, in the order given. */
+async function hydrate(db: Db, rows: { id: number; code: string; name: string; disabled_status: number; organization_id: number; organization_name: string }[]): Promise<Code[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const organizationIds = [...new Set(rows.map((r) => r.organization_id))];
+  const [marketRows, groupRows, sections] = await Promise.all([
+    db
+      .select({ code_id: codeMarkets.code_id, ...marketColumns })
+      .from(codeMarkets)
+      .innerJoin(markets, eq(markets.id, codeMarkets.market_id))
+      .where(inArray(codeMarkets.code_id, ids))
+      .orderBy(asc(markets.international_name)),
+    db
+      .select({ code_id: codeGroupCodes.code_id, id: codeGroups.id, title: codeGroups.title })
+      .from(codeGroupCodes)
+      .innerJoin(codeGroups, eq(codeGroups.id, codeGroupCodes.code_group_id))
+      .where(inArray(codeGroupCodes.code_id, ids))
+      .orderBy(asc(codeGroups.title)),
+    db
+      .select({ id: codeSections.id, name: codeSections.name, organization_id: codeSections.organization_id, start: codeSections.start, length: codeSections.length })
+      .from(codeSections)
+      .where(inArray(codeSections.organization_id, organizationIds)),
+  ]);
+  return rows.map((r) => {
+    const section = sectionOf(r.code, r.organization_id, sections);
+    return {
+      id: r.id,
+      code: r.code,
+      name: r.name,
+      disabled_status: r.disabled_status,
+      organization: { id: r.organization_id, name: r.organization_name },
+      markets: marketRows.filter((m) => m.code_id === r.id).map(({ code_id: _, ...m }) => m),
+      groups: groupRows.filter((g) => g.code_id === r.id).map(({ code_id: _, ...g }) => g),
+      section: section ? { id: section.id, name: section.name } : null,
+    };
+  });
+}
+
+const columns = {
+  id: codes.id,
+  code: codes.code,
+  name: codes.name,
+  disabled_status: codes.disabled_status,
+  organization_id: codes.organization_id,
+  organization_name: organizations.name,
+};
+
+export async function findCodes(db: Db, actor: Actor, query: ListQuery): Promise<Paged<Code>> {
+  const plan = planList(query, {
+    sortable: { code: codes.code, name: codes.name, disabled_status: codes.disabled_status, id: codes.id },
+    searchable: [codes.code, codes.name],
+  });
+  const where = and(organizationCondition(actor, codes.organization_id, query.organization_id), plan.search);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(columns)
+      .from(codes)
+      .innerJoin(organizations, eq(organizations.id, codes.organization_id))
+      .where(where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
+    db.select({ n: count() }).from(codes).where(where),
+  ]);
+  return { data: await hydrate(db, rows), meta: plan.meta(total!.n) };
+}
+
+export async function findCode(db: Db, actor: Actor, id: number): Promise<Code> {
+  const [row] = await db.select(columns).from(codes).innerJoin(organizations, eq(organizations.id, codes.organization_id)).where(eq(codes.id, id));
+  if (!row) throw notFound();
+  assertInOrganization(actor, row.organization_id);
+  return (await hydrate(db, [row]))[0]!;
+}
+
+async function saveCode(db: Db, organizationId: number, input: CodeInput, id?: number): Promise<number> {
+  const [taken] = await db
+    .select({ id: codes.id })
+    .from(codes)
+    .where(and(eq(codes.organization_id, organizationId), eq(codes.code, input.code), id ? ne(codes.id, id) : undefined));
+  if (taken) throw validationError('code', 'validation.unique');
+  const marketIds = await assertIdsInOrganization(db, markets, input.market_ids, organizationId, 'market_ids');
+  return db.transaction(async (tx) => {
+    let codeId = id;
+    const values = { code: input.code, name: input.name, disabled_status: input.disabled_status };
+    if (codeId === undefined) {
+      const [row] = await tx.insert(codes).values({ ...values, organization_id: organizationId }).returning({ id: codes.id });
+      codeId = row!.id;
+    } else {
+      await tx.update(codes).set({ ...values, updated_at: sql`now()` }).where(eq(codes.id, codeId));
+      await tx.delete(codeMarkets).where(eq(codeMarkets.code_id, codeId));
+    }
+    if (marketIds.length) await tx.insert(codeMarkets).values(marketIds.map((market_id) => ({ code_id: codeId!, market_id })));
+    return codeId;
+  });
+}
+
+export async function createCode(db: Db, actor: Actor, input: CodeInput): Promise<Code> {
+  const organizationId = await organizationForWrite(db, actor, input.organization_id);
+  return findCode(db, actor, await saveCode(db, organizationId, input));
+}
+
+export async function updateCode(db: Db, actor: Actor, id: number, input: CodeInput): Promise<Code> {
+  const existing = await findCode(db, actor, id);
+  if (input.organization_id && input.organization_id !== existing.organization.id) throw validationError('organization_id', 'validation.invalid');
+  await saveCode(db, existing.organization.id, input, id);
+  return findCode(db, actor, id);
+}
+
+export async function deleteCode(db: Db, actor: Actor, id: number): Promise<void> {
+  const code = await findCode(db, actor, id);
+  const [reported] = await db.select({ n: count() }).from(companyCodes).where(eq(companyCodes.code_id, id));
+  if (reported!.n > 0) throw inUse(`The code ${code.code}`);
+  await db.delete(codes).where(eq(codes.id, id));
+}
