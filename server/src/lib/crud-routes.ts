@@ -5,8 +5,8 @@ import type { Actor, App } from '../context.ts';
 import { actorOf } from '../auth/session-auth.ts';
 import type { Paged } from './list.ts';
 
-export interface CrudService<T, I> {
-  list(actor: Actor, query: ListQuery): Promise<Paged<T>>;
+export interface CrudService<T, I, L = T> {
+  list(actor: Actor, query: ListQuery): Promise<Paged<L>>;
   find(actor: Actor, id: number): Promise<T>;
   create(actor: Actor, input: I): Promise<T>;
   update(actor: Actor, id: number, input: I): Promise<T>;
@@ -17,26 +17,29 @@ export interface CrudService<T, I> {
  * The five REST routes of an administration resource: list, show, create (201), update and
  * delete (204), with the resource's schemas and who may read and write.
  */
-export function registerCrudRoutes<S extends z.ZodType, I extends z.ZodType>(
+export function registerCrudRoutes<S extends z.ZodType, I extends z.ZodType, L extends z.ZodType = S>(
   app: App,
   options: {
     path: string;
     noun: string;
     schema: S;
+    /** The list's item schema, when list rows carry less than one record. */
+    listSchema?: L;
     input: I;
     canRead: preHandlerAsyncHookHandler;
     canWrite: preHandlerAsyncHookHandler;
-    service: CrudService<z.output<S>, z.output<I>>;
+    service: CrudService<z.output<S>, z.output<I>, z.output<L>>;
   },
 ) {
   const { path, noun, schema, input, canRead, canWrite, service } = options;
+  const listSchema = options.listSchema ?? schema;
   // The schemas still validate and serialize (the instance's Zod compilers); the generic types
   // are checked through CrudService instead of Fastify's type provider, which cannot infer them.
   const routes = app as unknown as FastifyInstance;
   const tags = [path.split('/').filter(Boolean).pop()!];
   routes.get(
     path,
-    { schema: { tags, summary: `List ${noun}s`, querystring: listQuerySchema, response: { 200: listOf(schema) } }, preHandler: canRead },
+    { schema: { tags, summary: `List ${noun}s`, querystring: listQuerySchema, response: { 200: listOf(listSchema) } }, preHandler: canRead },
     async (request) => service.list(actorOf(request), request.query as ListQuery),
   );
   routes.get(

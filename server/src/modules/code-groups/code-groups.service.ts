@@ -31,7 +31,7 @@ const selectGroups = (db: Db) => db.select(columns).from(codeGroups).innerJoin(o
 
 /** The list of spec §2: id, title and organization. */
 export async function findCodeGroups(db: Db, actor: Actor, query: ListQuery): Promise<Paged<CodeGroup>> {
-  const plan = planList(query, { sortable: { title: codeGroups.title, id: codeGroups.id }, searchable: [codeGroups.title] });
+  const plan = planList(query, { sortable: { title: sql`lower(${codeGroups.title})`, id: codeGroups.id }, searchable: [codeGroups.title] });
   const where = and(organizationCondition(actor, codeGroups.organization_id, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
     selectGroups(db).where(where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),

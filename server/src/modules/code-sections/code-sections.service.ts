@@ -38,7 +38,7 @@ const selectSections = (db: Db) => db.select(columns).from(codeSections).innerJo
 /** The list of spec §2: id, name, start, length and each section's organization. */
 export async function findCodeSections(db: Db, actor: Actor, query: ListQuery): Promise<Paged<CodeSection>> {
   const plan = planList(query, {
-    sortable: { start: codeSections.start, id: codeSections.id, name: codeSections.name, length: codeSections.length },
+    sortable: { start: codeSections.start, id: codeSections.id, name: sql`lower(${codeSections.name})`, length: codeSections.length },
     searchable: [codeSections.name],
   });
   const where = and(organizationCondition(actor, codeSections.organization_id, query.organization_id), plan.search);

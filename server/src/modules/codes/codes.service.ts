@@ -80,7 +80,7 @@ const columns = {
 
 export async function findCodes(db: Db, actor: Actor, query: ListQuery): Promise<Paged<Code>> {
   const plan = planList(query, {
-    sortable: { code: codes.code, name: codes.name, disabled_status: codes.disabled_status, id: codes.id },
+    sortable: { code: codes.code, name: sql`lower(${codes.name})`, disabled_status: codes.disabled_status, id: codes.id },
     searchable: [codes.code, codes.name],
   });
   const where = and(organizationCondition(actor, codes.organization_id, query.organization_id), plan.search);

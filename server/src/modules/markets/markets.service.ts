@@ -58,7 +58,7 @@ const selectMarkets = (db: Db) =>
 /** The list of spec §2: shows and searches international_name. */
 export async function findMarkets(db: Db, actor: Actor, query: ListQuery): Promise<Paged<Market>> {
   const plan = planList(query, {
-    sortable: { international_name: markets.international_name, local_name: markets.local_name, iso_code: markets.iso_code, id: markets.id },
+    sortable: { international_name: sql`lower(${markets.international_name})`, local_name: sql`lower(${markets.local_name})`, iso_code: markets.iso_code, id: markets.id },
     searchable: [markets.international_name],
   });
   const where = and(organizationCondition(actor, markets.organization_id, query.organization_id), plan.search);

@@ -1,0 +1,68 @@
+import { companyInputSchema, companyListItemSchema, companySchema } from '@mss/contracts/admin';
+import { dataOf, idParamsSchema, listOf, listQuerySchema } from '@mss/contracts/common';
+import type { App, AppContext } from '../../context.ts';
+import { requireAnyAbility } from '../../auth/permissions.ts';
+import { actorOf } from '../../auth/session-auth.ts';
+import { registerCrudRoutes } from '../../lib/crud-routes.ts';
+import { readLogotype, sendFile } from '../../lib/files.ts';
+import {
+  createCompany,
+  deleteCompany,
+  findCompanies,
+  findCompany,
+  findCompanyLogotypeId,
+  setCompanyLogotype,
+  updateCompany,
+} from './companies.service.ts';
+
+const tags = ['companies'];
+
+export function companiesRoutes(app: App, ctx: AppContext) {
+  const canManage = requireAnyAbility(ctx, ['manage-companies']);
+  const one = { params: idParamsSchema, response: { 200: dataOf(companySchema) } };
+
+  app.get(
+    '/companies/companies-with-disabled',
+    {
+      schema: { tags, summary: 'List every company, disabled ones too (by name)', querystring: listQuerySchema, response: { 200: listOf(companyListItemSchema) } },
+      preHandler: canManage,
+    },
+    async (request) => findCompanies(ctx.db, actorOf(request), request.query, { includeDisabled: true }),
+  );
+  registerCrudRoutes(app, {
+    path: '/companies',
+    noun: 'company',
+    schema: companySchema,
+    listSchema: companyListItemSchema,
+    input: companyInputSchema,
+    canRead: canManage,
+    canWrite: canManage,
+    service: {
+      // The plain list holds the companies enabled now, with the list columns only.
+      list: (actor, query) => findCompanies(ctx.db, actor, query, { includeDisabled: false }),
+      find: (actor, id) => findCompany(ctx.db, actor, id),
+      create: (actor, input) => createCompany(ctx.db, actor, input),
+      update: (actor, id, input) => updateCompany(ctx.db, actor, id, input),
+      remove: (actor, id) => deleteCompany(ctx.db, actor, id),
+    },
+  });
+  app.get(
+    '/companies/:id/logotype',
+    { schema: { tags, summary: "The company's logotype (png or jpg)", params: idParamsSchema }, preHandler: canManage },
+    async (request, reply) => sendFile(ctx.db, reply, await findCompanyLogotypeId(ctx.db, actorOf(request), request.params.id)),
+  );
+  app.put(
+    '/companies/:id/logotype',
+    { schema: { tags, summary: 'Upload the logotype (multipart field "file", png or jpg by content, at most 2 MiB)', ...one, consumes: ['multipart/form-data'] }, preHandler: canManage },
+    async (request) => {
+      const actor = actorOf(request);
+      await findCompanyLogotypeId(ctx.db, actor, request.params.id);
+      return { data: await setCompanyLogotype(ctx.db, actor, request.params.id, await readLogotype(request)) };
+    },
+  );
+  app.delete(
+    '/companies/:id/logotype',
+    { schema: { tags, summary: 'Remove the logotype', ...one }, preHandler: canManage },
+    async (request) => ({ data: await setCompanyLogotype(ctx.db, actorOf(request), request.params.id, null) }),
+  );
+}
