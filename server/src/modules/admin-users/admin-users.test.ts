@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompany, createMarket, createOrganization, createTestApp, createUser, PASSWORD, signIn, signInAs, type TestApp } from '../../../test/helpers.ts';
+import { companyOrganizations } from '../../db/schema.ts';
+
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof signInAs>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await signInAs(t, ['admin']);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const url = '/api/v1/admin/users';
+const base = { first_name: 'Nina', last_name: 'New', password: 'a-good-password', password_confirmation: 'a-good-password' };
+const post = (payload: Record<string, unknown>, headers = admin.headers) => t.app.inject({ method: 'POST', url, headers, payload });
+
+describe('administration of users', () => {
+  it('when an admin creates a user with roles, markets and company, then the user can sign in and is listed', async () => {
+    const org = admin.organizationId!;
+    const market = await createMarket(t.db, org, 'Sweden');
+    const company = await createCompany(t.db, []);
+    await t.db.insert(companyOrganizations).values({ company_id: company.id, organization_id: org });
+    const res = await post({ ...base, email: 'nina@example.test', roles: ['reporter'], market_ids: [market.id], company_id: company.id });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data).toMatchObject({
+      email: 'nina@example.test',
+      name: 'Nina New',
+      roles: [{ name: 'reporter' }],
+      markets: [{ id: market.id }],
+      company: { id: company.id },
+      organizations: [{ id: org }],
+      disabled_at: null,
+    });
+    expect(JSON.stringify(res.json())).not.toContain('password');
+    await signIn(t.app, 'nina@example.test', 'a-good-password');
+    const list = await t.app.inject({ url: `${url}?search=nina`, headers: admin.headers });
+    expect(list.json().data.map((u: { email: string }) => u.email)).toEqual(['nina@example.test']);
+  });
+
+  it('when the e-mail is taken, badly formatted, or the password short or unconfirmed, then the catalogue messages', async () => {
+    const existing = await createUser(t.db, { organizationIds: [admin.organizationId!] });
+    expect((await post({ ...base, email: existing.email.toUpperCase() })).json().errors).toEqual({ email: ['The email address is already in use by another account.'] });
+    expect((await post({ ...base, email: 'nope' })).json().errors).toEqual({ email: ['The email address is badly formatted.'] });
+    expect((await post({ ...base, email: 'short@example.test', password: 'short', password_confirmation: 'short' })).json().errors).toEqual({
+      password: ['The password must be 8 characters long or more.'],
+    });
+    expect((await post({ ...base, email: 'mismatch@example.test', password_confirmation: 'something-else' })).json().errors).toEqual({
+      password_confirmation: ['Passwords are not matching.'],
+    });
+  });
+
+  it('when a super-admin is given an organization, then 422; an admin cannot give super-admin', async () => {
+    const superAdmin = await signInAs(t, ['super-admin']);
+    const org = await createOrganization(t.db);
+    const res = await post({ ...base, email: 'sa@example.test', roles: ['super-admin'], organization_ids: [org.id] }, superAdmin.headers);
+    expect(res.json().errors).toEqual({ organization_ids: ['A super-admin must not belong to any organization.'] });
+    expect((await post({ ...base, email: 'sa@example.test', roles: ['super-admin'] }, superAdmin.headers)).statusCode).toBe(201);
+    const byAdmin = await post({ ...base, email: 'sa2@example.test', roles: ['super-admin'] });
+    expect(byAdmin.json().errors).toEqual({ roles: ['You cannot give the role super-admin.'] });
+  });
+
+  it('when a user is disabled, then their sessions end and they cannot sign in', async () => {
+    const user = await createUser(t.db, { roles: ['viewer'], organizationIds: [admin.organizationId!] });
+    const cookie = await signIn(t.app, user.email);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${user.id}`,
+      headers: admin.headers,
+      payload: { email: user.email, first_name: 'Test', last_name: 'User', roles: ['viewer'], disabled: true },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.disabled_at).not.toBeNull();
+    expect((await t.app.inject({ url: '/api/v1/users/me', headers: { cookie } })).statusCode).toBe(401);
+    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'x-requested-with': 'XMLHttpRequest' }, payload: { email: user.email, password: PASSWORD } });
+    expect(login.statusCode).toBe(403);
+  });
+
+  it("when a user of another organization is asked for, then 404; a list-users holder reads but cannot write", async () => {
+    const otherOrg = await createOrganization(t.db);
+    const stranger = await createUser(t.db, { organizationIds: [otherOrg.id] });
+    expect((await t.app.inject({ url: `${url}/${stranger.id}`, headers: admin.headers })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url: `${url}/${stranger.id}`, headers: admin.headers })).statusCode).toBe(404);
+    const marketAdmin = await signInAs(t, ['market-admin'], { organizationId: admin.organizationId! });
+    expect((await t.app.inject({ url, headers: marketAdmin.headers })).statusCode).toBe(200);
+    expect((await post({ ...base, email: 'x@example.test' }, marketAdmin.headers)).statusCode).toBe(403);
+    const viewer = await signInAs(t, ['viewer']);
+    expect((await t.app.inject({ url, headers: viewer.headers })).statusCode).toBe(403);
+  });
+
+  it('when an admin edits a user of two organizations, then the other membership stays and deleting is refused', async () => {
+    const otherOrg = await createOrganization(t.db);
+    const shared = await createUser(t.db, { roles: ['viewer'], organizationIds: [admin.organizationId!, otherOrg.id] });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${shared.id}`,
+      headers: admin.headers,
+      payload: { email: shared.email, first_name: 'Shared', last_name: 'User', roles: ['viewer'] },
+    });
+    expect(res.json().data.organizations).toEqual([expect.objectContaining({ id: admin.organizationId })]);
+    const superAdmin = await signInAs(t, ['super-admin']);
+    const full = await t.app.inject({ url: `${url}/${shared.id}`, headers: superAdmin.headers });
+    expect(full.json().data.organizations.map((o: { id: number }) => o.id).sort()).toEqual([admin.organizationId, otherOrg.id].sort());
+    const refused = await t.app.inject({ method: 'DELETE', url: `${url}/${shared.id}`, headers: admin.headers });
+    expect(refused.statusCode).toBe(409);
+  });
+
+  it('when an admin deletes their own account, then 409; another user of theirs, 204', async () => {
+    expect((await t.app.inject({ method: 'DELETE', url: `${url}/${admin.user.id}`, headers: admin.headers })).statusCode).toBe(409);
+    const user = await createUser(t.db, { organizationIds: [admin.organizationId!] });
+    expect((await t.app.inject({ method: 'DELETE', url: `${url}/${user.id}`, headers: admin.headers })).statusCode).toBe(204);
+  });
+});
