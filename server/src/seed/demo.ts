@@ -4,12 +4,22 @@ import type { Db } from '../db/client.ts';
 import {
   clusterMarkets,
   clusters,
+  codeGroupCodes,
+  codeGroups,
+  codeMarkets,
+  codes,
+  codeSectionMarkets,
+  codeSections,
   companies,
+  companyCodes,
   companyMarkets,
   companyOrganizations,
   currencies,
+  currencyConversions,
+  informationModals,
   markets,
   organizations,
+  releases,
   userMarkets,
   userOrganizations,
   userRoles,
@@ -78,6 +88,110 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
       { company_id: sisu!.id, market_id: fi!.id, roles: ['company', 'reporter'] },
       { company_id: sisu!.id, market_id: se!.id, roles: ['company'] },
     ]);
+
+    // Codes: numeric ranges make the sections; groups cut across them.
+    const sectionRows = await tx
+      .insert(codeSections)
+      .values([
+        { organization_id: nordic!.id, name: 'Tractors', start: 1000, length: 100 },
+        { organization_id: nordic!.id, name: 'Harvesters', start: 1100, length: 100 },
+        { organization_id: nordic!.id, name: 'Construction machines', start: 2000, length: 100 },
+        { organization_id: nordic!.id, name: 'Spare parts', start: 3000, length: 100 },
+      ])
+      .returning();
+    await tx.insert(codeSectionMarkets).values(sectionRows.flatMap((section) => nordicMarkets.map((m) => ({ code_section_id: section.id, market_id: m.id }))));
+    const codeSpecs: [string, string, number][] = [
+      ['1001', 'Tractors below 50 hp', 0],
+      ['1002', 'Tractors 50–99 hp', 0],
+      ['1003', 'Tractors 100–149 hp', 0],
+      ['1004', 'Tractors 150–199 hp', 0],
+      ['1005', 'Tractors 200 hp and above', 0],
+      ['1006', 'Electric tractors', 0],
+      ['1007', 'Compact tractors', 0],
+      ['1008', 'Tractors, used (trade-in)', 10],
+      ['1101', 'Combine harvesters', 0],
+      ['1102', 'Forage harvesters', 0],
+      ['1103', 'Potato harvesters', 0],
+      ['1104', 'Sugar beet harvesters', 20],
+      ['1105', 'Harvester headers', 0],
+      ['1106', 'Balers', 0],
+      ['1107', 'Mowers', 0],
+      ['2001', 'Excavators below 6 t', 0],
+      ['2002', 'Excavators 6–20 t', 0],
+      ['2003', 'Excavators above 20 t', 0],
+      ['2004', 'Wheel loaders', 0],
+      ['2005', 'Backhoe loaders', 0],
+      ['2006', 'Dumpers', 0],
+      ['2007', 'Electric excavators', 0],
+      ['2008', 'Compactors', 0],
+      ['2009', 'Telehandlers', 30],
+      ['3001', 'Engine parts', 0],
+      ['3002', 'Hydraulic parts', 0],
+      ['3003', 'Tyres and tracks', 0],
+      ['3004', 'Filters and lubricants', 0],
+      ['3005', 'Cabin and electronics', 0],
+      ['3006', 'Batteries and chargers', 0],
+    ];
+    const codeRows = await tx
+      .insert(codes)
+      .values(codeSpecs.map(([code, name, disabled_status]) => ({ organization_id: nordic!.id, code, name, disabled_status })))
+      .returning();
+    await tx.insert(codeMarkets).values(codeRows.flatMap((c) => nordicMarkets.map((m) => ({ code_id: c.id, market_id: m.id }))));
+    const codeIds = (prefix: string) => codeRows.filter((c) => c.code.startsWith(prefix)).map((c) => c.id);
+    const byCode = (...list: string[]) => codeRows.filter((c) => list.includes(c.code)).map((c) => c.id);
+    const groupRows = await tx
+      .insert(codeGroups)
+      .values([
+        { organization_id: nordic!.id, title: 'Agriculture' },
+        { organization_id: nordic!.id, title: 'Electric machines' },
+        { organization_id: nordic!.id, title: 'Earth moving' },
+        { organization_id: nordic!.id, title: 'Aftermarket' },
+      ])
+      .returning();
+    const groupCodes: [number, number[]][] = [
+      [groupRows[0]!.id, [...codeIds('10'), ...codeIds('11')]],
+      [groupRows[1]!.id, byCode('1006', '2007', '3006')],
+      [groupRows[2]!.id, byCode('2001', '2002', '2003', '2004', '2005', '2006', '2007')],
+      [groupRows[3]!.id, codeIds('30')],
+    ];
+    await tx.insert(codeGroupCodes).values(groupCodes.flatMap(([groupId, ids]) => ids.map((code_id) => ({ code_group_id: groupId, code_id }))));
+    // What each company reports.
+    await tx.insert(companyCodes).values([
+      ...[...codeIds('10'), ...codeIds('30')].map((code_id) => ({ company_id: nordlys!.id, code_id })),
+      ...codeIds('20').map((code_id) => ({ company_id: fjord!.id, code_id })),
+      ...[...codeIds('11'), ...codeIds('10')].map((code_id) => ({ company_id: sisu!.id, code_id })),
+    ]);
+
+    // Conversions between the four currencies and EUR (rate: multiply to convert).
+    const rates: [string, string, string, string][] = [
+      ['SEK', 'EUR', '0.0870', '0.0874'],
+      ['DKK', 'EUR', '0.1340', '0.1341'],
+      ['NOK', 'EUR', '0.0850', '0.0858'],
+      ['EUR', 'SEK', '11.4900', '11.4400'],
+      ['EUR', 'DKK', '7.4600', '7.4580'],
+      ['EUR', 'NOK', '11.7600', '11.6500'],
+    ];
+    await tx.insert(currencyConversions).values(
+      rates.flatMap(([from, to, january, july]) => [
+        { from_currency_id: currency(from), to_currency_id: currency(to), rate: january, valid_from: '2026-01-01' },
+        { from_currency_id: currency(from), to_currency_id: currency(to), rate: july, valid_from: '2026-07-01' },
+      ]),
+    );
+
+    await tx.insert(releases).values({
+      version: '1.0.0',
+      release_date: '2026-11-01',
+      title: 'Welcome to the new statistics service',
+      notes:
+        'Sign in with your e-mail address, choose your organization if you belong to several, and find your screens in the menu. ' +
+        'Administrators now manage markets, companies, codes and users here.',
+    });
+    await tx.insert(informationModals).values({
+      organization_id: nordic!.id,
+      title: 'Reporting for November is open',
+      body: 'Please upload your November figures by 10 December. Contact your market administrator if a code is missing.',
+      active: true,
+    });
 
     const passwordHash = await hashPassword(DEMO_PASSWORD);
     const people: { role: Role | null; first: string; last: string; orgs: number[]; markets: number[]; company?: number; email?: string }[] = [

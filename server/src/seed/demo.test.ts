@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { ROLES } from '@mss/contracts/enums';
+import { createTestApp, type TestApp, XHR } from '../../test/helpers.ts';
+import { codeGroups, codes, codeSections, currencyConversions, informationModals, markets, organizations, releases } from '../db/schema.ts';
+import { DEMO_PASSWORD, isDatabaseEmpty, seedDemo } from './demo.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const total = async (table: PgTable) => (await t.db.select({ n: count() }).from(table))[0]!.n;
+
+describe('demo data', () => {
+  it('when loaded into an empty database, then one user per role signs in with the demo password', async () => {
+    expect(await isDatabaseEmpty(t.db)).toBe(true);
+    const signIns = await seedDemo(t.db);
+    expect(await isDatabaseEmpty(t.db)).toBe(false);
+    expect(signIns.map((s) => s.email).sort()).toEqual(ROLES.map((r) => `${r}@demo.test`).sort());
+    for (const { email } of signIns) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: XHR, payload: { email, password: DEMO_PASSWORD } });
+      expect(res.statusCode, email).toBe(200);
+      expect(res.json().data.must_choose_organization, email).toBe(email === 'admin@demo.test');
+    }
+  });
+
+  it('then it shows every administration screen with realistic content', async () => {
+    expect(await total(organizations)).toBe(2);
+    expect(await total(markets)).toBe(5);
+    expect(await total(codes)).toBeGreaterThanOrEqual(24);
+    expect(await total(codeSections)).toBe(4);
+    expect(await total(codeGroups)).toBe(4);
+    expect(await total(currencyConversions)).toBe(12);
+    expect(await total(releases)).toBe(1);
+    expect(await total(informationModals)).toBe(1);
+  });
+});
