@@ -22,7 +22,17 @@ import { createMailer } from './mail/mailer.ts';
 import { localeOf } from './i18n.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
+import { currencyConversionsRoutes } from './modules/currency-conversions/currency-conversions.routes.ts';
+import { releasesRoutes } from './modules/releases/releases.routes.ts';
+import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
+import { informationModalsRoutes } from './modules/information-modals/information-modals.routes.ts';
+import { clustersRoutes } from './modules/clusters/clusters.routes.ts';
 import { marketsRoutes } from './modules/markets/markets.routes.ts';
+import { codesRoutes } from './modules/codes/codes.routes.ts';
+import { codeSectionsRoutes } from './modules/code-sections/code-sections.routes.ts';
+import { codeGroupsRoutes } from './modules/code-groups/code-groups.routes.ts';
+import { companiesRoutes } from './modules/companies/companies.routes.ts';
+import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
 import { protocolRoutes } from './modules/protocol/protocol.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
@@ -110,7 +120,17 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
       usersRoutes(v1, ctx);
       protocolRoutes(v1);
       currenciesRoutes(v1, ctx);
+      currencyConversionsRoutes(v1, ctx);
+      releasesRoutes(v1, ctx);
+      organizationsRoutes(v1, ctx);
+      informationModalsRoutes(v1, ctx);
+      clustersRoutes(v1, ctx);
       marketsRoutes(v1, ctx);
+      codesRoutes(v1, ctx);
+      codeSectionsRoutes(v1, ctx);
+      codeGroupsRoutes(v1, ctx);
+      companiesRoutes(v1, ctx);
+      adminUsersRoutes(v1, ctx);
     },
     { prefix: '/api/v1' },
   );
@@ -154,7 +174,10 @@ function sendError(error: FastifyError | AppError, request: FastifyRequest, repl
       }
     }
     reply.headers(error.headers);
-    return reply.code(error.status).send({ message: render(request, error.messageKey, { ...error.params }), ...(errors ? { errors } : {}) });
+    // The top-level message of a field error names the field, as the field's own message does.
+    const firstField = error.fieldErrors ? Object.keys(error.fieldErrors)[0] : undefined;
+    const params = { ...(firstField ? { attribute: humanize(firstField) } : {}), ...error.params };
+    return reply.code(error.status).send({ message: render(request, error.messageKey, params), ...(errors ? { errors } : {}) });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const errors: Record<string, string[]> = {};

@@ -18,7 +18,7 @@ export async function loadAbilitySubject(ctx: AppContext, actor: Actor): Promise
   return { abilities, companyMarkets: user.company?.markets ?? [] };
 }
 
-/** preHandler: signed in (401) and holding at least one of the abilities (403). */
+/** preValidation: signed in (401) and holding at least one of the abilities (403). */
 export function requireAnyAbility(ctx: AppContext, names: readonly AbilityName[]) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     request.actor = await resolveActor(ctx, request);

@@ -53,7 +53,7 @@ export async function resolveActor(ctx: AppContext, request: FastifyRequest): Pr
   return { userId: row.user_id, sessionId: row.id, sessionKind: row.kind as Actor['sessionKind'], organizationId: row.organization_id };
 }
 
-/** preHandler for routes that need a signed-in user. */
+/** preValidation hook for routes that need a signed-in user. */
 export function requireActor(ctx: AppContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     request.actor = await resolveActor(ctx, request);

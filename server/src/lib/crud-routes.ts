@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import { dataOf, idParamsSchema, listOf, listQuerySchema, type ListQuery } from '@mss/contracts/common';
 import type { Actor, App } from '../context.ts';
 import { actorOf } from '../auth/session-auth.ts';
@@ -26,8 +26,8 @@ export function registerCrudRoutes<S extends z.ZodType, I extends z.ZodType, L e
     /** The list's item schema, when list rows carry less than one record. */
     listSchema?: L;
     input: I;
-    canRead: preHandlerAsyncHookHandler;
-    canWrite: preHandlerAsyncHookHandler;
+    canRead: preValidationAsyncHookHandler;
+    canWrite: preValidationAsyncHookHandler;
     service: CrudService<z.output<S>, z.output<I>, z.output<L>>;
   },
 ) {
@@ -39,27 +39,27 @@ export function registerCrudRoutes<S extends z.ZodType, I extends z.ZodType, L e
   const tags = [path.split('/').filter(Boolean).pop()!];
   routes.get(
     path,
-    { schema: { tags, summary: `List ${noun}s`, querystring: listQuerySchema, response: { 200: listOf(listSchema) } }, preHandler: canRead },
+    { schema: { tags, summary: `List ${noun}s`, querystring: listQuerySchema, response: { 200: listOf(listSchema) } }, preValidation: canRead },
     async (request) => service.list(actorOf(request), request.query as ListQuery),
   );
   routes.get(
     `${path}/:id`,
-    { schema: { tags, summary: `One ${noun}`, params: idParamsSchema, response: { 200: dataOf(schema) } }, preHandler: canRead },
+    { schema: { tags, summary: `One ${noun}`, params: idParamsSchema, response: { 200: dataOf(schema) } }, preValidation: canRead },
     async (request) => ({ data: await service.find(actorOf(request), (request.params as { id: number }).id) }),
   );
   routes.post(
     path,
-    { schema: { tags, summary: `Create a ${noun}`, body: input, response: { 201: dataOf(schema) } }, preHandler: canWrite },
+    { schema: { tags, summary: `Create a ${noun}`, body: input, response: { 201: dataOf(schema) } }, preValidation: canWrite },
     async (request, reply) => reply.code(201).send({ data: await service.create(actorOf(request), request.body as z.output<I>) }),
   );
   routes.put(
     `${path}/:id`,
-    { schema: { tags, summary: `Update a ${noun}`, params: idParamsSchema, body: input, response: { 200: dataOf(schema) } }, preHandler: canWrite },
+    { schema: { tags, summary: `Update a ${noun}`, params: idParamsSchema, body: input, response: { 200: dataOf(schema) } }, preValidation: canWrite },
     async (request) => ({ data: await service.update(actorOf(request), (request.params as { id: number }).id, request.body as z.output<I>) }),
   );
   routes.delete(
     `${path}/:id`,
-    { schema: { tags, summary: `Delete a ${noun}`, params: idParamsSchema, response: { 204: z.null() } }, preHandler: canWrite },
+    { schema: { tags, summary: `Delete a ${noun}`, params: idParamsSchema, response: { 204: z.null() } }, preValidation: canWrite },
     async (request, reply) => {
       await service.remove(actorOf(request), (request.params as { id: number }).id);
       return reply.code(204).send(null);

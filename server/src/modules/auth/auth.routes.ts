@@ -61,7 +61,7 @@ export function authRoutes(app: App, ctx: AppContext) {
 
   app.post(
     '/auth/refresh',
-    { schema: { tags, summary: 'Extend the session', response: { 200: refreshResponseSchema } }, preHandler: requireActor(ctx) },
+    { schema: { tags, summary: 'Extend the session', response: { 200: refreshResponseSchema } }, preValidation: requireActor(ctx) },
     async (request, reply) => {
       const actor = actorOf(request);
       const expiresIn = await refreshSession(ctx, actor.sessionId);

@@ -25,7 +25,7 @@ export function companiesRoutes(app: App, ctx: AppContext) {
     '/companies/companies-with-disabled',
     {
       schema: { tags, summary: 'List every company, disabled ones too (by name)', querystring: listQuerySchema, response: { 200: listOf(companyListItemSchema) } },
-      preHandler: canManage,
+      preValidation: canManage,
     },
     async (request) => findCompanies(ctx.db, actorOf(request), request.query, { includeDisabled: true }),
   );
@@ -48,12 +48,12 @@ export function companiesRoutes(app: App, ctx: AppContext) {
   });
   app.get(
     '/companies/:id/logotype',
-    { schema: { tags, summary: "The company's logotype (png or jpg)", params: idParamsSchema }, preHandler: canManage },
+    { schema: { tags, summary: "The company's logotype (png or jpg)", params: idParamsSchema }, preValidation: canManage },
     async (request, reply) => sendFile(ctx.db, reply, await findCompanyLogotypeId(ctx.db, actorOf(request), request.params.id)),
   );
   app.put(
     '/companies/:id/logotype',
-    { schema: { tags, summary: 'Upload the logotype (multipart field "file", png or jpg by content, at most 2 MiB)', ...one, consumes: ['multipart/form-data'] }, preHandler: canManage },
+    { schema: { tags, summary: 'Upload the logotype (multipart field "file", png or jpg by content, at most 2 MiB)', ...one, consumes: ['multipart/form-data'] }, preValidation: canManage },
     async (request) => {
       const actor = actorOf(request);
       await findCompanyLogotypeId(ctx.db, actor, request.params.id);
@@ -62,7 +62,7 @@ export function companiesRoutes(app: App, ctx: AppContext) {
   );
   app.delete(
     '/companies/:id/logotype',
-    { schema: { tags, summary: 'Remove the logotype', ...one }, preHandler: canManage },
+    { schema: { tags, summary: 'Remove the logotype', ...one }, preValidation: canManage },
     async (request) => ({ data: await setCompanyLogotype(ctx.db, actorOf(request), request.params.id, null) }),
   );
 }

@@ -14,30 +14,30 @@ export function currenciesRoutes(app: App, ctx: AppContext) {
 
   app.get(
     '/admin/currencies',
-    { schema: { tags, summary: 'List currencies', querystring: listQuerySchema, response: { 200: listOf(currencySchema) } }, preHandler: canRead },
+    { schema: { tags, summary: 'List currencies', querystring: listQuerySchema, response: { 200: listOf(currencySchema) } }, preValidation: canRead },
     async (request) => findCurrencies(ctx.db, request.query),
   );
   app.get(
     '/admin/currencies/:id',
-    { schema: { tags, summary: 'One currency', params: idParamsSchema, response: { 200: dataOf(currencySchema) } }, preHandler: canRead },
+    { schema: { tags, summary: 'One currency', params: idParamsSchema, response: { 200: dataOf(currencySchema) } }, preValidation: canRead },
     async (request) => ({ data: await findCurrency(ctx.db, request.params.id) }),
   );
   app.post(
     '/admin/currencies',
-    { schema: { tags, summary: 'Create a currency', body: currencyInputSchema, response: { 201: dataOf(currencySchema) } }, preHandler: canWrite },
+    { schema: { tags, summary: 'Create a currency', body: currencyInputSchema, response: { 201: dataOf(currencySchema) } }, preValidation: canWrite },
     async (request, reply) => reply.code(201).send({ data: await createCurrency(ctx.db, request.body) }),
   );
   app.put(
     '/admin/currencies/:id',
     {
       schema: { tags, summary: 'Update a currency', params: idParamsSchema, body: currencyInputSchema, response: { 200: dataOf(currencySchema) } },
-      preHandler: canWrite,
+      preValidation: canWrite,
     },
     async (request) => ({ data: await updateCurrency(ctx.db, request.params.id, request.body) }),
   );
   app.delete(
     '/admin/currencies/:id',
-    { schema: { tags, summary: 'Delete a currency that nothing uses', params: idParamsSchema, response: { 204: z.null() } }, preHandler: canWrite },
+    { schema: { tags, summary: 'Delete a currency that nothing uses', params: idParamsSchema, response: { 204: z.null() } }, preValidation: canWrite },
     async (request, reply) => {
       await deleteCurrency(ctx.db, request.params.id);
       return reply.code(204).send(null);

@@ -80,3 +80,16 @@ describe('currencies', () => {
     expect(res.json()).toEqual({ message: 'The currency ISK is still in use and cannot be deleted.' });
   });
 });
+
+describe('field error messages', () => {
+  it('when a field error is the top-level message, then it names the field too', async () => {
+    await t.db.insert(currencies).values({ iso_code: 'JPY', name: 'Yen' });
+    const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'JPY', name: 'Yen again' } });
+    expect(res.json()).toEqual({ message: 'The iso code has already been taken.', errors: { iso_code: ['The iso code has already been taken.'] } });
+  });
+
+  it('when not signed in, then 401 even with an invalid body', async () => {
+    const res = await t.app.inject({ method: 'POST', url, headers: { 'x-requested-with': 'XMLHttpRequest' }, payload: { iso_code: 1 } });
+    expect(res.statusCode).toBe(401);
+  });
+});

@@ -24,34 +24,34 @@ export function marketsRoutes(app: App, ctx: AppContext) {
 
   app.get(
     '/markets',
-    { schema: { tags, summary: 'List markets (searches international_name)', querystring: listQuerySchema, response: { 200: listOf(marketSchema) } }, preHandler: canView },
+    { schema: { tags, summary: 'List markets (searches international_name)', querystring: listQuerySchema, response: { 200: listOf(marketSchema) } }, preValidation: canView },
     async (request) => findMarkets(ctx.db, actorOf(request), request.query),
   );
-  app.get('/markets/:id', { schema: { tags, summary: 'One market', ...one }, preHandler: canView }, async (request) => ({
+  app.get('/markets/:id', { schema: { tags, summary: 'One market', ...one }, preValidation: canView }, async (request) => ({
     data: await findMarket(ctx.db, actorOf(request), request.params.id),
   }));
   app.get(
     '/markets/:id/logotype',
-    { schema: { tags, summary: "The market's logotype (png or jpg)", params: idParamsSchema }, preHandler: canView },
+    { schema: { tags, summary: "The market's logotype (png or jpg)", params: idParamsSchema }, preValidation: canView },
     async (request, reply) => sendFile(ctx.db, reply, await findMarketLogotypeId(ctx.db, actorOf(request), request.params.id)),
   );
 
-  app.get('/admin/markets/:id', { schema: { tags, summary: 'One market, for editing', ...one }, preHandler: canManage }, async (request) => ({
+  app.get('/admin/markets/:id', { schema: { tags, summary: 'One market, for editing', ...one }, preValidation: canManage }, async (request) => ({
     data: await findMarket(ctx.db, actorOf(request), request.params.id),
   }));
   app.post(
     '/admin/markets',
-    { schema: { tags, summary: 'Create a market', body: marketInputSchema, response: { 201: dataOf(marketSchema) } }, preHandler: canManage },
+    { schema: { tags, summary: 'Create a market', body: marketInputSchema, response: { 201: dataOf(marketSchema) } }, preValidation: canManage },
     async (request, reply) => reply.code(201).send({ data: await createMarket(ctx.db, actorOf(request), request.body) }),
   );
   app.put(
     '/admin/markets/:id',
-    { schema: { tags, summary: 'Update a market', ...one, body: marketInputSchema }, preHandler: canManage },
+    { schema: { tags, summary: 'Update a market', ...one, body: marketInputSchema }, preValidation: canManage },
     async (request) => ({ data: await updateMarket(ctx.db, actorOf(request), request.params.id, request.body) }),
   );
   app.delete(
     '/admin/markets/:id',
-    { schema: { tags, summary: 'Delete a market that nothing uses', params: idParamsSchema, response: { 204: z.null() } }, preHandler: canManage },
+    { schema: { tags, summary: 'Delete a market that nothing uses', params: idParamsSchema, response: { 204: z.null() } }, preValidation: canManage },
     async (request, reply) => {
       await deleteMarket(ctx.db, actorOf(request), request.params.id);
       return reply.code(204).send(null);
@@ -59,7 +59,7 @@ export function marketsRoutes(app: App, ctx: AppContext) {
   );
   app.put(
     '/admin/markets/:id/logotype',
-    { schema: { tags, summary: 'Upload the logotype (multipart field "file", png or jpg, at most 2 MiB)', ...one, consumes: ['multipart/form-data'] }, preHandler: canManage },
+    { schema: { tags, summary: 'Upload the logotype (multipart field "file", png or jpg, at most 2 MiB)', ...one, consumes: ['multipart/form-data'] }, preValidation: canManage },
     async (request) => {
       const actor = actorOf(request);
       await findMarket(ctx.db, actor, request.params.id);
@@ -68,7 +68,7 @@ export function marketsRoutes(app: App, ctx: AppContext) {
   );
   app.delete(
     '/admin/markets/:id/logotype',
-    { schema: { tags, summary: 'Remove the logotype', ...one }, preHandler: canManage },
+    { schema: { tags, summary: 'Remove the logotype', ...one }, preValidation: canManage },
     async (request) => ({ data: await setMarketLogotype(ctx.db, actorOf(request), request.params.id, null) }),
   );
 }

@@ -9,7 +9,7 @@ const tags = ['users'];
 export function usersRoutes(app: App, ctx: AppContext) {
   app.get(
     '/users/me',
-    { schema: { tags, summary: 'The signed-in user', response: { 200: z.object({ data: userSchema }) } }, preHandler: requireActor(ctx) },
+    { schema: { tags, summary: 'The signed-in user', response: { 200: z.object({ data: userSchema }) } }, preValidation: requireActor(ctx) },
     async (request) => ({ data: await findCurrentUser(ctx.db, actorOf(request)) }),
   );
 
@@ -17,7 +17,7 @@ export function usersRoutes(app: App, ctx: AppContext) {
     '/users/me/abilities',
     {
       schema: { tags, summary: "The signed-in user's abilities", response: { 200: z.object({ data: z.array(abilitySchema) }) } },
-      preHandler: requireActor(ctx),
+      preValidation: requireActor(ctx),
     },
     async (request) => ({ data: await findCurrentAbilities(ctx.db, actorOf(request)) }),
   );
