@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CodeDisabledStatus, ROLES } from './enums.ts';
+import { CodeDisabledStatus, LOCALES, ROLES } from './enums.ts';
+import { personSchema } from './users.ts';
 import { currencyRefSchema, isoDateSchema, listQuerySchema, marketSummarySchema, refSchema } from './common.ts';
 
 /*
@@ -235,15 +236,7 @@ export const companyInputSchema = z.object({
 export type CompanyInput = z.infer<typeof companyInputSchema>;
 
 // Users (administration) ---------------------------------------------------------------------------
-export const adminUserSchema = z.object({
-  id: z.number().int(),
-  uuid: z.string(),
-  email: z.string(),
-  name: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  phone: z.string().nullable(),
-  locale: z.string(),
+export const adminUserSchema = personSchema.extend({
   disabled_at: z.string().nullable(),
   company: refSchema.nullable(),
   organizations: z.array(z.object({ id: z.number().int(), uuid: z.string(), name: z.string() })),
@@ -256,7 +249,7 @@ export const adminUserInputSchema = z.object({
   first_name: z.string().trim().max(100).default(''),
   last_name: z.string().trim().max(100).default(''),
   phone: z.string().trim().max(50).nullish(),
-  locale: z.enum(['en-US', 'sv-SE', 'fi-FI', 'dk-DK', 'no-NO']).default('en-US'),
+  locale: z.enum(LOCALES).default('en-US'),
   /** Required when creating; on update, empty keeps the password. */
   password: z.string().max(200).optional(),
   password_confirmation: z.string().max(200).optional(),

@@ -18,7 +18,8 @@ export const companyMarketSchema = z.object({
 });
 export type CompanyMarket = z.infer<typeof companyMarketSchema>;
 
-export const userSchema = z.object({
+/** The fields every view of a user shares (spec §3). */
+export const personSchema = z.object({
   id: z.number().int(),
   uuid: z.string(),
   email: z.string(),
@@ -27,6 +28,9 @@ export const userSchema = z.object({
   last_name: z.string(),
   phone: z.string().nullable(),
   locale: z.string(),
+});
+
+export const userSchema = personSchema.extend({
   /** The main role: the first direct role, or the first company-market role. */
   role: z.string().nullable(),
   organization: organizationRefSchema.nullable(),
