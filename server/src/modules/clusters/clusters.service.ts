@@ -5,6 +5,7 @@ import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { clusterMarkets, clusters, markets, organizations } from '../../db/schema.ts';
 import { validationError } from '../../errors.ts';
+import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { assertIdsInOrganization, assertInOrganization, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
 
@@ -80,7 +81,7 @@ export async function createCluster(db: Db, actor: Actor, input: ClusterInput): 
   const { organizationId, marketIds } = await validate(db, actor, input, input.organization_id);
   const id = await db.transaction(async (tx) => {
     const [row] = await tx.insert(clusters).values({ organization_id: organizationId, name: input.name }).returning({ id: clusters.id });
-    if (marketIds.length) await tx.insert(clusterMarkets).values(marketIds.map((marketId) => ({ cluster_id: row!.id, market_id: marketId })));
+    await replaceLinks(tx, clusterMarkets, 'cluster_id', row!.id, 'market_id', marketIds);
     return row!.id;
   });
   return findCluster(db, actor, id);
@@ -95,8 +96,7 @@ export async function updateCluster(db: Db, actor: Actor, id: number, input: Clu
       .update(clusters)
       .set({ organization_id: organizationId, name: input.name, updated_at: sql`now()` })
       .where(eq(clusters.id, id));
-    await tx.delete(clusterMarkets).where(eq(clusterMarkets.cluster_id, id));
-    if (marketIds.length) await tx.insert(clusterMarkets).values(marketIds.map((marketId) => ({ cluster_id: id, market_id: marketId })));
+    await replaceLinks(tx, clusterMarkets, 'cluster_id', id, 'market_id', marketIds);
   });
   return findCluster(db, actor, id);
 }

@@ -5,6 +5,7 @@ import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { codeGroupCodes, codeGroups, codes, organizations } from '../../db/schema.ts';
 import { notFound, validationError } from '../../errors.ts';
+import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { assertIdsInOrganization, assertInOrganization, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
 
@@ -56,9 +57,8 @@ async function saveGroup(db: Db, organizationId: number, input: CodeGroupInput, 
       groupId = row!.id;
     } else {
       await tx.update(codeGroups).set({ title: input.title, updated_at: sql`now()` }).where(eq(codeGroups.id, groupId));
-      await tx.delete(codeGroupCodes).where(eq(codeGroupCodes.code_group_id, groupId));
     }
-    if (codeIds.length) await tx.insert(codeGroupCodes).values(codeIds.map((code_id) => ({ code_group_id: groupId!, code_id })));
+    await replaceLinks(tx, codeGroupCodes, 'code_group_id', groupId, 'code_id', codeIds);
     return groupId;
   });
 }

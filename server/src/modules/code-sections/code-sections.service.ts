@@ -5,6 +5,7 @@ import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { codeSectionMarkets, codeSections, markets, organizations } from '../../db/schema.ts';
 import { notFound, validationError } from '../../errors.ts';
+import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { assertIdsInOrganization, assertInOrganization, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
 
@@ -80,9 +81,8 @@ async function saveSection(db: Db, organizationId: number, input: CodeSectionInp
       sectionId = row!.id;
     } else {
       await tx.update(codeSections).set({ ...values, updated_at: sql`now()` }).where(eq(codeSections.id, sectionId));
-      await tx.delete(codeSectionMarkets).where(eq(codeSectionMarkets.code_section_id, sectionId));
     }
-    if (marketIds.length) await tx.insert(codeSectionMarkets).values(marketIds.map((market_id) => ({ code_section_id: sectionId!, market_id })));
+    await replaceLinks(tx, codeSectionMarkets, 'code_section_id', sectionId, 'market_id', marketIds);
     return sectionId;
   });
 }

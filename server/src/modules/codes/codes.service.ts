@@ -5,6 +5,7 @@ import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { codeGroupCodes, codeGroups, codeMarkets, codes, codeSections, companyCodes, markets, organizations } from '../../db/schema.ts';
 import { notFound, validationError } from '../../errors.ts';
+import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { assertIdsInOrganization, assertInOrganization, inUse, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
 
@@ -120,9 +121,8 @@ async function saveCode(db: Db, organizationId: number, input: CodeInput, id?: n
       codeId = row!.id;
     } else {
       await tx.update(codes).set({ ...values, updated_at: sql`now()` }).where(eq(codes.id, codeId));
-      await tx.delete(codeMarkets).where(eq(codeMarkets.code_id, codeId));
     }
-    if (marketIds.length) await tx.insert(codeMarkets).values(marketIds.map((market_id) => ({ code_id: codeId!, market_id })));
+    await replaceLinks(tx, codeMarkets, 'code_id', codeId, 'market_id', marketIds);
     return codeId;
   });
 }

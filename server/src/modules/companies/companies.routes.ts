@@ -37,6 +37,7 @@ export function companiesRoutes(app: App, ctx: AppContext) {
     input: companyInputSchema,
     canRead: canManage,
     canWrite: canManage,
+    summaries: { list: 'List the companies enabled now' },
     service: {
       // The plain list holds the companies enabled now, with the list columns only.
       list: (actor, query) => findCompanies(ctx.db, actor, query, { includeDisabled: false }),

@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import { currencyConversionInputSchema, currencyConversionSchema, newestFirstListQuerySchema } from '@mss/contracts/admin';
-import { dataOf, idParamsSchema, listOf } from '@mss/contracts/common';
 import type { App, AppContext } from '../../context.ts';
 import { requireAnyAbility } from '../../auth/permissions.ts';
+import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import {
   createCurrencyConversion,
   deleteCurrencyConversion,
@@ -11,57 +10,25 @@ import {
   updateCurrencyConversion,
 } from './currency-conversions.service.ts';
 
-const tags = ['currency conversions'];
-
 export function currencyConversionsRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-currency-conversion']);
-
-  app.get(
-    '/currency_conversions',
-    {
-      schema: {
-        tags,
-        summary: 'List currency conversions (newest first unless sorted)',
-        querystring: newestFirstListQuerySchema,
-        response: { 200: listOf(currencyConversionSchema) },
-      },
-      preValidation: canManage,
+  registerCrudRoutes(app, {
+    path: '/currency_conversions',
+    noun: 'currency conversion',
+    schema: currencyConversionSchema,
+    listQuery: newestFirstListQuerySchema,
+    input: currencyConversionInputSchema,
+    canRead: canManage,
+    canWrite: canManage,
+    tags: ['currency conversions'],
+    summaries: { list: 'List currency conversions (newest first unless sorted)' },
+    // Rates are shared by every organization: no actor scopes them.
+    service: {
+      list: (_actor, query) => findCurrencyConversions(ctx.db, query),
+      find: (_actor, id) => findCurrencyConversion(ctx.db, id),
+      create: (_actor, input) => createCurrencyConversion(ctx.db, input),
+      update: (_actor, id, input) => updateCurrencyConversion(ctx.db, id, input),
+      remove: (_actor, id) => deleteCurrencyConversion(ctx.db, id),
     },
-    async (request) => findCurrencyConversions(ctx.db, request.query),
-  );
-  app.get(
-    '/currency_conversions/:id',
-    { schema: { tags, summary: 'One currency conversion', params: idParamsSchema, response: { 200: dataOf(currencyConversionSchema) } }, preValidation: canManage },
-    async (request) => ({ data: await findCurrencyConversion(ctx.db, request.params.id) }),
-  );
-  app.post(
-    '/currency_conversions',
-    {
-      schema: { tags, summary: 'Create a currency conversion', body: currencyConversionInputSchema, response: { 201: dataOf(currencyConversionSchema) } },
-      preValidation: canManage,
-    },
-    async (request, reply) => reply.code(201).send({ data: await createCurrencyConversion(ctx.db, request.body) }),
-  );
-  app.put(
-    '/currency_conversions/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Update a currency conversion',
-        params: idParamsSchema,
-        body: currencyConversionInputSchema,
-        response: { 200: dataOf(currencyConversionSchema) },
-      },
-      preValidation: canManage,
-    },
-    async (request) => ({ data: await updateCurrencyConversion(ctx.db, request.params.id, request.body) }),
-  );
-  app.delete(
-    '/currency_conversions/:id',
-    { schema: { tags, summary: 'Delete a currency conversion', params: idParamsSchema, response: { 204: z.null() } }, preValidation: canManage },
-    async (request, reply) => {
-      await deleteCurrencyConversion(ctx.db, request.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+  });
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { informationModalInputSchema, informationModalSchema } from '@mss/contracts/admin';
-import { dataOf, idParamsSchema, listOf, listQuerySchema } from '@mss/contracts/common';
+import { idParamsSchema } from '@mss/contracts/common';
 import type { App, AppContext } from '../../context.ts';
 import { requireAnyAbility } from '../../auth/permissions.ts';
 import { actorOf, requireActor } from '../../auth/session-auth.ts';
+import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import {
   createInformationModal,
   deleteInformationModal,
@@ -20,49 +21,28 @@ export function informationModalsRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-organizations']);
   const signedIn = requireActor(ctx);
 
-  app.get(
-    '/admin/information-modals',
-    {
-      schema: { tags, summary: 'List information modals (?organization_id= for one organization)', querystring: listQuerySchema, response: { 200: listOf(informationModalSchema) } },
-      preValidation: canManage,
+  registerCrudRoutes(app, {
+    path: '/admin/information-modals',
+    noun: 'information modal',
+    schema: informationModalSchema,
+    input: informationModalInputSchema,
+    canRead: canManage,
+    canWrite: canManage,
+    tags,
+    summaries: {
+      list: 'List information modals (?organization_id= for one organization)',
+      create: 'Create an information modal',
+      update: 'Update an information modal',
+      delete: 'Delete an information modal',
     },
-    async (request) => findInformationModals(ctx.db, actorOf(request), request.query),
-  );
-  app.get(
-    '/admin/information-modals/:id',
-    { schema: { tags, summary: 'One information modal', params: idParamsSchema, response: { 200: dataOf(informationModalSchema) } }, preValidation: canManage },
-    async (request) => ({ data: await findInformationModal(ctx.db, actorOf(request), request.params.id) }),
-  );
-  app.post(
-    '/admin/information-modals',
-    {
-      schema: { tags, summary: 'Create an information modal', body: informationModalInputSchema, response: { 201: dataOf(informationModalSchema) } },
-      preValidation: canManage,
+    service: {
+      list: (actor, query) => findInformationModals(ctx.db, actor, query),
+      find: (actor, id) => findInformationModal(ctx.db, actor, id),
+      create: (actor, input) => createInformationModal(ctx.db, actor, input),
+      update: (actor, id, input) => updateInformationModal(ctx.db, actor, id, input),
+      remove: (actor, id) => deleteInformationModal(ctx.db, actor, id),
     },
-    async (request, reply) => reply.code(201).send({ data: await createInformationModal(ctx.db, actorOf(request), request.body) }),
-  );
-  app.put(
-    '/admin/information-modals/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Update an information modal',
-        params: idParamsSchema,
-        body: informationModalInputSchema,
-        response: { 200: dataOf(informationModalSchema) },
-      },
-      preValidation: canManage,
-    },
-    async (request) => ({ data: await updateInformationModal(ctx.db, actorOf(request), request.params.id, request.body) }),
-  );
-  app.delete(
-    '/admin/information-modals/:id',
-    { schema: { tags, summary: 'Delete an information modal', params: idParamsSchema, response: { 204: z.null() } }, preValidation: canManage },
-    async (request, reply) => {
-      await deleteInformationModal(ctx.db, actorOf(request), request.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+  });
 
   app.get(
     '/information-modals/active',

@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { organizationInputSchema, organizationSchema, organizationSettingsInputSchema } from '@mss/contracts/admin';
-import { dataOf, idParamsSchema, listOf, listQuerySchema } from '@mss/contracts/common';
+import { dataOf, idParamsSchema } from '@mss/contracts/common';
 import type { App, AppContext } from '../../context.ts';
 import { requireAnyAbility } from '../../auth/permissions.ts';
 import { actorOf } from '../../auth/session-auth.ts';
+import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import {
   createOrganization,
   deleteOrganization,
@@ -20,38 +20,27 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
   // scopes every call and keeps creating and deleting for super-admins.
   const canManage = requireAnyAbility(ctx, ['manage-organizations']);
 
-  app.get(
-    '/admin/organizations',
-    { schema: { tags, summary: 'List organizations', querystring: listQuerySchema, response: { 200: listOf(organizationSchema) } }, preValidation: canManage },
-    async (request) => findOrganizations(ctx.db, actorOf(request), request.query),
-  );
-  app.get(
-    '/admin/organizations/:id',
-    { schema: { tags, summary: 'One organization with its settings', params: idParamsSchema, response: { 200: dataOf(organizationSchema) } }, preValidation: canManage },
-    async (request) => ({ data: await findOrganization(ctx.db, actorOf(request), request.params.id) }),
-  );
-  app.post(
-    '/admin/organizations',
-    {
-      schema: { tags, summary: 'Create an organization (super-admin)', body: organizationInputSchema, response: { 201: dataOf(organizationSchema) } },
-      preValidation: canManage,
+  registerCrudRoutes(app, {
+    path: '/admin/organizations',
+    noun: 'organization',
+    schema: organizationSchema,
+    input: organizationInputSchema,
+    canRead: canManage,
+    canWrite: canManage,
+    summaries: {
+      show: 'One organization with its settings',
+      create: 'Create an organization (super-admin)',
+      update: 'Update an organization',
+      delete: 'Delete an empty organization (super-admin)',
     },
-    async (request, reply) => reply.code(201).send({ data: await createOrganization(ctx.db, actorOf(request), request.body) }),
-  );
-  app.put(
-    '/admin/organizations/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Update an organization',
-        params: idParamsSchema,
-        body: organizationInputSchema,
-        response: { 200: dataOf(organizationSchema) },
-      },
-      preValidation: canManage,
+    service: {
+      list: (actor, query) => findOrganizations(ctx.db, actor, query),
+      find: (actor, id) => findOrganization(ctx.db, actor, id),
+      create: (actor, input) => createOrganization(ctx.db, actor, input),
+      update: (actor, id, input) => updateOrganization(ctx.db, actor, id, input),
+      remove: (actor, id) => deleteOrganization(ctx.db, actor, id),
     },
-    async (request) => ({ data: await updateOrganization(ctx.db, actorOf(request), request.params.id, request.body) }),
-  );
+  });
   app.put(
     '/admin/organizations/:id/settings',
     {
@@ -65,16 +54,5 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
       preValidation: canManage,
     },
     async (request) => ({ data: await updateOrganizationSettings(ctx.db, actorOf(request), request.params.id, request.body.settings) }),
-  );
-  app.delete(
-    '/admin/organizations/:id',
-    {
-      schema: { tags, summary: 'Delete an empty organization (super-admin)', params: idParamsSchema, response: { 204: z.null() } },
-      preValidation: canManage,
-    },
-    async (request, reply) => {
-      await deleteOrganization(ctx.db, actorOf(request), request.params.id);
-      return reply.code(204).send(null);
-    },
   );
 }

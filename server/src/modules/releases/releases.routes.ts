@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { newestFirstListQuerySchema, releaseInputSchema, releaseSchema } from '@mss/contracts/admin';
-import { dataOf, idParamsSchema, listOf } from '@mss/contracts/common';
+import { idParamsSchema } from '@mss/contracts/common';
 import type { App, AppContext } from '../../context.ts';
 import { requireAnyAbility } from '../../auth/permissions.ts';
 import { actorOf, requireActor } from '../../auth/session-auth.ts';
+import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import { createRelease, deleteRelease, findRelease, findReleases, findUnreadReleases, updateRelease, viewRelease } from './releases.service.ts';
 
 const tags = ['releases'];
@@ -12,40 +13,24 @@ export function releasesRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-releases']);
   const signedIn = requireActor(ctx);
 
-  app.get(
-    '/admin/releases',
-    {
-      schema: { tags, summary: 'List release notes (newest first unless sorted)', querystring: newestFirstListQuerySchema, response: { 200: listOf(releaseSchema) } },
-      preValidation: canManage,
+  registerCrudRoutes(app, {
+    path: '/admin/releases',
+    noun: 'release note',
+    schema: releaseSchema,
+    listQuery: newestFirstListQuerySchema,
+    input: releaseInputSchema,
+    canRead: canManage,
+    canWrite: canManage,
+    summaries: { list: 'List release notes (newest first unless sorted)' },
+    // Release notes are for every organization: no actor scopes them.
+    service: {
+      list: (_actor, query) => findReleases(ctx.db, query),
+      find: (_actor, id) => findRelease(ctx.db, id),
+      create: (_actor, input) => createRelease(ctx.db, input),
+      update: (_actor, id, input) => updateRelease(ctx.db, id, input),
+      remove: (_actor, id) => deleteRelease(ctx.db, id),
     },
-    async (request) => findReleases(ctx.db, request.query),
-  );
-  app.get(
-    '/admin/releases/:id',
-    { schema: { tags, summary: 'One release note', params: idParamsSchema, response: { 200: dataOf(releaseSchema) } }, preValidation: canManage },
-    async (request) => ({ data: await findRelease(ctx.db, request.params.id) }),
-  );
-  app.post(
-    '/admin/releases',
-    { schema: { tags, summary: 'Create a release note', body: releaseInputSchema, response: { 201: dataOf(releaseSchema) } }, preValidation: canManage },
-    async (request, reply) => reply.code(201).send({ data: await createRelease(ctx.db, request.body) }),
-  );
-  app.put(
-    '/admin/releases/:id',
-    {
-      schema: { tags, summary: 'Update a release note', params: idParamsSchema, body: releaseInputSchema, response: { 200: dataOf(releaseSchema) } },
-      preValidation: canManage,
-    },
-    async (request) => ({ data: await updateRelease(ctx.db, request.params.id, request.body) }),
-  );
-  app.delete(
-    '/admin/releases/:id',
-    { schema: { tags, summary: 'Delete a release note', params: idParamsSchema, response: { 204: z.null() } }, preValidation: canManage },
-    async (request, reply) => {
-      await deleteRelease(ctx.db, request.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+  });
 
   app.get(
     '/releases/unread',
