@@ -12,11 +12,47 @@ export async function submitLogin(page: Page, email: string, password = DEMO_PAS
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** Signs in through the sign-in screen and waits for the dashboard. */
-export async function signIn(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
+export interface SignInOptions {
+  /** Leave the notices after sign-in (information modals, unread release notes) open. */
+  keepNotices?: boolean;
+}
+
+/** Signs in through the sign-in screen and waits for the dashboard; closes the notices it shows. */
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD, options: SignInOptions = {}): Promise<void> {
   await page.goto('/login');
   await submitLogin(page, email, password);
   await expect(page.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+  if (!options.keepNotices) await dismissNotices(page);
+}
+
+const NOTICE_BUTTON = /^(Close|Got it)$/;
+
+/**
+ * Closes the notices the dashboard shows after sign-in (information modals, then unread
+ * release notes), one after the other, once their requests have settled.
+ */
+export async function dismissNotices(page: Page): Promise<void> {
+  for (let i = 0; i < 10; i++) {
+    await page.waitForLoadState('networkidle');
+    const dialog = page.getByRole('dialog');
+    if ((await dialog.count()) === 0) return;
+    const title = await dialog.locator('.mantine-Modal-title').textContent();
+    await dialog.getByRole('button', { name: NOTICE_BUTTON }).last().click();
+    await expect(page.getByRole('dialog', { name: title ?? '' })).toHaveCount(0);
+  }
+}
+
+/** Closes notices until the one titled `title` shows, and returns it (left open). */
+export async function noticeTitled(page: Page, title: string) {
+  for (let i = 0; i < 10; i++) {
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    const current = (await dialog.locator('.mantine-Modal-title').textContent()) ?? '';
+    if (current === title) return dialog;
+    await dialog.getByRole('button', { name: NOTICE_BUTTON }).last().click();
+    await expect(page.getByRole('dialog', { name: current })).toHaveCount(0);
+  }
+  throw new Error(`No notice titled ${title}`);
 }
 
 /** The text of an .eml file with quoted-printable soft line breaks and "=3D" undone. */
@@ -42,3 +78,21 @@ export async function newestMailTo(to: string, timeoutMs = 10_000): Promise<stri
   }
 }
 
+
+/** Signs in as the administrator of two organizations, working in `organization`. */
+export async function signInAsAdmin(page: Page, organization = 'Nordic Sales Association', options: SignInOptions = {}): Promise<void> {
+  await page.goto('/login');
+  await submitLogin(page, 'admin@demo.test');
+  await page.getByRole('combobox', { name: 'Organization' }).click();
+  await page.getByRole('option', { name: organization }).click();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+  if (!options.keepNotices) await dismissNotices(page);
+}
+
+/** Picks `option` in the Mantine Select or MultiSelect labelled `label`, then closes its dropdown. */
+export async function pick(page: Page, label: string | RegExp, option: string | RegExp): Promise<void> {
+  await page.getByRole('textbox', { name: label }).or(page.getByRole('combobox', { name: label })).first().click();
+  await page.getByRole('option', { name: option }).first().click();
+  await page.keyboard.press('Escape');
+}

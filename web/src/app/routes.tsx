@@ -5,6 +5,22 @@ import type { UiKey } from '../i18n/en-US.ts';
 import { ForgotPasswordScreen } from '../features/auth/forgot-password-screen.tsx';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
 import { ResetPasswordScreen } from '../features/auth/reset-password-screen.tsx';
+import { ClusterAddScreen, ClusterEditScreen, ClusterListScreen } from '../features/clusters/cluster-screens.tsx';
+import { MarketAddScreen, MarketEditScreen, MarketListScreen, MarketViewScreen } from '../features/markets/market-screens.tsx';
+import { CodeGroupAddScreen, CodeGroupEditScreen, CodeGroupListScreen } from '../features/code-groups/code-group-screens.tsx';
+import { CodeSectionAddScreen, CodeSectionEditScreen, CodeSectionListScreen } from '../features/code-sections/code-section-screens.tsx';
+import { CodeAddScreen, CodeEditScreen, CodeListScreen, CodeManageScreen } from '../features/codes/code-screens.tsx';
+import { CompanyAddScreen, CompanyEditScreen, CompanyListScreen } from '../features/companies/company-screens.tsx';
+import { UserAddScreen, UserEditScreen, UserListScreen, UserViewScreen } from '../features/users/user-screens.tsx';
+import { CurrencyAddScreen, CurrencyEditScreen, CurrencyListScreen } from '../features/currencies/currency-screens.tsx';
+import {
+  CurrencyConversionAddScreen,
+  CurrencyConversionEditScreen,
+  CurrencyConversionListScreen,
+} from '../features/currency-conversions/currency-conversion-screens.tsx';
+import { InformationModalAddScreen, InformationModalEditScreen } from '../features/information-modals/information-modal-screens.tsx';
+import { OrganizationAddScreen, OrganizationEditScreen, OrganizationListScreen } from '../features/organizations/organization-screens.tsx';
+import { ReleaseAddScreen, ReleaseEditScreen, ReleaseListScreen } from '../features/releases/release-screens.tsx';
 import { DashboardScreen } from '../features/dashboard/dashboard-screen.tsx';
 import { ForbiddenScreen } from '../features/system/forbidden-screen.tsx';
 import { NotAvailableScreen } from '../features/system/not-available-screen.tsx';
@@ -46,10 +62,15 @@ const protectedRoute = (
 ): AppRoute => ({ path, access: 'protected', title, screen, permission, nav });
 
 /** An administration list with its add and edit screens, all under one permission. */
-const adminCrud = (base: string, titles: [UiKey, UiKey, UiKey], permission: RoutePermission): AppRoute[] => [
-  protectedRoute(base, titles[0], later, permission, { group: 'administration' }),
-  protectedRoute(`${base}/add`, titles[1], later, permission),
-  protectedRoute(`${base}/:id`, titles[2], later, permission),
+const adminCrud = (
+  base: string,
+  titles: [UiKey, UiKey, UiKey],
+  permission: RoutePermission,
+  screens: [ComponentType<ScreenProps>, ComponentType<ScreenProps>, ComponentType<ScreenProps>] = [later, later, later],
+): AppRoute[] => [
+  protectedRoute(base, titles[0], screens[0], permission, { group: 'administration' }),
+  protectedRoute(`${base}/add`, titles[1], screens[1], permission),
+  protectedRoute(`${base}/:id`, titles[2], screens[2], permission),
 ];
 
 /**
@@ -84,32 +105,61 @@ export const appRoutes: AppRoute[] = [
   protectedRoute('/import/:uuid', 'title.data_import', later),
 
   // Administration
-  protectedRoute('/users', 'title.users', later, any('manage-users', 'list-users'), { group: 'administration' }),
-  protectedRoute('/users/add', 'title.user_add', later, all('manage-users')),
-  protectedRoute('/users/view/:id', 'title.user_view', later, all('list-users')),
-  protectedRoute('/users/:id', 'title.user_edit', later, all('manage-users')),
-  protectedRoute('/markets', 'title.markets', later, all('view-markets'), { group: 'administration' }),
-  protectedRoute('/markets/add', 'title.market_add', later, all('manage-markets')),
-  protectedRoute('/markets/view/:id', 'title.market_view', later, all('view-markets')),
-  protectedRoute('/markets/:id', 'title.market_edit', later, all('manage-markets')),
-  ...adminCrud('/clusters', ['title.clusters', 'title.cluster_add', 'title.cluster_edit'], all('manage-clusters')),
-  ...adminCrud('/organizations', ['title.organizations', 'title.organization_add', 'title.organization_edit'], all('manage-organizations')),
-  protectedRoute('/information-modals/:organizationId/add', 'title.information_modal_add', later),
-  protectedRoute('/information-modals/:organizationId/:id', 'title.information_modal_edit', later),
-  ...adminCrud('/companies', ['title.companies', 'title.company_add', 'title.company_edit'], all('manage-companies')),
-  protectedRoute('/codes', 'title.codes', later, any('view-codes', 'manage-codes'), { group: 'administration' }),
-  protectedRoute('/codes/manage', 'title.codes_manage', later, all('manage-codes')),
-  protectedRoute('/codes/add', 'title.code_add', later, all('manage-codes')),
-  protectedRoute('/codes/:id', 'title.code_edit', later, all('manage-codes')),
-  ...adminCrud('/code_sections', ['title.code_sections', 'title.code_section_add', 'title.code_section_edit'], all('manage-codes')),
-  ...adminCrud('/code_groups', ['title.code_groups', 'title.code_group_add', 'title.code_group_edit'], all('manage-codes')),
-  ...adminCrud('/currencies', ['title.currencies', 'title.currency_add', 'title.currency_edit'], all('manage-currencies')),
+  protectedRoute('/users', 'title.users', UserListScreen, any('manage-users', 'list-users'), { group: 'administration' }),
+  protectedRoute('/users/add', 'title.user_add', UserAddScreen, all('manage-users')),
+  protectedRoute('/users/view/:id', 'title.user_view', UserViewScreen, all('list-users')),
+  protectedRoute('/users/:id', 'title.user_edit', UserEditScreen, all('manage-users')),
+  protectedRoute('/markets', 'title.markets', MarketListScreen, all('view-markets'), { group: 'administration' }),
+  protectedRoute('/markets/add', 'title.market_add', MarketAddScreen, all('manage-markets')),
+  protectedRoute('/markets/view/:id', 'title.market_view', MarketViewScreen, all('view-markets')),
+  protectedRoute('/markets/:id', 'title.market_edit', MarketEditScreen, all('manage-markets')),
+  ...adminCrud('/clusters', ['title.clusters', 'title.cluster_add', 'title.cluster_edit'], all('manage-clusters'), [
+    ClusterListScreen,
+    ClusterAddScreen,
+    ClusterEditScreen,
+  ]),
+  ...adminCrud('/organizations', ['title.organizations', 'title.organization_add', 'title.organization_edit'], all('manage-organizations'), [
+    OrganizationListScreen,
+    OrganizationAddScreen,
+    OrganizationEditScreen,
+  ]),
+  protectedRoute('/information-modals/:organizationId/add', 'title.information_modal_add', InformationModalAddScreen),
+  protectedRoute('/information-modals/:organizationId/:id', 'title.information_modal_edit', InformationModalEditScreen),
+  ...adminCrud('/companies', ['title.companies', 'title.company_add', 'title.company_edit'], all('manage-companies'), [
+    CompanyListScreen,
+    CompanyAddScreen,
+    CompanyEditScreen,
+  ]),
+  protectedRoute('/codes', 'title.codes', CodeListScreen, any('view-codes', 'manage-codes'), { group: 'administration' }),
+  protectedRoute('/codes/manage', 'title.codes_manage', CodeManageScreen, all('manage-codes')),
+  protectedRoute('/codes/add', 'title.code_add', CodeAddScreen, all('manage-codes')),
+  protectedRoute('/codes/:id', 'title.code_edit', CodeEditScreen, all('manage-codes')),
+  ...adminCrud('/code_sections', ['title.code_sections', 'title.code_section_add', 'title.code_section_edit'], all('manage-codes'), [
+    CodeSectionListScreen,
+    CodeSectionAddScreen,
+    CodeSectionEditScreen,
+  ]),
+  ...adminCrud('/code_groups', ['title.code_groups', 'title.code_group_add', 'title.code_group_edit'], all('manage-codes'), [
+    CodeGroupListScreen,
+    CodeGroupAddScreen,
+    CodeGroupEditScreen,
+  ]),
+  ...adminCrud('/currencies', ['title.currencies', 'title.currency_add', 'title.currency_edit'], all('manage-currencies'), [
+    CurrencyListScreen,
+    CurrencyAddScreen,
+    CurrencyEditScreen,
+  ]),
   ...adminCrud(
     '/currency-conversions',
     ['title.currency_conversions', 'title.currency_conversion_add', 'title.currency_conversion_edit'],
     all('manage-currency-conversion'),
+    [CurrencyConversionListScreen, CurrencyConversionAddScreen, CurrencyConversionEditScreen],
   ),
-  ...adminCrud('/releases', ['title.releases', 'title.release_add', 'title.release_edit'], all('manage-releases')),
+  ...adminCrud('/releases', ['title.releases', 'title.release_add', 'title.release_edit'], all('manage-releases'), [
+    ReleaseListScreen,
+    ReleaseAddScreen,
+    ReleaseEditScreen,
+  ]),
 
   // System
   { path: '/403', access: 'system', title: 'title.forbidden', screen: ForbiddenScreen },

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../app/screen.ts';
+import { SignInNotices } from './sign-in-notices.tsx';
 
 function InfoCard({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -25,6 +26,7 @@ export function DashboardScreen(_props: ScreenProps) {
 
   return (
     <Stack gap="lg" maw={1100}>
+      <SignInNotices hasOrganization={user.organization !== null} />
       <Stack gap={4}>
         <Title order={1} fz="h2">
           {t('dashboard.welcome', { name: user.first_name || user.name })}

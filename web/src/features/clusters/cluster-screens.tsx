@@ -1,0 +1,111 @@
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { MultiSelect, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { Cluster } from '@mss/contracts/admin';
+import type { ScreenProps } from '../../app/screen.ts';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
+import { DataTable } from '../admin/data-table.tsx';
+import { MarketBadges } from '../admin/fields.tsx';
+import { showSaveError } from '../admin/form.ts';
+import { OrganizationSelect, useIsSuperAdmin } from '../admin/organization-field.tsx';
+import { clustersApi as api } from './api/clusters.ts';
+
+const BASE = '/clusters';
+const FIELDS = ['organization_id', 'name', 'market_ids'] as const;
+
+export function ClusterListScreen({ title }: ScreenProps) {
+  const { t } = useTranslation();
+  const superAdmin = useIsSuperAdmin();
+  const remove = useDeleteRecord(api.remove, api.keys.all);
+  return (
+    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
+      <DataTable
+        label={title}
+        query={api.listQuery}
+        organizationFilter
+        defaultSort={{ sort: 'name', direction: 'asc' }}
+        columns={[
+          { key: 'name', label: t('admin.field.name'), sortable: true },
+          { key: 'markets', label: t('admin.field.markets'), render: (row) => <MarketBadges markets={row.markets} /> },
+          ...(superAdmin ? [{ key: 'organization', label: t('admin.field.organization'), render: (row: Cluster) => row.organization.name }] : []),
+        ]}
+        rowActions={(row) => (
+          <>
+            <EditLink to={`${BASE}/${row.id}`} />
+            <DeleteButton onClick={() => void remove(row.id, row.name)} />
+          </>
+        )}
+      />
+    </AdminPage>
+  );
+}
+
+interface Values {
+  organization_id: number | null;
+  name: string;
+  market_ids: number[];
+}
+
+function ClusterForm({ cluster }: { cluster?: Cluster }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const superAdmin = useIsSuperAdmin();
+  const { save, saving } = useSaveRecord(api, cluster?.id);
+  const saved = useSaved();
+  const remove = useDeleteRecord(api.remove, api.keys.all);
+  const form = useForm<Values>({
+    initialValues: { organization_id: cluster?.organization.id ?? null, name: cluster?.name ?? '', market_ids: cluster?.markets.map((m) => m.id) ?? [] },
+  });
+  const organizationId = superAdmin ? form.values.organization_id : null;
+  const { options: markets } = useOptions(optionQueries.markets(organizationId), marketLabel, !superAdmin || organizationId !== null);
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const record = await save({
+        ...(superAdmin && values.organization_id ? { organization_id: values.organization_id } : {}),
+        name: values.name.trim(),
+        market_ids: values.market_ids,
+      });
+      saved(record.name, BASE);
+    } catch (error) {
+      showSaveError(form, error, FIELDS, t('admin.cluster.model'));
+    }
+  });
+  const onDelete = cluster ? () => void remove(cluster.id, cluster.name).then((ok) => ok && navigate(BASE)) : undefined;
+  return (
+    <FormCard>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <OrganizationSelect
+            {...form.getInputProps('organization_id')}
+            // Another organization: its own markets are offered, the chosen ones go.
+            onChange={(id) => form.setValues({ organization_id: id, market_ids: [] })}
+            disabled={!!cluster}
+          />
+          <TextInput label={t('admin.field.name')} required {...form.getInputProps('name')} />
+          <MultiSelect<number> label={t('admin.field.markets')} data={markets} searchable clearable {...form.getInputProps('market_ids')} />
+          <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
+        </Stack>
+      </form>
+    </FormCard>
+  );
+}
+
+export function ClusterAddScreen({ title }: ScreenProps) {
+  return (
+    <AdminPage title={title} back={BASE}>
+      <ClusterForm />
+    </AdminPage>
+  );
+}
+
+export function ClusterEditScreen({ title, params }: ScreenProps) {
+  return (
+    <AdminPage title={title} back={BASE}>
+      <RecordLoader key={params.id} query={api.oneQuery(Number(params.id))}>
+        {(cluster) => <ClusterForm cluster={cluster} />}
+      </RecordLoader>
+    </AdminPage>
+  );
+}

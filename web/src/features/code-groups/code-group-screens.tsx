@@ -1,0 +1,109 @@
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { MultiSelect, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { CodeGroup } from '@mss/contracts/admin';
+import type { ScreenProps } from '../../app/screen.ts';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { codeLabel, optionQueries, useOptions } from '../admin/api/options.ts';
+import { DataTable } from '../admin/data-table.tsx';
+import { showSaveError } from '../admin/form.ts';
+import { OrganizationSelect, useIsSuperAdmin } from '../admin/organization-field.tsx';
+import { codeGroupsApi as api } from './api/code-groups.ts';
+
+const BASE = '/code_groups';
+const FIELDS = ['organization_id', 'title', 'code_ids'] as const;
+
+export function CodeGroupListScreen({ title }: ScreenProps) {
+  const { t } = useTranslation();
+  const remove = useDeleteRecord(api.remove, api.keys.all);
+  return (
+    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
+      <DataTable
+        label={title}
+        query={api.listQuery}
+        organizationFilter
+        defaultSort={{ sort: 'title', direction: 'asc' }}
+        columns={[
+          { key: 'id', label: t('admin.field.id'), sortable: true },
+          { key: 'title', label: t('admin.code_group.title'), sortable: true },
+          { key: 'organization', label: t('admin.field.organization'), render: (row) => row.organization.name },
+        ]}
+        rowActions={(row) => (
+          <>
+            <EditLink to={`${BASE}/${row.id}`} />
+            <DeleteButton onClick={() => void remove(row.id, row.title)} />
+          </>
+        )}
+      />
+    </AdminPage>
+  );
+}
+
+interface Values {
+  organization_id: number | null;
+  title: string;
+  code_ids: number[];
+}
+
+function CodeGroupForm({ group }: { group?: CodeGroup }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const superAdmin = useIsSuperAdmin();
+  const { save, saving } = useSaveRecord(api, group?.id);
+  const saved = useSaved();
+  const remove = useDeleteRecord(api.remove, api.keys.all);
+  const form = useForm<Values>({
+    initialValues: { organization_id: group?.organization.id ?? null, title: group?.title ?? '', code_ids: group?.codes.map((c) => c.id) ?? [] },
+  });
+  const organizationId = superAdmin ? form.values.organization_id : null;
+  const { options: codes } = useOptions(optionQueries.codes(organizationId), codeLabel, !superAdmin || organizationId !== null);
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const record = await save({
+        ...(superAdmin && values.organization_id ? { organization_id: values.organization_id } : {}),
+        title: values.title.trim(),
+        code_ids: values.code_ids,
+      });
+      saved(record.title, BASE);
+    } catch (error) {
+      showSaveError(form, error, FIELDS, t('admin.code_group.model'));
+    }
+  });
+  const onDelete = group ? () => void remove(group.id, group.title).then((ok) => ok && navigate(BASE)) : undefined;
+  return (
+    <FormCard>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <OrganizationSelect
+            {...form.getInputProps('organization_id')}
+            // Another organization: its own codes are offered, the chosen ones go.
+            onChange={(id) => form.setValues({ organization_id: id, code_ids: [] })}
+            disabled={!!group}
+          />
+          <TextInput label={t('admin.code_group.title')} required {...form.getInputProps('title')} />
+          <MultiSelect<number> label={t('admin.code_group.codes')} data={codes} searchable clearable {...form.getInputProps('code_ids')} />
+          <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
+        </Stack>
+      </form>
+    </FormCard>
+  );
+}
+
+export function CodeGroupAddScreen({ title }: ScreenProps) {
+  return (
+    <AdminPage title={title} back={BASE}>
+      <CodeGroupForm />
+    </AdminPage>
+  );
+}
+
+export function CodeGroupEditScreen({ title, params }: ScreenProps) {
+  return (
+    <AdminPage title={title} back={BASE}>
+      <RecordLoader key={params.id} query={api.oneQuery(Number(params.id))}>
+        {(group) => <CodeGroupForm group={group} />}
+      </RecordLoader>
+    </AdminPage>
+  );
+}

@@ -1,0 +1,82 @@
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { Currency } from '@mss/contracts/admin';
+import type { ScreenProps } from '../../app/screen.ts';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { DataTable } from '../admin/data-table.tsx';
+import { showSaveError } from '../admin/form.ts';
+import { currenciesApi as api } from './api/currencies.ts';
+
+const BASE = '/currencies';
+const FIELDS = ['iso_code', 'name'] as const;
+
+export function CurrencyListScreen({ title }: ScreenProps) {
+  const { t } = useTranslation();
+  const remove = useDeleteRecord(api.remove, api.keys.all);
+  return (
+    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
+      <DataTable
+        label={title}
+        query={api.listQuery}
+        defaultSort={{ sort: 'iso_code', direction: 'asc' }}
+        columns={[
+          { key: 'iso_code', label: t('admin.field.iso_code'), sortable: true },
+          { key: 'name', label: t('admin.field.name'), sortable: true },
+        ]}
+        rowActions={(row) => (
+          <>
+            <EditLink to={`${BASE}/${row.id}`} />
+            <DeleteButton onClick={() => void remove(row.id, row.iso_code)} />
+          </>
+        )}
+      />
+    </AdminPage>
+  );
+}
+
+function CurrencyForm({ currency }: { currency?: Currency }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { save, saving } = useSaveRecord(api, currency?.id);
+  const saved = useSaved();
+  const remove = useDeleteRecord(api.remove, api.keys.all);
+  const form = useForm({ initialValues: { iso_code: currency?.iso_code ?? '', name: currency?.name ?? '' } });
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const record = await save({ iso_code: values.iso_code.trim().toUpperCase(), name: values.name.trim() });
+      saved(record.iso_code, BASE);
+    } catch (error) {
+      showSaveError(form, error, FIELDS, t('admin.currency.model'));
+    }
+  });
+  const onDelete = currency ? () => void remove(currency.id, currency.iso_code).then((ok) => ok && navigate(BASE)) : undefined;
+  return (
+    <FormCard>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput label={t('admin.field.iso_code')} required maxLength={3} {...form.getInputProps('iso_code')} />
+          <TextInput label={t('admin.field.name')} required {...form.getInputProps('name')} />
+          <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
+        </Stack>
+      </form>
+    </FormCard>
+  );
+}
+
+export function CurrencyAddScreen({ title }: ScreenProps) {
+  return (
+    <AdminPage title={title} back={BASE}>
+      <CurrencyForm />
+    </AdminPage>
+  );
+}
+
+export function CurrencyEditScreen({ title, params }: ScreenProps) {
+  return (
+    <AdminPage title={title} back={BASE}>
+      <RecordLoader query={api.oneQuery(Number(params.id))}>{(currency) => <CurrencyForm currency={currency} />}</RecordLoader>
+    </AdminPage>
+  );
+}

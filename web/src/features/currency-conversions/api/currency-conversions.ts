@@ -1,0 +1,7 @@
+import type { CurrencyConversion, CurrencyConversionInput } from '@mss/contracts/admin';
+import { resourceApi } from '../../admin/api/resource.ts';
+
+export const currencyConversionsApi = resourceApi<CurrencyConversion, CurrencyConversionInput>({
+  key: 'currency_conversions',
+  path: 'currency_conversions',
+});

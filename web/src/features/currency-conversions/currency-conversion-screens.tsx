@@ -1,0 +1,119 @@
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { CurrencyConversion } from '@mss/contracts/admin';
+import type { ScreenProps } from '../../app/screen.ts';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { optionQueries, useOptions } from '../admin/api/options.ts';
+import { DataTable } from '../admin/data-table.tsx';
+import { showSaveError } from '../admin/form.ts';
+import { currencyConversionsApi as api } from './api/currency-conversions.ts';
+
+const BASE = '/currency-conversions';
+const FIELDS = ['from_currency_id', 'to_currency_id', 'rate', 'valid_from'] as const;
+const describe = (c: CurrencyConversion) => `${c.from_currency.iso_code} → ${c.to_currency.iso_code} (${c.valid_from})`;
+
+export function CurrencyConversionListScreen({ title }: ScreenProps) {
+  const { t } = useTranslation();
+  const remove = useDeleteRecord(api.remove, api.keys.all);
+  return (
+    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
+      <DataTable
+        label={title}
+        query={api.listQuery}
+        defaultSort={{ sort: 'valid_from', direction: 'desc' }}
+        columns={[
+          { key: 'rate', label: t('admin.conversion.rate'), sortable: true },
+          { key: 'from_currency', label: t('admin.conversion.from_currency'), render: (row) => row.from_currency.iso_code },
+          { key: 'to_currency', label: t('admin.conversion.to_currency'), render: (row) => row.to_currency.iso_code },
+          { key: 'valid_from', label: t('admin.conversion.valid_from'), sortable: true },
+        ]}
+        rowActions={(row) => (
+          <>
+            <EditLink to={`${BASE}/${row.id}`} />
+            <DeleteButton onClick={() => void remove(row.id, describe(row))} />
+          </>
+        )}
+      />
+    </AdminPage>
+  );
+}
+
+interface Values {
+  from_currency_id: number | null;
+  to_currency_id: number | null;
+  rate: number | string;
+  valid_from: string;
+}
+
+function CurrencyConversionForm({ conversion }: { conversion?: CurrencyConversion }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { save, saving } = useSaveRecord(api, conversion?.id);
+  const saved = useSaved();
+  const remove = useDeleteRecord(api.remove, api.keys.all);
+  const { options: currencies } = useOptions(optionQueries.currencies(), (c) => `${c.iso_code} – ${c.name}`);
+  const form = useForm<Values>({
+    initialValues: {
+      from_currency_id: conversion?.from_currency.id ?? null,
+      to_currency_id: conversion?.to_currency.id ?? null,
+      rate: conversion?.rate ?? '',
+      valid_from: conversion?.valid_from.slice(0, 10) ?? '',
+    },
+  });
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const record = await save({
+        from_currency_id: values.from_currency_id ?? 0,
+        to_currency_id: values.to_currency_id ?? 0,
+        rate: values.rate === '' ? 0 : Number(values.rate),
+        valid_from: values.valid_from,
+      });
+      saved(describe(record), BASE);
+    } catch (error) {
+      showSaveError(form, error, FIELDS, t('admin.conversion.model'));
+    }
+  });
+  const onDelete = conversion ? () => void remove(conversion.id, describe(conversion)).then((ok) => ok && navigate(BASE)) : undefined;
+  return (
+    <FormCard>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Select<number> label={t('admin.conversion.from_currency')} data={currencies} searchable required {...form.getInputProps('from_currency_id')} />
+            <Select<number> label={t('admin.conversion.to_currency')} data={currencies} searchable required {...form.getInputProps('to_currency_id')} />
+          </SimpleGrid>
+          <NumberInput
+            label={t('admin.conversion.rate')}
+            description={t('admin.conversion.rate_help')}
+            decimalScale={8}
+            min={0}
+            required
+            {...form.getInputProps('rate')}
+          />
+          <TextInput type="date" label={t('admin.conversion.valid_from')} required {...form.getInputProps('valid_from')} />
+          <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
+        </Stack>
+      </form>
+    </FormCard>
+  );
+}
+
+export function CurrencyConversionAddScreen({ title }: ScreenProps) {
+  return (
+    <AdminPage title={title} back={BASE}>
+      <CurrencyConversionForm />
+    </AdminPage>
+  );
+}
+
+export function CurrencyConversionEditScreen({ title, params }: ScreenProps) {
+  return (
+    <AdminPage title={title} back={BASE}>
+      <RecordLoader key={params.id} query={api.oneQuery(Number(params.id))}>
+        {(conversion) => <CurrencyConversionForm conversion={conversion} />}
+      </RecordLoader>
+    </AdminPage>
+  );
+}

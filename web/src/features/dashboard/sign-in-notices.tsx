@@ -1,0 +1,64 @@
+import { useTranslation } from 'react-i18next';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useActiveInformationModals, useDismissInformationModal } from '../information-modals/api/information-modals.ts';
+import { useUnreadReleases, useViewRelease } from '../releases/api/releases.ts';
+
+/**
+ * After sign-in the dashboard shows, one at a time, the active information modals of the
+ * user's organization and then the release notes the user has not read. Closing one dismisses
+ * it (POST /information-modals/{id}/dismiss) or marks it read (POST /releases/{id}/view).
+ * A super-admin's session has no organization: no information modals.
+ */
+export function SignInNotices({ hasOrganization }: { hasOrganization: boolean }) {
+  const { t } = useTranslation();
+  const modals = useActiveInformationModals(hasOrganization);
+  const releases = useUnreadReleases();
+  const dismiss = useDismissInformationModal();
+  const view = useViewRelease();
+
+  const modal = modals.data?.[0];
+  const release = modal ? undefined : releases.data?.[0];
+  if (modal) {
+    const close = () => dismiss.mutate(modal.id);
+    return (
+      <Modal opened onClose={close} title={<Text fw={700}>{modal.title}</Text>} centered size="lg" data-testid="information-modal">
+        <Stack>
+          <Text style={{ whiteSpace: 'pre-wrap' }}>{modal.body}</Text>
+          <Group justify="flex-end">
+            <Button onClick={close} loading={dismiss.isPending}>
+              {t('notices.dismiss')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    );
+  }
+  if (release) {
+    const close = () => view.mutate(release.id);
+    return (
+      <Modal
+        opened
+        onClose={close}
+        title={<Text fw={700}>{t('notices.release_title', { version: release.version })}</Text>}
+        centered
+        size="lg"
+        data-testid="release-notes"
+      >
+        <Stack>
+          <Text size="sm" c="dimmed">
+            {t('notices.release_date', { date: release.release_date.slice(0, 10) })}
+          </Text>
+          {release.title && <Text fw={600}>{release.title}</Text>}
+          {/* Plain text: the markdown renderer stays in the user guide's lazy chunk. */}
+          <Text style={{ whiteSpace: 'pre-wrap' }}>{release.notes}</Text>
+          <Group justify="flex-end">
+            <Button onClick={close} loading={view.isPending}>
+              {t('notices.mark_read')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Organization, OrganizationInput } from '@mss/contracts/admin';
+import { http, type ApiBody } from '../../../api/http.ts';
+import { resourceApi } from '../../admin/api/resource.ts';
+
+export const organizationsApi = resourceApi<Organization, OrganizationInput>({ key: 'organizations', path: 'admin/organizations' });
+
+/** PUT /admin/organizations/{id}/settings: the server validates each key and value. */
+export function useUpdateOrganizationSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, settings }: { id: number; settings: Record<string, number | string> }) =>
+      http.put<ApiBody<Organization>>(`admin/organizations/${id}/settings`, { settings }).then((body) => body.data),
+    onSuccess: (organization) => {
+      client.setQueryData(organizationsApi.keys.detail(organization.id), organization);
+      return client.invalidateQueries({ queryKey: organizationsApi.keys.lists() });
+    },
+    meta: { handlesErrors: true },
+  });
+}

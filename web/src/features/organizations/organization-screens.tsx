@@ -1,0 +1,189 @@
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { Anchor, Badge, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { ORGANIZATION_SETTINGS, type Organization, type OrganizationSettingKey } from '@mss/contracts/admin';
+import { feedback } from '../../app/feedback.tsx';
+import type { ScreenProps } from '../../app/screen.ts';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { DataTable } from '../admin/data-table.tsx';
+import { emptyToNull, showSaveError } from '../admin/form.ts';
+import { useIsSuperAdmin } from '../admin/organization-field.tsx';
+import { informationModalsApi } from '../information-modals/api/information-modals.ts';
+import { organizationsApi as api, useUpdateOrganizationSettings } from './api/organizations.ts';
+
+const BASE = '/organizations';
+const FIELDS = ['name', 'mail_description'] as const;
+const SETTING_KEYS = Object.keys(ORGANIZATION_SETTINGS) as OrganizationSettingKey[];
+
+export function OrganizationListScreen({ title }: ScreenProps) {
+  const { t } = useTranslation();
+  const superAdmin = useIsSuperAdmin();
+  const remove = useDeleteRecord(api.remove, api.keys.all);
+  return (
+    // Creating and deleting organizations is the super-admin's; an administrator edits their own.
+    <AdminPage title={title} actions={superAdmin ? <AddButton to={`${BASE}/add`} /> : undefined}>
+      <DataTable
+        label={title}
+        query={api.listQuery}
+        defaultSort={{ sort: 'name', direction: 'asc' }}
+        columns={[
+          { key: 'id', label: t('admin.field.id'), sortable: true },
+          { key: 'name', label: t('admin.field.name'), sortable: true },
+          { key: 'mail_description', label: t('admin.organization.mail_description'), render: (row) => row.mail_description ?? t('admin.none') },
+        ]}
+        rowActions={(row) => (
+          <>
+            <EditLink to={`${BASE}/${row.id}`} />
+            {superAdmin && <DeleteButton onClick={() => void remove(row.id, row.name)} />}
+          </>
+        )}
+      />
+    </AdminPage>
+  );
+}
+
+function OrganizationForm({ organization }: { organization?: Organization }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const superAdmin = useIsSuperAdmin();
+  const { save, saving } = useSaveRecord(api, organization?.id);
+  const saved = useSaved();
+  const remove = useDeleteRecord(api.remove, api.keys.all);
+  const form = useForm({ initialValues: { name: organization?.name ?? '', mail_description: organization?.mail_description ?? '' } });
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const record = await save({ name: values.name.trim(), mail_description: emptyToNull(values.mail_description) });
+      saved(record.name, BASE);
+    } catch (error) {
+      showSaveError(form, error, FIELDS, t('admin.organization.model'));
+    }
+  });
+  const onDelete = organization && superAdmin ? () => void remove(organization.id, organization.name).then((ok) => ok && navigate(BASE)) : undefined;
+  return (
+    <FormCard>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput label={t('admin.field.name')} required {...form.getInputProps('name')} />
+          <Textarea label={t('admin.organization.mail_description')} autosize minRows={3} {...form.getInputProps('mail_description')} />
+          <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
+        </Stack>
+      </form>
+    </FormCard>
+  );
+}
+
+function SettingsForm({ organization }: { organization: Organization }) {
+  const { t } = useTranslation();
+  const update = useUpdateOrganizationSettings();
+  const form = useForm<Record<string, number | string>>({
+    initialValues: Object.fromEntries(SETTING_KEYS.map((key) => [key, organization.settings[key] ?? ORGANIZATION_SETTINGS[key].default])),
+  });
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await update.mutateAsync({ id: organization.id, settings: values });
+      feedback.toast(t('admin.organization.settings_saved'), { color: 'teal' });
+    } catch (error) {
+      showSaveError(form, error, SETTING_KEYS, t('admin.organization.settings'));
+    }
+  });
+  return (
+    <Paper withBorder radius="md" p="lg" maw={820}>
+      <form onSubmit={submit} noValidate aria-label={t('admin.organization.settings')}>
+        <Stack gap="sm">
+          <Title order={2} fz="h4">
+            {t('admin.organization.settings')}
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            {SETTING_KEYS.map((key) => (
+              <NumberInput
+                key={key}
+                label={t(`admin.organization.setting.${key}`)}
+                description={t(`admin.organization.setting.${key}_help`)}
+                allowDecimal={ORGANIZATION_SETTINGS[key].kind === 'number'}
+                {...form.getInputProps(key)}
+              />
+            ))}
+          </SimpleGrid>
+          <Group>
+            <Button type="submit" loading={update.isPending}>
+              {t('admin.organization.save_settings')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+function InformationModals({ organizationId }: { organizationId: number }) {
+  const { t } = useTranslation();
+  const { data, isPending } = useQuery({
+    ...informationModalsApi.listQuery({ page: 1, per_page: 100, organization_id: organizationId, sort: 'id', direction: 'desc' }),
+    meta: { handlesErrors: true },
+  });
+  const modals = data?.data ?? [];
+  return (
+    <Paper withBorder radius="md" p="lg" maw={820}>
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={2} fz="h4">
+            {t('admin.organization.information_modals')}
+          </Title>
+          <Button component={Link} to={`/information-modals/${organizationId}/add`} variant="light" size="sm">
+            {t('admin.organization.add_information_modal')}
+          </Button>
+        </Group>
+        {!isPending && !modals.length && <Text c="dimmed">{t('admin.organization.no_information_modals')}</Text>}
+        {modals.length > 0 && (
+          <Table aria-label={t('admin.organization.information_modals')}>
+            <Table.Tbody>
+              {modals.map((modal) => (
+                <Table.Tr key={modal.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/information-modals/${organizationId}/${modal.id}`}>
+                      {modal.title}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    {modal.starts_on ?? '…'} – {modal.ends_on ?? '…'}
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={modal.active ? 'teal' : 'gray'} variant="light">
+                      {modal.active ? t('admin.information_modal.active') : t('admin.no')}
+                    </Badge>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+export function OrganizationAddScreen({ title }: ScreenProps) {
+  return (
+    <AdminPage title={title} back={BASE}>
+      <OrganizationForm />
+    </AdminPage>
+  );
+}
+
+export function OrganizationEditScreen({ title, params }: ScreenProps) {
+  return (
+    <AdminPage title={title} back={BASE}>
+      <RecordLoader key={params.id} query={api.oneQuery(Number(params.id))}>
+        {(organization) => (
+          <Stack gap="md">
+            <OrganizationForm organization={organization} />
+            <SettingsForm organization={organization} />
+            <InformationModals organizationId={organization.id} />
+          </Stack>
+        )}
+      </RecordLoader>
+    </AdminPage>
+  );
+}

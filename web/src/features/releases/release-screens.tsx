@@ -1,0 +1,96 @@
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { Release } from '@mss/contracts/admin';
+import type { ScreenProps } from '../../app/screen.ts';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { DataTable } from '../admin/data-table.tsx';
+import { showSaveError } from '../admin/form.ts';
+import { releasesApi as api } from './api/releases.ts';
+
+const BASE = '/releases';
+const FIELDS = ['version', 'release_date', 'title', 'notes'] as const;
+
+export function ReleaseListScreen({ title }: ScreenProps) {
+  const { t } = useTranslation();
+  const remove = useDeleteRecord(api.remove, api.keys.all);
+  return (
+    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
+      <DataTable
+        label={title}
+        query={api.listQuery}
+        defaultSort={{ sort: 'release_date', direction: 'desc' }}
+        columns={[
+          { key: 'version', label: t('admin.release.version'), sortable: true },
+          { key: 'release_date', label: t('admin.release.release_date'), sortable: true, render: (row) => row.release_date.slice(0, 10) },
+          { key: 'views', label: t('admin.release.views'), sortable: true, render: (row) => row.views.toLocaleString() },
+        ]}
+        rowActions={(row) => (
+          <>
+            <EditLink to={`${BASE}/${row.id}`} />
+            <DeleteButton onClick={() => void remove(row.id, row.version)} />
+          </>
+        )}
+      />
+    </AdminPage>
+  );
+}
+
+function ReleaseForm({ release }: { release?: Release }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { save, saving } = useSaveRecord(api, release?.id);
+  const saved = useSaved();
+  const remove = useDeleteRecord(api.remove, api.keys.all);
+  const form = useForm({
+    initialValues: {
+      version: release?.version ?? '',
+      release_date: release?.release_date.slice(0, 10) ?? new Date().toISOString().slice(0, 10),
+      title: release?.title ?? '',
+      notes: release?.notes ?? '',
+    },
+  });
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const record = await save({ ...values, version: values.version.trim(), title: values.title.trim() });
+      saved(record.version, BASE);
+    } catch (error) {
+      showSaveError(form, error, FIELDS, t('admin.release.model'));
+    }
+  });
+  const onDelete = release ? () => void remove(release.id, release.version).then((ok) => ok && navigate(BASE)) : undefined;
+  return (
+    <FormCard>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label={t('admin.release.version')} required {...form.getInputProps('version')} />
+            <TextInput type="date" label={t('admin.release.release_date')} required {...form.getInputProps('release_date')} />
+          </SimpleGrid>
+          <TextInput label={t('admin.release.title')} {...form.getInputProps('title')} />
+          <Textarea label={t('admin.release.notes')} autosize minRows={6} maxRows={20} {...form.getInputProps('notes')} />
+          <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
+        </Stack>
+      </form>
+    </FormCard>
+  );
+}
+
+export function ReleaseAddScreen({ title }: ScreenProps) {
+  return (
+    <AdminPage title={title} back={BASE}>
+      <ReleaseForm />
+    </AdminPage>
+  );
+}
+
+export function ReleaseEditScreen({ title, params }: ScreenProps) {
+  return (
+    <AdminPage title={title} back={BASE}>
+      <RecordLoader key={params.id} query={api.oneQuery(Number(params.id))}>
+        {(release) => <ReleaseForm release={release} />}
+      </RecordLoader>
+    </AdminPage>
+  );
+}
