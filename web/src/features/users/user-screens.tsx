@@ -126,6 +126,7 @@ function UserForm({ user }: { user?: AdminUser }) {
       disabled: user ? user.disabled_at !== null : false,
     },
     validate: {
+      email: (value) => (value.trim() ? null : t('validation.required', { attribute: 'email' })),
       // Required when adding; when editing, empty keeps the password (spec §5: at least 8, confirmed).
       password: (value) =>
         (!user || value) && value.length < MIN_PASSWORD_LENGTH ? t('auth.password_too_short') : null,
@@ -188,7 +189,8 @@ function UserForm({ user }: { user?: AdminUser }) {
           <MultiSelect<number> label={t('admin.field.markets')} data={marketOptions} searchable clearable {...form.getInputProps('market_ids')} />
           <Checkbox.Group label={t('admin.user.roles')} {...form.getInputProps('roles')}>
             <SimpleGrid cols={{ base: 1, sm: 3 }} mt="xs">
-              {roleOptions.map((role) => (
+              {/* Only a super-admin gives the super-admin role (the server refuses it to others). */}
+              {roleOptions.filter((role) => superAdmin || role.value !== 'super-admin').map((role) => (
                 <Checkbox key={role.value} value={role.value} label={role.label} />
               ))}
             </SimpleGrid>
