@@ -1,0 +1,30 @@
+/**
+ * Typed failures of the xlsx reader. Every error the reader throws for a bad
+ * upload is an XlsxError; anything else is a bug (or an I/O error on the temp
+ * file) and should be treated as a 500.
+ */
+export type XlsxErrorCode =
+  /** Not a zip at all (CSV, random bytes, empty file, legacy .xls or an encrypted workbook), or a zip that holds no workbook. */
+  | 'not_xlsx'
+  /** A size cap was hit: too many zip entries, a part too big (declared or actually inflated), a suspicious compression ratio, an oversized token. */
+  | 'too_large'
+  /** More non-empty rows than `maxRows`. */
+  | 'too_many_rows'
+  /** Broken zip, broken or hostile XML (DOCTYPE), dangling references, values that do not parse. */
+  | 'corrupt'
+  /** A workbook without any worksheet. */
+  | 'no_sheet';
+
+export class XlsxError extends Error {
+  readonly code: XlsxErrorCode;
+
+  constructor(code: XlsxErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'XlsxError';
+    this.code = code;
+  }
+}
+
+export function isXlsxError(error: unknown): error is XlsxError {
+  return error instanceof XlsxError;
+}
