@@ -84,6 +84,9 @@ export const enUS = {
   'admin.not_in_organization': 'The :attribute does not belong to the organization.',
   'information_modals.ends_before_start': 'The end date must not be before the start date.',
   'code_sections.overlap': 'The range overlaps the code section :name.',
+  'report.preflight_has_errors': 'The report cannot be submitted while its preflight has errors.',
+  'period.invalid_status_for_action': 'The period is :status, so this cannot be done.',
+  'period.no_access': 'You do not have access to the periods of this market.',
 
   // Standard field messages
   'validation.required': 'The :attribute field is required.',

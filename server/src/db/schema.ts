@@ -7,6 +7,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -423,4 +424,141 @@ export const companyCodes = pgTable(
       .references(() => codes.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.company_id, t.code_id] })],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Reporting workflow (issue 4)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A reporting period of one market (DESIGN §5): draft → open → closed, and independently
+ * published (statistics visible to viewers).
+ */
+export const periods = pgTable(
+  'periods',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull().unique().defaultRandom(),
+    market_id: integer('market_id')
+      .notNull()
+      .references(() => markets.id),
+    title: text('title').notNull(),
+    starts_on: date('starts_on').notNull(),
+    ends_on: date('ends_on').notNull(),
+    deadline: date('deadline'),
+    status: text('status').notNull().default('draft'),
+    opened_at: timestamp('opened_at', { withTimezone: true }),
+    closed_at: timestamp('closed_at', { withTimezone: true }),
+    published_at: timestamp('published_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('periods_market_title_unique').on(t.market_id, sql`lower(${t.title})`),
+    check('periods_status_check', sql`${t.status} in ('draft', 'open', 'closed')`),
+    check('periods_dates_check', sql`${t.ends_on} >= ${t.starts_on}`),
+  ],
+);
+
+/** One company's figures for one market and period (spec §4 report status numbers). */
+export const reports = pgTable(
+  'reports',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull().unique().defaultRandom(),
+    period_id: integer('period_id')
+      .notNull()
+      .references(() => periods.id),
+    company_id: integer('company_id')
+      .notNull()
+      .references(() => companies.id),
+    status: integer('status').notNull().default(20),
+    submitted_at: timestamp('submitted_at', { withTimezone: true }),
+    approved_at: timestamp('approved_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('reports_period_company_unique').on(t.period_id, t.company_id),
+    index('reports_company_idx').on(t.company_id),
+    check('reports_status_check', sql`${t.status} in (10, 11, 20, 30, 40, 50, 60)`),
+  ],
+);
+
+/** The accepted rows of a report: replaced as a whole by a valid import. */
+export const reportRows = pgTable(
+  'report_rows',
+  {
+    report_id: integer('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    code_id: integer('code_id')
+      .notNull()
+      .references(() => codes.id),
+    volume: numeric('volume', { precision: 20, scale: 4 }),
+    value: numeric('value', { precision: 20, scale: 4 }),
+  },
+  (t) => [primaryKey({ columns: [t.report_id, t.code_id] })],
+);
+
+/** Every status change of a report: who, when, from, to, comment (DESIGN §5). */
+export const reportStatusChanges = pgTable(
+  'report_status_changes',
+  {
+    id: serial('id').primaryKey(),
+    report_id: integer('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    /** Null when the system (the import worker) made the change. */
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    from_status: integer('from_status'),
+    to_status: integer('to_status').notNull(),
+    comment: text('comment'),
+    created_at: timestamps.created_at,
+  },
+  (t) => [index('report_status_changes_report_idx').on(t.report_id)],
+);
+
+/** An uploaded file for a report and what its processing found. */
+export const imports = pgTable(
+  'imports',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull().unique().defaultRandom(),
+    report_id: integer('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    file_id: integer('file_id')
+      .notNull()
+      .references(() => files.id),
+    /** queued → processing → invalid | done | failed */
+    status: text('status').notNull().default('queued'),
+    /** The report status before the upload, to return to (20 or 50). */
+    report_status_before: integer('report_status_before').notNull(),
+    row_count: integer('row_count'),
+    error_count: integer('error_count').notNull().default(0),
+    errors: jsonb('errors').notNull().default(sql`'[]'::jsonb`),
+    attempts: integer('attempts').notNull().default(0),
+    created_at: timestamps.created_at,
+    started_at: timestamp('started_at', { withTimezone: true }),
+    finished_at: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('imports_report_idx').on(t.report_id),
+    check('imports_status_check', sql`${t.status} in ('queued', 'processing', 'invalid', 'done', 'failed')`),
+  ],
+);
+
+/** The result of a preflight run: the worst severity and every finding. */
+export const preflights = pgTable(
+  'preflights',
+  {
+    id: serial('id').primaryKey(),
+    report_id: integer('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    severity: integer('severity').notNull(),
+    results: jsonb('results').notNull(),
+    created_at: timestamps.created_at,
+  },
+  (t) => [index('preflights_report_idx').on(t.report_id)],
 );
