@@ -33,6 +33,7 @@ import { codeSectionsRoutes } from './modules/code-sections/code-sections.routes
 import { codeGroupsRoutes } from './modules/code-groups/code-groups.routes.ts';
 import { companiesRoutes } from './modules/companies/companies.routes.ts';
 import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
+import { periodsRoutes } from './modules/periods/periods.routes.ts';
 import { protocolRoutes } from './modules/protocol/protocol.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
@@ -131,6 +132,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
       codeGroupsRoutes(v1, ctx);
       companiesRoutes(v1, ctx);
       adminUsersRoutes(v1, ctx);
+      periodsRoutes(v1, ctx);
     },
     { prefix: '/api/v1' },
   );

@@ -27,3 +27,17 @@ export function requireAnyAbility(ctx: AppContext, names: readonly AbilityName[]
     if (!canAny(request.abilitySubject, names)) throw forbidden();
   };
 }
+
+/** preValidation hook: signed in (401), with the ability subject loaded for per-market checks. */
+export function requireAbilitySubject(ctx: AppContext) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    request.actor = await resolveActor(ctx, request);
+    if (!request.actor) throw unauthenticated();
+    request.abilitySubject = await loadAbilitySubject(ctx, request.actor);
+  };
+}
+
+export function abilitySubjectOf(request: FastifyRequest): AbilitySubject {
+  if (!request.abilitySubject) throw unauthenticated();
+  return request.abilitySubject;
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { dataOf } from '@mss/contracts/common';
+import { periodInputSchema, periodListQuerySchema, periodSchema } from '@mss/contracts/reports';
+import type { App, AppContext } from '../../context.ts';
+import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';
+import { actorOf } from '../../auth/session-auth.ts';
+import { changePeriod, createPeriod, findPeriod, findPeriods } from './periods.service.ts';
+
+const tags = ['periods'];
+const uuidParams = z.object({ uuid: z.string() });
+
+export function periodsRoutes(app: App, ctx: AppContext) {
+  const signedIn = requireAbilitySubject(ctx);
+  const who = (request: Parameters<typeof actorOf>[0]) => ({ actor: actorOf(request), subject: abilitySubjectOf(request) });
+
+  app.get(
+    '/periods',
+    {
+      schema: {
+        tags,
+        summary: "Periods of a market (market_id), or of every market whose periods the caller manages or approves (cluster=1)",
+        querystring: periodListQuerySchema,
+        response: { 200: dataOf(z.array(periodSchema)) },
+      },
+      preValidation: signedIn,
+    },
+    async (request) => ({ data: await findPeriods(ctx.db, who(request), request.query) }),
+  );
+  app.get(
+    '/periods/:uuid',
+    { schema: { tags, summary: 'One period', params: uuidParams, response: { 200: dataOf(periodSchema) } }, preValidation: signedIn },
+    async (request) => ({ data: await findPeriod(ctx.db, who(request), request.params.uuid) }),
+  );
+  app.post(
+    '/periods',
+    { schema: { tags, summary: 'Create a period (draft) in a market', body: periodInputSchema, response: { 201: dataOf(periodSchema) } }, preValidation: signedIn },
+    async (request, reply) => reply.code(201).send({ data: await createPeriod(ctx.db, who(request), request.body) }),
+  );
+  for (const action of ['open', 'close', 'publish', 'unpublish'] as const) {
+    app.post(
+      `/periods/:uuid/${action}`,
+      {
+        schema: {
+          tags,
+          summary:
+            action === 'open'
+              ? 'Open the period: creates an Ongoing report for every company reporting in the market'
+              : action === 'close'
+                ? 'Close the period: no more uploads or status changes'
+                : action === 'publish'
+                  ? 'Publish the statistics of the period to viewers'
+                  : 'Withdraw the statistics of the period from viewers',
+          params: uuidParams,
+          response: { 200: dataOf(periodSchema) },
+        },
+        preValidation: signedIn,
+      },
+      async (request) => ({ data: await changePeriod(ctx.db, who(request), request.params.uuid, action) }),
+    );
+  }
+}

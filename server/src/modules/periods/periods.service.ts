@@ -1,0 +1,180 @@
+import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, notExists, or, sql } from 'drizzle-orm';
+import { type AbilitySubject, canInMarket } from '@mss/contracts/abilities';
+import { ReportStatus } from '@mss/contracts/enums';
+import type { Period, PeriodInput } from '@mss/contracts/reports';
+import type { Actor } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { companies, companyMarkets, markets, periods, reports, reportStatusChanges } from '../../db/schema.ts';
+import { AppError, forbidden, validationError } from '../../errors.ts';
+
+/** Abilities that let a user see a market's periods at all. */
+const PERIOD_READERS = ['manage-periods', 'approve-reports', 'upload-reports', 'view-statistics', 'view-report-history', 'view-company-reports'];
+
+export interface Who {
+  actor: Actor;
+  subject: AbilitySubject;
+}
+
+/** The markets (ids) of the actor's organization where the actor holds any of the abilities. */
+export async function marketsWhere(db: Db, who: Who, abilities: readonly string[]): Promise<number[]> {
+  const rows = await db
+    .select({ id: markets.id })
+    .from(markets)
+    .where(who.actor.organizationId === null ? undefined : eq(markets.organization_id, who.actor.organizationId));
+  return rows.map((m) => m.id).filter((id) => abilities.some((a) => canInMarket(who.subject, a, id)));
+}
+
+const periodColumns = {
+  id: periods.id,
+  uuid: periods.uuid,
+  title: periods.title,
+  starts_on: periods.starts_on,
+  ends_on: periods.ends_on,
+  deadline: periods.deadline,
+  status: periods.status,
+  opened_at: periods.opened_at,
+  closed_at: periods.closed_at,
+  published_at: periods.published_at,
+  market_id: markets.id,
+  organization_id: markets.organization_id,
+  market: { id: markets.id, international_name: markets.international_name, local_name: markets.local_name, iso_code: markets.iso_code },
+  report_count: sql<number>`(select count(*)::int from ${reports} where ${reports.period_id} = ${periods.id})`,
+};
+
+type PeriodRow = Awaited<ReturnType<typeof selectPeriods>>[number];
+const selectPeriods = (db: Db) => db.select(periodColumns).from(periods).innerJoin(markets, eq(markets.id, periods.market_id));
+
+function toPeriod(row: PeriodRow): Period {
+  return {
+    uuid: row.uuid,
+    title: row.title,
+    market: row.market,
+    starts_on: row.starts_on,
+    ends_on: row.ends_on,
+    deadline: row.deadline,
+    status: row.status as Period['status'],
+    published: row.published_at !== null,
+    opened_at: row.opened_at?.toISOString() ?? null,
+    closed_at: row.closed_at?.toISOString() ?? null,
+    published_at: row.published_at?.toISOString() ?? null,
+    report_count: Number(row.report_count),
+  };
+}
+
+function assertMarketReachable(who: Who, organizationId: number) {
+  if (who.actor.organizationId !== null && who.actor.organizationId !== organizationId) throw new AppError('not_found', 'generic.not_found');
+}
+
+/** Periods of one market, or (cluster) of every market where the actor manages periods or approves. */
+export async function findPeriods(db: Db, who: Who, query: { market_id?: number; cluster?: '0' | '1' }): Promise<Period[]> {
+  let marketIds: number[];
+  if (query.market_id) {
+    const [market] = await db.select({ id: markets.id, organization_id: markets.organization_id }).from(markets).where(eq(markets.id, query.market_id));
+    if (!market) throw new AppError('not_found', 'generic.not_found');
+    assertMarketReachable(who, market.organization_id);
+    if (!PERIOD_READERS.some((a) => canInMarket(who.subject, a, market.id))) throw forbidden('period.no_access');
+    marketIds = [market.id];
+  } else {
+    marketIds = await marketsWhere(db, who, query.cluster === '1' ? ['manage-periods', 'approve-reports'] : PERIOD_READERS);
+  }
+  if (marketIds.length === 0) return [];
+  const rows = await selectPeriods(db)
+    .where(inArray(periods.market_id, marketIds))
+    .orderBy(desc(periods.starts_on), asc(markets.international_name));
+  return rows.map(toPeriod);
+}
+
+/** A period the actor can reach, or 404 "The period (:title) does not exist." */
+export async function findPeriodRow(db: Db, who: Who, uuid: string): Promise<PeriodRow> {
+  const [row] = /^[0-9a-f-]{36}$/i.test(uuid) ? await selectPeriods(db).where(eq(periods.uuid, uuid)) : [];
+  if (!row || (who.actor.organizationId !== null && who.actor.organizationId !== row.organization_id)) {
+    throw new AppError('not_found', 'period.not_found', { title: uuid });
+  }
+  if (!PERIOD_READERS.some((a) => canInMarket(who.subject, a, row.market_id))) throw forbidden('period.no_access');
+  return row;
+}
+
+export async function findPeriod(db: Db, who: Who, uuid: string): Promise<Period> {
+  return toPeriod(await findPeriodRow(db, who, uuid));
+}
+
+function assertManages(who: Who, marketId: number) {
+  if (!canInMarket(who.subject, 'manage-periods', marketId)) throw forbidden('period.no_access');
+}
+
+export async function createPeriod(db: Db, who: Who, input: PeriodInput): Promise<Period> {
+  const [market] = await db.select({ id: markets.id, organization_id: markets.organization_id }).from(markets).where(eq(markets.id, input.market_id));
+  if (!market) throw validationError('market_id', 'validation.in');
+  assertMarketReachable(who, market.organization_id);
+  assertManages(who, market.id);
+  const [taken] = await db
+    .select({ id: periods.id })
+    .from(periods)
+    .where(and(eq(periods.market_id, market.id), eq(sql`lower(${periods.title})`, input.title.toLowerCase())));
+  if (taken) throw validationError('title', 'period.exists', { title: input.title });
+  const [row] = await db
+    .insert(periods)
+    .values({ market_id: market.id, title: input.title, starts_on: input.starts_on, ends_on: input.ends_on, deadline: input.deadline ?? null })
+    .returning({ uuid: periods.uuid });
+  return findPeriod(db, who, row!.uuid);
+}
+
+type PeriodAction = 'open' | 'close' | 'publish' | 'unpublish';
+
+/**
+ * Period state changes. Opening (from draft, or re-opening a closed period) creates an Ongoing
+ * report for every company reporting in the market that has none yet and is not disabled.
+ */
+export async function changePeriod(db: Db, who: Who, uuid: string, action: PeriodAction): Promise<Period> {
+  const period = await findPeriodRow(db, who, uuid);
+  assertManages(who, period.market_id);
+  const refuse = () => new AppError('conflict', 'period.invalid_status_for_action', { status: period.status });
+  await db.transaction(async (tx) => {
+    if (action === 'open') {
+      if (period.status === 'open') throw refuse();
+      await tx.update(periods).set({ status: 'open', opened_at: sql`coalesce(${periods.opened_at}, now())`, closed_at: null, updated_at: sql`now()` }).where(eq(periods.id, period.id));
+      const eligible = await tx
+        .select({ id: companies.id })
+        .from(companyMarkets)
+        .innerJoin(companies, eq(companies.id, companyMarkets.company_id))
+        .where(
+          and(
+            eq(companyMarkets.market_id, period.market_id),
+            or(isNull(companies.disabled_at), gt(companies.disabled_at, sql`now()`)),
+            notExists(tx.select({ one: sql`1` }).from(reports).where(and(eq(reports.period_id, period.id), eq(reports.company_id, companies.id)))),
+          ),
+        );
+      const created = eligible.length
+        ? await tx
+            .insert(reports)
+            .values(eligible.map((c) => ({ period_id: period.id, company_id: c.id, status: ReportStatus.Ongoing })))
+            .returning({ id: reports.id })
+        : [];
+      if (created.length) {
+        await tx.insert(reportStatusChanges).values(created.map((r) => ({ report_id: r.id, user_id: who.actor.userId, from_status: null, to_status: ReportStatus.Ongoing, comment: null })));
+      }
+    } else if (action === 'close') {
+      if (period.status !== 'open') throw refuse();
+      await tx.update(periods).set({ status: 'closed', closed_at: sql`now()`, updated_at: sql`now()` }).where(eq(periods.id, period.id));
+    } else if (action === 'publish') {
+      if (period.status === 'draft') throw refuse();
+      await tx.update(periods).set({ published_at: sql`coalesce(${periods.published_at}, now())`, updated_at: sql`now()` }).where(eq(periods.id, period.id));
+    } else {
+      await tx.update(periods).set({ published_at: null, updated_at: sql`now()` }).where(eq(periods.id, period.id));
+    }
+  });
+  return findPeriod(db, who, uuid);
+}
+
+/** The period before this one in the same market (by start date), if any. */
+export async function findPreviousPeriod(db: Db, periodId: number): Promise<{ id: number; title: string } | null> {
+  const [current] = await db.select({ market_id: periods.market_id, starts_on: periods.starts_on }).from(periods).where(eq(periods.id, periodId));
+  if (!current) return null;
+  const [previous] = await db
+    .select({ id: periods.id, title: periods.title })
+    .from(periods)
+    .where(and(eq(periods.market_id, current.market_id), lt(periods.starts_on, current.starts_on), ne(periods.id, periodId)))
+    .orderBy(desc(periods.starts_on))
+    .limit(1);
+  return previous ?? null;
+}

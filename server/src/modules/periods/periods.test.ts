@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createCompany, createMarket, createOrganization, createTestApp, signInAs, type TestApp } from '../../../test/helpers.ts';
+import { companies, companyOrganizations, reports, reportStatusChanges } from '../../db/schema.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function setup() {
+  const org = await createOrganization(t.db);
+  const market = await createMarket(t.db, org.id, 'Sweden');
+  const marketAdmin = await signInAs(t, ['market-admin'], { organizationId: org.id, marketIds: [market.id] });
+  return { org, market, marketAdmin };
+}
+
+const create = (headers: Record<string, string>, payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/v1/periods', headers, payload });
+const act = (headers: Record<string, string>, uuid: string, action: string) => t.app.inject({ method: 'POST', url: `/api/v1/periods/${uuid}/${action}`, headers });
+const period = { title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31', deadline: '2026-11-10' };
+
+describe('periods', () => {
+  it('when a market admin creates a period, then it is a draft of that market and listed', async () => {
+    const { market, marketAdmin } = await setup();
+    const res = await create(marketAdmin.headers, { ...period, market_id: market.id });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data).toMatchObject({ title: '2026-10', status: 'draft', published: false, market: { id: market.id }, report_count: 0 });
+    const list = await t.app.inject({ url: `/api/v1/periods?market_id=${market.id}`, headers: marketAdmin.headers });
+    expect(list.json().data.map((p: { title: string }) => p.title)).toEqual(['2026-10']);
+  });
+
+  it('when the title exists in the market, then 422 "This period (:title) does already exist in this market."', async () => {
+    const { market, marketAdmin } = await setup();
+    await create(marketAdmin.headers, { ...period, market_id: market.id });
+    const again = await create(marketAdmin.headers, { ...period, title: '2026-10', market_id: market.id });
+    expect(again.statusCode).toBe(422);
+    expect(again.json()).toEqual({
+      message: 'This period (2026-10) does already exist in this market.',
+      errors: { title: ['This period (2026-10) does already exist in this market.'] },
+    });
+  });
+
+  it('when a period is unknown, then 404 "The period (:title) does not exist."', async () => {
+    const { marketAdmin } = await setup();
+    const uuid = '00000000-0000-4000-8000-000000000000';
+    const res = await t.app.inject({ url: `/api/v1/periods/${uuid}`, headers: marketAdmin.headers });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe(`The period (${uuid}) does not exist.`);
+  });
+
+  it('when opened, then every enabled company reporting in the market gets an Ongoing report, recorded in its history', async () => {
+    const { org, market, marketAdmin } = await setup();
+    const other = await createMarket(t.db, org.id, 'Norway');
+    const a = await createCompany(t.db, [{ marketId: market.id, roles: ['reporter'] }], 'Alpha');
+    const b = await createCompany(t.db, [{ marketId: market.id, roles: [] }], 'Beta');
+    const gone = await createCompany(t.db, [{ marketId: market.id, roles: [] }], 'Gone');
+    await t.db.update(companies).set({ disabled_at: new Date(Date.now() - 1000) }).where(eq(companies.id, gone.id));
+    await createCompany(t.db, [{ marketId: other.id, roles: [] }], 'Elsewhere');
+    for (const c of [a, b, gone]) await t.db.insert(companyOrganizations).values({ company_id: c.id, organization_id: org.id });
+    const p = (await create(marketAdmin.headers, { ...period, market_id: market.id })).json().data;
+    const opened = await act(marketAdmin.headers, p.uuid, 'open');
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json().data).toMatchObject({ status: 'open', report_count: 2 });
+    const rows = await t.db.select({ company_id: reports.company_id, status: reports.status, id: reports.id }).from(reports);
+    const mine = rows.filter((r) => [a.id, b.id, gone.id].includes(r.company_id));
+    expect(mine.map((r) => r.company_id).sort()).toEqual([a.id, b.id].sort());
+    expect(mine.every((r) => r.status === 20)).toBe(true);
+    const history = await t.db.select().from(reportStatusChanges).where(eq(reportStatusChanges.report_id, mine[0]!.id));
+    expect(history).toEqual([expect.objectContaining({ from_status: null, to_status: 20, user_id: marketAdmin.user.id })]);
+    // Opening again is refused; closing, re-opening and publishing follow the states.
+    expect((await act(marketAdmin.headers, p.uuid, 'open')).statusCode).toBe(409);
+    expect((await act(marketAdmin.headers, p.uuid, 'close')).json().data.status).toBe('closed');
+    expect((await act(marketAdmin.headers, p.uuid, 'publish')).json().data.published).toBe(true);
+    expect((await act(marketAdmin.headers, p.uuid, 'unpublish')).json().data.published).toBe(false);
+    const reopened = await act(marketAdmin.headers, p.uuid, 'open');
+    expect(reopened.json().data).toMatchObject({ status: 'open', report_count: 2 });
+  });
+
+  it('when a draft is published, then 409; a draft cannot be closed', async () => {
+    const { market, marketAdmin } = await setup();
+    const p = (await create(marketAdmin.headers, { ...period, market_id: market.id })).json().data;
+    expect((await act(marketAdmin.headers, p.uuid, 'publish')).statusCode).toBe(409);
+    const close = await act(marketAdmin.headers, p.uuid, 'close');
+    expect(close.statusCode).toBe(409);
+    expect(close.json().message).toBe('The period is draft, so this cannot be done.');
+  });
+
+  it("when a user manages another market or another organization, then the period is refused or invisible", async () => {
+    const { org, market, marketAdmin } = await setup();
+    const p = (await create(marketAdmin.headers, { ...period, market_id: market.id })).json().data;
+    const otherMarket = await createMarket(t.db, org.id);
+    const neighbour = await signInAs(t, ['market-admin'], { organizationId: org.id, marketIds: [otherMarket.id] });
+    expect((await create(neighbour.headers, { ...period, market_id: market.id })).statusCode).toBe(403);
+    expect((await act(neighbour.headers, p.uuid, 'open')).statusCode).toBe(403);
+    const stranger = await signInAs(t, ['admin']);
+    expect((await t.app.inject({ url: `/api/v1/periods/${p.uuid}`, headers: stranger.headers })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: `/api/v1/periods?market_id=${market.id}`, headers: stranger.headers })).statusCode).toBe(404);
+    const viewer = await signInAs(t, ['viewer'], { organizationId: org.id, marketIds: [market.id] });
+    expect((await t.app.inject({ url: `/api/v1/periods?market_id=${market.id}`, headers: viewer.headers })).statusCode).toBe(200);
+    expect((await act(viewer.headers, p.uuid, 'open')).statusCode).toBe(403);
+  });
+
+  it('when a cluster admin asks for the cluster list, then the periods of all their markets', async () => {
+    const { org, market, marketAdmin } = await setup();
+    const norway = await createMarket(t.db, org.id, 'Norway');
+    const clusterAdmin = await signInAs(t, ['cluster-admin'], { organizationId: org.id, marketIds: [market.id, norway.id] });
+    await create(marketAdmin.headers, { ...period, market_id: market.id });
+    expect((await create(clusterAdmin.headers, { ...period, market_id: norway.id })).statusCode).toBe(201);
+    const list = await t.app.inject({ url: '/api/v1/periods?cluster=1', headers: clusterAdmin.headers });
+    expect(list.json().data.map((p: { market: { international_name: string } }) => p.market.international_name)).toEqual(['Norway', 'Sweden']);
+  });
+
+  it('when the end is before the start, then 422', async () => {
+    const { market, marketAdmin } = await setup();
+    const res = await create(marketAdmin.headers, { ...period, ends_on: '2026-09-01', market_id: market.id });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors)).toEqual(['ends_on']);
+  });
+});
