@@ -34,6 +34,7 @@ import { codeGroupsRoutes } from './modules/code-groups/code-groups.routes.ts';
 import { companiesRoutes } from './modules/companies/companies.routes.ts';
 import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
 import { periodsRoutes } from './modules/periods/periods.routes.ts';
+import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { protocolRoutes } from './modules/protocol/protocol.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
@@ -133,6 +134,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
       companiesRoutes(v1, ctx);
       adminUsersRoutes(v1, ctx);
       periodsRoutes(v1, ctx);
+      reportsRoutes(v1, ctx);
     },
     { prefix: '/api/v1' },
   );

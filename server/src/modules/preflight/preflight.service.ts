@@ -1,0 +1,118 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { ORGANIZATION_SETTINGS } from '@mss/contracts/admin';
+import { PreflightSeverity } from '@mss/contracts/enums';
+import { type MessageKey, translate } from '@mss/contracts/messages';
+import type { Preflight } from '@mss/contracts/reports';
+import type { Db } from '../../db/client.ts';
+import { codes, markets, organizationSettings, periods, preflights, reportRows, reports } from '../../db/schema.ts';
+import { findPreviousPeriod } from '../periods/periods.service.ts';
+
+interface Finding {
+  severity: number;
+  key: MessageKey;
+  params: Record<string, string | number>;
+}
+
+export interface PreflightRow {
+  code_id: number;
+  code: string;
+  name: string;
+  volume: number | null;
+  value: number | null;
+}
+
+/**
+ * The checks of DESIGN §5, as a pure function: an empty report is an Error; each code of the
+ * previous report missing now is a Warning; a change above the threshold (percent) against the
+ * previous report is Info; otherwise Success.
+ */
+export function preflightFindings(current: PreflightRow[], previous: { title: string; rows: PreflightRow[] } | null, thresholdPercent: number): Finding[] {
+  const findings: Finding[] = [];
+  if (current.length === 0) findings.push({ severity: PreflightSeverity.Error, key: 'preflight.empty', params: {} });
+  if (previous) {
+    const now = new Map(current.map((r) => [r.code_id, r]));
+    for (const before of previous.rows) {
+      const row = now.get(before.code_id);
+      if (!row) {
+        findings.push({ severity: PreflightSeverity.Warning, key: 'preflight.missing_code', params: { code: before.code, name: before.name, period: previous.title } });
+        continue;
+      }
+      for (const field of ['volume', 'value'] as const) {
+        const a = before[field];
+        const b = row[field];
+        if (a === null || b === null || a === 0) continue;
+        const percent = (Math.abs(b - a) / Math.abs(a)) * 100;
+        if (percent > thresholdPercent) {
+          findings.push({
+            severity: PreflightSeverity.Info,
+            key: 'preflight.deviation',
+            params: { code: row.code, name: row.name, field, percent: Math.round(percent), period: previous.title },
+          });
+        }
+      }
+    }
+  }
+  if (findings.length === 0) findings.push({ severity: PreflightSeverity.Success, key: 'preflight.ok', params: {} });
+  return findings.sort((x, y) => y.severity - x.severity);
+}
+
+export async function loadReportRows(db: Db, reportId: number): Promise<PreflightRow[]> {
+  const rows = await db
+    .select({ code_id: reportRows.code_id, code: codes.code, name: codes.name, volume: reportRows.volume, value: reportRows.value })
+    .from(reportRows)
+    .innerJoin(codes, eq(codes.id, reportRows.code_id))
+    .where(eq(reportRows.report_id, reportId))
+    .orderBy(codes.code);
+  return rows.map((r) => ({ ...r, volume: r.volume === null ? null : Number(r.volume), value: r.value === null ? null : Number(r.value) }));
+}
+
+/** The same company's report in the previous period of the market, if there is one. */
+export async function findPreviousReport(db: Db, reportId: number): Promise<{ periodTitle: string | null; reportId: number | null }> {
+  const [report] = await db.select({ period_id: reports.period_id, company_id: reports.company_id }).from(reports).where(eq(reports.id, reportId));
+  if (!report) return { periodTitle: null, reportId: null };
+  const previous = await findPreviousPeriod(db, report.period_id);
+  if (!previous) return { periodTitle: null, reportId: null };
+  const [prev] = await db
+    .select({ id: reports.id })
+    .from(reports)
+    .where(and(eq(reports.period_id, previous.id), eq(reports.company_id, report.company_id)));
+  return { periodTitle: previous.title, reportId: prev?.id ?? null };
+}
+
+async function deviationThreshold(db: Db, reportId: number): Promise<number> {
+  const [row] = await db
+    .select({ value: organizationSettings.value })
+    .from(reports)
+    .innerJoin(periods, eq(periods.id, reports.period_id))
+    .innerJoin(markets, eq(markets.id, periods.market_id))
+    .innerJoin(
+      organizationSettings,
+      and(eq(organizationSettings.organization_id, markets.organization_id), eq(organizationSettings.key, 'deviation_percentage')),
+    )
+    .where(eq(reports.id, reportId));
+  const value = row ? Number(row.value) : NaN;
+  return Number.isFinite(value) ? value : ORGANIZATION_SETTINGS.deviation_percentage.default;
+}
+
+function render(findings: Finding[], createdAt: Date): Preflight {
+  return {
+    severity: Math.max(...findings.map((f) => f.severity)),
+    results: findings.map((f) => ({ ...f, message: translate(f.key, f.params) })),
+    created_at: createdAt.toISOString(),
+  };
+}
+
+/** Runs the preflight of a report and stores the result. */
+export async function runPreflight(db: Db, reportId: number): Promise<Preflight> {
+  const [current, previous, threshold] = await Promise.all([loadReportRows(db, reportId), findPreviousReport(db, reportId), deviationThreshold(db, reportId)]);
+  const previousRows = previous.reportId ? await loadReportRows(db, previous.reportId) : null;
+  const findings = preflightFindings(current, previousRows && previous.periodTitle ? { title: previous.periodTitle, rows: previousRows } : null, threshold);
+  const severity = Math.max(...findings.map((f) => f.severity));
+  const [stored] = await db.insert(preflights).values({ report_id: reportId, severity, results: findings }).returning({ created_at: preflights.created_at });
+  return render(findings, stored!.created_at);
+}
+
+export async function latestPreflight(db: Db, reportId: number): Promise<Preflight | null> {
+  const [row] = await db.select().from(preflights).where(eq(preflights.report_id, reportId)).orderBy(desc(preflights.id)).limit(1);
+  return row ? render(row.results as Finding[], row.created_at) : null;
+}

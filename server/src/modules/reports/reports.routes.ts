@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { dataOf } from '@mss/contracts/common';
+import {
+  preflightSchema,
+  reportCreateSchema,
+  reportListQuerySchema,
+  reportSchema,
+  reportStatusInputSchema,
+  reportSummarySchema,
+} from '@mss/contracts/reports';
+import type { FastifyRequest } from 'fastify';
+import type { App, AppContext } from '../../context.ts';
+import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';
+import { actorOf } from '../../auth/session-auth.ts';
+import {
+  changeReportStatus,
+  copyPreviousReport,
+  createReport,
+  findApprovalList,
+  findReport,
+  findReportPreflight,
+  findReports,
+} from './reports.service.ts';
+
+const tags = ['reports'];
+const uuidParams = z.object({ uuid: z.string() });
+
+export function reportsRoutes(app: App, ctx: AppContext) {
+  const signedIn = requireAbilitySubject(ctx);
+  const who = (request: FastifyRequest) => ({ actor: actorOf(request), subject: abilitySubjectOf(request) });
+  const one = { params: uuidParams, response: { 200: dataOf(reportSchema) } };
+
+  app.get(
+    '/reports',
+    {
+      schema: { tags, summary: 'Reports the caller may see', querystring: reportListQuerySchema, response: { 200: dataOf(z.array(reportSummarySchema)) } },
+      preValidation: signedIn,
+    },
+    async (request) => ({ data: await findReports(ctx.db, who(request), request.query) }),
+  );
+  app.post(
+    '/reports',
+    { schema: { tags, summary: 'Create a report (409 when it exists)', body: reportCreateSchema, response: { 201: dataOf(reportSchema) } }, preValidation: signedIn },
+    async (request, reply) => reply.code(201).send({ data: await createReport(ctx.db, who(request), request.body) }),
+  );
+  app.get(
+    '/reports/:uuid',
+    { schema: { tags, summary: 'A report with rows, totals, latest preflight and status history', ...one }, preValidation: signedIn },
+    async (request) => ({ data: await findReport(ctx.db, who(request), request.params.uuid) }),
+  );
+  app.post(
+    '/reports/:uuid/status',
+    {
+      schema: { tags, summary: 'Submit (40), send back (50) or approve (60)', ...one, body: reportStatusInputSchema },
+      preValidation: signedIn,
+    },
+    async (request) => ({ data: await changeReportStatus(ctx.db, who(request), request.params.uuid, request.body) }),
+  );
+  app.post(
+    '/reports/:uuid/copy-previous',
+    { schema: { tags, summary: "Start from the previous period's rows", ...one }, preValidation: signedIn },
+    async (request) => ({ data: await copyPreviousReport(ctx.db, who(request), request.params.uuid) }),
+  );
+  app.get(
+    '/reports/:uuid/preflight',
+    { schema: { tags, summary: 'The latest preflight result', params: uuidParams, response: { 200: dataOf(preflightSchema.nullable()) } }, preValidation: signedIn },
+    async (request) => ({ data: await findReportPreflight(ctx.db, who(request), request.params.uuid, false) }),
+  );
+  app.post(
+    '/reports/:uuid/preflight',
+    { schema: { tags, summary: 'Run the preflight again', params: uuidParams, response: { 200: dataOf(preflightSchema.nullable()) } }, preValidation: signedIn },
+    async (request) => ({ data: await findReportPreflight(ctx.db, who(request), request.params.uuid, true) }),
+  );
+  app.get(
+    '/periods/:uuid/approval-list',
+    {
+      schema: { tags, summary: "Every reporting company's report for the period", params: uuidParams, response: { 200: dataOf(z.array(reportSummarySchema)) } },
+      preValidation: signedIn,
+    },
+    async (request) => ({ data: await findApprovalList(ctx.db, who(request), request.params.uuid) }),
+  );
+}

@@ -1,0 +1,234 @@
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { canInMarket } from '@mss/contracts/abilities';
+import { PreflightSeverity, ReportStatus } from '@mss/contracts/enums';
+import { nextReportStatus, REQUESTABLE_STATUS_EVENTS, type Report, type ReportEvent, type ReportSummary } from '@mss/contracts/reports';
+import type { Db } from '../../db/client.ts';
+import { companies, companyMarkets, markets, periods, preflights, reportRows, reports, reportStatusChanges, users } from '../../db/schema.ts';
+import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
+import { findPeriodRow, marketsWhere, type Who } from '../periods/periods.service.ts';
+import { findPreviousReport, latestPreflight, loadReportRows, runPreflight } from '../preflight/preflight.service.ts';
+
+/** Abilities with which a company's own users see its reports. */
+const COMPANY_READERS = ['upload-reports', 'view-company-reports', 'view-report-history'];
+
+async function companyOf(db: Db, who: Who): Promise<number | null> {
+  const [row] = await db.select({ company_id: users.company_id }).from(users).where(eq(users.id, who.actor.userId));
+  return row?.company_id ?? null;
+}
+
+/**
+ * What the actor may see: every report in the markets where they approve, and their own
+ * company's reports in the markets where they report or follow them.
+ */
+async function visibleReports(db: Db, who: Who): Promise<SQL> {
+  const [approverMarkets, ownMarkets, companyId] = await Promise.all([
+    marketsWhere(db, who, ['approve-reports']),
+    marketsWhere(db, who, COMPANY_READERS),
+    companyOf(db, who),
+  ]);
+  const parts: SQL[] = [];
+  if (approverMarkets.length) parts.push(inArray(periods.market_id, approverMarkets));
+  if (companyId !== null && ownMarkets.length) parts.push(and(eq(reports.company_id, companyId), inArray(periods.market_id, ownMarkets))!);
+  return parts.length ? or(...parts)! : sql`false`;
+}
+
+const summaryColumns = {
+  id: reports.id,
+  uuid: reports.uuid,
+  status: reports.status,
+  submitted_at: reports.submitted_at,
+  approved_at: reports.approved_at,
+  updated_at: reports.updated_at,
+  company: { id: companies.id, name: companies.name },
+  market: { id: markets.id, international_name: markets.international_name, local_name: markets.local_name, iso_code: markets.iso_code },
+  period: { id: periods.id, uuid: periods.uuid, title: periods.title, status: periods.status },
+  row_count: sql<number>`(select count(*)::int from ${reportRows} where ${reportRows.report_id} = ${reports.id})`,
+  preflight_severity: sql<number | null>`(select ${preflights.severity} from ${preflights} where ${preflights.report_id} = ${reports.id} order by ${preflights.id} desc limit 1)`,
+};
+
+const selectReports = (db: Db) =>
+  db
+    .select(summaryColumns)
+    .from(reports)
+    .innerJoin(periods, eq(periods.id, reports.period_id))
+    .innerJoin(markets, eq(markets.id, periods.market_id))
+    .innerJoin(companies, eq(companies.id, reports.company_id));
+
+type ReportRow = Awaited<ReturnType<typeof selectReports>>[number];
+
+function toSummary(row: ReportRow): ReportSummary {
+  return {
+    uuid: row.uuid,
+    status: row.status,
+    company: row.company,
+    market: row.market,
+    period: { uuid: row.period.uuid, title: row.period.title, status: row.period.status as ReportSummary['period']['status'] },
+    submitted_at: row.submitted_at?.toISOString() ?? null,
+    approved_at: row.approved_at?.toISOString() ?? null,
+    updated_at: row.updated_at.toISOString(),
+    row_count: Number(row.row_count),
+    preflight_severity: row.preflight_severity === null ? null : Number(row.preflight_severity),
+  };
+}
+
+export async function findReports(db: Db, who: Who, query: { period_uuid?: string; company_id?: number; market_id?: number }): Promise<ReportSummary[]> {
+  const rows = await selectReports(db)
+    .where(
+      and(
+        await visibleReports(db, who),
+        query.period_uuid ? eq(periods.uuid, query.period_uuid) : undefined,
+        query.company_id ? eq(reports.company_id, query.company_id) : undefined,
+        query.market_id ? eq(periods.market_id, query.market_id) : undefined,
+      ),
+    )
+    .orderBy(desc(periods.starts_on), asc(sql`lower(${companies.name})`));
+  return rows.map(toSummary);
+}
+
+/** A report the actor may see, or 404. */
+export async function findReportRow(db: Db, who: Who, uuid: string): Promise<ReportRow> {
+  if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw notFound();
+  const [row] = await selectReports(db).where(and(eq(reports.uuid, uuid), await visibleReports(db, who)));
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function findReport(db: Db, who: Who, uuid: string): Promise<Report> {
+  const row = await findReportRow(db, who, uuid);
+  const [rows, preflight, history] = await Promise.all([
+    loadReportRows(db, row.id),
+    latestPreflight(db, row.id),
+    db
+      .select({
+        from_status: reportStatusChanges.from_status,
+        to_status: reportStatusChanges.to_status,
+        comment: reportStatusChanges.comment,
+        created_at: reportStatusChanges.created_at,
+        user_id: users.id,
+        first_name: users.first_name,
+        last_name: users.last_name,
+        email: users.email,
+      })
+      .from(reportStatusChanges)
+      .leftJoin(users, eq(users.id, reportStatusChanges.user_id))
+      .where(eq(reportStatusChanges.report_id, row.id))
+      .orderBy(asc(reportStatusChanges.id)),
+  ]);
+  return {
+    ...toSummary(row),
+    rows,
+    totals: {
+      volume: rows.reduce((sum, r) => sum + (r.volume ?? 0), 0),
+      value: rows.reduce((sum, r) => sum + (r.value ?? 0), 0),
+    },
+    preflight,
+    history: history.map((h) => ({
+      from_status: h.from_status,
+      to_status: h.to_status,
+      comment: h.comment,
+      created_at: h.created_at.toISOString(),
+      user: h.user_id === null ? null : { id: h.user_id, name: `${h.first_name ?? ''} ${h.last_name ?? ''}`.trim() || (h.email ?? '') },
+    })),
+  };
+}
+
+/** Whether the actor reports for the report's company in its market (upload, submit, copy). */
+async function reportsFor(db: Db, who: Who, row: ReportRow): Promise<boolean> {
+  return canInMarket(who.subject, 'upload-reports', row.market.id) && (await companyOf(db, who)) === row.company.id;
+}
+
+export async function createReport(db: Db, who: Who, input: { company_id: number; period_uuid: string }): Promise<Report> {
+  const period = await findPeriodRow(db, who, input.period_uuid);
+  const ownCompany = (await companyOf(db, who)) === input.company_id && canInMarket(who.subject, 'upload-reports', period.market_id);
+  if (!ownCompany && !canInMarket(who.subject, 'manage-periods', period.market_id)) throw forbidden('report_status.no_access');
+  const [reporting] = await db
+    .select({ id: companyMarkets.id })
+    .from(companyMarkets)
+    .where(and(eq(companyMarkets.company_id, input.company_id), eq(companyMarkets.market_id, period.market_id)));
+  if (!reporting) throw validationError('company_id', 'period.not_for_company');
+  if (period.status === 'closed') throw new AppError('conflict', 'report_status.period_closed');
+  const [existing] = await db
+    .select({ id: reports.id })
+    .from(reports)
+    .where(and(eq(reports.period_id, period.id), eq(reports.company_id, input.company_id)));
+  if (existing) throw new AppError('conflict', 'report.exists');
+  const uuid = await db.transaction(async (tx) => {
+    const [report] = await tx.insert(reports).values({ period_id: period.id, company_id: input.company_id, status: ReportStatus.Ongoing }).returning();
+    await tx.insert(reportStatusChanges).values({ report_id: report!.id, user_id: who.actor.userId, from_status: null, to_status: ReportStatus.Ongoing });
+    return report!.uuid;
+  });
+  return findReport(db, who, uuid);
+}
+
+/**
+ * The one place where users change a report's status (DESIGN §5): submit (40) by the
+ * company's reporter, send back (50) or approve (60) by an approver of the market.
+ */
+export async function changeReportStatus(db: Db, who: Who, uuid: string, input: { status: number; comment?: string | null }): Promise<Report> {
+  const row = await findReportRow(db, who, uuid);
+  const event: ReportEvent | undefined = REQUESTABLE_STATUS_EVENTS[input.status];
+  if (!event) throw validationError('status', 'report_status.invalid');
+  const allowed = event === 'submit' ? await reportsFor(db, who, row) : canInMarket(who.subject, 'approve-reports', row.market.id);
+  if (!allowed) throw forbidden('report_status.no_access');
+  if (row.period.status === 'closed') throw new AppError('conflict', 'report_status.period_closed');
+  if (row.status === ReportStatus.Approved) throw new AppError('conflict', 'report_status.already_approved');
+  const to = nextReportStatus(row.status, event);
+  if (to === null) throw new AppError('conflict', 'report.invalid_status_for_action');
+  if (event === 'submit') {
+    const preflight = await runPreflight(db, row.id);
+    if (preflight.severity >= PreflightSeverity.Error) throw new AppError('conflict', 'report.preflight_has_errors');
+  }
+  await db.transaction(async (tx) => {
+    // The status in the WHERE makes a concurrent change lose cleanly instead of overwriting.
+    const updated = await tx
+      .update(reports)
+      .set({
+        status: to,
+        updated_at: sql`now()`,
+        ...(event === 'submit' ? { submitted_at: sql`now()` } : {}),
+        ...(event === 'approve' ? { approved_at: sql`now()` } : {}),
+      })
+      .where(and(eq(reports.id, row.id), eq(reports.status, row.status)))
+      .returning({ id: reports.id });
+    if (updated.length === 0) throw new AppError('conflict', 'report.invalid_status_for_action');
+    await tx.insert(reportStatusChanges).values({ report_id: row.id, user_id: who.actor.userId, from_status: row.status, to_status: to, comment: input.comment ?? null });
+  });
+  return findReport(db, who, uuid);
+}
+
+/** Starts the report from the same company's report of the previous period. */
+export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promise<Report> {
+  const row = await findReportRow(db, who, uuid);
+  if (!(await reportsFor(db, who, row))) throw forbidden('report_status.no_access');
+  if (row.period.status === 'closed') throw new AppError('conflict', 'report_status.period_closed');
+  if (row.status === ReportStatus.Approved) throw new AppError('conflict', 'report_status.already_approved');
+  if (nextReportStatus(row.status, 'upload') === null) throw new AppError('conflict', 'report.invalid_status_for_action');
+  const previous = await findPreviousReport(db, row.id);
+  if (!previous.reportId) {
+    throw new AppError('validation', 'period.no_previous_report', { previous_period_title: previous.periodTitle ?? '-' });
+  }
+  await db.transaction(async (tx) => {
+    await tx.delete(reportRows).where(eq(reportRows.report_id, row.id));
+    await tx.execute(sql`
+      insert into ${reportRows} (report_id, code_id, volume, value)
+      select ${row.id}, code_id, volume, value from ${reportRows} where report_id = ${previous.reportId}`);
+    await tx.update(reports).set({ updated_at: sql`now()` }).where(eq(reports.id, row.id));
+  });
+  await runPreflight(db, row.id);
+  return findReport(db, who, uuid);
+}
+
+export async function findReportPreflight(db: Db, who: Who, uuid: string, rerun: boolean) {
+  const row = await findReportRow(db, who, uuid);
+  return rerun ? runPreflight(db, row.id) : latestPreflight(db, row.id);
+}
+
+/** Every reporting company's report for the period (companies disabled by now are hidden). */
+export async function findApprovalList(db: Db, who: Who, periodUuid: string): Promise<ReportSummary[]> {
+  const period = await findPeriodRow(db, who, periodUuid);
+  if (!canInMarket(who.subject, 'approve-reports', period.market_id)) throw forbidden();
+  const rows = await selectReports(db)
+    .where(and(eq(reports.period_id, period.id), sql`(${companies.disabled_at} is null or ${companies.disabled_at} > now())`))
+    .orderBy(asc(sql`lower(${companies.name})`));
+  return rows.map(toSummary);
+}

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../../../test/helpers.ts';
+import { codes, companies, companyMarkets, companyOrganizations, reportRows, reports } from '../../db/schema.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function world() {
+  const org = await createOrganization(t.db);
+  const market = await createMarket(t.db, org.id, 'Sweden');
+  const [company] = await t.db.insert(companies).values({ name: 'Acme AB' }).returning();
+  await t.db.insert(companyOrganizations).values({ company_id: company!.id, organization_id: org.id });
+  await t.db.insert(companyMarkets).values({ company_id: company!.id, market_id: market.id });
+  const [rival] = await t.db.insert(companies).values({ name: 'Rival AB' }).returning();
+  await t.db.insert(companyMarkets).values({ company_id: rival!.id, market_id: market.id });
+  const codeRows = await t.db
+    .insert(codes)
+    .values([
+      { organization_id: org.id, code: '1001', name: 'Small' },
+      { organization_id: org.id, code: '1002', name: 'Large' },
+    ])
+    .returning();
+  const reporterUser = await createUser(t.db, { roles: ['reporter'], organizationIds: [org.id], marketIds: [market.id], companyId: company!.id });
+  const reporter = { cookie: await signIn(t.app, reporterUser.email) };
+  const rivalUser = await createUser(t.db, { roles: ['reporter'], organizationIds: [org.id], marketIds: [market.id], companyId: rival!.id });
+  const rivalReporter = { cookie: await signIn(t.app, rivalUser.email) };
+  const marketAdmin = await signInAs(t, ['market-admin'], { organizationId: org.id, marketIds: [market.id] });
+  return { org, market, company: company!, rival: rival!, codes: codeRows, reporter: { ...XHR, ...reporter }, rivalReporter: { ...XHR, ...rivalReporter }, admin: marketAdmin.headers };
+}
+
+async function openPeriod(w: Awaited<ReturnType<typeof world>>, title: string, startsOn: string) {
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/periods',
+    headers: w.admin,
+    payload: { market_id: w.market.id, title, starts_on: startsOn, ends_on: startsOn.replace(/-01$/, '-28') },
+  });
+  const period = created.json().data;
+  await t.app.inject({ method: 'POST', url: `/api/v1/periods/${period.uuid}/open`, headers: w.admin });
+  const list = await t.app.inject({ url: `/api/v1/reports?period_uuid=${period.uuid}`, headers: w.reporter });
+  return { period, report: list.json().data[0] };
+}
+
+const status = (headers: Record<string, string>, uuid: string, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: `/api/v1/reports/${uuid}/status`, headers, payload });
+
+async function storeRows(reportUuid: string, rows: [number, number | null, number | null][]) {
+  const [report] = await t.db.select({ id: reports.id }).from(reports).where(eq(reports.uuid, reportUuid));
+  await t.db.delete(reportRows).where(eq(reportRows.report_id, report!.id));
+  if (rows.length) await t.db.insert(reportRows).values(rows.map(([code_id, volume, value]) => ({ report_id: report!.id, code_id, volume: volume?.toString() ?? null, value: value?.toString() ?? null })));
+}
+
+describe('the report workflow', () => {
+  it('when a report goes through submit, send back and approve, then every change is recorded and an approved report never changes', async () => {
+    const w = await world();
+    const { report } = await openPeriod(w, '2026-10', '2026-10-01');
+    expect(report).toMatchObject({ status: 20, company: { id: w.company.id }, row_count: 0 });
+
+    // An empty report has an Error preflight: submitting is refused.
+    const empty = await status(w.reporter, report.uuid, { status: 40 });
+    expect(empty.statusCode).toBe(409);
+    expect(empty.json().message).toBe('The report cannot be submitted while its preflight has errors.');
+
+    await storeRows(report.uuid, [[w.codes[0]!.id, 10, 1000]]);
+    const submitted = await status(w.reporter, report.uuid, { status: 40 });
+    expect(submitted.statusCode).toBe(200);
+    expect(submitted.json().data).toMatchObject({ status: 40, totals: { volume: 10, value: 1000 }, preflight: { severity: 10 } });
+    expect(submitted.json().data.submitted_at).not.toBeNull();
+
+    // The reporter cannot approve; the approver sends back with a comment.
+    const selfApprove = await status(w.reporter, report.uuid, { status: 60 });
+    expect(selfApprove.statusCode).toBe(403);
+    expect(selfApprove.json().message).toBe("You don't have access to change this report.");
+    const back = await status(w.admin, report.uuid, { status: 50, comment: 'Code 1002 is missing' });
+    expect(back.json().data.status).toBe(50);
+    expect((await status(w.reporter, report.uuid, { status: 40 })).json().data.status).toBe(40);
+    const approved = await status(w.admin, report.uuid, { status: 60 });
+    expect(approved.json().data.status).toBe(60);
+
+    for (const [headers, s] of [
+      [w.reporter, 40],
+      [w.admin, 50],
+      [w.admin, 60],
+    ] as const) {
+      const res = await status(headers, report.uuid, { status: s });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe('This report has already been approved.');
+    }
+    const history = approved.json().data.history.map((h: { from_status: number | null; to_status: number; comment: string | null }) => [h.from_status, h.to_status, h.comment]);
+    expect(history).toEqual([
+      [null, 20, null],
+      [20, 40, null],
+      [40, 50, 'Code 1002 is missing'],
+      [50, 40, null],
+      [40, 60, null],
+    ]);
+  });
+
+  it('when a status is not one a user may ask for, then 422 "Invalid status."; a wrong order is 409', async () => {
+    const w = await world();
+    const { report } = await openPeriod(w, '2026-10', '2026-10-01');
+    const invalid = await status(w.reporter, report.uuid, { status: 30 });
+    expect(invalid.statusCode).toBe(422);
+    expect(invalid.json().message).toBe('Invalid status.');
+    const early = await status(w.admin, report.uuid, { status: 60 });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('Report has invalid status for this action.');
+  });
+
+  it('when the period is closed, then status changes are refused', async () => {
+    const w = await world();
+    const { period, report } = await openPeriod(w, '2026-10', '2026-10-01');
+    await storeRows(report.uuid, [[w.codes[0]!.id, 1, 1]]);
+    await t.app.inject({ method: 'POST', url: `/api/v1/periods/${period.uuid}/close`, headers: w.admin });
+    const res = await status(w.reporter, report.uuid, { status: 40 });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('This period has been closed, please contact your market administrator.');
+  });
+
+  it("when another company's reporter looks, then the report is invisible (404) and unlisted", async () => {
+    const w = await world();
+    const { period, report } = await openPeriod(w, '2026-10', '2026-10-01');
+    expect((await t.app.inject({ url: `/api/v1/reports/${report.uuid}`, headers: w.rivalReporter })).statusCode).toBe(404);
+    const rivalList = await t.app.inject({ url: `/api/v1/reports?period_uuid=${period.uuid}`, headers: w.rivalReporter });
+    expect(rivalList.json().data.map((r: { company: { name: string } }) => r.company.name)).toEqual(['Rival AB']);
+    const approval = await t.app.inject({ url: `/api/v1/periods/${period.uuid}/approval-list`, headers: w.admin });
+    expect(approval.json().data.map((r: { company: { name: string } }) => r.company.name)).toEqual(['Acme AB', 'Rival AB']);
+    expect((await t.app.inject({ url: `/api/v1/periods/${period.uuid}/approval-list`, headers: w.reporter })).statusCode).toBe(403);
+  });
+
+  it('when a report is created twice, then 409 "This report already exists."; a company not reporting there is refused', async () => {
+    const w = await world();
+    const { period } = await openPeriod(w, '2026-10', '2026-10-01');
+    const again = await t.app.inject({ method: 'POST', url: '/api/v1/reports', headers: w.reporter, payload: { company_id: w.company.id, period_uuid: period.uuid } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('This report already exists.');
+    const [outsider] = await t.db.insert(companies).values({ name: 'Outsider' }).returning();
+    const notThere = await t.app.inject({ method: 'POST', url: '/api/v1/reports', headers: w.admin, payload: { company_id: outsider!.id, period_uuid: period.uuid } });
+    expect(notThere.statusCode).toBe(422);
+    expect(notThere.json().message).toBe('The period is not available for this company.');
+  });
+
+  it('when copying from the previous period, then its rows are taken, and without one the message names the period', async () => {
+    const w = await world();
+    const first = await openPeriod(w, '2026-09', '2026-09-01');
+    const none = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${first.report.uuid}/copy-previous`, headers: w.reporter });
+    expect(none.statusCode).toBe(422);
+    expect(none.json().message).toBe("There is no report for the period you're trying to copy from (-).");
+    await storeRows(first.report.uuid, [
+      [w.codes[0]!.id, 10, 100],
+      [w.codes[1]!.id, 20, 200],
+    ]);
+    const second = await openPeriod(w, '2026-10', '2026-10-01');
+    const copied = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${second.report.uuid}/copy-previous`, headers: w.reporter });
+    expect(copied.statusCode).toBe(200);
+    expect(copied.json().data.rows.map((r: { code: string; volume: number }) => [r.code, r.volume])).toEqual([
+      ['1001', 10],
+      ['1002', 20],
+    ]);
+
+    // The preflight compares with the previous report: a missing code warns, a jump informs.
+    await storeRows(second.report.uuid, [[w.codes[0]!.id, 30, 100]]);
+    const preflight = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${second.report.uuid}/preflight`, headers: w.reporter });
+    const result = preflight.json().data;
+    expect(result.severity).toBe(30);
+    expect(result.results.map((r: { severity: number; message: string }) => [r.severity, r.message])).toEqual([
+      [30, 'Code 1002 (Large) was reported in 2026-09 but is missing now.'],
+      [20, 'Code 1001 (Small): volume changed by 200 % against 2026-09.'],
+    ]);
+    // A third period with no report of this company in the previous one names that period.
+    const third = await openPeriod(w, '2026-11', '2026-11-01');
+    await t.db.delete(reports).where(eq(reports.uuid, second.report.uuid));
+    const gap = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${third.report.uuid}/copy-previous`, headers: w.reporter });
+    expect(gap.json().message).toBe("There is no report for the period you're trying to copy from (2026-10).");
+  });
+});
