@@ -19,6 +19,9 @@ import { type MessageKey, type MessageParams, translate } from '@mss/contracts/m
 import type { App, AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { createMailer } from './mail/mailer.ts';
+import { startJobQueue } from './jobs/queue.ts';
+import { processImport, recoverImports } from './modules/imports/imports.service.ts';
+import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { localeOf } from './i18n.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
@@ -54,8 +57,14 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     trustProxy: config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log: app.log });
-  const ctx: AppContext = { ...deps, db: deps.database.db, mailer, log: app.log };
+  const ctx: AppContext = { ...deps, db: deps.database.db, mailer, log: app.log, queue: null };
   app.addHook('onClose', async () => mailer.close());
+  if (config.JOBS === 'on') {
+    ctx.queue = await startJobQueue({ database: deps.database, log: app.log, processImport: (id) => processImport(ctx.db, app.log, id) });
+    app.addHook('onClose', async () => ctx.queue?.stop());
+    const recovered = await recoverImports(ctx.db, ctx.queue);
+    if (recovered) app.log.info({ recovered }, 'unfinished imports queued again');
+  }
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -135,6 +144,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
       adminUsersRoutes(v1, ctx);
       periodsRoutes(v1, ctx);
       reportsRoutes(v1, ctx);
+      importsRoutes(v1, ctx);
     },
     { prefix: '/api/v1' },
   );

@@ -35,6 +35,13 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v === 'true'),
   WEB_DIST: z.string().optional(),
+  /**
+   * Whether this process runs the background jobs (file imports). Turn it off on API-only
+   * instances when separate worker processes run them; the queue lives in the database.
+   */
+  JOBS: z.enum(['on', 'off']).default('on'),
+  /** Largest report file accepted for import, in megabytes. */
+  IMPORT_MAX_MB: z.coerce.number().positive().max(500).default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -9,12 +9,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { JobQueue } from './jobs/queue.ts';
 
 export interface AppContext {
   config: Config;
   database: Database;
   db: Db;
   mailer: Mailer;
+  /** Null when this process runs no jobs: queued work waits in the database for a worker. */
+  queue: JobQueue | null;
   log: FastifyBaseLogger;
 }
 

@@ -52,7 +52,8 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mss-test-'));
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web'), ...env });
+  // Background jobs only where a test asks for them (JOBS: 'on'): starting the queue costs a second.
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web'), JOBS: 'off', ...env });
   const { database, drop } = await freshDatabase();
   await migrateDatabase(database.db);
   const app = await buildApp({ config, database }, { logger: false });

@@ -139,3 +139,25 @@ export const reportListQuerySchema = z.object({
   company_id: z.coerce.number().int().positive().optional(),
   market_id: z.coerce.number().int().positive().optional(),
 });
+
+export const IMPORT_STATUSES = ['queued', 'processing', 'invalid', 'done', 'failed'] as const;
+export const importSchema = z.object({
+  uuid: z.string(),
+  status: z.enum(IMPORT_STATUSES),
+  report: z.object({ uuid: z.string(), status: z.number().int() }),
+  company: refSchema,
+  market: marketSummarySchema,
+  period: z.object({ uuid: z.string(), title: z.string() }),
+  user: refSchema.nullable(),
+  file_name: z.string(),
+  file_size: z.number().int(),
+  row_count: z.number().int().nullable(),
+  error_count: z.number().int(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type Import = z.infer<typeof importSchema>;
+export const importErrorSchema = z.object({ row: z.number().int().nullable(), code: z.string().nullable(), message: z.string() });
+export const importDetailSchema = importSchema.extend({ errors: z.array(importErrorSchema), errors_truncated: z.boolean() });
+export type ImportDetail = z.infer<typeof importDetailSchema>;
+export const importListQuerySchema = z.object({ report_uuid: z.string().uuid().optional() });

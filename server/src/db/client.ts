@@ -71,3 +71,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
 export async function migrateDatabase(db: Db): Promise<void> {
   await migrate(db, { migrationsFolder: path.join(import.meta.dirname, 'migrations') });
 }
+
+/** A transaction handle, or the database itself: what a function that may run in either takes. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Executor = Db | Tx;

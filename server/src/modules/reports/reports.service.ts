@@ -20,7 +20,7 @@ async function companyOf(db: Db, who: Who): Promise<number | null> {
  * What the actor may see: every report in the markets where they approve, and their own
  * company's reports in the markets where they report or follow them.
  */
-async function visibleReports(db: Db, who: Who): Promise<SQL> {
+export async function visibleReports(db: Db, who: Who): Promise<SQL> {
   const [approverMarkets, ownMarkets, companyId] = await Promise.all([
     marketsWhere(db, who, ['approve-reports']),
     marketsWhere(db, who, COMPANY_READERS),
@@ -133,7 +133,7 @@ export async function findReport(db: Db, who: Who, uuid: string): Promise<Report
 }
 
 /** Whether the actor reports for the report's company in its market (upload, submit, copy). */
-async function reportsFor(db: Db, who: Who, row: ReportRow): Promise<boolean> {
+export async function reportsFor(db: Db, who: Who, row: ReportRow): Promise<boolean> {
   return canInMarket(who.subject, 'upload-reports', row.market.id) && (await companyOf(db, who)) === row.company.id;
 }
 

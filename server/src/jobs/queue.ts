@@ -1,0 +1,49 @@
+import { PgBoss } from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/client.ts';
+
+export const IMPORT_QUEUE = 'report-import';
+
+export interface JobQueue {
+  /** Queues the processing of an import; a second request for the same import is folded in. */
+  sendImport(importId: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The PostgreSQL-backed job queue (pg-boss) over the app's own pool, so that it works the same on
+ * PGlite and on a PostgreSQL server. The domain rows (imports, reports) stay the source of truth:
+ * a job only says "look at import N".
+ */
+export async function startJobQueue(options: {
+  database: Database;
+  log: FastifyBaseLogger;
+  processImport: (importId: number) => Promise<void>;
+  /** Files processed at once by this process. */
+  concurrency?: number;
+}): Promise<JobQueue> {
+  const { database, log } = options;
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values?: unknown[]) => database.pool.query(text, values as unknown[]) },
+    schedule: false,
+  });
+  boss.on('error', (error: unknown) => log.error({ err: error }, 'job queue error'));
+  await boss.start();
+  // Retries cover a crash mid-job: the job expires, comes back, and processing starts over.
+  await boss.createQueue(IMPORT_QUEUE, { retryLimit: 3, retryDelay: 2, expireInSeconds: 600 });
+  await boss.work<{ importId: number }>(
+    IMPORT_QUEUE,
+    { batchSize: 1, pollingIntervalSeconds: 0.5, localConcurrency: options.concurrency ?? 2 },
+    async (jobs) => {
+      for (const job of jobs) await options.processImport(job.data.importId);
+    },
+  );
+  return {
+    async sendImport(importId) {
+      await boss.send(IMPORT_QUEUE, { importId }, { singletonKey: `import-${importId}` });
+    },
+    async stop() {
+      await boss.stop({ graceful: true, timeout: 10_000, close: false });
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { PassThrough } from 'node:stream';
+import { z } from 'zod';
+import { dataOf } from '@mss/contracts/common';
+import { importDetailSchema, importListQuerySchema, importSchema } from '@mss/contracts/reports';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App, AppContext } from '../../context.ts';
+import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';
+import { actorOf } from '../../auth/session-auth.ts';
+import { validationError } from '../../errors.ts';
+import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
+import { findReportRow } from '../reports/reports.service.ts';
+import { acceptUpload, codeLookupFor, findImport, findImportErrors, findImportFile, findImports } from './imports.service.ts';
+import { writeErrorSheet, writeTemplate } from './imports.sheets.ts';
+
+const tags = ['imports'];
+const uuidParams = z.object({ uuid: z.string() });
+
+/** Writes an xlsx into memory (templates and error lists are small: one row per code or error). */
+async function xlsxBuffer(write: (out: NodeJS.WritableStream) => Promise<void>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const sink = new PassThrough();
+  sink.on('data', (c: Buffer) => chunks.push(c));
+  await write(sink);
+  return Buffer.concat(chunks);
+}
+
+/** A download name without characters that would break the header. */
+function attachment(reply: FastifyReply, name: string) {
+  const safe = name.replace(/[^\p{L}\p{N} ._()-]/gu, '_').slice(0, 150) || 'download';
+  return reply.header('Content-Disposition', `attachment; filename="${safe}"; filename*=UTF-8''${encodeURIComponent(safe)}`);
+}
+
+export function importsRoutes(app: App, ctx: AppContext) {
+  const signedIn = requireAbilitySubject(ctx);
+  const who = (request: FastifyRequest) => ({ actor: actorOf(request), subject: abilitySubjectOf(request) });
+  const maxBytes = ctx.config.IMPORT_MAX_MB * 1024 * 1024;
+
+  app.post(
+    '/reports/:uuid/file',
+    {
+      schema: {
+        tags,
+        summary: `Upload the report's xlsx (multipart field "file", at most ${ctx.config.IMPORT_MAX_MB} MB); processed in the background`,
+        params: uuidParams,
+        consumes: ['multipart/form-data'],
+        response: { 202: dataOf(z.object({ uuid: z.string(), status: z.string() })) },
+      },
+      preValidation: signedIn,
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw validationError('file', 'validation.required');
+      const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
+      if (!part || part.fieldname !== 'file') throw validationError('file', 'validation.required');
+      const content = await part.toBuffer().catch((error: { code?: string }) => {
+        if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw validationError('file', 'files.too_large', { max: `${ctx.config.IMPORT_MAX_MB} MB` });
+        throw error;
+      });
+      const result = await acceptUpload(ctx.db, who(request), request.params.uuid, { name: part.filename.slice(0, 200) || 'report.xlsx', content }, ctx.queue);
+      return reply.code(202).send({ data: result });
+    },
+  );
+  app.get(
+    '/reports/:uuid/template',
+    { schema: { tags, summary: 'An xlsx prefilled with the codes available to the company in the market', params: uuidParams }, preValidation: signedIn },
+    async (request, reply) => {
+      const report = await findReportRow(ctx.db, who(request), request.params.uuid);
+      const { codes } = await codeLookupFor(ctx.db, report.id);
+      const content = await xlsxBuffer((out) => writeTemplate(codes.filter((c) => c.available), out));
+      attachment(reply, `${report.company.name} ${report.market.iso_code} ${report.period.title}.xlsx`);
+      return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(content);
+    },
+  );
+  app.get(
+    '/imports',
+    { schema: { tags, summary: 'Imports of the reports the caller may see, newest first', querystring: importListQuerySchema, response: { 200: dataOf(z.array(importSchema)) } }, preValidation: signedIn },
+    async (request) => ({ data: await findImports(ctx.db, who(request), request.query) }),
+  );
+  app.get(
+    '/imports/:uuid',
+    { schema: { tags, summary: 'One import with its status and row errors', params: uuidParams, response: { 200: dataOf(importDetailSchema) } }, preValidation: signedIn },
+    async (request) => ({ data: await findImport(ctx.db, who(request), request.params.uuid) }),
+  );
+  app.get(
+    '/imports/:uuid/file',
+    { schema: { tags, summary: 'The file as it was uploaded', params: uuidParams }, preValidation: signedIn },
+    async (request, reply) => {
+      const file = await findImportFile(ctx.db, who(request), request.params.uuid);
+      attachment(reply, file.name);
+      return reply.header('Content-Type', 'application/octet-stream').send(file.content);
+    },
+  );
+  app.get(
+    '/imports/:uuid/errors',
+    { schema: { tags, summary: 'The error list as an xlsx (Row, Code, Error)', params: uuidParams }, preValidation: signedIn },
+    async (request, reply) => {
+      const errors = await findImportErrors(ctx.db, who(request), request.params.uuid);
+      const content = await xlsxBuffer((out) => writeErrorSheet(errors, out));
+      attachment(reply, `errors-${request.params.uuid}.xlsx`);
+      return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(content);
+    },
+  );
+}

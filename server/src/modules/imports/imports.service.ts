@@ -1,0 +1,239 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { canUploadInStatus, nextReportStatus, type Import, type ImportDetail } from '@mss/contracts/reports';
+import { ReportStatus } from '@mss/contracts/enums';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Executor } from '../../db/client.ts';
+import { codeMarkets, codes, companies, companyCodes, files, imports, markets, periods, reportRows, reports, reportStatusChanges, users } from '../../db/schema.ts';
+import { AppError, forbidden, notFound } from '../../errors.ts';
+import { storeFile } from '../../lib/files.ts';
+import type { Who } from '../periods/periods.service.ts';
+import { runPreflight } from '../preflight/preflight.service.ts';
+import { findReportRow, reportsFor, visibleReports } from '../reports/reports.service.ts';
+import type { CodeInfo, CodeLookup } from './imports.validator.ts';
+import { validateReportFile } from './imports.validator.ts';
+
+const MAX_STORED_ERRORS = 1000;
+
+/** Codes of the report's organization; available = assigned to the market and reported by the company. */
+export async function codeLookupFor(db: Db, reportId: number): Promise<CodeLookup & { codes: (CodeInfo & { name: string })[] }> {
+  const [report] = await db
+    .select({ company_id: reports.company_id, market_id: periods.market_id, organization_id: markets.organization_id })
+    .from(reports)
+    .innerJoin(periods, eq(periods.id, reports.period_id))
+    .innerJoin(markets, eq(markets.id, periods.market_id))
+    .where(eq(reports.id, reportId));
+  if (!report) throw notFound();
+  const rows = await db
+    .select({
+      id: codes.id,
+      code: codes.code,
+      name: codes.name,
+      disabled_status: codes.disabled_status,
+      available: sql<boolean>`exists (select 1 from ${codeMarkets} where ${codeMarkets.code_id} = ${codes.id} and ${codeMarkets.market_id} = ${report.market_id})
+        and exists (select 1 from ${companyCodes} where ${companyCodes.code_id} = ${codes.id} and ${companyCodes.company_id} = ${report.company_id})`,
+    })
+    .from(codes)
+    .where(eq(codes.organization_id, report.organization_id))
+    .orderBy(codes.code);
+  const infos = rows.map((r) => ({ id: r.id, code: r.code, name: r.name, disabled_status: r.disabled_status as CodeInfo['disabled_status'], available: Boolean(r.available) }));
+  return { byCode: new Map(infos.map((c) => [c.code, c])), codes: infos };
+}
+
+/**
+ * Accepts an uploaded file for a report: checks who and when (DESIGN §5), stores the file,
+ * records the import and moves the report to Processing file. The queue does the rest.
+ */
+export async function acceptUpload(
+  db: Db,
+  who: Who,
+  reportUuid: string,
+  file: { name: string; content: Buffer },
+  queue: { sendImport(importId: number): Promise<void> } | null,
+): Promise<{ uuid: string; status: string }> {
+  const report = await findReportRow(db, who, reportUuid);
+  if (!(await reportsFor(db, who, report))) throw forbidden('report_status.no_access');
+  if (report.period.status === 'closed') throw new AppError('conflict', 'report_status.period_closed');
+  if (report.status === ReportStatus.Approved) throw new AppError('conflict', 'report_status.already_approved');
+  if (!canUploadInStatus(report.status)) throw new AppError('conflict', 'report.upload_not_allowed');
+  // Stored as sent; the worker judges the content (not the name or the declared type).
+  const fileId = await storeFile(db, { name: file.name, mimeType: 'application/octet-stream', content: file.content });
+  const created = await db.transaction(async (tx) => {
+    const moved = await tx
+      .update(reports)
+      .set({ status: ReportStatus.ProcessingFile, updated_at: sql`now()` })
+      .where(and(eq(reports.id, report.id), eq(reports.status, report.status)))
+      .returning({ id: reports.id });
+    if (moved.length === 0) throw new AppError('conflict', 'report.upload_not_allowed');
+    await tx.insert(reportStatusChanges).values({ report_id: report.id, user_id: who.actor.userId, from_status: report.status, to_status: ReportStatus.ProcessingFile });
+    const [row] = await tx
+      .insert(imports)
+      .values({ report_id: report.id, user_id: who.actor.userId, file_id: fileId, report_status_before: report.status })
+      .returning({ id: imports.id, uuid: imports.uuid, status: imports.status });
+    return row!;
+  });
+  // Without a worker in this process the import waits, queued, for the next one that starts.
+  await queue?.sendImport(created.id);
+  return { uuid: created.uuid, status: created.status };
+}
+
+async function setReportStatus(db: Executor, reportId: number, from: number, to: number) {
+  await db.update(reports).set({ status: to, updated_at: sql`now()` }).where(eq(reports.id, reportId));
+  await db.insert(reportStatusChanges).values({ report_id: reportId, user_id: null, from_status: from, to_status: to });
+}
+
+/**
+ * The job: validates the file and, when it is valid, replaces the report's rows in one
+ * transaction. Safe to run again after a crash: it starts over from the stored file.
+ */
+export async function processImport(db: Db, log: FastifyBaseLogger, importId: number): Promise<void> {
+  const [item] = await db.select().from(imports).where(eq(imports.id, importId));
+  if (!item || item.status === 'invalid' || item.status === 'done' || item.status === 'failed') return;
+  const [report] = await db.select({ id: reports.id, status: reports.status }).from(reports).where(eq(reports.id, item.report_id));
+  if (!report) return;
+  // Interrupted while storing rows: go back to Processing file and start over.
+  if (report.status === ReportStatus.ProcessingData) await setReportStatus(db, report.id, report.status, ReportStatus.ProcessingFile);
+  else if (report.status !== ReportStatus.ProcessingFile) {
+    await db.update(imports).set({ status: 'failed', finished_at: sql`now()` }).where(eq(imports.id, importId));
+    return;
+  }
+  await db.update(imports).set({ status: 'processing', started_at: sql`now()`, attempts: sql`${imports.attempts} + 1` }).where(eq(imports.id, importId));
+
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mss-import-'));
+  try {
+    const [file] = await db.select({ content: files.content }).from(files).where(eq(files.id, item.file_id));
+    const filePath = path.join(dir, 'upload.xlsx');
+    await fs.writeFile(filePath, file!.content);
+    const lookup = await codeLookupFor(db, report.id);
+    const result = await validateReportFile(filePath, lookup);
+    if (!result.ok) {
+      const stored = result.errors.slice(0, MAX_STORED_ERRORS).map((e) => ({ row: e.row, code: e.code, key: e.key, params: e.params, message: e.message }));
+      await db.transaction(async (tx) => {
+        await tx
+          .update(imports)
+          // A cut list ends with one "too many errors" entry, which is not an error of the file.
+          .set({ status: 'invalid', errors: stored, error_count: result.errors.length - (result.truncated ? 1 : 0), row_count: result.dataRowCount, finished_at: sql`now()` })
+          .where(eq(imports.id, importId));
+        await setReportStatus(tx, report.id, ReportStatus.ProcessingFile, ReportStatus.InvalidFile);
+      });
+      return;
+    }
+    await setReportStatus(db, report.id, ReportStatus.ProcessingFile, ReportStatus.ProcessingData);
+    const back = nextReportStatus(ReportStatus.ProcessingData, 'rows_stored', item.report_status_before)!;
+    await db.transaction(async (tx) => {
+      await tx.delete(reportRows).where(eq(reportRows.report_id, report.id));
+      if (result.rows.length) {
+        // One statement for all rows: three array parameters unnested by the database.
+        const list = (values: (number | null)[]) => `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
+        await tx.execute(sql`
+          insert into ${reportRows} (report_id, code_id, volume, value)
+          select ${report.id}, code_id, volume, value
+          from unnest(${list(result.rows.map((r) => r.code_id))}::int[], ${list(result.rows.map((r) => r.volume))}::numeric[],
+                      ${list(result.rows.map((r) => r.value))}::numeric[]) as t(code_id, volume, value)`);
+      }
+      await tx.update(imports).set({ status: 'done', row_count: result.rows.length, error_count: 0, finished_at: sql`now()` }).where(eq(imports.id, importId));
+      await setReportStatus(tx, report.id, ReportStatus.ProcessingData, back);
+    });
+    await runPreflight(db, report.id);
+  } catch (error) {
+    log.error({ err: error, importId }, 'import failed');
+    throw error;
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** After a restart: every import that did not finish is queued again. */
+export async function recoverImports(db: Db, queue: { sendImport(importId: number): Promise<void> }): Promise<number> {
+  const pending = await db.select({ id: imports.id }).from(imports).where(inArray(imports.status, ['queued', 'processing']));
+  for (const p of pending) await queue.sendImport(p.id);
+  return pending.length;
+}
+
+const importColumns = {
+  id: imports.id,
+  uuid: imports.uuid,
+  status: imports.status,
+  row_count: imports.row_count,
+  error_count: imports.error_count,
+  errors: imports.errors,
+  created_at: imports.created_at,
+  finished_at: imports.finished_at,
+  file_id: imports.file_id,
+  file_name: files.name,
+  file_size: files.size,
+  report: { uuid: reports.uuid, status: reports.status },
+  company: { id: companies.id, name: companies.name },
+  market: { id: markets.id, international_name: markets.international_name, local_name: markets.local_name, iso_code: markets.iso_code },
+  period: { uuid: periods.uuid, title: periods.title },
+  user_id: users.id,
+  user_first: users.first_name,
+  user_last: users.last_name,
+  user_email: users.email,
+};
+
+const selectImports = (db: Db) =>
+  db
+    .select(importColumns)
+    .from(imports)
+    .innerJoin(reports, eq(reports.id, imports.report_id))
+    .innerJoin(periods, eq(periods.id, reports.period_id))
+    .innerJoin(markets, eq(markets.id, periods.market_id))
+    .innerJoin(companies, eq(companies.id, reports.company_id))
+    .innerJoin(files, eq(files.id, imports.file_id))
+    .leftJoin(users, eq(users.id, imports.user_id));
+
+type ImportRowData = Awaited<ReturnType<typeof selectImports>>[number];
+
+function toImport(row: ImportRowData): Import {
+  return {
+    uuid: row.uuid,
+    status: row.status as Import['status'],
+    report: row.report,
+    company: row.company,
+    market: row.market,
+    period: row.period,
+    user: row.user_id === null ? null : { id: row.user_id, name: `${row.user_first ?? ''} ${row.user_last ?? ''}`.trim() || (row.user_email ?? '') },
+    file_name: row.file_name,
+    file_size: row.file_size,
+    row_count: row.row_count,
+    error_count: row.error_count,
+    created_at: row.created_at.toISOString(),
+    finished_at: row.finished_at?.toISOString() ?? null,
+  };
+}
+
+export async function findImports(db: Db, who: Who, query: { report_uuid?: string }): Promise<Import[]> {
+  const rows = await selectImports(db)
+    .where(and(await visibleReports(db, who), query.report_uuid ? eq(reports.uuid, query.report_uuid) : undefined))
+    .orderBy(desc(imports.id))
+    .limit(500);
+  return rows.map(toImport);
+}
+
+async function findImportRow(db: Db, who: Who, uuid: string): Promise<ImportRowData> {
+  if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw notFound();
+  const [row] = await selectImports(db).where(and(eq(imports.uuid, uuid), await visibleReports(db, who)));
+  if (!row) throw notFound();
+  return row;
+}
+
+type StoredError = { row: number | null; code: string | null; message: string };
+
+export async function findImport(db: Db, who: Who, uuid: string): Promise<ImportDetail> {
+  const row = await findImportRow(db, who, uuid);
+  const errors = (row.errors as StoredError[]).map((e) => ({ row: e.row, code: e.code ?? null, message: e.message }));
+  return { ...toImport(row), errors, errors_truncated: row.error_count > errors.length };
+}
+
+export async function findImportFile(db: Db, who: Who, uuid: string): Promise<{ name: string; content: Buffer }> {
+  const row = await findImportRow(db, who, uuid);
+  const [file] = await db.select({ content: files.content }).from(files).where(eq(files.id, row.file_id));
+  return { name: row.file_name, content: file!.content };
+}
+
+export async function findImportErrors(db: Db, who: Who, uuid: string): Promise<StoredError[]> {
+  return (await findImportRow(db, who, uuid)).errors as StoredError[];
+}

@@ -1,0 +1,79 @@
+/**
+ * The two xlsx files of the import screen, written with the streaming writer:
+ *
+ * - the template: `Code | Volume | Value | Name | Note`, one row per code the company reports
+ *   in the market (inactive codes, disabled 30, are left out: they would be refused). Codes are
+ *   written as text so that leading zeros survive. The Note column says which cell must stay
+ *   empty for codes with disabled 10 (value) or 20 (volume). The validator recognises the header
+ *   row and therefore ignores the Name and Note columns it names.
+ * - the error sheet: `Row | Code | Error`, one line per error of an import, in the order of the
+ *   validator (file order), with the spreadsheet row number so the user can find the line in
+ *   their own file. Errors about the whole file have an empty Row.
+ */
+import type { CodeDisabledStatus, Locale } from '@mss/contracts/enums';
+import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
+import { type XlsxCellInput, writeXlsx } from '../../lib/xlsx-writer/index.ts';
+
+export interface TemplateCode {
+  code: string;
+  name: string;
+  disabled_status: CodeDisabledStatus;
+}
+
+export interface SheetOptions {
+  /** Language of the header and notes (default en-US). */
+  locale?: Locale;
+}
+
+/** An error as the validator returns it (or as stored with an import). */
+export interface ErrorSheetEntry {
+  row: number | null;
+  code?: string | null;
+  message: string;
+  /** With `params`, lets the sheet be written in another locale than the stored message. */
+  key?: MessageKey;
+  params?: MessageParams;
+}
+
+/** Writes the import template for these codes (in the given order) to a file path or a stream. */
+export async function writeTemplate(
+  codes: Iterable<TemplateCode>,
+  out: string | NodeJS.WritableStream,
+  options: SheetOptions = {},
+): Promise<void> {
+  const t = (key: MessageKey) => translate(key, {}, options.locale);
+  const notes: Partial<Record<number, string>> = {
+    10: t('import.sheet.note_value_disabled'),
+    20: t('import.sheet.note_volume_disabled'),
+  };
+  function* rows(): Generator<XlsxCellInput[]> {
+    for (const code of codes) {
+      if (code.disabled_status === 30) continue;
+      yield [code.code, null, null, code.name, notes[code.disabled_status] ?? null];
+    }
+  }
+  await writeXlsx(out, rows(), {
+    sheetName: 'Report',
+    header: [t('import.sheet.code'), t('import.sheet.volume'), t('import.sheet.value'), t('import.sheet.name'), t('import.sheet.note')],
+    columnWidths: [16, 14, 14, 40, 60],
+  });
+}
+
+/** Writes the error list of an import (`Row | Code | Error`) to a file path or a stream. */
+export async function writeErrorSheet(
+  errors: Iterable<ErrorSheetEntry>,
+  out: string | NodeJS.WritableStream,
+  options: SheetOptions = {},
+): Promise<void> {
+  function* rows(): Generator<XlsxCellInput[]> {
+    for (const error of errors) {
+      const message = options.locale && error.key ? translate(error.key, error.params ?? {}, options.locale) : error.message;
+      yield [error.row, error.code ?? null, message];
+    }
+  }
+  await writeXlsx(out, rows(), {
+    sheetName: 'Errors',
+    header: [translate('import.sheet.row', {}, options.locale), translate('import.sheet.code', {}, options.locale), translate('import.sheet.error', {}, options.locale)],
+    columnWidths: [8, 16, 90],
+  });
+}

@@ -1,0 +1,195 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../../../test/helpers.ts';
+import { codeMarkets, codes, companies, companyCodes, companyMarkets, companyOrganizations, imports, reports } from '../../db/schema.ts';
+import { writeXlsx, type XlsxCellInput } from '../../lib/xlsx-writer/index.ts';
+import { openXlsx } from '../../lib/xlsx/index.ts';
+import { processImport } from './imports.service.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ JOBS: 'on' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function xlsx(rows: XlsxCellInput[][]): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const out = new PassThrough();
+  out.on('data', (c: Buffer) => chunks.push(c));
+  await writeXlsx(out, rows);
+  return Buffer.concat(chunks);
+}
+
+function multipart(name: string, content: Buffer) {
+  const boundary = '----mss-import';
+  return {
+    payload: Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      content,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    'content-type': `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+async function world() {
+  const org = await createOrganization(t.db);
+  const market = await createMarket(t.db, org.id, 'Sweden');
+  const [company] = await t.db.insert(companies).values({ name: 'Acme AB' }).returning();
+  await t.db.insert(companyOrganizations).values({ company_id: company!.id, organization_id: org.id });
+  await t.db.insert(companyMarkets).values({ company_id: company!.id, market_id: market.id });
+  const codeRows = await t.db
+    .insert(codes)
+    .values([
+      { organization_id: org.id, code: '1001', name: 'Small' },
+      { organization_id: org.id, code: '1002', name: 'Large' },
+      { organization_id: org.id, code: '1003', name: 'Retired', disabled_status: 30 },
+      { organization_id: org.id, code: '1004', name: 'Not for Acme' },
+    ])
+    .returning();
+  await t.db.insert(codeMarkets).values(codeRows.map((c) => ({ code_id: c.id, market_id: market.id })));
+  await t.db.insert(companyCodes).values(codeRows.filter((c) => c.code !== '1004').map((c) => ({ company_id: company!.id, code_id: c.id })));
+  const reporterUser = await createUser(t.db, { roles: ['reporter'], organizationIds: [org.id], marketIds: [market.id], companyId: company!.id });
+  const reporter = { ...XHR, cookie: await signIn(t.app, reporterUser.email) };
+  const admin = await signInAs(t, ['market-admin'], { organizationId: org.id, marketIds: [market.id] });
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/periods',
+    headers: admin.headers,
+    payload: { market_id: market.id, title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31' },
+  });
+  await t.app.inject({ method: 'POST', url: `/api/v1/periods/${created.json().data.uuid}/open`, headers: admin.headers });
+  const [report] = await t.db.select().from(reports).where(eq(reports.company_id, company!.id));
+  return { reporter, admin: admin.headers, report: report! };
+}
+
+async function upload(headers: Record<string, string>, reportUuid: string, name: string, content: Buffer) {
+  const { payload, ...type } = multipart(name, content);
+  return t.app.inject({ method: 'POST', url: `/api/v1/reports/${reportUuid}/file`, headers: { ...headers, ...type }, payload });
+}
+
+/** Waits for the background job to finish the import (the real queue, polling the API). */
+async function settled(headers: Record<string, string>, importUuid: string) {
+  for (let i = 0; i < 200; i++) {
+    const res = await t.app.inject({ url: `/api/v1/imports/${importUuid}`, headers });
+    const data = res.json().data;
+    if (['invalid', 'done', 'failed'].includes(data.status)) return data;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('import did not finish');
+}
+
+describe('importing a report file', () => {
+  it('when an invalid file is uploaded, then 202 at once, the report goes to 11 with every row error, and accepted rows stay', async () => {
+    const w = await world();
+    const good = await upload(w.reporter, w.report.uuid, 'good.xlsx', await xlsx([['Code', 'Volume', 'Value'], ['1001', 5, 500]]));
+    expect(good.statusCode).toBe(202);
+    expect((await settled(w.reporter, good.json().data.uuid)).status).toBe('done');
+
+    const bad = await upload(
+      w.reporter,
+      w.report.uuid,
+      'bad.xlsx',
+      await xlsx([
+        ['Code', 'Volume', 'Value'],
+        ['9999', 1, 1],
+        ['1004', 1, 1],
+        ['1003', 1, 1],
+        ['1001', 'abc', 1],
+        ['1002', 1, '12x'],
+        ['1002', 2, 2],
+      ]),
+    );
+    expect(bad.statusCode).toBe(202);
+    const result = await settled(w.reporter, bad.json().data.uuid);
+    expect(result.status).toBe('invalid');
+    expect(result.errors.map((e: { message: string }) => e.message)).toEqual([
+      'Invalid code on row 2.',
+      'The code is not available to you (row 3).',
+      'The code 1003 is inactive (row 4).',
+      'Column B contains invalid characters on row 5.',
+      'Column C contains invalid characters on row 6.',
+      'Report has duplicate codes on row 7 for code 1002.',
+    ]);
+    const report = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
+    expect(report.status).toBe(11);
+    // The earlier, valid file's rows are still there.
+    expect(report.rows.map((r: { code: string; volume: number }) => [r.code, r.volume])).toEqual([['1001', 5]]);
+
+    const sheet = await t.app.inject({ url: `/api/v1/imports/${bad.json().data.uuid}/errors`, headers: w.reporter });
+    expect(sheet.headers['content-type']).toContain('spreadsheetml');
+    const original = await t.app.inject({ url: `/api/v1/imports/${bad.json().data.uuid}/file`, headers: w.reporter });
+    expect(original.rawPayload.length).toBeGreaterThan(100);
+  });
+
+  it('when a valid file follows, then the rows are replaced, the report is back to 20 with a preflight, and the reporter can submit', async () => {
+    const w = await world();
+    const res = await upload(w.reporter, w.report.uuid, 'r.xlsx', await xlsx([['1001', '1 234', '12,5'], ['1002', 3, 300]]));
+    const done = await settled(w.reporter, res.json().data.uuid);
+    expect(done).toMatchObject({ status: 'done', row_count: 2, error_count: 0 });
+    const report = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
+    expect(report).toMatchObject({ status: 20, totals: { volume: 1237, value: 312.5 }, preflight: { severity: 10 } });
+    expect(report.history.map((h: { from_status: number; to_status: number }) => `${h.from_status}>${h.to_status}`)).toEqual(['null>20', '20>10', '10>30', '30>20']);
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/reports/${w.report.uuid}/status`, headers: w.reporter, payload: { status: 40 } })).json().data.status).toBe(40);
+    // Waiting for approval: no uploads.
+    const refused = await upload(w.reporter, w.report.uuid, 'late.xlsx', await xlsx([['1001', 1, 1]]));
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe('Report file cannot be uploaded due to the report status.');
+    // Sent back (50): an upload returns to 50, not 20.
+    await t.app.inject({ method: 'POST', url: `/api/v1/reports/${w.report.uuid}/status`, headers: w.admin, payload: { status: 50, comment: 'fix' } });
+    const again = await upload(w.reporter, w.report.uuid, 'fix.xlsx', await xlsx([['1001', 1, 1]]));
+    await settled(w.reporter, again.json().data.uuid);
+    expect((await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data.status).toBe(50);
+  });
+
+  it('when the file is not an xlsx, then the import is invalid with the catalogue message', async () => {
+    const w = await world();
+    const res = await upload(w.reporter, w.report.uuid, 'report.xlsx', Buffer.from('code;volume;value\n1001;1;1\n'));
+    const done = await settled(w.reporter, res.json().data.uuid);
+    expect(done.errors.map((e: { message: string }) => e.message)).toEqual(["Invalid file. Please make sure the file you're trying to import is an xlsx-file."]);
+  });
+
+  it('when an approver or another company uploads, then it is refused', async () => {
+    const w = await world();
+    const res = await upload(w.admin, w.report.uuid, 'r.xlsx', await xlsx([['1001', 1, 1]]));
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe("You don't have access to change this report.");
+  });
+
+  it('when processing was interrupted after the rows step began, then running the job again finishes it', async () => {
+    const w = await world();
+    const res = await upload(w.reporter, w.report.uuid, 'r.xlsx', await xlsx([['1001', 7, 70]]));
+    await settled(w.reporter, res.json().data.uuid);
+    // Simulate a crash in the middle of a later import: report left in 30, import in processing.
+    const [item] = await t.db.select().from(imports).where(eq(imports.uuid, res.json().data.uuid));
+    await t.db.update(imports).set({ status: 'processing' }).where(eq(imports.id, item!.id));
+    await t.db.update(reports).set({ status: 30 }).where(eq(reports.id, w.report.id));
+    await processImport(t.db, t.app.log, item!.id);
+    const report = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
+    expect(report.status).toBe(20);
+    expect(report.rows.map((r: { volume: number }) => r.volume)).toEqual([7]);
+  });
+
+  it('when the template is downloaded, then it lists the codes available to the company and reads back', async () => {
+    const w = await world();
+    const res = await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}/template`, headers: w.reporter });
+    expect(res.statusCode).toBe(200);
+    const fs = await import('node:fs/promises');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'tpl-')), 't.xlsx');
+    await fs.writeFile(file, res.rawPayload);
+    const book = await openXlsx(file);
+    const codesInFile: string[] = [];
+    for await (const row of book.rows()) {
+      const cell = row.cells[0];
+      if (row.row > 1 && cell?.kind === 'string') codesInFile.push(cell.value);
+    }
+    book.close();
+    // 1003 is inactive (30) and 1004 not the company's: neither is offered.
+    expect(codesInFile).toEqual(['1001', '1002']);
+  });
+});

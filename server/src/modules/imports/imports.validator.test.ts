@@ -1,0 +1,380 @@
+import ExcelJS from 'exceljs';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CodeDisabledStatus } from '@mss/contracts/enums';
+import { writeXlsx } from '../../lib/xlsx-writer/index.ts';
+import { buildMiniXlsx, buildZip, tempFolder } from '../../lib/xlsx/test-support.ts';
+import { type CodeInfo, type CodeLookup, type ValidateOptions, validateReportFile } from './imports.validator.ts';
+
+const tmp = tempFolder('imports-validator-test-');
+afterAll(() => tmp.cleanup());
+
+function lookup(entries: [code: string, id: number, disabled: CodeDisabledStatus, available?: boolean][]): CodeLookup {
+  const byCode = new Map<string, CodeInfo>();
+  for (const [code, id, disabled_status, available = true] of entries) byCode.set(code, { id, code, disabled_status, available });
+  return { byCode };
+}
+
+const CODES = lookup([
+  ['1001', 1, 0],
+  ['1002', 2, 0],
+  ['1003', 3, 10], // value disabled
+  ['1004', 4, 20], // volume disabled
+  ['1005', 5, 30], // inactive
+  ['1006', 6, 0, false], // not available to the company in the market
+  ['A-7', 7, 0],
+  ['0012', 8, 0],
+]);
+
+type Plain = string | number | null;
+let fileNumber = 0;
+
+/** The two independent writers: ExcelJS (shared strings) and ours (inline strings). */
+const writers: Record<string, (rows: Plain[][]) => Promise<string>> = {
+  exceljs: async (rows) => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Sheet1');
+    for (const row of rows) ws.addRow(row.map((cell) => cell ?? undefined));
+    const path = tmp.path(`exceljs-${++fileNumber}.xlsx`);
+    await wb.xlsx.writeFile(path);
+    return path;
+  },
+  'xlsx-writer': async (rows) => {
+    const path = tmp.path(`ours-${++fileNumber}.xlsx`);
+    await writeXlsx(path, rows);
+    return path;
+  },
+};
+
+const options: ValidateOptions = { slot: null };
+const validate = (path: string, opts: ValidateOptions = {}) => validateReportFile(path, CODES, { ...options, ...opts });
+
+const messages = (result: { errors: { row: number | null; message: string }[] }) => result.errors.map((e) => [e.row, e.message]);
+
+describe.each(Object.entries(writers))('import validator on files written by %s', (_name, write) => {
+  it('accepts a valid file with a header row and reads numbers the way a person would', async () => {
+    const path = await write([
+      ['Code', 'Volume', 'Value'],
+      ['1001', 12, 34.5],
+      [1002, '1 234', '12,5'], // numeric code cell; numbers stored as text
+      ['A-7', '-3', '1,234.50'], // negative; comma thousands with a dot decimal
+      ['1003', 7, null], // value disabled: C empty
+      ['1004', null, 99], // volume disabled: B empty
+      ['  0012  ', '0,125', '1\u00a0234\u00a0567'], // trimmed code with leading zeros; no-break spaces
+    ]);
+    const result = await validate(path);
+    expect(result.errors).toEqual([]);
+    expect(result).toMatchObject({ ok: true, headerRow: 1, dataRowCount: 6, rowsWithoutFigures: 0, truncated: false });
+    expect(result.rows).toEqual([
+      { row: 2, code_id: 1, code: '1001', volume: 12, value: 34.5 },
+      { row: 3, code_id: 2, code: '1002', volume: 1234, value: 12.5 },
+      { row: 4, code_id: 7, code: 'A-7', volume: -3, value: 1234.5 },
+      { row: 5, code_id: 3, code: '1003', volume: 7, value: null },
+      { row: 6, code_id: 4, code: '1004', volume: null, value: 99 },
+      { row: 7, code_id: 8, code: '0012', volume: 0.125, value: 1234567 },
+    ]);
+  });
+
+  it('accepts a file without a header; row numbers start at 1 and skip empty rows', async () => {
+    const path = await write([['1001', 1, 2], [], ['1002', 3, 4]]);
+    const result = await validate(path);
+    expect(result.ok).toBe(true);
+    expect(result.headerRow).toBeNull();
+    expect(result.rows.map((r) => [r.row, r.code])).toEqual([
+      [1, '1001'],
+      [3, '1002'],
+    ]);
+  });
+
+  it('lists every row error with the exact messages and spreadsheet row numbers', async () => {
+    const path = await write([
+      ['Code', 'Volume', 'Value'], // 1
+      ['X-404', 1, 1], // 2 unknown code
+      ['1006', 1, 1], // 3 not available
+      ['1005', 1, 1], // 4 inactive
+      ['1001', 1, 1], // 5 fine
+      ['1001', 2, 2], // 6 duplicate
+      ['1002', 'abc', '1,234'], // 7 B and C invalid (1,234 is ambiguous)
+      ['1003', 1, 5], // 8 value must be empty
+      ['1004', 5, 1], // 9 volume must be empty
+      [null, 5, 6], // 10 no code
+      [1.5, 1, 1], // 11 non-integer numeric code
+      ['A-7', 1e16, 1], // 12 too large
+      ['X-404', 'x', null], // 13 invalid code and invalid B
+    ]);
+    const result = await validate(path);
+    expect(result.ok).toBe(false);
+    expect(result.rows).toEqual([]);
+    expect(messages(result)).toEqual([
+      [2, 'Invalid code on row 2.'],
+      [3, 'The code is not available to you (row 3).'],
+      [4, 'The code 1005 is inactive (row 4).'],
+      [6, 'Report has duplicate codes on row 6 for code 1001.'],
+      [7, 'Column B contains invalid characters on row 7.'],
+      [7, 'Column C contains invalid characters on row 7.'],
+      [8, 'Column C must be empty for code 1003, its value is not reported (row 8).'],
+      [9, 'Column B must be empty for code 1004, its volume is not reported (row 9).'],
+      [10, 'Invalid code on row 10.'],
+      [11, 'Invalid code on row 11.'],
+      [12, 'Column B holds a number that is too large on row 12.'],
+      [13, 'Invalid code on row 13.'],
+      [13, 'Column B contains invalid characters on row 13.'],
+    ]);
+    expect(result.errors.map((e) => e.key)).toEqual([
+      'import.invalid_code',
+      'import.code_not_available',
+      'import.code_inactive',
+      'import.duplicate_code',
+      'import.column_b_invalid',
+      'import.column_c_invalid',
+      'import.value_must_be_empty',
+      'import.volume_must_be_empty',
+      'import.invalid_code',
+      'import.invalid_code',
+      'import.column_b_out_of_range',
+      'import.invalid_code',
+      'import.column_b_invalid',
+    ]);
+    expect(result.errors[0]).toEqual({ row: 2, code: 'X-404', key: 'import.invalid_code', params: { row: 2 }, message: 'Invalid code on row 2.' });
+    expect(result.errors[3].params).toEqual({ row: 6, code: '1001' });
+    expect(result.errors[8].code).toBeNull();
+    expect(result.errors[9].code).toBe('1.5');
+    expect(result).toMatchObject({ dataRowCount: 12, headerRow: 1, truncated: false });
+  });
+
+  it('refuses invalid number texts as invalid characters', async () => {
+    const bad = ['12%', '€5', '1e5', '+3', '1.2.3', '1.234,56', '(5)', '12 34', 'NaN', 'Infinity', '0x10'];
+    const path = await write(bad.map((text) => ['1001', text, null]));
+    // The repeated code adds duplicate errors; look at column B only.
+    const result = await validate(path, { maxErrors: 100 });
+    expect(result.errors.filter((e) => e.key === 'import.column_b_invalid').map((e) => e.row)).toEqual(bad.map((_, i) => i + 1));
+  });
+
+  it('refuses an empty workbook, a header alone and codes without figures as empty', async () => {
+    for (const rows of [[], [['Code', 'Volume', 'Value']], [['Code', 'Volume', 'Value'], ['1001'], ['1002', null, '   ']]] as Plain[][][]) {
+      const result = await validate(await write(rows));
+      expect(messages(result)).toEqual([[null, 'The report file is empty.']]);
+      expect(result.errors[0].key).toBe('import.empty');
+    }
+  });
+
+  it('refuses a fourth column unless the header names it', async () => {
+    const unnamed = await validate(
+      await write([
+        ['1001', 1, 2, 'note'],
+        ['X-404', 1, 2],
+        ['1002', 1, 2, null, 'far away'],
+      ]),
+    );
+    // Only the column count errors: the row rules are not applied to a file with the wrong layout.
+    expect(messages(unnamed)).toEqual([
+      [1, 'Invalid column count.'],
+      [3, 'Invalid column count.'],
+    ]);
+    expect(unnamed.errors[0]).toMatchObject({ key: 'import.column_count', params: {}, code: '1001' });
+
+    const named = await validate(
+      await write([
+        ['Code', 'Volume', 'Value', 'Name'],
+        ['1001', 1, 2, 'Cars'],
+        [null, null, null, 'a note only: not a data row'],
+        ['1002', 3, 4],
+      ]),
+    );
+    expect(named.errors).toEqual([]);
+    expect(named.rows.map((r) => r.code)).toEqual(['1001', '1002']);
+    expect(named.dataRowCount).toBe(2);
+
+    const beyondNamed = await validate(
+      await write([
+        ['Code', 'Volume', 'Value', 'Name'],
+        ['1001', 1, 2, 'Cars', 'unnamed E'],
+      ]),
+    );
+    expect(messages(beyondNamed)).toEqual([[2, 'Invalid column count.']]);
+  });
+
+  it('takes the first non-empty row as the header only when it looks like one', async () => {
+    // A known code in A: data, even with text in B and C.
+    const data = await validate(await write([['1001', 'x', 'y']]));
+    expect(data.headerRow).toBeNull();
+    expect(messages(data)).toEqual([
+      [1, 'Column B contains invalid characters on row 1.'],
+      [1, 'Column C contains invalid characters on row 1.'],
+    ]);
+
+    // Number-like B or C: data.
+    const numeric = await validate(await write([['Code', '12', 'Value']]));
+    expect(numeric.headerRow).toBeNull();
+    expect(messages(numeric)).toEqual([
+      [1, 'Invalid code on row 1.'],
+      [1, 'Column C contains invalid characters on row 1.'],
+    ]);
+
+    // Header after empty rows; localized titles; blank A.
+    const later = await validate(await write([[], [], [null, 'Volym', 'Värde'], ['1001', 1, 2]]));
+    expect(later).toMatchObject({ ok: true, headerRow: 3 });
+
+    // A second header-like row is data.
+    const twice = await validate(await write([['Code', 'Volume', 'Value'], ['Code', 'Volume', 'Value'], ['1001', 1, 2]]));
+    expect(messages(twice)).toEqual([
+      [2, 'Invalid code on row 2.'],
+      [2, 'Column B contains invalid characters on row 2.'],
+      [2, 'Column C contains invalid characters on row 2.'],
+    ]);
+  });
+
+  it('lists all errors of a large file and caps the list', async () => {
+    const rows: Plain[][] = Array.from({ length: 50 }, (_, i) => [`bad-${i}`, 1, 2]);
+    const all = await validate(await write(rows));
+    expect(all.errors).toHaveLength(50);
+    expect(all.errors.map((e) => e.row)).toEqual(rows.map((_, i) => i + 1));
+
+    const capped = await validate(await write(rows), { maxErrors: 5 });
+    expect(capped.truncated).toBe(true);
+    expect(capped.errors).toHaveLength(6);
+    expect(capped.errors[5]).toEqual({
+      row: null,
+      code: null,
+      key: 'import.too_many_errors',
+      params: { max: 5 },
+      message: 'There are more errors than these 5; fix them and import the file again to see the rest.',
+    });
+    expect(capped.dataRowCount).toBe(50);
+  });
+
+  it('refuses more rows than allowed', async () => {
+    const result = await validate(await write([['1001', 1, 1], ['1002', 1, 1], ['A-7', 1, 1]]), { limits: { maxRows: 2 } });
+    expect(messages(result)).toEqual([[null, 'The file has too many rows (at most 2).']]);
+  });
+
+  it('refuses a sheet over the size cap', async () => {
+    const result = await validate(await write([['1001', 1, 1]]), { limits: { maxSheetBytes: 100 } });
+    expect(result.errors.map((e) => e.key)).toEqual(['import.too_large']);
+    expect(result.errors[0].message).toBe('The file is too large to import, or expands to an unreasonable size.');
+  });
+});
+
+describe('import validator: cell kinds only some writers produce (ExcelJS)', () => {
+  async function excel(build: (ws: ExcelJS.Worksheet) => void): Promise<string> {
+    const wb = new ExcelJS.Workbook();
+    build(wb.addWorksheet('Sheet1'));
+    const path = tmp.path(`exceljs-kinds-${++fileNumber}.xlsx`);
+    await wb.xlsx.writeFile(path);
+    return path;
+  }
+
+  it('uses cached formula results; a formula without one is invalid', async () => {
+    const path = await excel((ws) => {
+      ws.addRow(['Code', 'Volume', 'Value']);
+      ws.addRow([{ formula: '"10"&"01"', result: '1001' }, { formula: '2*3', result: 6 }, { formula: 'B2/4', result: 1.5 }]);
+      ws.addRow([{ formula: '1000+2', result: 1002 }, { formula: 'TEXT(5,"0")', result: '5' }, 7]);
+      ws.addRow(['A-7', { formula: '1+1' }, 1]);
+    });
+    const result = await validate(path);
+    expect(messages(result)).toEqual([[4, 'Column B contains invalid characters on row 4.']]);
+
+    const valid = await validate(
+      await excel((ws) => {
+        ws.addRow([{ formula: '"10"&"01"', result: '1001' }, { formula: '2*3', result: 6 }, { formula: 'B1/4', result: 1.5 }]);
+        ws.addRow([{ formula: '1000+2', result: 1002 }, { formula: 'TEXT(5,"0")', result: '5' }, 7]);
+      }),
+    );
+    expect(valid.rows).toEqual([
+      { row: 1, code_id: 1, code: '1001', volume: 6, value: 1.5 },
+      { row: 2, code_id: 2, code: '1002', volume: 5, value: 7 },
+    ]);
+  });
+
+  it('refuses dates, booleans and error cells in B and C as invalid characters', async () => {
+    const path = await excel((ws) => {
+      ws.addRow(['1001', new Date(Date.UTC(2026, 0, 15)), 1]);
+      ws.addRow(['1002', true, { error: '#DIV/0!' }]);
+    });
+    expect(messages(await validate(path))).toEqual([
+      [1, 'Column B contains invalid characters on row 1.'],
+      [2, 'Column B contains invalid characters on row 2.'],
+      [2, 'Column C contains invalid characters on row 2.'],
+    ]);
+  });
+
+  it('refuses dates, booleans and error cells in A as invalid codes, showing them in the error', async () => {
+    const path = await excel((ws) => {
+      ws.addRow([new Date(Date.UTC(2026, 0, 15)), 1, 1]);
+      ws.addRow([false, 1, 1]);
+      ws.addRow([{ error: '#N/A' }, 1, 1]);
+    });
+    const result = await validate(path);
+    expect(messages(result)).toEqual([
+      [1, 'Invalid code on row 1.'],
+      [2, 'Invalid code on row 2.'],
+      [3, 'Invalid code on row 3.'],
+    ]);
+    expect(result.errors.map((e) => e.code)).toEqual(['2026-01-15', 'FALSE', '#N/A']);
+  });
+
+  it('reads numeric cells with a number format as plain numbers', async () => {
+    const path = await excel((ws) => {
+      ws.addRow(['1001', 1234.5, 0.25]);
+      ws.getCell('B1').numFmt = '#,##0.00';
+      ws.getCell('C1').numFmt = '0%';
+    });
+    expect((await validate(path)).rows).toEqual([{ row: 1, code_id: 1, code: '1001', volume: 1234.5, value: 0.25 }]);
+  });
+});
+
+describe('import validator: what is not a spreadsheet', () => {
+  it('refuses CSV bytes, an empty file and random bytes as not xlsx, whatever the name', async () => {
+    for (const [name, bytes] of [
+      ['report.xlsx', 'Code;Volume;Value\n1001;1;2\n'],
+      ['empty.xlsx', ''],
+      ['random.xlsx', Buffer.from([0x13, 0x37, 0x00, 0xff, 0x42])],
+      ['archive.xlsx', buildZip([{ name: 'hello.txt', data: 'not a workbook' }])],
+    ] as const) {
+      const result = await validate(tmp.write(name, bytes));
+      expect(messages(result)).toEqual([[null, "Invalid file. Please make sure the file you're trying to import is an xlsx-file."]]);
+      expect(result).toMatchObject({ ok: false, rows: [], dataRowCount: 0 });
+    }
+  });
+
+  it('refuses a damaged workbook with a message of its own', async () => {
+    const path = tmp.write('broken.xlsx', buildMiniXlsx({ sheets: [{ name: 'S', xml: '<row r="1"><c r="A1" t="s"><v>7</v></c></row>' }] }));
+    const result = await validate(path);
+    expect(result.errors.map((e) => [e.key, e.message])).toEqual([
+      ['import.corrupt', 'The file is damaged and cannot be read. Save it again as an xlsx-file and retry.'],
+    ]);
+  });
+
+  it('treats a workbook without a worksheet as empty', async () => {
+    const path = tmp.write('chart-only.xlsx', buildMiniXlsx({ sheets: [{ name: 'Chart', kind: 'chartsheet', xml: '<chartsheet/>' }] }));
+    expect((await validate(path)).errors.map((e) => e.key)).toEqual(['import.empty']);
+  });
+
+  it('lets an I/O error on the path through', async () => {
+    await expect(validate(tmp.path('missing.xlsx'))).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('import validator: defaults', () => {
+  it('takes an xlsx read slot by default and validates 100,000 rows quickly', async () => {
+    const codes = new Map<string, CodeInfo>();
+    for (let i = 0; i < 100_000; i++) codes.set(String(100_000 + i), { id: i + 1, code: String(100_000 + i), disabled_status: 0, available: true });
+    const path = tmp.path('big.xlsx');
+    function* rows() {
+      for (let i = 0; i < 100_000; i++) yield [String(100_000 + i), i, i * 2.5];
+    }
+    await writeXlsx(path, rows(), { header: ['Code', 'Volume', 'Value'] });
+    const started = performance.now();
+    const result = await validateReportFile(path, { byCode: codes });
+    const took = performance.now() - started;
+    expect(result.ok).toBe(true);
+    expect(result.rows).toHaveLength(100_000);
+    expect(result.rows[99_999]).toEqual({ row: 100_001, code_id: 100_000, code: '199999', volume: 99_999, value: 249_997.5 });
+    expect(took).toBeLessThan(10_000);
+  });
+
+  it('writes messages through the catalogue of the locale (falling back to en-US)', async () => {
+    const path = await writers['xlsx-writer']([['nope', 1, 1]]);
+    const result = await validateReportFile(path, CODES, { slot: null, locale: 'sv-SE' });
+    expect(result.errors[0].message).toBe('Invalid code on row 1.');
+  });
+});

@@ -1,0 +1,373 @@
+/**
+ * Validation of an uploaded report file (spec §5 "Import file", DESIGN §5 "Import file rules").
+ * Pure: no database. The caller passes the codes of the organization with, for each, whether the
+ * company may report it in the report's market.
+ *
+ * Layout: column A code, B volume, C value; 1-based spreadsheet row numbers in every message.
+ *
+ * Rules, in this order (a file-level failure stops there; row rules collect every error):
+ * 1. xlsx, judged by content (zip signature and workbook parts, never the file name):
+ *    'import.not_xlsx'. A damaged xlsx is 'import.corrupt', a file over the size caps or a
+ *    zip bomb 'import.too_large', more rows than allowed 'import.too_many_rows', a workbook
+ *    without a worksheet 'import.empty'.
+ * 2. Not empty: 'import.empty' when no data row holds anything in column B or C (an empty
+ *    sheet, a header only, or codes without any figure such as an unfilled template).
+ * 3. Column count: a data row must not use columns beyond C ('import.column_count', one error
+ *    per offending row, with its row number), except columns that the header row names (the
+ *    template's Name and Note columns): those are ignored. Cells left empty at the end of a
+ *    row are empty values, not missing columns (B or C may legitimately stay empty). When any
+ *    row fails this rule, only these errors are listed: the layout is wrong, so the row rules
+ *    would only add noise.
+ * 4. Per data row: the code exists ('import.invalid_code'), is available to the company in
+ *    the market ('import.code_not_available'), is active, i.e. not disabled 30
+ *    ('import.code_inactive'), and is not repeated ('import.duplicate_code' on the later
+ *    rows); the first failing code rule is reported. Then, independently, column B and C:
+ *    disabled 20 = volume (B) must be empty ('import.volume_must_be_empty'), disabled 10 =
+ *    value (C) must be empty ('import.value_must_be_empty'); otherwise a valid number or
+ *    empty ('import.column_b_invalid' / 'import.column_c_invalid'), at most
+ *    `IMPORT_MAX_MAGNITUDE` in absolute value ('import.column_b_out_of_range' / '_c_').
+ *
+ * Header: the first non-blank row is a header, and skipped, when its B and C are both text
+ * that is not a number and its A is blank or text that is not a known code ("Code | Volume |
+ * Value", in any language). Only that row can be a header (no title rows above it).
+ *
+ * Data rows: the rows after the header with a non-blank cell in A, B or C, or in a column
+ * beyond C that the header does not name. Blank cells are empty cells, cells holding only
+ * spaces, and empty texts. Rows with content only in named extra columns are ignored.
+ *
+ * Codes (A): text is trimmed and matched exactly (case-sensitive, as stored); a numeric cell
+ * is its integer written out ("1001"), a non-integer number is an invalid code; a formula
+ * counts by its cached result; dates, booleans, error cells and blanks are invalid codes.
+ *
+ * Numbers (B, C): numeric cells as they are, formula cells by their cached result (a formula
+ * without one is invalid), text through `parseHumanNumber` ("1 234", "12,5", "1,234.5", "-3";
+ * ambiguous "1,234" is refused); dates, booleans and error cells are invalid characters.
+ * Negative numbers are allowed (returns, corrections). Values are returned as read; the
+ * database column (numeric(20,4)) rounds them to 4 decimals.
+ *
+ * Rows where both B and C are empty are validated like every other row but not returned: they
+ * carry no figure (counted in `rowsWithoutFigures`).
+ *
+ * At most `maxErrors` errors (default 10,000) are listed; when there are more, a last error
+ * 'import.too_many_errors' (row null) says so and `truncated` is true. The whole file is still
+ * read, so `dataRowCount` is exact.
+ */
+import type { CodeDisabledStatus, Locale } from '@mss/contracts/enums';
+import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
+import {
+  type Cell,
+  DEFAULT_XLSX_LIMITS,
+  type SlotLimiter,
+  type XlsxLimits,
+  excelSerialToDate,
+  isXlsxError,
+  openXlsx,
+  parseHumanNumber,
+  withXlsxSlot,
+} from '../../lib/xlsx/index.ts';
+
+export interface CodeInfo {
+  id: number;
+  code: string;
+  disabled_status: CodeDisabledStatus;
+  /** The code is available to the company in the report's market. */
+  available: boolean;
+}
+
+/** Codes of the organization by their text; codes not in the map are invalid. */
+export interface CodeLookup {
+  byCode: ReadonlyMap<string, CodeInfo>;
+}
+
+export interface ImportError {
+  /** 1-based spreadsheet row, or null for errors about the whole file. */
+  row: number | null;
+  /** Column A of that row as written (for the error list), or null. */
+  code: string | null;
+  key: MessageKey;
+  params: MessageParams;
+  /** The message in the requested locale (en-US by default). */
+  message: string;
+}
+
+export interface ImportRow {
+  row: number;
+  code_id: number;
+  code: string;
+  volume: number | null;
+  value: number | null;
+}
+
+export interface ValidationResult {
+  ok: boolean;
+  errors: ImportError[];
+  /** The rows to store, in file order; empty unless `ok`. Rows without any figure are left out. */
+  rows: ImportRow[];
+  /** Data rows read (after the header), including rows without figures. */
+  dataRowCount: number;
+  /** Data rows whose B and C were both empty (validated, not returned). */
+  rowsWithoutFigures: number;
+  /** The row taken as the header, or null. */
+  headerRow: number | null;
+  /** More than `maxErrors` errors: the list was cut. */
+  truncated: boolean;
+}
+
+export interface ValidateOptions {
+  /** Language of `ImportError.message` (default en-US). */
+  locale?: Locale;
+  /** Errors listed at most (default `IMPORT_MAX_ERRORS`). */
+  maxErrors?: number;
+  /** Largest absolute value accepted in B and C (default `IMPORT_MAX_MAGNITUDE`). */
+  maxMagnitude?: number;
+  /** Reader caps (default: the reader's `DEFAULT_XLSX_LIMITS`). */
+  limits?: Partial<XlsxLimits>;
+  /**
+   * The read limiter (default `withXlsxSlot`, process-wide). The validator takes a slot
+   * itself: do not call it from inside `withXlsxSlot` (two nested waits can deadlock).
+   * null = no limiter (tests).
+   */
+  slot?: SlotLimiter | null;
+}
+
+export const IMPORT_MAX_ERRORS = 10_000;
+/** numeric(20,4) holds 16 integer digits; 10^15 keeps every integer exact in a double. */
+export const IMPORT_MAX_MAGNITUDE = 1e15;
+
+const A = 0;
+const B = 1;
+const C = 2;
+
+function isBlank(cell: Cell | undefined): boolean {
+  return cell === undefined || cell.kind === 'empty' || (cell.kind === 'string' && cell.value.trim() === '');
+}
+
+/** Column A as a code: the text, '' for blank, undefined when the cell cannot be a code. */
+function codeOf(cell: Cell | undefined): string | undefined {
+  if (isBlank(cell)) return '';
+  if (cell!.kind === 'string') return cell!.value.trim();
+  if (cell!.kind === 'number' && Number.isSafeInteger(cell!.value)) return String(cell!.value);
+  return undefined;
+}
+
+/** Column A as written, for the error list. */
+function displayOf(cell: Cell | undefined, date1904: boolean): string | null {
+  if (cell === undefined) return null;
+  switch (cell.kind) {
+    case 'string':
+      return cell.value.trim() === '' ? null : cell.value.trim();
+    case 'number':
+      return String(cell.value);
+    case 'boolean':
+      return cell.value ? 'TRUE' : 'FALSE';
+    case 'error':
+      return cell.value;
+    case 'date': {
+      const date = excelSerialToDate(cell.value, date1904);
+      return Number.isNaN(date.getTime()) ? String(cell.value) : date.toISOString().slice(0, 10);
+    }
+    default:
+      return null;
+  }
+}
+
+type NumberRead = { kind: 'empty' } | { kind: 'number'; value: number } | { kind: 'invalid' } | { kind: 'out_of_range' };
+
+const EMPTY_READ: NumberRead = { kind: 'empty' };
+const INVALID_READ: NumberRead = { kind: 'invalid' };
+const OUT_OF_RANGE_READ: NumberRead = { kind: 'out_of_range' };
+
+function numberOf(cell: Cell | undefined, maxMagnitude: number): NumberRead {
+  if (isBlank(cell)) return EMPTY_READ;
+  let value: number | null;
+  if (cell!.kind === 'number') value = cell!.value;
+  else if (cell!.kind === 'string') value = parseHumanNumber(cell!.value);
+  else return INVALID_READ; // date, boolean, error, formula without a cached value
+  if (value === null || !Number.isFinite(value)) return INVALID_READ;
+  if (Math.abs(value) > maxMagnitude) return OUT_OF_RANGE_READ;
+  return { kind: 'number', value: value === 0 ? 0 : value };
+}
+
+function isNonNumericText(cell: Cell | undefined): boolean {
+  return cell !== undefined && cell.kind === 'string' && cell.value.trim() !== '' && parseHumanNumber(cell.value) === null;
+}
+
+function isHeader(cells: readonly Cell[], codes: CodeLookup): boolean {
+  if (!isNonNumericText(cells[B]) || !isNonNumericText(cells[C])) return false;
+  const a = cells[A];
+  if (isBlank(a)) return true;
+  return a!.kind === 'string' && !codes.byCode.has(a!.value.trim());
+}
+
+/** A bounded error list. */
+class ErrorList {
+  readonly errors: ImportError[] = [];
+  omitted = 0;
+  private readonly max: number;
+  private readonly locale: Locale | undefined;
+
+  constructor(max: number, locale: Locale | undefined) {
+    this.max = max;
+    this.locale = locale;
+  }
+
+  add(row: number | null, code: string | null, key: MessageKey, params: MessageParams = {}): void {
+    if (this.errors.length >= this.max) {
+      this.omitted++;
+      return;
+    }
+    this.errors.push({ row, code, key, params, message: translate(key, params, this.locale) });
+  }
+
+  /** The list, with the 'too many errors' note when something was left out. */
+  finish(): { errors: ImportError[]; truncated: boolean } {
+    if (this.omitted === 0) return { errors: this.errors, truncated: false };
+    const params = { max: this.max };
+    return {
+      errors: [...this.errors, { row: null, code: null, key: 'import.too_many_errors', params, message: translate('import.too_many_errors', params, this.locale) }],
+      truncated: true,
+    };
+  }
+}
+
+function fileError(key: MessageKey, params: MessageParams, locale: Locale | undefined): ImportError {
+  return { row: null, code: null, key, params, message: translate(key, params, locale) };
+}
+
+function failure(error: ImportError, counts: Pick<ValidationResult, 'dataRowCount' | 'rowsWithoutFigures' | 'headerRow'>): ValidationResult {
+  return { ok: false, errors: [error], rows: [], ...counts, truncated: false };
+}
+
+/** Validates the .xlsx at `path` against the rules above. Never throws for a bad file; I/O errors on `path` propagate. */
+export async function validateReportFile(path: string, codes: CodeLookup, options: ValidateOptions = {}): Promise<ValidationResult> {
+  const slot = options.slot === undefined ? withXlsxSlot : options.slot;
+  const run = () => validate(path, codes, options);
+  return slot ? slot(run) : run();
+}
+
+async function validate(path: string, codes: CodeLookup, options: ValidateOptions): Promise<ValidationResult> {
+  const { locale } = options;
+  const maxErrors = options.maxErrors ?? IMPORT_MAX_ERRORS;
+  if (!Number.isInteger(maxErrors) || maxErrors < 1) throw new RangeError('maxErrors must be a positive integer');
+  const maxMagnitude = options.maxMagnitude ?? IMPORT_MAX_MAGNITUDE;
+
+  const rowErrors = new ErrorList(maxErrors, locale);
+  const columnErrors = new ErrorList(maxErrors, locale);
+  let rows: ImportRow[] = [];
+  let headerRow: number | null = null;
+  let seenNonBlank = false;
+  /** Columns beyond C that the header names (their content is ignored). */
+  const namedExtra = new Set<number>();
+  /** Valid codes already used, by code (the first row wins). */
+  const used = new Set<string>();
+  let dataRowCount = 0;
+  let rowsWithoutFigures = 0;
+  let hasFigures = false;
+
+  try {
+    const workbook = await openXlsx(path, { limits: options.limits });
+    const { date1904 } = workbook;
+    for await (const { row, cells } of workbook.rows()) {
+      if (!seenNonBlank) {
+        if (cells.every((cell) => isBlank(cell))) continue;
+        seenNonBlank = true;
+        if (isHeader(cells, codes)) {
+          headerRow = row;
+          for (let i = 3; i < cells.length; i++) if (!isBlank(cells[i])) namedExtra.add(i);
+          continue;
+        }
+      }
+
+      let unnamedExtra = false;
+      for (let i = 3; i < cells.length; i++) {
+        if (!namedExtra.has(i) && !isBlank(cells[i])) {
+          unnamedExtra = true;
+          break;
+        }
+      }
+      const a = cells[A];
+      const b = cells[B];
+      const c = cells[C];
+      const blankB = isBlank(b);
+      const blankC = isBlank(c);
+      if (!unnamedExtra && isBlank(a) && blankB && blankC) continue; // nothing, or only notes in named columns
+      dataRowCount++;
+      if (!blankB || !blankC) hasFigures = true;
+      else rowsWithoutFigures++;
+
+      if (unnamedExtra) {
+        columnErrors.add(row, displayOf(a, date1904), 'import.column_count');
+        continue;
+      }
+      // Once the layout is known to be wrong, row errors would be dropped anyway.
+      if (columnErrors.errors.length > 0) continue;
+
+      const errorsBefore = rowErrors.errors.length + rowErrors.omitted;
+      const display = displayOf(a, date1904);
+      const code = codeOf(a);
+      let info: CodeInfo | undefined;
+      if (code === undefined || code === '' || !(info = codes.byCode.get(code))) {
+        rowErrors.add(row, display, 'import.invalid_code', { row });
+      } else if (!info.available) {
+        rowErrors.add(row, display, 'import.code_not_available', { row });
+        info = undefined;
+      } else if (info.disabled_status === 30) {
+        rowErrors.add(row, display, 'import.code_inactive', { code: info.code, row });
+        info = undefined;
+      } else if (used.has(info.code)) {
+        rowErrors.add(row, display, 'import.duplicate_code', { row, code: info.code });
+      } else {
+        used.add(info.code);
+      }
+
+      let volume: number | null = null;
+      if (info?.disabled_status === 20 && !blankB) {
+        rowErrors.add(row, display, 'import.volume_must_be_empty', { code: info.code, row });
+      } else {
+        const read = numberOf(b, maxMagnitude);
+        if (read.kind === 'invalid') rowErrors.add(row, display, 'import.column_b_invalid', { row });
+        else if (read.kind === 'out_of_range') rowErrors.add(row, display, 'import.column_b_out_of_range', { row });
+        else if (read.kind === 'number') volume = read.value;
+      }
+
+      let value: number | null = null;
+      if (info?.disabled_status === 10 && !blankC) {
+        rowErrors.add(row, display, 'import.value_must_be_empty', { code: info.code, row });
+      } else {
+        const read = numberOf(c, maxMagnitude);
+        if (read.kind === 'invalid') rowErrors.add(row, display, 'import.column_c_invalid', { row });
+        else if (read.kind === 'out_of_range') rowErrors.add(row, display, 'import.column_c_out_of_range', { row });
+        else if (read.kind === 'number') value = read.value;
+      }
+
+      if (rowErrors.errors.length + rowErrors.omitted > errorsBefore) {
+        rows = []; // the file is invalid: nothing will be stored
+      } else if (errorsBefore === 0 && info && (volume !== null || value !== null)) {
+        rows.push({ row, code_id: info.id, code: info.code, volume, value });
+      }
+    }
+  } catch (error) {
+    if (!isXlsxError(error)) throw error;
+    const counts = { dataRowCount, rowsWithoutFigures, headerRow };
+    switch (error.code) {
+      case 'not_xlsx':
+        return failure(fileError('import.not_xlsx', {}, locale), counts);
+      case 'no_sheet':
+        return failure(fileError('import.empty', {}, locale), counts);
+      case 'too_large':
+        return failure(fileError('import.too_large', {}, locale), counts);
+      case 'too_many_rows': {
+        const max = options.limits?.maxRows ?? DEFAULT_XLSX_LIMITS.maxRows;
+        return failure(fileError('import.too_many_rows', { max: max.toLocaleString('en-US') }, locale), counts);
+      }
+      default:
+        return failure(fileError('import.corrupt', {}, locale), counts);
+    }
+  }
+
+  const counts = { dataRowCount, rowsWithoutFigures, headerRow };
+  if (!hasFigures) return failure(fileError('import.empty', {}, locale), counts);
+  if (columnErrors.errors.length > 0) return { ok: false, rows: [], ...counts, ...columnErrors.finish() };
+  if (rowErrors.errors.length > 0) return { ok: false, rows: [], ...counts, ...rowErrors.finish() };
+  return { ok: true, errors: [], rows, ...counts, truncated: false };
+}
