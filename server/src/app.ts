@@ -55,6 +55,8 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     logger: options.logger ?? { level: config.LOG_LEVEL },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
+    // Query arrays come in bracket form (spec §7): ids[]=1&ids[]=2 → { ids: ['1', '2'] }.
+    routerOptions: { querystringParser: parseQuery },
   }).withTypeProvider<ZodTypeProvider>();
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log: app.log });
   const ctx: AppContext = { ...deps, db: deps.database.db, mailer, log: app.log, queue: null };
@@ -167,6 +169,18 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   });
 
   return app;
+}
+
+export function parseQuery(query: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(query)) {
+    if (key.endsWith('[]')) {
+      const name = key.slice(0, -2);
+      const list = out[name];
+      out[name] = Array.isArray(list) ? [...list, value] : [value];
+    } else out[key] = value;
+  }
+  return out;
 }
 
 function render(request: FastifyRequest, key: MessageKey, params?: MessageParams): string {

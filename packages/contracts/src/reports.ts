@@ -94,7 +94,7 @@ export const reportSummarySchema = z.object({
   status: z.number().int(),
   company: refSchema,
   market: marketSummarySchema,
-  period: z.object({ uuid: z.string(), title: z.string(), status: z.enum(PERIOD_STATUSES) }),
+  period: z.object({ uuid: z.string(), title: z.string(), status: z.enum(PERIOD_STATUSES), deadline: z.string().nullable() }),
   submitted_at: z.string().nullable(),
   approved_at: z.string().nullable(),
   row_count: z.number().int(),
@@ -134,10 +134,24 @@ export type Report = z.infer<typeof reportSchema>;
 
 export const reportCreateSchema = z.object({ company_id: z.number().int().positive(), period_uuid: z.string().uuid() });
 export const reportStatusInputSchema = z.object({ status: z.number().int(), comment: z.string().trim().max(2000).nullish() });
+/** Query arrays come in bracket form (status[]=20&status[]=50); one value is an array of one. */
+const intArray = z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.coerce.number().int()).max(20));
+
 export const reportListQuerySchema = z.object({
   period_uuid: z.string().uuid().optional(),
   company_id: z.coerce.number().int().positive().optional(),
   market_id: z.coerce.number().int().positive().optional(),
+  status: intArray.optional(),
+});
+
+export const bulkStatusInputSchema = z.object({
+  uuids: z.array(z.string().uuid()).min(1).max(500),
+  status: z.number().int(),
+  comment: z.string().trim().max(2000).nullish(),
+});
+export const bulkStatusResultSchema = z.object({
+  changed: z.array(z.string()),
+  refused: z.array(z.object({ uuid: z.string(), message: z.string() })),
 });
 
 export const IMPORT_STATUSES = ['queued', 'processing', 'invalid', 'done', 'failed'] as const;

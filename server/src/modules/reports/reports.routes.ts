@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { dataOf } from '@mss/contracts/common';
 import {
+  bulkStatusInputSchema,
+  bulkStatusResultSchema,
   preflightSchema,
   reportCreateSchema,
   reportListQuerySchema,
@@ -12,8 +14,10 @@ import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.ts';
 import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';
 import { actorOf } from '../../auth/session-auth.ts';
+import { localeOf } from '../../i18n.ts';
 import {
   changeReportStatus,
+  changeReportStatuses,
   copyPreviousReport,
   createReport,
   findApprovalList,
@@ -55,6 +59,14 @@ export function reportsRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
     },
     async (request) => ({ data: await changeReportStatus(ctx.db, who(request), request.params.uuid, request.body) }),
+  );
+  app.post(
+    '/reports/bulk-status',
+    {
+      schema: { tags, summary: 'Approve or send back several reports; answers which changed and why others were refused', body: bulkStatusInputSchema, response: { 200: dataOf(bulkStatusResultSchema) } },
+      preValidation: signedIn,
+    },
+    async (request) => ({ data: await changeReportStatuses(ctx.db, who(request), request.body, localeOf(request)) }),
   );
   app.post(
     '/reports/:uuid/copy-previous',

@@ -3,6 +3,8 @@ import { canInMarket } from '@mss/contracts/abilities';
 import { PreflightSeverity, ReportStatus } from '@mss/contracts/enums';
 import { nextReportStatus, REQUESTABLE_STATUS_EVENTS, type Report, type ReportEvent, type ReportSummary } from '@mss/contracts/reports';
 import type { Db } from '../../db/client.ts';
+import type { Locale } from '@mss/contracts/enums';
+import { translate } from '@mss/contracts/messages';
 import { companies, companyMarkets, markets, periods, preflights, reportRows, reports, reportStatusChanges, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
 import { findPeriodRow, marketsWhere, type Who } from '../periods/periods.service.ts';
@@ -41,7 +43,7 @@ const summaryColumns = {
   updated_at: reports.updated_at,
   company: { id: companies.id, name: companies.name },
   market: { id: markets.id, international_name: markets.international_name, local_name: markets.local_name, iso_code: markets.iso_code },
-  period: { id: periods.id, uuid: periods.uuid, title: periods.title, status: periods.status },
+  period: { id: periods.id, uuid: periods.uuid, title: periods.title, status: periods.status, deadline: periods.deadline },
   row_count: sql<number>`(select count(*)::int from ${reportRows} where ${reportRows.report_id} = ${reports.id})`,
   preflight_severity: sql<number | null>`(select ${preflights.severity} from ${preflights} where ${preflights.report_id} = ${reports.id} order by ${preflights.id} desc limit 1)`,
 };
@@ -62,7 +64,7 @@ function toSummary(row: ReportRow): ReportSummary {
     status: row.status,
     company: row.company,
     market: row.market,
-    period: { uuid: row.period.uuid, title: row.period.title, status: row.period.status as ReportSummary['period']['status'] },
+    period: { uuid: row.period.uuid, title: row.period.title, status: row.period.status as ReportSummary['period']['status'], deadline: row.period.deadline },
     submitted_at: row.submitted_at?.toISOString() ?? null,
     approved_at: row.approved_at?.toISOString() ?? null,
     updated_at: row.updated_at.toISOString(),
@@ -71,7 +73,7 @@ function toSummary(row: ReportRow): ReportSummary {
   };
 }
 
-export async function findReports(db: Db, who: Who, query: { period_uuid?: string; company_id?: number; market_id?: number }): Promise<ReportSummary[]> {
+export async function findReports(db: Db, who: Who, query: { period_uuid?: string; company_id?: number; market_id?: number; status?: number[] }): Promise<ReportSummary[]> {
   const rows = await selectReports(db)
     .where(
       and(
@@ -79,6 +81,7 @@ export async function findReports(db: Db, who: Who, query: { period_uuid?: strin
         query.period_uuid ? eq(periods.uuid, query.period_uuid) : undefined,
         query.company_id ? eq(reports.company_id, query.company_id) : undefined,
         query.market_id ? eq(periods.market_id, query.market_id) : undefined,
+        query.status?.length ? inArray(reports.status, query.status) : undefined,
       ),
     )
     .orderBy(desc(periods.starts_on), asc(sql`lower(${companies.name})`));
@@ -231,4 +234,25 @@ export async function findApprovalList(db: Db, who: Who, periodUuid: string): Pr
     .where(and(eq(reports.period_id, period.id), sql`(${companies.disabled_at} is null or ${companies.disabled_at} > now())`))
     .orderBy(asc(sql`lower(${companies.name})`));
   return rows.map(toSummary);
+}
+
+/** Approve (or send back) several reports at once; each is checked on its own. */
+export async function changeReportStatuses(
+  db: Db,
+  who: Who,
+  input: { uuids: string[]; status: number; comment?: string | null },
+  locale: Locale,
+): Promise<{ changed: string[]; refused: { uuid: string; message: string }[] }> {
+  const changed: string[] = [];
+  const refused: { uuid: string; message: string }[] = [];
+  for (const uuid of [...new Set(input.uuids)]) {
+    try {
+      await changeReportStatus(db, who, uuid, input);
+      changed.push(uuid);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      refused.push({ uuid, message: translate(error.messageKey, error.params, locale) });
+    }
+  }
+  return { changed, refused };
 }

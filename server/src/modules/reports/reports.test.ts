@@ -179,4 +179,16 @@ describe('the report workflow', () => {
     const gap = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${third.report.uuid}/copy-previous`, headers: w.reporter });
     expect(gap.json().message).toBe("There is no report for the period you're trying to copy from (2026-10).");
   });
+
+  it('when filtering by status with a bracket array and approving in bulk, then each report is judged on its own', async () => {
+    const w = await world();
+    const { period, report } = await openPeriod(w, '2026-10', '2026-10-01');
+    await storeRows(report.uuid, [[w.codes[0]!.id, 1, 1]]);
+    await status(w.reporter, report.uuid, { status: 40 });
+    const rivalReport = (await t.app.inject({ url: `/api/v1/reports?period_uuid=${period.uuid}`, headers: w.rivalReporter })).json().data[0];
+    const waiting = await t.app.inject({ url: `/api/v1/reports?period_uuid=${period.uuid}&status[]=40&status[]=50`, headers: w.admin });
+    expect(waiting.json().data.map((r: { uuid: string }) => r.uuid)).toEqual([report.uuid]);
+    const bulk = await t.app.inject({ method: 'POST', url: '/api/v1/reports/bulk-status', headers: w.admin, payload: { uuids: [report.uuid, rivalReport.uuid], status: 60 } });
+    expect(bulk.json().data).toEqual({ changed: [report.uuid], refused: [{ uuid: rivalReport.uuid, message: 'Report has invalid status for this action.' }] });
+  });
 });
