@@ -3,7 +3,7 @@ import { count } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { ROLES } from '@mss/contracts/enums';
 import { createTestApp, type TestApp, XHR } from '../../test/helpers.ts';
-import { codeGroups, codes, codeSections, currencyConversions, informationModals, markets, organizations, releases } from '../db/schema.ts';
+import { codeGroups, codes, codeSections, currencyConversions, informationModals, markets, organizations, periods, releases, reports } from '../db/schema.ts';
 import { DEMO_PASSWORD, isDatabaseEmpty, seedDemo } from './demo.ts';
 
 let t: TestApp;
@@ -38,5 +38,16 @@ describe('demo data', () => {
     expect(await total(currencyConversions)).toBe(12);
     expect(await total(releases)).toBe(1);
     expect(await total(informationModals)).toBe(1);
+    expect(await total(periods)).toBe(4);
+    expect(await total(reports)).toBe(8);
+  });
+
+  it('then the reporter has the October reports to do and the approved September ones to compare with', async () => {
+    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: XHR, payload: { email: 'reporter@demo.test', password: DEMO_PASSWORD } });
+    const cookie = `mss_session=${login.cookies[0]!.value}`;
+    const open = await t.app.inject({ url: '/api/v1/reports?status[]=20', headers: { cookie } });
+    expect(open.json().data.map((r: { market: { iso_code: string }; period: { title: string } }) => `${r.market.iso_code} ${r.period.title}`).sort()).toEqual(['NO 2026-10', 'SE 2026-10']);
+    const approved = await t.app.inject({ url: '/api/v1/reports?status[]=60', headers: { cookie } });
+    expect(approved.json().data.every((r: { company: { name: string }; row_count: number }) => r.company.name === 'Nordlys Trading AB' && r.row_count === 14)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Role } from '@mss/contracts/enums';
+import { ReportStatus, type Role } from '@mss/contracts/enums';
 import type { Db } from '../db/client.ts';
 import {
   clusterMarkets,
@@ -19,7 +19,11 @@ import {
   informationModals,
   markets,
   organizations,
+  periods,
   releases,
+  reportRows,
+  reports,
+  reportStatusChanges,
   userMarkets,
   userOrganizations,
   userRoles,
@@ -206,6 +210,7 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
       { role: null, email: 'company@demo.test', first: 'Kari', last: 'Company', orgs: [nordic!.id], markets: [], company: sisu!.id },
     ];
     const signIns: DemoSignIn[] = [];
+    const signInIds = new Map<string, number>();
     for (const person of people) {
       const email = person.email ?? `${person.role}@demo.test`;
       const [user] = await tx
@@ -215,11 +220,56 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
       if (person.role) await tx.insert(userRoles).values({ user_id: user!.id, role: person.role });
       if (person.orgs.length) await tx.insert(userOrganizations).values(person.orgs.map((id) => ({ user_id: user!.id, organization_id: id })));
       if (person.markets.length) await tx.insert(userMarkets).values(person.markets.map((id) => ({ user_id: user!.id, market_id: id })));
+      signInIds.set(email, user!.id);
       signIns.push({
         email,
         role: person.role ?? 'company (through its company markets)',
         organizations: person.orgs.map((id) => (id === nordic!.id ? nordic!.name : baltic!.name)),
       });
+    }
+
+    // Reporting: September closed, approved and published; October open with Ongoing reports.
+    const reportingMarkets = [se!, no!];
+    const reportingCompanies: Record<number, { id: number; codeIds: number[] }[]> = {
+      [se!.id]: [
+        { id: nordlys!.id, codeIds: [...codeIds('10'), ...codeIds('30')] },
+        { id: sisu!.id, codeIds: [...codeIds('11'), ...codeIds('10')] },
+      ],
+      [no!.id]: [
+        { id: nordlys!.id, codeIds: [...codeIds('10'), ...codeIds('30')] },
+        { id: fjord!.id, codeIds: codeIds('20') },
+      ],
+    };
+    const admin = signInIds.get('admin@demo.test')!;
+    const submitters: Record<number, number | undefined> = { [nordlys!.id]: signInIds.get('reporter@demo.test'), [sisu!.id]: signInIds.get('company@demo.test') };
+    for (const market of reportingMarkets) {
+      const [september, october] = await tx
+        .insert(periods)
+        .values([
+          { market_id: market.id, title: '2026-09', starts_on: '2026-09-01', ends_on: '2026-09-30', deadline: '2026-10-10', status: 'closed', opened_at: new Date('2026-09-01T06:00:00Z'), closed_at: new Date('2026-10-15T06:00:00Z'), published_at: new Date('2026-10-16T06:00:00Z') },
+          { market_id: market.id, title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31', deadline: '2026-11-10', status: 'open', opened_at: new Date('2026-10-01T06:00:00Z') },
+        ])
+        .returning();
+      for (const company of reportingCompanies[market.id]!) {
+        const [approved] = await tx
+          .insert(reports)
+          .values({ period_id: september!.id, company_id: company.id, status: ReportStatus.Approved, submitted_at: new Date('2026-10-08T09:00:00Z'), approved_at: new Date('2026-10-12T09:00:00Z') })
+          .returning();
+        // Deterministic, plausible figures: volumes in tens, values in local currency.
+        await tx.insert(reportRows).values(
+          company.codeIds.map((code_id, i) => {
+            const volume = ((code_id * 37 + company.id * 11 + market.id * 5) % 90) + 10;
+            return { report_id: approved!.id, code_id, volume: String(volume), value: String(volume * (1200 + ((i * 97) % 800)) * 10) };
+          }),
+        );
+        await tx.insert(reportStatusChanges).values([
+          { report_id: approved!.id, user_id: admin, from_status: null, to_status: ReportStatus.Ongoing, created_at: new Date('2026-09-01T06:00:00Z') },
+          { report_id: approved!.id, user_id: submitters[company.id] ?? null, from_status: ReportStatus.Ongoing, to_status: ReportStatus.WaitingForApproval, created_at: new Date('2026-10-08T09:00:00Z') },
+          { report_id: approved!.id, user_id: admin, from_status: ReportStatus.WaitingForApproval, to_status: ReportStatus.Approved, created_at: new Date('2026-10-12T09:00:00Z') },
+        ]);
+        const [ongoing] = await tx.insert(reports).values({ period_id: october!.id, company_id: company.id, status: ReportStatus.Ongoing }).returning();
+        await tx.insert(reportStatusChanges).values({ report_id: ongoing!.id, user_id: admin, from_status: null, to_status: ReportStatus.Ongoing, created_at: new Date('2026-10-01T06:00:00Z') });
+      }
     }
     return signIns;
   });
