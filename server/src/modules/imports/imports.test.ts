@@ -193,3 +193,27 @@ describe('importing a report file', () => {
     expect(codesInFile).toEqual(['1001', '1002']);
   });
 });
+
+describe('upload size limit', () => {
+  let small: TestApp;
+  beforeAll(async () => {
+    small = await createTestApp({ IMPORT_MAX_MB: '0.01' });
+  });
+  afterAll(async () => {
+    await small?.close();
+  });
+
+  it('when the file is larger than IMPORT_MAX_MB, then 422 naming the limit, and nothing is stored', async () => {
+    const user = await signInAs(small, ['reporter']);
+    const { payload, ...type } = multipart('big.xlsx', Buffer.alloc(20 * 1024, 1));
+    const res = await small.app.inject({
+      method: 'POST',
+      url: '/api/v1/reports/00000000-0000-4000-8000-000000000000/file',
+      headers: { ...user.headers, ...type },
+      payload,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.file).toEqual(['The file is too large (at most 0.01 MB).']);
+    expect(await small.db.select().from(imports)).toEqual([]);
+  });
+});
