@@ -61,3 +61,8 @@ export async function assertIdsInOrganization(
   if (rows.length !== unique.length) throw validationError(field, 'admin.not_in_organization');
   return unique;
 }
+
+/** A record stays in its organization: moving it would carry its links into another one. */
+export function assertOrganizationUnchanged(requested: number | undefined | null, current: number): void {
+  if (requested && requested !== current) throw validationError('organization_id', 'validation.invalid');
+}

@@ -4,10 +4,10 @@ import type { CodeGroup, CodeGroupInput } from '@mss/contracts/admin';
 import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { codeGroupCodes, codeGroups, codes, organizations } from '../../db/schema.ts';
-import { notFound, validationError } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { assertIdsInOrganization, assertInOrganization, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import { assertIdsInOrganization, assertInOrganization, assertOrganizationUnchanged, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
 
 const columns = { id: codeGroups.id, title: codeGroups.title, organization_id: codeGroups.organization_id, organization_name: organizations.name };
 type Row = { id: number; title: string; organization_id: number; organization_name: string };
@@ -70,7 +70,7 @@ export async function createCodeGroup(db: Db, actor: Actor, input: CodeGroupInpu
 
 export async function updateCodeGroup(db: Db, actor: Actor, id: number, input: CodeGroupInput): Promise<CodeGroup> {
   const existing = await findCodeGroup(db, actor, id);
-  if (input.organization_id && input.organization_id !== existing.organization.id) throw validationError('organization_id', 'validation.invalid');
+  assertOrganizationUnchanged(input.organization_id, existing.organization.id);
   await saveGroup(db, existing.organization.id, input, id);
   return findCodeGroup(db, actor, id);
 }

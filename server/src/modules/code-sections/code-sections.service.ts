@@ -7,7 +7,7 @@ import { codeSectionMarkets, codeSections, markets, organizations } from '../../
 import { notFound, validationError } from '../../errors.ts';
 import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { assertIdsInOrganization, assertInOrganization, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import { assertIdsInOrganization, assertInOrganization, assertOrganizationUnchanged, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
 
 const columns = {
   id: codeSections.id,
@@ -94,7 +94,7 @@ export async function createCodeSection(db: Db, actor: Actor, input: CodeSection
 
 export async function updateCodeSection(db: Db, actor: Actor, id: number, input: CodeSectionInput): Promise<CodeSection> {
   const existing = await findCodeSection(db, actor, id);
-  if (input.organization_id && input.organization_id !== existing.organization_id) throw validationError('organization_id', 'validation.invalid');
+  assertOrganizationUnchanged(input.organization_id, existing.organization_id);
   await saveSection(db, existing.organization_id, input, id);
   return findCodeSection(db, actor, id);
 }

@@ -7,7 +7,7 @@ import { codeGroupCodes, codeGroups, codeMarkets, codes, codeSections, companyCo
 import { notFound, validationError } from '../../errors.ts';
 import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { assertIdsInOrganization, assertInOrganization, inUse, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import { assertIdsInOrganization, assertInOrganization, assertOrganizationUnchanged, inUse, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
 
 const marketColumns = {
   id: markets.id,
@@ -134,7 +134,7 @@ export async function createCode(db: Db, actor: Actor, input: CodeInput): Promis
 
 export async function updateCode(db: Db, actor: Actor, id: number, input: CodeInput): Promise<Code> {
   const existing = await findCode(db, actor, id);
-  if (input.organization_id && input.organization_id !== existing.organization.id) throw validationError('organization_id', 'validation.invalid');
+  assertOrganizationUnchanged(input.organization_id, existing.organization.id);
   await saveCode(db, existing.organization.id, input, id);
   return findCode(db, actor, id);
 }

@@ -7,7 +7,7 @@ import { companyMarkets, currencies, markets, organizations, userMarkets } from 
 import { notFound, validationError } from '../../errors.ts';
 import { deleteFile, storeFile } from '../../lib/files.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { assertInOrganization, inUse, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import { assertInOrganization, assertOrganizationUnchanged, inUse, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
 
 const columns = {
   id: markets.id,
@@ -111,7 +111,7 @@ export async function createMarket(db: Db, actor: Actor, input: MarketInput): Pr
 export async function updateMarket(db: Db, actor: Actor, id: number, input: MarketInput): Promise<Market> {
   const existing = await findMarketRow(db, actor, id);
   // A market stays in its organization: moving it would carry other organizations' data along.
-  if (input.organization_id && input.organization_id !== existing.organization_id) throw validationError('organization_id', 'validation.invalid');
+  assertOrganizationUnchanged(input.organization_id, existing.organization_id);
   await checkMarketInput(db, existing.organization_id, input, id);
   await db
     .update(markets)
