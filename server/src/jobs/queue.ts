@@ -31,7 +31,7 @@ export async function startJobQueue(options: {
   await boss.start();
   // Retries cover a crash mid-job: the job expires, comes back, and processing starts over.
   await boss.createQueue(IMPORT_QUEUE, { retryLimit: 3, retryDelay: 2, expireInSeconds: 600 });
-  await boss.work<{ importId: number }>(
+  const workerId = await boss.work<{ importId: number }>(
     IMPORT_QUEUE,
     { batchSize: 1, pollingIntervalSeconds: 0.5, localConcurrency: options.concurrency ?? 2 },
     async (jobs) => {
@@ -41,6 +41,8 @@ export async function startJobQueue(options: {
   return {
     async sendImport(importId) {
       await boss.send(IMPORT_QUEUE, { importId }, { singletonKey: `import-${importId}` });
+      // The worker is in this process: wake it now instead of at its next poll.
+      boss.notifyWorker(workerId);
     },
     async stop() {
       await boss.stop({ graceful: true, timeout: 10_000, close: false });

@@ -3,7 +3,7 @@ import type { ListQuery } from '@mss/contracts/common';
 import type { Code, CodeInput } from '@mss/contracts/admin';
 import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { codeGroupCodes, codeGroups, codeMarkets, codes, codeSections, companyCodes, markets, organizations } from '../../db/schema.ts';
+import { codeGroupCodes, codeGroups, codeMarkets, codes, codeSections, companyCodes, markets, organizations, reportRows } from '../../db/schema.ts';
 import { notFound, validationError } from '../../errors.ts';
 import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
@@ -141,7 +141,10 @@ export async function updateCode(db: Db, actor: Actor, id: number, input: CodeIn
 
 export async function deleteCode(db: Db, actor: Actor, id: number): Promise<void> {
   const code = await findCode(db, actor, id);
-  const [reported] = await db.select({ n: count() }).from(companyCodes).where(eq(companyCodes.code_id, id));
-  if (reported!.n > 0) throw inUse(`The code ${code.code}`);
+  const [[assigned], [reported]] = await Promise.all([
+    db.select({ n: count() }).from(companyCodes).where(eq(companyCodes.code_id, id)),
+    db.select({ n: count() }).from(reportRows).where(eq(reportRows.code_id, id)),
+  ]);
+  if (assigned!.n > 0 || reported!.n > 0) throw inUse(`The code ${code.code}`);
   await db.delete(codes).where(eq(codes.id, id));
 }

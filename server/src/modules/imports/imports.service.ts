@@ -26,19 +26,19 @@ export async function codeLookupFor(db: Db, reportId: number): Promise<CodeLooku
     .innerJoin(markets, eq(markets.id, periods.market_id))
     .where(eq(reports.id, reportId));
   if (!report) throw notFound();
+  // Two uncorrelated sets rather than two lookups per code: one pass for the whole organization.
   const rows = await db
     .select({
       id: codes.id,
       code: codes.code,
       name: codes.name,
       disabled_status: codes.disabled_status,
-      available: sql<boolean>`exists (select 1 from ${codeMarkets} where ${codeMarkets.code_id} = ${codes.id} and ${codeMarkets.market_id} = ${report.market_id})
-        and exists (select 1 from ${companyCodes} where ${companyCodes.code_id} = ${codes.id} and ${companyCodes.company_id} = ${report.company_id})`,
+      available: sql<boolean>`(${codes.id} in (select ${codeMarkets.code_id} from ${codeMarkets} where ${codeMarkets.market_id} = ${report.market_id})
+        and ${codes.id} in (select ${companyCodes.code_id} from ${companyCodes} where ${companyCodes.company_id} = ${report.company_id}))`,
     })
     .from(codes)
-    .where(eq(codes.organization_id, report.organization_id))
-    .orderBy(codes.code);
-  const infos = rows.map((r) => ({ id: r.id, code: r.code, name: r.name, disabled_status: r.disabled_status as CodeInfo['disabled_status'], available: Boolean(r.available) }));
+    .where(eq(codes.organization_id, report.organization_id));
+  const infos = rows.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)).map((r) => ({ id: r.id, code: r.code, name: r.name, disabled_status: r.disabled_status as CodeInfo['disabled_status'], available: Boolean(r.available) }));
   return { byCode: new Map(infos.map((c) => [c.code, c])), codes: infos };
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { ORGANIZATION_SETTINGS } from '@mss/contracts/admin';
 import { PreflightSeverity } from '@mss/contracts/enums';
 import { type MessageKey, translate } from '@mss/contracts/messages';
@@ -56,6 +56,12 @@ export function preflightFindings(current: PreflightRow[], previous: { title: st
   return findings.sort((x, y) => y.severity - x.severity);
 }
 
+/** A stand-in row list for the emptiness check: one placeholder when the report has rows. */
+async function reportHasRows(db: Db, reportId: number): Promise<PreflightRow[]> {
+  const [row] = await db.select({ one: sql<number>`1` }).from(reportRows).where(eq(reportRows.report_id, reportId)).limit(1);
+  return row ? [{ code_id: 0, code: '', name: '', volume: null, value: null }] : [];
+}
+
 export async function loadReportRows(db: Db, reportId: number): Promise<PreflightRow[]> {
   const rows = await db
     .select({ code_id: reportRows.code_id, code: codes.code, name: codes.name, volume: reportRows.volume, value: reportRows.value })
@@ -104,7 +110,11 @@ function render(findings: Finding[], createdAt: Date): Preflight {
 
 /** Runs the preflight of a report and stores the result. */
 export async function runPreflight(db: Db, reportId: number): Promise<Preflight> {
-  const [current, previous, threshold] = await Promise.all([loadReportRows(db, reportId), findPreviousReport(db, reportId), deviationThreshold(db, reportId)]);
+  const previous = await findPreviousReport(db, reportId);
+  // Without a previous report only emptiness is checked: no need to load the rows.
+  const [current, threshold] = previous.reportId
+    ? await Promise.all([loadReportRows(db, reportId), deviationThreshold(db, reportId)])
+    : [await reportHasRows(db, reportId), 0];
   const previousRows = previous.reportId ? await loadReportRows(db, previous.reportId) : null;
   const findings = preflightFindings(current, previousRows && previous.periodTitle ? { title: previous.periodTitle, rows: previousRows } : null, threshold);
   const severity = Math.max(...findings.map((f) => f.severity));
