@@ -221,7 +221,8 @@ function sendError(error: FastifyError | AppError, request: FastifyRequest, repl
     return reply.code(422).send({ message: first ?? render(request, 'generic.validation'), errors });
   }
   // Database constraints are the last line of defence; services check first with clear messages.
-  const pgCode = (error as { code?: string }).code;
+  // Drizzle wraps the driver's error; the SQLSTATE is on the cause.
+  const pgCode = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (pgCode === '23503') return reply.code(409).send({ message: render(request, 'generic.in_use', { model: 'This record' }) });
   if (pgCode === '23505') return reply.code(409).send({ message: render(request, 'generic.conflict') });
   const status = error.statusCode ?? 500;

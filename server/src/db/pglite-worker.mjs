@@ -10,8 +10,10 @@ let db;
 let server;
 try {
   db = await PGlite.create(dataDir ? { dataDir } : {});
-  // PGlite is a single connection; one socket connection keeps transactions unambiguous.
-  server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 1 });
+  // The app's pool holds one connection at a time (PGlite is a single session). The socket server
+  // accepts a few, because a connection the pool drops after an error is still closing when its
+  // replacement connects; with a limit of 1 that replacement is refused and the query fails.
+  server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 4 });
   await server.start();
   parentPort.postMessage({ type: 'ready' });
 } catch (error) {

@@ -483,16 +483,18 @@ export const reports = pgTable(
   ],
 );
 
-/** The accepted rows of a report: replaced as a whole by a valid import. */
+/**
+ * The accepted rows of a report: replaced as a whole by a valid import. Their references to
+ * reports and codes are checked once per statement by triggers (migration 0004) instead of per
+ * row by foreign keys: an import inserts 100,000 rows in one statement, and row-by-row checks
+ * took most of its time (docs/performance.md). Deleting a report deletes its rows; deleting a
+ * code that has rows is refused.
+ */
 export const reportRows = pgTable(
   'report_rows',
   {
-    report_id: integer('report_id')
-      .notNull()
-      .references(() => reports.id, { onDelete: 'cascade' }),
-    code_id: integer('code_id')
-      .notNull()
-      .references(() => codes.id),
+    report_id: integer('report_id').notNull(),
+    code_id: integer('code_id').notNull(),
     volume: numeric('volume', { precision: 20, scale: 4 }),
     value: numeric('value', { precision: 20, scale: 4 }),
   },

@@ -217,3 +217,17 @@ describe('upload size limit', () => {
     expect(await small.db.select().from(imports)).toEqual([]);
   });
 });
+
+describe('report rows integrity (statement triggers instead of foreign keys)', () => {
+  it('when a row names an unknown code or report, then the insert fails; deleting a report deletes its rows; a reported code cannot be deleted', async () => {
+    const w = await world();
+    const [code] = await t.db.select().from(codes).where(eq(codes.code, '1001')).limit(1);
+    const { reportRows } = await import('../../db/schema.ts');
+    await expect(t.db.insert(reportRows).values({ report_id: w.report.id, code_id: 987654321, volume: '1', value: '1' })).rejects.toMatchObject({ cause: { code: '23503' } });
+    await expect(t.db.insert(reportRows).values({ report_id: 987654321, code_id: code!.id, volume: '1', value: '1' })).rejects.toMatchObject({ cause: { code: '23503' } });
+    await t.db.insert(reportRows).values({ report_id: w.report.id, code_id: code!.id, volume: '1', value: '1' });
+    await expect(t.db.delete(codes).where(eq(codes.id, code!.id))).rejects.toMatchObject({ cause: { code: '23503' } });
+    await t.db.delete(reports).where(eq(reports.id, w.report.id));
+    expect(await t.db.select().from(reportRows).where(eq(reportRows.report_id, w.report.id))).toEqual([]);
+  });
+});
