@@ -95,17 +95,18 @@ describe('the app behind the route guard', () => {
     await waitFor(() => expect(document.title).toBe('Page not found - Market Sales Statistics'));
   });
 
-  it('when a screen of a later release opens, then it receives its route parameters', async () => {
-    fakeApi()
+  it('when the report statistics screen opens, then it receives its route parameters', async () => {
+    const api = fakeApi()
       .withEnumerations()
-      .signedInAs(makeUser(), [globalAbility('view-statistics')]);
+      .signedInAs(makeUser(), [globalAbility('view-statistics')])
+      .on('GET', 'reports', { body: { data: [] } });
     storeTokenTimes(600);
 
     renderApp('/report-statistics/7/SE/2026-01');
 
     expect(await screen.findByRole('heading', { name: 'Report statistics' })).toBeTruthy();
-    const params = screen.getByTestId('route-params');
-    expect(within(params).getByText('companyId').nextSibling?.textContent).toBe('7');
-    expect(within(params).getByText('period').nextSibling?.textContent).toBe('2026-01');
+    // The company id and the market (ISO code, resolved among the user's markets) pick the reports.
+    await waitFor(() => expect(api.callsTo('GET', 'reports')[0]?.url).toBe('/api/v1/reports?company_id=7&market_id=1'));
+    expect(await screen.findByText('Nothing to show.')).toBeTruthy();
   });
 });

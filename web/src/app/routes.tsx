@@ -22,6 +22,10 @@ import { InformationModalAddScreen, InformationModalEditScreen } from '../featur
 import { OrganizationAddScreen, OrganizationEditScreen, OrganizationListScreen } from '../features/organizations/organization-screens.tsx';
 import { ReleaseAddScreen, ReleaseEditScreen, ReleaseListScreen } from '../features/releases/release-screens.tsx';
 import { DashboardScreen } from '../features/dashboard/dashboard-screen.tsx';
+import { ApprovalListScreen } from '../features/reporting/approval-screen.tsx';
+import { ImportHistoryScreen, ReportHistoryScreen, ReportStatisticsScreen, ReportingCompaniesScreen } from '../features/reporting/history-screens.tsx';
+import { ImportScreen } from '../features/reporting/import-screen.tsx';
+import { ClusterPeriodListScreen, PeriodListScreen } from '../features/reporting/period-screens.tsx';
 import { ForbiddenScreen } from '../features/system/forbidden-screen.tsx';
 import { NotAvailableScreen } from '../features/system/not-available-screen.tsx';
 import { NotFoundScreen } from '../features/system/not-found-screen.tsx';
@@ -88,21 +92,21 @@ export const appRoutes: AppRoute[] = [
   protectedRoute('/docs', 'title.docs', DocsScreen, undefined, { group: 'help' }),
 
   // Reporting and history
-  protectedRoute('/history/import', 'title.import_history', later, somewhere('upload-reports', 'approve-reports', 'view-report-history'), { group: 'reporting' }),
-  protectedRoute('/reporting-companies/:market/:marketId?', 'title.reporting_companies', later, somewhere('approve-reports')),
-  protectedRoute('/history/:market', 'title.report_history', later, somewhere('view-report-history')),
+  protectedRoute('/history/import', 'title.import_history', ImportHistoryScreen, somewhere('upload-reports', 'approve-reports', 'view-report-history'), { group: 'reporting' }),
+  protectedRoute('/reporting-companies/:market/:marketId?', 'title.reporting_companies', ReportingCompaniesScreen, somewhere('approve-reports')),
+  protectedRoute('/history/:market', 'title.report_history', ReportHistoryScreen, somewhere('view-report-history')),
   protectedRoute(
     '/report-statistics/:companyId/:market/:period/:report?',
     'title.report_statistics',
-    later,
+    ReportStatisticsScreen,
     somewhere('view-statistics', 'view-company-reports'),
   ),
-  protectedRoute('/approval-list/:periodUuid', 'title.approval_list', later, somewhere('approve-reports')),
-  protectedRoute('/period-list/:market?', 'title.period_list', later, somewhere('manage-periods'), { group: 'reporting' }),
+  protectedRoute('/approval-list/:periodUuid', 'title.approval_list', ApprovalListScreen, somewhere('approve-reports')),
+  protectedRoute('/period-list/:market?', 'title.period_list', PeriodListScreen, somewhere('manage-periods'), { group: 'reporting' }),
   protectedRoute('/communication', 'title.communication', later, somewhere('send-communications'), { group: 'reporting' }),
-  protectedRoute('/cluster-approval/:periodUuid', 'title.cluster_approval', later, somewhere('approve-cluster-reports')),
-  protectedRoute('/cluster-period-list', 'title.cluster_period_list', later, somewhere('approve-cluster-reports'), { group: 'reporting' }),
-  protectedRoute('/import/:uuid', 'title.data_import', later),
+  protectedRoute('/cluster-approval/:periodUuid', 'title.cluster_approval', ApprovalListScreen, somewhere('approve-cluster-reports')),
+  protectedRoute('/cluster-period-list', 'title.cluster_period_list', ClusterPeriodListScreen, somewhere('approve-cluster-reports'), { group: 'reporting' }),
+  protectedRoute('/import/:uuid', 'title.data_import', ImportScreen),
 
   // Administration
   protectedRoute('/users', 'title.users', UserListScreen, any('manage-users', 'list-users'), { group: 'administration' }),

@@ -5,7 +5,7 @@ import { nextReportStatus, REQUESTABLE_STATUS_EVENTS, type Report, type ReportEv
 import type { Db } from '../../db/client.ts';
 import type { Locale } from '@mss/contracts/enums';
 import { translate } from '@mss/contracts/messages';
-import { companies, companyMarkets, markets, periods, preflights, reportRows, reports, reportStatusChanges, users } from '../../db/schema.ts';
+import { companies, companyMarkets, imports, markets, periods, preflights, reportRows, reports, reportStatusChanges, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
 import { findPeriodRow, marketsWhere, type Who } from '../periods/periods.service.ts';
 import { findPreviousReport, latestPreflight, loadReportRows, runPreflight } from '../preflight/preflight.service.ts';
@@ -215,7 +215,19 @@ export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promis
     await tx.execute(sql`
       insert into ${reportRows} (report_id, code_id, volume, value)
       select ${row.id}, code_id, volume, value from ${reportRows} where report_id = ${previous.reportId}`);
-    await tx.update(reports).set({ updated_at: sql`now()` }).where(eq(reports.id, row.id));
+    // A report whose last file was invalid has rows again: back to where the upload came from.
+    let status = row.status;
+    if (row.status === ReportStatus.InvalidFile) {
+      const [last] = await tx
+        .select({ before: imports.report_status_before })
+        .from(imports)
+        .where(eq(imports.report_id, row.id))
+        .orderBy(desc(imports.id))
+        .limit(1);
+      status = last?.before === ReportStatus.WaitingForCompletion ? ReportStatus.WaitingForCompletion : ReportStatus.Ongoing;
+      await tx.insert(reportStatusChanges).values({ report_id: row.id, user_id: who.actor.userId, from_status: row.status, to_status: status, comment: null });
+    }
+    await tx.update(reports).set({ status, updated_at: sql`now()` }).where(eq(reports.id, row.id));
   });
   await runPreflight(db, row.id);
   return findReport(db, who, uuid);

@@ -164,6 +164,11 @@ describe('the report workflow', () => {
       ['1002', 20],
     ]);
 
+    // An invalid file left the report in 11: copying gives it rows again and brings it back to 20.
+    await t.db.update(reports).set({ status: 11 }).where(eq(reports.uuid, second.report.uuid));
+    const recopied = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${second.report.uuid}/copy-previous`, headers: w.reporter });
+    expect(recopied.json().data.status).toBe(20);
+
     // The preflight compares with the previous report: a missing code warns, a jump informs.
     await storeRows(second.report.uuid, [[w.codes[0]!.id, 30, 100]]);
     const preflight = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${second.report.uuid}/preflight`, headers: w.reporter });

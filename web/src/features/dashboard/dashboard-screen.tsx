@@ -1,8 +1,10 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useSession } from '../../api/session.ts';
+import { canInMarket } from '@mss/contracts/abilities';
+import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../app/screen.ts';
+import { ReportingTasks } from '../reporting/dashboard-tasks.tsx';
 import { SignInNotices } from './sign-in-notices.tsx';
 
 function InfoCard({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
@@ -18,8 +20,10 @@ function InfoCard({ label, children, testId }: { label: string; children: React.
 
 export function DashboardScreen(_props: ScreenProps) {
   const { t } = useTranslation();
-  const { user } = useSession();
+  const session = useSession();
+  const { user } = session;
   if (!user) return null;
+  const subject = abilitySubject(session);
   const roleLabel = (name: string) => t(`enum.role.${name}`, { defaultValue: name });
   const otherRoles = user.roles.map((r) => r.name).filter((name) => name !== user.role);
   const markets = user.markets.length ? user.markets : (user.company?.markets ?? []).map((m) => m.market);
@@ -33,6 +37,8 @@ export function DashboardScreen(_props: ScreenProps) {
         </Title>
         <Text c="dimmed">{t('dashboard.intro')}</Text>
       </Stack>
+
+      <ReportingTasks />
 
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         <InfoCard label={t('dashboard.organization')} testId="dashboard-organization">
@@ -64,9 +70,16 @@ export function DashboardScreen(_props: ScreenProps) {
         {markets.length ? (
           <Group gap="xs">
             {markets.map((market) => (
-              <Badge key={market.id} size="lg" variant="outline" radius="sm" tt="none">
-                {market.international_name} · {market.iso_code}
-              </Badge>
+              // A market whose report history the user may see links to it.
+              canInMarket(subject, 'view-report-history', market.id) ? (
+                <Badge key={market.id} component={Link} to={`/history/${market.id}`} size="lg" variant="outline" radius="sm" tt="none" style={{ cursor: 'pointer' }}>
+                  {market.international_name} · {market.iso_code}
+                </Badge>
+              ) : (
+                <Badge key={market.id} size="lg" variant="outline" radius="sm" tt="none">
+                  {market.international_name} · {market.iso_code}
+                </Badge>
+              )
             ))}
           </Group>
         ) : (

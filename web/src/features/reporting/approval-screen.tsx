@@ -1,0 +1,180 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Anchor, Button, Checkbox, Drawer, Group, List, Stack, Table, Text } from '@mantine/core';
+import type { ReportSummary } from '@mss/contracts/reports';
+import { abilitySubject, useSession } from '../../api/session.ts';
+import type { ScreenProps } from '../../app/screen.ts';
+import { feedback } from '../../app/feedback.tsx';
+import { AdminPage } from '../admin/admin-page.tsx';
+import { type BulkStatusResult, reportingApi, reportingQueries, useReportingMutation } from './api/reporting.ts';
+import { PeriodStatusBadge, PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, StatusHistory, formatDate, formatDateTime } from './components.tsx';
+import { ReportStatusActions } from './report-actions.tsx';
+import { reportActions, statusFor } from './status-actions.ts';
+
+/**
+ * /approval-list/:periodUuid and /cluster-approval/:periodUuid: every reporting company's
+ * report of the period. The cluster variant is the same screen on the given period, with the
+ * market shown (periods are per market).
+ */
+export function ApprovalListScreen({ title, params }: ScreenProps) {
+  const { t } = useTranslation();
+  const uuid = params.periodUuid ?? '';
+  const period = useQuery({ ...reportingQueries.period(uuid), meta: { handlesErrors: true } });
+  const list = useQuery({ ...reportingQueries.approvalList(uuid), meta: { handlesErrors: true } });
+  return (
+    <AdminPage title={title}>
+      {period.data && (
+        <Group gap="md">
+          <Text fw={600}>
+            {period.data.market.international_name} · {period.data.title}
+          </Text>
+          <PeriodStatusBadge status={period.data.status} />
+          <Text size="sm" c="dimmed">
+            {t('reporting.period.deadline')}: {formatDate(period.data.deadline)}
+          </Text>
+          <Anchor component={Link} to={`/period-list/${period.data.market.id}`} size="sm">
+            {t('title.period_list')}
+          </Anchor>
+        </Group>
+      )}
+      <QueryState query={list} empty={(rows) => rows.length === 0}>
+        {(reports) => <ApprovalTable reports={reports} />}
+      </QueryState>
+    </AdminPage>
+  );
+}
+
+function ApprovalTable({ reports }: { reports: ReportSummary[] }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const subject = abilitySubject(session);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [opened, setOpened] = useState<string | null>(null);
+  const [refused, setRefused] = useState<BulkStatusResult['refused']>([]);
+  const bulk = useReportingMutation(reportingApi.bulkStatus);
+  const approvable = reports.filter((r) => reportActions(r, subject).approve).map((r) => r.uuid);
+  const toggle = (uuid: string) => setSelected((s) => (s.includes(uuid) ? s.filter((u) => u !== uuid) : [...s, uuid]));
+  const companyOf = (uuid: string) => reports.find((r) => r.uuid === uuid)?.company.name ?? uuid;
+
+  const approveSelected = async () => {
+    const ok = await feedback.confirm({ message: t('reporting.approval.bulk_confirm', { count: selected.length }), confirmLabel: t('reporting.approval.approve_selected') });
+    if (!ok) return;
+    try {
+      const result = await feedback.loading.during(bulk.mutateAsync({ uuids: selected, status: statusFor('approve') }));
+      setSelected([]);
+      setRefused(result.refused);
+      feedback.toast(t('reporting.approval.bulk_done', { count: result.changed.length }), { color: result.refused.length ? 'yellow' : 'teal' });
+    } catch (error) {
+      await feedback.errorOf(error);
+    }
+  };
+
+  return (
+    <Stack gap="sm">
+      <Group>
+        <Button disabled={selected.length === 0} onClick={() => void approveSelected()}>
+          {t('reporting.approval.approve_selected')} {selected.length > 0 ? `(${selected.length})` : ''}
+        </Button>
+      </Group>
+      {refused.length > 0 && (
+        <Alert color="yellow" title={t('reporting.approval.refused')} withCloseButton onClose={() => setRefused([])}>
+          <List size="sm">
+            {refused.map((r) => (
+              <List.Item key={r.uuid}>
+                {companyOf(r.uuid)}: {r.message}
+              </List.Item>
+            ))}
+          </List>
+        </Alert>
+      )}
+      <Table.ScrollContainer minWidth={800}>
+        <Table striped highlightOnHover withTableBorder aria-label={t('title.approval_list')}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={40}>
+                <Checkbox
+                  aria-label={t('reporting.approval.select_all')}
+                  checked={approvable.length > 0 && approvable.every((u) => selected.includes(u))}
+                  indeterminate={selected.length > 0 && !approvable.every((u) => selected.includes(u))}
+                  disabled={approvable.length === 0}
+                  onChange={(e) => setSelected(e.currentTarget.checked ? approvable : [])}
+                />
+              </Table.Th>
+              <Table.Th>{t('reporting.company')}</Table.Th>
+              <Table.Th>{t('reporting.market')}</Table.Th>
+              <Table.Th>{t('reporting.status')}</Table.Th>
+              <Table.Th>{t('reporting.submitted_at')}</Table.Th>
+              <Table.Th>{t('reporting.preflight.title')}</Table.Th>
+              <Table.Th ta="right">{t('reporting.row_count')}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {reports.map((report) => (
+              <Table.Tr key={report.uuid}>
+                <Table.Td>
+                  <Checkbox
+                    aria-label={t('reporting.approval.select', { company: report.company.name })}
+                    checked={selected.includes(report.uuid)}
+                    disabled={!approvable.includes(report.uuid)}
+                    onChange={() => toggle(report.uuid)}
+                  />
+                </Table.Td>
+                <Table.Td fw={600}>{report.company.name}</Table.Td>
+                <Table.Td>{report.market.iso_code}</Table.Td>
+                <Table.Td>
+                  <ReportStatusBadge status={report.status} />
+                </Table.Td>
+                <Table.Td>{formatDateTime(report.submitted_at)}</Table.Td>
+                <Table.Td>
+                  <SeverityBadge severity={report.preflight_severity} />
+                </Table.Td>
+                <Table.Td ta="right">{report.row_count}</Table.Td>
+                <Table.Td>
+                  <Button size="xs" variant="light" onClick={() => setOpened(report.uuid)}>
+                    {t('reporting.approval.open')}
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Drawer opened={opened !== null} onClose={() => setOpened(null)} position="right" size="xl" title={opened ? companyOf(opened) : ''}>
+        {opened && <ReportDetail uuid={opened} />}
+      </Drawer>
+    </Stack>
+  );
+}
+
+/** One report for an approver: status, actions, rows, preflight, history. */
+export function ReportDetail({ uuid }: { uuid: string }) {
+  const { t } = useTranslation();
+  const report = useQuery({ ...reportingQueries.report(uuid), meta: { handlesErrors: true } });
+  return (
+    <QueryState query={report}>
+      {(data) => (
+        <Stack gap="md" data-testid="report-detail">
+          <Group gap="sm">
+            <Text fw={600}>
+              {data.market.international_name} · {data.period.title}
+            </Text>
+            <ReportStatusBadge status={data.status} />
+          </Group>
+          <ReportStatusActions report={data} />
+          <Section title={t('reporting.rows.title')}>
+            <RowsTable report={data} />
+          </Section>
+          <Section title={t('reporting.preflight.title')}>
+            <PreflightResults preflight={data.preflight} />
+          </Section>
+          <Section title={t('reporting.history.title')}>
+            <StatusHistory history={data.history} />
+          </Section>
+        </Stack>
+      )}
+    </QueryState>
+  );
+}

@@ -1,0 +1,262 @@
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { Anchor, Badge, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
+import { useSession } from '../../api/session.ts';
+import type { ScreenProps } from '../../app/screen.ts';
+import { AdminPage } from '../admin/admin-page.tsx';
+import { downloads, reportingQueries } from './api/reporting.ts';
+import { QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, formatDate, formatDateTime } from './components.tsx';
+import { useMarketParam, useMarketsWith } from './markets.ts';
+
+/** /history/import — the imports of the reports the user may see, newest first. */
+export function ImportHistoryScreen({ title }: ScreenProps) {
+  const { t } = useTranslation();
+  const query = useQuery({ ...reportingQueries.imports(), meta: { handlesErrors: true } });
+  return (
+    <AdminPage title={title}>
+      <QueryState query={query} empty={(rows) => rows.length === 0}>
+        {(imports) => (
+          <Table.ScrollContainer minWidth={900}>
+            <Table striped withTableBorder aria-label={title}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('reporting.history.when')}</Table.Th>
+                  <Table.Th>{t('reporting.history.who')}</Table.Th>
+                  <Table.Th>{t('reporting.company')}</Table.Th>
+                  <Table.Th>{t('reporting.market')}</Table.Th>
+                  <Table.Th>{t('reporting.period.title')}</Table.Th>
+                  <Table.Th>{t('reporting.import.file')}</Table.Th>
+                  <Table.Th>{t('reporting.status')}</Table.Th>
+                  <Table.Th ta="right">{t('reporting.row_count')}</Table.Th>
+                  <Table.Th ta="right">{t('reporting.import.errors')}</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {imports.map((item) => (
+                  <Table.Tr key={item.uuid}>
+                    <Table.Td>{formatDateTime(item.created_at)}</Table.Td>
+                    <Table.Td>{item.user?.name ?? '–'}</Table.Td>
+                    <Table.Td>{item.company.name}</Table.Td>
+                    <Table.Td>{item.market.iso_code}</Table.Td>
+                    <Table.Td>{item.period.title}</Table.Td>
+                    <Table.Td>{item.file_name}</Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" tt="none" color={item.status === 'done' ? 'teal' : item.status === 'invalid' || item.status === 'failed' ? 'red' : 'blue'}>
+                        {t(`reporting.import.status.${item.status}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td ta="right">{item.row_count ?? ''}</Table.Td>
+                    <Table.Td ta="right">{item.error_count || ''}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4} wrap="nowrap" justify="flex-end">
+                        <Button component="a" href={downloads.importFile(item.uuid)} download size="xs" variant="subtle">
+                          {t('reporting.import.download_original')}
+                        </Button>
+                        {item.error_count > 0 && (
+                          <Button component="a" href={downloads.errorSheet(item.uuid)} download size="xs" variant="subtle" color="red">
+                            {t('reporting.import.download_errors')}
+                          </Button>
+                        )}
+                        <Button component={Link} to={`/import/${item.report.uuid}`} size="xs" variant="light">
+                          {t('reporting.open_report')}
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </QueryState>
+    </AdminPage>
+  );
+}
+
+/** A market picker that navigates to `${base}/${id}`. */
+function MarketPicker({ base, value, ability }: { base: string; value: number | undefined; ability: Parameters<typeof useMarketsWith>[0] }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { options } = useMarketsWith(ability);
+  return (
+    <Select
+      label={t('reporting.market')}
+      data={options}
+      value={value ? String(value) : null}
+      onChange={(id) => id && void navigate(`${base}/${id}`)}
+      searchable
+      allowDeselect={false}
+      maw={360}
+    />
+  );
+}
+
+/**
+ * /history/:market — the reports over periods in a market (:market is the market id or ISO code): the
+ * user's company's reports for a reporter, every visible report for others (the server scopes).
+ */
+export function ReportHistoryScreen({ title, params }: ScreenProps) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const marketId = useMarketParam(params.market, 'view-report-history');
+  const query = useQuery({
+    ...reportingQueries.reports({ market_id: marketId, company_id: user?.company?.id }),
+    enabled: marketId !== undefined,
+    meta: { handlesErrors: true },
+  });
+  return (
+    <AdminPage title={title}>
+      <MarketPicker base="/history" value={marketId} ability="view-report-history" />
+      {marketId && (
+        <QueryState query={query} empty={(rows) => rows.length === 0}>
+          {(reports) => (
+            <Table striped withTableBorder aria-label={title}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('reporting.period.title')}</Table.Th>
+                  <Table.Th>{t('reporting.company')}</Table.Th>
+                  <Table.Th>{t('reporting.status')}</Table.Th>
+                  <Table.Th>{t('reporting.submitted_at')}</Table.Th>
+                  <Table.Th>{t('reporting.approved_at')}</Table.Th>
+                  <Table.Th ta="right">{t('reporting.row_count')}</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {reports.map((report) => (
+                  <Table.Tr key={report.uuid}>
+                    <Table.Td>{report.period.title}</Table.Td>
+                    <Table.Td>{report.company.name}</Table.Td>
+                    <Table.Td>
+                      <ReportStatusBadge status={report.status} />
+                    </Table.Td>
+                    <Table.Td>{formatDateTime(report.submitted_at)}</Table.Td>
+                    <Table.Td>{formatDateTime(report.approved_at)}</Table.Td>
+                    <Table.Td ta="right">{report.row_count}</Table.Td>
+                    <Table.Td>
+                      <Button
+                        component={Link}
+                        to={`/report-statistics/${report.company.id}/${report.market.id}/${report.period.uuid}/${report.uuid}`}
+                        size="xs"
+                        variant="subtle"
+                      >
+                        {t('reporting.open_report')}
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </QueryState>
+      )}
+    </AdminPage>
+  );
+}
+
+/**
+ * /reporting-companies/:market/:marketId? — the companies reporting in a market (:market is the
+ * market id or ISO code; :marketId is not used) with their report of the latest opened period.
+ */
+export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
+  const { t } = useTranslation();
+  const marketId = useMarketParam(params.market, 'approve-reports');
+  const periods = useQuery({ ...reportingQueries.periods({ market_id: marketId }), enabled: marketId !== undefined, meta: { handlesErrors: true } });
+  const latest = periods.data
+    ?.filter((p) => p.status !== 'draft')
+    .sort((a, b) => b.starts_on.localeCompare(a.starts_on))[0];
+  const list = useQuery({ ...reportingQueries.approvalList(latest?.uuid ?? ''), enabled: !!latest, meta: { handlesErrors: true } });
+  return (
+    <AdminPage title={title}>
+      <MarketPicker base="/reporting-companies" value={marketId} ability="approve-reports" />
+      {periods.data && !latest && <Text c="dimmed">{t('reporting.no_open_period')}</Text>}
+      {latest && (
+        <Stack gap="sm">
+          <Text>
+            {t('reporting.period.title')}:{' '}
+            <Anchor component={Link} to={`/approval-list/${latest.uuid}`}>
+              {latest.title}
+            </Anchor>
+          </Text>
+          <QueryState query={list} empty={(rows) => rows.length === 0}>
+            {(reports) => (
+              <Table striped withTableBorder aria-label={title}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('reporting.company')}</Table.Th>
+                    <Table.Th>{t('reporting.status')}</Table.Th>
+                    <Table.Th>{t('reporting.submitted_at')}</Table.Th>
+                    <Table.Th>{t('reporting.preflight.title')}</Table.Th>
+                    <Table.Th ta="right">{t('reporting.row_count')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {reports.map((report) => (
+                    <Table.Tr key={report.uuid}>
+                      <Table.Td>{report.company.name}</Table.Td>
+                      <Table.Td>
+                        <ReportStatusBadge status={report.status} />
+                      </Table.Td>
+                      <Table.Td>{formatDateTime(report.submitted_at)}</Table.Td>
+                      <Table.Td>
+                        <SeverityBadge severity={report.preflight_severity} />
+                      </Table.Td>
+                      <Table.Td ta="right">{report.row_count}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
+          </QueryState>
+        </Stack>
+      )}
+    </AdminPage>
+  );
+}
+
+/**
+ * /report-statistics/:companyId/:market/:period/:report? — minimal for now: the report's rows
+ * and totals. :report is the report uuid; without it the report is found by company, market
+ * (id or ISO code) and period (uuid or title).
+ */
+export function ReportStatisticsScreen({ title, params }: ScreenProps) {
+  const { t } = useTranslation();
+  const companyId = Number(params.companyId) || undefined;
+  const marketId = useMarketParam(params.market, 'view-statistics');
+  const lookup = useQuery({
+    ...reportingQueries.reports({ company_id: companyId, market_id: marketId }),
+    enabled: !params.report && marketId !== undefined,
+    meta: { handlesErrors: true },
+  });
+  const found = lookup.data?.find((r) => r.period.uuid === params.period || r.period.title === params.period);
+  const uuid = params.report ?? found?.uuid;
+  const report = useQuery({ ...reportingQueries.report(uuid ?? ''), enabled: !!uuid, meta: { handlesErrors: true } });
+  return (
+    <AdminPage title={title}>
+      {!params.report && lookup.data && !found && <Text c="dimmed">{t('reporting.empty')}</Text>}
+      {uuid && (
+        <QueryState query={report}>
+          {(data) => (
+            <Stack gap="md">
+              <Group gap="sm">
+                <Text fw={600}>
+                  {data.company.name} · {data.market.international_name} · {data.period.title}
+                </Text>
+                <ReportStatusBadge status={data.status} />
+                <SeverityBadge severity={data.preflight_severity} />
+                <Text size="sm" c="dimmed">
+                  {t('reporting.period.deadline')}: {formatDate(data.period.deadline)}
+                </Text>
+              </Group>
+              <Section title={t('reporting.rows.title')}>
+                <RowsTable report={data} />
+              </Section>
+            </Stack>
+          )}
+        </QueryState>
+      )}
+    </AdminPage>
+  );
+}

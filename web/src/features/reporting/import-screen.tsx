@@ -1,0 +1,259 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Anchor, Button, FileInput, Group, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import type { ImportDetail, Report } from '@mss/contracts/reports';
+import { isApiError } from '../../api/http.ts';
+import { abilitySubject, useSession } from '../../api/session.ts';
+import type { ScreenProps } from '../../app/screen.ts';
+import { errorMessage, feedback } from '../../app/feedback.tsx';
+import { AdminPage } from '../admin/admin-page.tsx';
+import { IMPORT_POLL_MS, downloads, importRunning, reportingApi, reportingKeys, reportingQueries, useReportingMutation } from './api/reporting.ts';
+import { uploadReportFile } from './api/upload.ts';
+import { PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, StatusHistory, formatDate, formatDateTime } from './components.tsx';
+import { ReportStatusActions } from './report-actions.tsx';
+import { reportActions, reportProcessing } from './status-actions.ts';
+
+/**
+ * /import/:uuid — the data import screen of one REPORT (:uuid is the report's uuid): upload with
+ * progress, live import status, rows or errors, template, copy from previous, preflight, submit
+ * and the status history.
+ */
+export function ImportScreen({ title, params }: ScreenProps) {
+  const uuid = params.uuid ?? '';
+  const report = useQuery({
+    ...reportingQueries.report(uuid),
+    meta: { handlesErrors: true },
+    // While a file or its rows are processed, the report is polled too.
+    refetchInterval: (query) => (query.state.data && reportProcessing(query.state.data.status) ? IMPORT_POLL_MS : false),
+  });
+  return (
+    <AdminPage title={title}>
+      <QueryState query={report}>{(data) => <ImportWorkspace report={data} />}</QueryState>
+    </AdminPage>
+  );
+}
+
+function ReportHeader({ report }: { report: Report }) {
+  const { t } = useTranslation();
+  const items: [string, React.ReactNode][] = [
+    [t('reporting.company'), report.company.name],
+    [t('reporting.market'), report.market.international_name],
+    [t('reporting.period.title'), report.period.title],
+    [t('reporting.status'), <ReportStatusBadge key="s" status={report.status} />],
+    [t('reporting.period.deadline'), formatDate(report.period.deadline)],
+  ];
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 5 }} data-testid="report-header">
+      {items.map(([label, value]) => (
+        <Stack key={label} gap={2}>
+          <Text size="xs" tt="uppercase" fw={700} c="dimmed">
+            {label}
+          </Text>
+          <Text component="div" fw={600}>
+            {value}
+          </Text>
+        </Stack>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+function ImportWorkspace({ report }: { report: Report }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const client = useQueryClient();
+  const actions = reportActions(report, abilitySubject(session));
+  const imports = useQuery({ ...reportingQueries.imports(report.uuid), meta: { handlesErrors: true } });
+  const [uploadedImport, setUploadedImport] = useState<string | null>(null);
+  // After "copy from previous period" the last import's result no longer describes the report.
+  const [hiddenImport, setHiddenImport] = useState<string | null>(null);
+  const latestImport = uploadedImport ?? imports.data?.[0]?.uuid ?? null;
+  const currentImport = latestImport === hiddenImport ? null : latestImport;
+  const copy = useReportingMutation(reportingApi.copyPrevious);
+  const preflight = useReportingMutation(reportingApi.runPreflight);
+
+  const refreshReport = () =>
+    Promise.all([client.invalidateQueries({ queryKey: reportingKeys.report(report.uuid) }), client.invalidateQueries({ queryKey: reportingKeys.imports })]);
+
+  const copyPrevious = async () => {
+    try {
+      await feedback.loading.during(copy.mutateAsync(report.uuid));
+      setHiddenImport(latestImport);
+      feedback.toast(t('reporting.import.copied'), { color: 'teal' });
+    } catch (error) {
+      await feedback.errorOf(error);
+    }
+  };
+  const runPreflight = async () => {
+    try {
+      await preflight.mutateAsync(report.uuid);
+      await refreshReport();
+    } catch (error) {
+      await feedback.errorOf(error);
+    }
+  };
+
+  return (
+    <Stack gap="md">
+      <ReportHeader report={report} />
+      <Group gap="xs">
+        <Button component="a" href={downloads.template(report.uuid)} download variant="light">
+          {t('reporting.import.template')}
+        </Button>
+        {actions.upload && (
+          <Button variant="light" onClick={() => void copyPrevious()} loading={copy.isPending}>
+            {t('reporting.import.copy_previous')}
+          </Button>
+        )}
+        <ReportStatusActions report={report} />
+      </Group>
+
+      {actions.upload && <UploadPanel reportUuid={report.uuid} onAccepted={(importUuid) => {
+            setUploadedImport(importUuid);
+            setHiddenImport(null);
+            void refreshReport();
+          }} />}
+      {!actions.upload && report.period.status === 'closed' && (
+        <Alert color="gray">{t('reporting.import.period_closed')}</Alert>
+      )}
+
+      {currentImport && (
+        <ImportStatusPanel key={currentImport} importUuid={currentImport} fresh={currentImport === uploadedImport} onEnded={() => void refreshReport()} />
+      )}
+
+      <Section title={t('reporting.rows.title')}>
+        <RowsTable report={report} />
+      </Section>
+
+      <Section
+        title={t('reporting.preflight.title')}
+        actions={
+          <Button size="xs" variant="light" onClick={() => void runPreflight()} loading={preflight.isPending}>
+            {t('reporting.preflight.run_again')}
+          </Button>
+        }
+      >
+        <PreflightResults preflight={report.preflight} />
+      </Section>
+
+      <Section title={t('reporting.history.title')}>
+        <StatusHistory history={report.history} />
+      </Section>
+      <Text size="sm">
+        <Anchor component={Link} to="/history/import">
+          {t('title.import_history')}
+        </Anchor>
+      </Text>
+    </Stack>
+  );
+}
+
+/** Choose a file, upload it with a progress bar; the server answers 202 with the import's uuid. */
+export function UploadPanel({ reportUuid, onAccepted }: { reportUuid: string; onAccepted: (importUuid: string) => void }) {
+  const { t } = useTranslation();
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const upload = async () => {
+    if (!file) return;
+    setError(null);
+    setProgress(0);
+    try {
+      const accepted = await uploadReportFile(reportUuid, file, { onProgress: setProgress });
+      setFile(null);
+      onAccepted(accepted.uuid);
+    } catch (e) {
+      setError(isApiError(e) && e.errors.file?.[0] ? e.errors.file[0] : errorMessage(e));
+    } finally {
+      setProgress(null);
+    }
+  };
+  const uploading = progress !== null;
+  return (
+    <Section title={t('reporting.import.upload_title')}>
+      <Stack gap="xs">
+        <Group align="flex-end">
+          <FileInput
+            label={t('reporting.import.file')}
+            placeholder={t('reporting.import.choose_file')}
+            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            value={file}
+            onChange={setFile}
+            clearable
+            disabled={uploading}
+            error={error}
+            w={360}
+          />
+          <Button onClick={() => void upload()} disabled={!file} loading={uploading}>
+            {t('reporting.import.upload')}
+          </Button>
+        </Group>
+        {uploading && (
+          <Progress value={Math.round(progress * 100)} aria-label={t('reporting.import.progress')} role="progressbar" data-testid="upload-progress" animated />
+        )}
+      </Stack>
+    </Section>
+  );
+}
+
+/** The import's live status (polled while it runs), then its errors; `onEnded` once it ends. */
+export function ImportStatusPanel({ importUuid, fresh = false, onEnded }: { importUuid: string; fresh?: boolean; onEnded: () => void }) {
+  const query = useQuery({ ...reportingQueries.import(importUuid), meta: { handlesErrors: true } });
+  const status = query.data?.status;
+  // A just-uploaded import counts as running, even if it ends before the first answer.
+  const wasRunning = useRef(fresh);
+  useEffect(() => {
+    if (importRunning(status)) wasRunning.current = true;
+    else if (status && wasRunning.current) {
+      wasRunning.current = false;
+      onEnded();
+    }
+  }, [status, onEnded]);
+  if (!query.data) return null;
+  return <ImportResult detail={query.data} />;
+}
+
+function ImportResult({ detail }: { detail: ImportDetail }) {
+  const { t } = useTranslation();
+  const running = importRunning(detail.status);
+  const color = running ? 'blue' : detail.status === 'done' ? 'teal' : 'red';
+  return (
+    <Alert color={color} title={t(`reporting.import.status.${detail.status}`)} data-testid="import-status">
+      <Stack gap="xs">
+        <Text size="sm">
+          {detail.file_name} · {formatDateTime(detail.created_at)}
+          {detail.status === 'done' && detail.row_count !== null ? ` · ${t('reporting.import.rows_imported', { count: detail.row_count })}` : ''}
+        </Text>
+        {running && <Progress value={100} animated striped aria-label={t('reporting.import.processing')} />}
+        {detail.errors.length > 0 && (
+          <>
+            <Table withTableBorder aria-label={t('reporting.import.errors')} data-testid="import-errors" bg="var(--mantine-color-body)">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('reporting.import.row')}</Table.Th>
+                  <Table.Th>{t('reporting.rows.code')}</Table.Th>
+                  <Table.Th>{t('reporting.import.message')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {detail.errors.map((error, i) => (
+                  <Table.Tr key={i}>
+                    <Table.Td>{error.row ?? ''}</Table.Td>
+                    <Table.Td>{error.code ?? ''}</Table.Td>
+                    <Table.Td>{error.message}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+            {detail.errors_truncated && <Text size="sm">{t('reporting.import.errors_truncated', { count: detail.error_count })}</Text>}
+            <Anchor href={downloads.errorSheet(detail.uuid)} download size="sm">
+              {t('reporting.import.download_errors')}
+            </Anchor>
+          </>
+        )}
+      </Stack>
+    </Alert>
+  );
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import { ReportStatus } from '@mss/contracts/enums';
+import type { ImportDetail, ReportSummary } from '@mss/contracts/reports';
+import { setSession } from '../../api/session.ts';
+import { AppProviders } from '../../app/providers.tsx';
+import { fakeApi, makeUser, marketAbility } from '../../test/fake-api.ts';
+import { IMPORT_POLL_MS } from './api/reporting.ts';
+import { ImportStatusPanel } from './import-screen.tsx';
+import { ReportStatusActions } from './report-actions.tsx';
+
+const market = { id: 1, international_name: 'Sweden', local_name: 'Sverige', iso_code: 'SE' };
+
+function detail(status: ImportDetail['status'], errors: ImportDetail['errors'] = []): ImportDetail {
+  return {
+    uuid: 'imp-1',
+    status,
+    report: { uuid: 'rep-1', status: ReportStatus.ProcessingFile },
+    company: { id: 1, name: 'Nordlys Trading AB' },
+    market,
+    period: { uuid: 'per-1', title: '2026-11' },
+    user: { id: 1, name: 'Rita Reporter' },
+    file_name: 'report.xlsx',
+    file_size: 1000,
+    row_count: null,
+    error_count: errors.length,
+    created_at: '2026-11-21T06:00:00Z',
+    finished_at: null,
+    errors,
+    errors_truncated: false,
+  };
+}
+
+function summary(status: number): ReportSummary {
+  return {
+    uuid: 'rep-1',
+    status,
+    company: { id: 1, name: 'Nordlys Trading AB' },
+    market,
+    period: { uuid: 'per-1', title: '2026-11', status: 'open', deadline: null },
+    submitted_at: null,
+    approved_at: null,
+    row_count: 0,
+    preflight_severity: null,
+    updated_at: '2026-11-21T06:00:00Z',
+  };
+}
+
+describe('the import status panel', () => {
+  it('when an import runs, then it is polled until it ends, the errors are shown and the screen is told once', async () => {
+    const answers = [detail('queued'), detail('processing'), detail('invalid', [{ row: 3, code: '9999', message: 'Invalid code 9999 on row 3.' }])];
+    const api = fakeApi().on('GET', 'imports/imp-1', () => ({ body: { data: answers.shift() ?? detail('invalid', [{ row: 3, code: '9999', message: 'Invalid code 9999 on row 3.' }]) } }));
+    const onEnded = vi.fn();
+
+    render(
+      <AppProviders>
+        <ImportStatusPanel importUuid="imp-1" fresh onEnded={onEnded} />
+      </AppProviders>,
+    );
+
+    expect(await screen.findByText('The file is waiting to be processed…')).toBeTruthy();
+    expect(await screen.findByText('The file has errors', {}, { timeout: 4 * IMPORT_POLL_MS })).toBeTruthy();
+    expect(screen.getByText('Invalid code 9999 on row 3.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Download the error list' }).getAttribute('href')).toBe('/api/v1/imports/imp-1/errors');
+    expect(onEnded).toHaveBeenCalledTimes(1);
+    const polls = api.callsTo('GET', 'imports/imp-1').length;
+    expect(polls).toBe(3);
+
+    // Once it ended, polling stops.
+    await new Promise((resolve) => setTimeout(resolve, IMPORT_POLL_MS * 1.5));
+    expect(api.callsTo('GET', 'imports/imp-1').length).toBe(polls);
+  });
+
+  it('when a just-uploaded import has ended by the first answer, then the screen is still told', async () => {
+    fakeApi().on('GET', 'imports/imp-1', { body: { data: { ...detail('done'), row_count: 14 } } });
+    const onEnded = vi.fn();
+
+    render(
+      <AppProviders>
+        <ImportStatusPanel importUuid="imp-1" fresh onEnded={onEnded} />
+      </AppProviders>,
+    );
+
+    expect(await screen.findByText('The file was imported')).toBeTruthy();
+    await waitFor(() => expect(onEnded).toHaveBeenCalledTimes(1));
+  });
+});
+
+describe('the report status buttons', () => {
+  const renderFor = (status: number, abilities: ReturnType<typeof marketAbility>[]) => {
+    fakeApi().withEnumerations();
+    setSession({ user: makeUser({ role: 'reporter' }), abilities });
+    return render(
+      <AppProviders>
+        <ReportStatusActions report={summary(status)} />
+      </AppProviders>,
+    );
+  };
+
+  it('when a reporter sees an ongoing report, then only Submit is offered', () => {
+    renderFor(ReportStatus.Ongoing, [marketAbility('upload-reports', 1)]);
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it('when an approver sees a report waiting for approval, then Approve and Send back are offered', () => {
+    renderFor(ReportStatus.WaitingForApproval, [marketAbility('approve-reports', 1)]);
+    expect(screen.getByRole('button', { name: 'Approve' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Send back' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+  });
+
+  it('when the report is approved, then nothing is offered', () => {
+    const { container } = renderFor(ReportStatus.Approved, [marketAbility('approve-reports', 1), marketAbility('upload-reports', 1)]);
+    expect(container.querySelectorAll('button')).toHaveLength(0);
+  });
+});

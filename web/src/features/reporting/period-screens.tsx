@@ -1,0 +1,217 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { canInMarket } from '@mss/contracts/abilities';
+import type { Period } from '@mss/contracts/reports';
+import { abilitySubject, useSession } from '../../api/session.ts';
+import type { ScreenProps } from '../../app/screen.ts';
+import { feedback } from '../../app/feedback.tsx';
+import { AdminPage } from '../admin/admin-page.tsx';
+import { emptyToNull, showSaveError } from '../admin/form.ts';
+import { type PeriodAction, reportingApi, reportingQueries, useReportingMutation } from './api/reporting.ts';
+import { PeriodStatusBadge, QueryState, formatDate } from './components.tsx';
+import { useMarketParam, useMarketsWith } from './markets.ts';
+
+const FIELDS = ['market_id', 'title', 'starts_on', 'ends_on', 'deadline'] as const;
+
+/** The period actions a period's state allows (the server refuses the others). */
+export function periodActions(period: Pick<Period, 'status' | 'published'>): PeriodAction[] {
+  const actions: PeriodAction[] = [];
+  if (period.status !== 'open') actions.push('open');
+  if (period.status === 'open') actions.push('close');
+  if (period.status !== 'draft' && !period.published) actions.push('publish');
+  if (period.published) actions.push('unpublish');
+  return actions;
+}
+
+/** /period-list/:market? — the periods of one market (:market is the market id or ISO code). */
+export function PeriodListScreen({ title, params }: ScreenProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { markets, options } = useMarketsWith('manage-periods');
+  const fromParam = useMarketParam(params.market, 'manage-periods');
+  const marketId = params.market ? fromParam : markets[0]?.id;
+  return (
+    <AdminPage title={title}>
+      <Group align="flex-end">
+        <Select
+          label={t('reporting.market')}
+          data={options}
+          value={marketId ? String(marketId) : null}
+          onChange={(value) => value && void navigate(`/period-list/${value}`)}
+          searchable
+          w={360}
+          allowDeselect={false}
+        />
+        {marketId && (
+          <>
+            <Button component={Link} to={`/reporting-companies/${marketId}`} variant="subtle">
+              {t('title.reporting_companies')}
+            </Button>
+            <Button component={Link} to={`/history/${marketId}`} variant="subtle">
+              {t('title.report_history')}
+            </Button>
+          </>
+        )}
+      </Group>
+      {marketId ? (
+        <>
+          <PeriodForm marketChoices={null} marketId={marketId} />
+          <PeriodTable filter={{ market_id: marketId }} approvalBase="/approval-list" />
+        </>
+      ) : (
+        <Text c="dimmed">{t('reporting.period.pick_market')}</Text>
+      )}
+    </AdminPage>
+  );
+}
+
+/** /cluster-period-list — the periods of every market the user manages or approves. */
+export function ClusterPeriodListScreen({ title }: ScreenProps) {
+  const { options } = useMarketsWith('manage-periods');
+  return (
+    <AdminPage title={title}>
+      {options.length > 0 && <PeriodForm marketChoices={options} />}
+      <PeriodTable filter={{ cluster: true }} approvalBase="/cluster-approval" showMarket />
+    </AdminPage>
+  );
+}
+
+interface Values {
+  market_id: string | null;
+  title: string;
+  starts_on: string;
+  ends_on: string;
+  deadline: string;
+}
+
+function PeriodForm({ marketChoices, marketId }: { marketChoices: { value: string; label: string }[] | null; marketId?: number }) {
+  const { t } = useTranslation();
+  const create = useReportingMutation(reportingApi.createPeriod);
+  const form = useForm<Values>({ initialValues: { market_id: null, title: '', starts_on: '', ends_on: '', deadline: '' } });
+  const submit = form.onSubmit(async (values) => {
+    const market = marketId ?? Number(values.market_id);
+    try {
+      const period = await create.mutateAsync({
+        market_id: market,
+        title: values.title.trim(),
+        starts_on: values.starts_on,
+        ends_on: values.ends_on,
+        deadline: emptyToNull(values.deadline),
+      });
+      feedback.toast(t('admin.saved', { name: period.title }), { color: 'teal' });
+      form.reset();
+    } catch (error) {
+      showSaveError(form, error, FIELDS, t('reporting.period.model'));
+    }
+  });
+  return (
+    <Paper withBorder radius="md" p="md">
+      <form onSubmit={submit} noValidate aria-label={t('reporting.period.new')}>
+        <Stack gap="sm">
+          <Text fw={600}>{t('reporting.period.new')}</Text>
+          <SimpleGrid cols={{ base: 1, sm: marketChoices ? 5 : 4 }}>
+            {marketChoices && <Select label={t('reporting.market')} data={marketChoices} required {...form.getInputProps('market_id')} />}
+            <TextInput label={t('reporting.period.title')} required placeholder="2026-10" {...form.getInputProps('title')} />
+            <TextInput type="date" label={t('reporting.period.starts_on')} required {...form.getInputProps('starts_on')} />
+            <TextInput type="date" label={t('reporting.period.ends_on')} required {...form.getInputProps('ends_on')} />
+            <TextInput type="date" label={t('reporting.period.deadline')} {...form.getInputProps('deadline')} />
+          </SimpleGrid>
+          <Group>
+            <Button type="submit" loading={create.isPending}>
+              {t('reporting.period.create')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+function PeriodTable({ filter, approvalBase, showMarket = false }: { filter: { market_id?: number; cluster?: boolean }; approvalBase: string; showMarket?: boolean }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const subject = abilitySubject(session);
+  const query = useQuery({ ...reportingQueries.periods(filter), meta: { handlesErrors: true } });
+  const change = useReportingMutation(reportingApi.changePeriod);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const act = async (period: Period, action: PeriodAction) => {
+    const ok = await feedback.confirm({
+      message: t(`reporting.period.${action}_confirm`, { title: period.title, market: period.market.international_name }),
+      confirmLabel: t(`reporting.period.${action}`),
+      danger: action === 'close' || action === 'unpublish',
+    });
+    if (!ok) return;
+    setBusy(period.uuid);
+    try {
+      await feedback.loading.during(change.mutateAsync({ uuid: period.uuid, action }));
+      feedback.toast(t(`reporting.period.${action}_done`, { title: period.title }), { color: 'teal' });
+    } catch (error) {
+      await feedback.errorOf(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <QueryState query={query} empty={(rows) => rows.length === 0}>
+      {(periods) => (
+        <Table.ScrollContainer minWidth={800}>
+          <Table striped highlightOnHover withTableBorder aria-label={t('title.period_list')}>
+            <Table.Thead>
+              <Table.Tr>
+                {showMarket && <Table.Th>{t('reporting.market')}</Table.Th>}
+                <Table.Th>{t('reporting.period.title')}</Table.Th>
+                <Table.Th>{t('reporting.period.dates')}</Table.Th>
+                <Table.Th>{t('reporting.period.deadline')}</Table.Th>
+                <Table.Th>{t('reporting.status')}</Table.Th>
+                <Table.Th>{t('reporting.period.published')}</Table.Th>
+                <Table.Th ta="right">{t('reporting.period.reports')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {periods.map((period) => {
+                const manage = canInMarket(subject, 'manage-periods', period.market.id);
+                return (
+                  <Table.Tr key={period.uuid}>
+                    {showMarket && <Table.Td>{period.market.international_name}</Table.Td>}
+                    <Table.Td fw={600}>{period.title}</Table.Td>
+                    <Table.Td>
+                      {formatDate(period.starts_on)} – {formatDate(period.ends_on)}
+                    </Table.Td>
+                    <Table.Td>{formatDate(period.deadline)}</Table.Td>
+                    <Table.Td>
+                      <PeriodStatusBadge status={period.status} />
+                    </Table.Td>
+                    <Table.Td>{period.published ? t('reporting.yes') : t('reporting.no')}</Table.Td>
+                    <Table.Td ta="right">{period.report_count}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4} justify="flex-end" wrap="nowrap">
+                        {manage &&
+                          periodActions(period).map((action) => (
+                            <Button key={action} size="xs" variant="light" disabled={busy === period.uuid} onClick={() => void act(period, action)}>
+                              {t(`reporting.period.${action}`)}
+                            </Button>
+                          ))}
+                        {period.status !== 'draft' && (
+                          <Button component={Link} to={`${approvalBase}/${period.uuid}`} size="xs" variant="subtle">
+                            {t('title.approval_list')}
+                          </Button>
+                        )}
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </QueryState>
+  );
+}
