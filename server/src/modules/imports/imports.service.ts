@@ -106,8 +106,8 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
     const [file] = await db.select({ content: files.content }).from(files).where(eq(files.id, item.file_id));
     const filePath = path.join(dir, 'upload.xlsx');
     await fs.writeFile(filePath, file!.content);
-    const lookup = await codeLookupFor(db, report.id);
-    const result = await validateReportFile(filePath, lookup);
+    // The lookup runs in the database's thread while the sheet is read here.
+    const result = await validateReportFile(filePath, codeLookupFor(db, report.id));
     if (!result.ok) {
       const stored = result.errors.slice(0, MAX_STORED_ERRORS).map((e) => ({ row: e.row, code: e.code, key: e.key, params: e.params, message: e.message }));
       await db.transaction(async (tx) => {

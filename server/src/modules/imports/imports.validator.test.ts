@@ -1,9 +1,12 @@
 import ExcelJS from 'exceljs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CodeDisabledStatus } from '@mss/contracts/enums';
 import { writeXlsx } from '../../lib/xlsx-writer/index.ts';
 import { buildMiniXlsx, buildZip, tempFolder } from '../../lib/xlsx/test-support.ts';
-import { type CodeInfo, type CodeLookup, type ValidateOptions, validateReportFile } from './imports.validator.ts';
+import { type CodeInfo, type CodeLookup, readAheadUntil, type ValidateOptions, validateReportFile } from './imports.validator.ts';
 
 const tmp = tempFolder('imports-validator-test-');
 afterAll(() => tmp.cleanup());
@@ -376,5 +379,26 @@ describe('import validator: defaults', () => {
     const path = await writers['xlsx-writer']([['nope', 1, 1]]);
     const result = await validateReportFile(path, CODES, { slot: null, locale: 'sv-SE' });
     expect(result.errors[0].message).toBe('Invalid code on row 1.');
+  });
+});
+
+describe('reading ahead while the code lookup runs', () => {
+  async function* numbers(n: number) {
+    for (let i = 1; i <= n; i++) yield i;
+  }
+  it('yields every item once and in order, whether the lookup ends before, during or after the reading', async () => {
+    for (const delay of [0, 1, 20]) {
+      const ready = new Promise((resolve) => setTimeout(resolve, delay));
+      const seen: number[] = [];
+      for await (const n of readAheadUntil(numbers(500), ready)) seen.push(n);
+      expect(seen).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
+    }
+  });
+
+  it('when the lookup fails, then the validation fails with its error', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ahead-'));
+    const file = join(dir, 'r.xlsx');
+    await writeXlsx(file, [['1001', 1, 1]]);
+    await expect(validateReportFile(file, Promise.reject(new Error('lookup failed')), { slot: null })).rejects.toThrow('lookup failed');
   });
 });

@@ -239,13 +239,54 @@ function failure(error: ImportError, counts: Pick<ValidationResult, 'dataRowCoun
 }
 
 /** Validates the .xlsx at `path` against the rules above. Never throws for a bad file; I/O errors on `path` propagate. */
-export async function validateReportFile(path: string, codes: CodeLookup, options: ValidateOptions = {}): Promise<ValidationResult> {
+export async function validateReportFile(
+  path: string,
+  codes: CodeLookup | Promise<CodeLookup>,
+  options: ValidateOptions = {},
+): Promise<ValidationResult> {
   const slot = options.slot === undefined ? withXlsxSlot : options.slot;
   const run = () => validate(path, codes, options);
   return slot ? slot(run) : run();
 }
 
-async function validate(path: string, codes: CodeLookup, options: ValidateOptions): Promise<ValidationResult> {
+/**
+ * Yields the source's items, reading ahead into a buffer until `ready` settles: the code lookup
+ * (a query in the database's thread) and the reading of the sheet (this thread) then overlap.
+ */
+export async function* readAheadUntil<T>(source: AsyncIterator<T>, ready: Promise<unknown>): AsyncGenerator<T> {
+  const settled = ready.then(
+    () => null,
+    () => null,
+  );
+  const buffer: T[] = [];
+  let pending: Promise<IteratorResult<T>> | null = null;
+  for (;;) {
+    pending ??= source.next();
+    const next = await Promise.race([pending, settled]);
+    if (next === null) break;
+    pending = null;
+    if (next.done) {
+      yield* buffer;
+      return;
+    }
+    buffer.push(next.value);
+  }
+  yield* buffer;
+  for (;;) {
+    const next = await (pending ?? source.next());
+    pending = null;
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+async function validate(path: string, lookupOrPromise: CodeLookup | Promise<CodeLookup>, options: ValidateOptions): Promise<ValidationResult> {
+  const ready = Promise.resolve(lookupOrPromise);
+  // Its failure is raised where it is awaited; until then (say the file is not an xlsx) it must
+  // not count as unhandled.
+  ready.catch(() => {});
+  // Set before the first row is handled: rows are only yielded once `ready` has settled.
+  let codes!: CodeLookup;
   const { locale } = options;
   const maxErrors = options.maxErrors ?? IMPORT_MAX_ERRORS;
   if (!Number.isInteger(maxErrors) || maxErrors < 1) throw new RangeError('maxErrors must be a positive integer');
@@ -267,7 +308,8 @@ async function validate(path: string, codes: CodeLookup, options: ValidateOption
   try {
     const workbook = await openXlsx(path, { limits: options.limits });
     const { date1904 } = workbook;
-    for await (const { row, cells } of workbook.rows()) {
+    for await (const { row, cells } of readAheadUntil(workbook.rows(), ready)) {
+      codes ??= await ready;
       if (!seenNonBlank) {
         if (cells.every((cell) => isBlank(cell))) continue;
         seenNonBlank = true;
@@ -346,6 +388,7 @@ async function validate(path: string, codes: CodeLookup, options: ValidateOption
         rows.push({ row, code_id: info.id, code: info.code, volume, value });
       }
     }
+    await ready; // a failed lookup fails the validation, even for a sheet without rows
   } catch (error) {
     if (!isXlsxError(error)) throw error;
     const counts = { dataRowCount, rowsWithoutFigures, headerRow };
