@@ -28,3 +28,20 @@ describe('the embedded database behind its socket', () => {
     expect((await database.pool.query('select count(*)::int as n from probe')).rows).toEqual([{ n: 0 }]);
   });
 });
+
+describe('a connection that dies while idle', () => {
+  it('when the server ends an idle session, then the process goes on and the next query reconnects', async () => {
+    const own = await openDatabase({ inMemory: true });
+    try {
+      const client = await own.pool.connect();
+      client.release();
+      // The pool's idle client learns its connection is gone: an 'error' event, not a crash.
+      const warned = new Promise<void>((resolve) => process.once('warning', () => resolve()));
+      (client as unknown as { emit(event: string, error: Error): void }).emit('error', new Error('terminating connection due to administrator command'));
+      await warned;
+      await expect(own.pool.query('select 1 as ok')).resolves.toMatchObject({ rows: [{ ok: 1 }] });
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -40,7 +40,7 @@ async function startPglite(dataDir: string | undefined): Promise<{ pool: pg.Pool
     });
   });
   // One connection: PGlite serves one at a time, and requests queue in the pool instead.
-  const pool = new pg.Pool({ host: socketDir, port: PGLITE_SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1 });
+  const pool = surviveConnectionErrors(new pg.Pool({ host: socketDir, port: PGLITE_SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1 }));
   const stop = async () => {
     await pool.end();
     await new Promise<void>((resolve) => {
@@ -57,9 +57,22 @@ async function startPglite(dataDir: string | undefined): Promise<{ pool: pg.Pool
   return { pool, stop };
 }
 
+/**
+ * A connection can fail while no query is running on it (the server restarts, an administrator
+ * ends the session, or it is closing): node-postgres then emits 'error' on the client, and an
+ * 'error' event without a listener ends the process. Every client gets a listener; the next query
+ * gets a fresh connection from the pool.
+ */
+function surviveConnectionErrors(pool: pg.Pool): pg.Pool {
+  const warn = (error: Error) => process.emitWarning(`database connection lost: ${error.message}`, 'DatabaseWarning');
+  pool.on('error', warn);
+  pool.on('connect', (client) => client.on('error', warn));
+  return pool;
+}
+
 export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; inMemory?: boolean }): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = surviveConnectionErrors(new pg.Pool({ connectionString: options.databaseUrl, max: 10 }));
     const db = drizzle(pool, { schema }) as Db;
     return { db, pool, kind: 'postgres', close: () => pool.end() };
   }
