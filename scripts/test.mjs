@@ -24,7 +24,12 @@ if (fs.existsSync(vitestReport)) {
   totals.passed += r.numPassedTests;
   totals.failed += r.numFailedTests;
   totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-} else if (vitestCode !== 0) totals.failed += 1;
+}
+// A failing run with no failed test (an unhandled error, a crashed worker) must not read as green.
+if (vitestCode !== 0 && totals.failed === 0) {
+  console.error('\nVitest failed outside the tests (see the errors above).');
+  totals.failed += 1;
+}
 
 function findChromium() {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
@@ -53,7 +58,11 @@ if (!chromium) {
     totals.passed += s.expected + (s.flaky ?? 0);
     totals.failed += s.unexpected;
     totals.skipped += s.skipped;
-  } else if (e2eCode !== 0) totals.failed += 1;
+  }
+  if (e2eCode !== 0 && totals.failed === 0) {
+    console.error('\nPlaywright failed outside the tests (see the errors above).');
+    totals.failed += 1;
+  }
 }
 
 fs.rmSync(tmp, { recursive: true, force: true });
