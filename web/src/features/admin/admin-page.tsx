@@ -1,3 +1,4 @@
+import type { ScreenProps } from '../../app/screen.ts';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -146,4 +147,32 @@ export function useSaveRecord<T, I>(api: { useCreate: () => { mutateAsync: (inpu
     saving: create.isPending || update.isPending,
     save: (input: I): Promise<T> => (id === undefined ? create.mutateAsync(input) : update.mutateAsync({ id, input })),
   };
+}
+
+/**
+ * The add and edit screens of an administration resource: the same form, empty on add and
+ * loaded with the record (by the route's :id) on edit.
+ */
+export function recordScreens<T, K extends QueryKey>(
+  back: string,
+  oneQuery: (id: number) => UseQueryOptions<T, Error, T, K>,
+  form: (record?: T) => ReactNode,
+) {
+  function AddScreen({ title }: ScreenProps) {
+    return (
+      <AdminPage title={title} back={back}>
+        {form()}
+      </AdminPage>
+    );
+  }
+  function EditScreen({ title, params }: ScreenProps) {
+    return (
+      <AdminPage title={title} back={back}>
+        <RecordLoader key={params.id} query={oneQuery(Number(params.id))}>
+          {(record) => form(record)}
+        </RecordLoader>
+      </AdminPage>
+    );
+  }
+  return { AddScreen, EditScreen };
 }

@@ -4,7 +4,7 @@ import { MultiSelect, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Cluster } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
 import { marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
 import { DataTable } from '../admin/data-table.tsx';
 import { MarketBadges } from '../admin/fields.tsx';
@@ -92,20 +92,4 @@ function ClusterForm({ cluster }: { cluster?: Cluster }) {
   );
 }
 
-export function ClusterAddScreen({ title }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <ClusterForm />
-    </AdminPage>
-  );
-}
-
-export function ClusterEditScreen({ title, params }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <RecordLoader key={params.id} query={api.oneQuery(Number(params.id))}>
-        {(cluster) => <ClusterForm cluster={cluster} />}
-      </RecordLoader>
-    </AdminPage>
-  );
-}
+export const { AddScreen: ClusterAddScreen, EditScreen: ClusterEditScreen } = recordScreens(BASE, api.oneQuery, (cluster) => <ClusterForm cluster={cluster} />);

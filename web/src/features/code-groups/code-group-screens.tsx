@@ -4,7 +4,7 @@ import { MultiSelect, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { CodeGroup } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
 import { codeLabel, optionQueries, useOptions } from '../admin/api/options.ts';
 import { DataTable } from '../admin/data-table.tsx';
 import { showSaveError } from '../admin/form.ts';
@@ -90,20 +90,4 @@ function CodeGroupForm({ group }: { group?: CodeGroup }) {
   );
 }
 
-export function CodeGroupAddScreen({ title }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <CodeGroupForm />
-    </AdminPage>
-  );
-}
-
-export function CodeGroupEditScreen({ title, params }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <RecordLoader key={params.id} query={api.oneQuery(Number(params.id))}>
-        {(group) => <CodeGroupForm group={group} />}
-      </RecordLoader>
-    </AdminPage>
-  );
-}
+export const { AddScreen: CodeGroupAddScreen, EditScreen: CodeGroupEditScreen } = recordScreens(BASE, api.oneQuery, (group) => <CodeGroupForm group={group} />);

@@ -4,7 +4,7 @@ import { MultiSelect, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine
 import { useForm } from '@mantine/form';
 import type { CodeSection } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
 import { marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
 import { DataTable } from '../admin/data-table.tsx';
 import { showSaveError } from '../admin/form.ts';
@@ -106,20 +106,4 @@ function CodeSectionForm({ section }: { section?: CodeSection }) {
   );
 }
 
-export function CodeSectionAddScreen({ title }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <CodeSectionForm />
-    </AdminPage>
-  );
-}
-
-export function CodeSectionEditScreen({ title, params }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <RecordLoader key={params.id} query={api.oneQuery(Number(params.id))}>
-        {(section) => <CodeSectionForm section={section} />}
-      </RecordLoader>
-    </AdminPage>
-  );
-}
+export const { AddScreen: CodeSectionAddScreen, EditScreen: CodeSectionEditScreen } = recordScreens(BASE, api.oneQuery, (section) => <CodeSectionForm section={section} />);

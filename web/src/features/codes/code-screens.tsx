@@ -4,7 +4,7 @@ import { Badge, Button, Group, MultiSelect, Select, SimpleGrid, Stack, Text, Tex
 import { useForm } from '@mantine/form';
 import type { Code, CodeInput } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
 import { marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
 import { type Column, DataTable } from '../admin/data-table.tsx';
 import { useEnumLabel, useEnumOptions } from '../admin/enum-options.ts';
@@ -167,20 +167,4 @@ function CodeForm({ code }: { code?: Code }) {
   );
 }
 
-export function CodeAddScreen({ title }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <CodeForm />
-    </AdminPage>
-  );
-}
-
-export function CodeEditScreen({ title, params }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <RecordLoader key={params.id} query={api.oneQuery(Number(params.id))}>
-        {(code) => <CodeForm code={code} />}
-      </RecordLoader>
-    </AdminPage>
-  );
-}
+export const { AddScreen: CodeAddScreen, EditScreen: CodeEditScreen } = recordScreens(BASE, api.oneQuery, (code) => <CodeForm code={code} />);

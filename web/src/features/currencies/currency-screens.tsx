@@ -4,7 +4,7 @@ import { Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Currency } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
 import { DataTable } from '../admin/data-table.tsx';
 import { showSaveError } from '../admin/form.ts';
 import { currenciesApi as api } from './api/currencies.ts';
@@ -65,18 +65,4 @@ function CurrencyForm({ currency }: { currency?: Currency }) {
   );
 }
 
-export function CurrencyAddScreen({ title }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <CurrencyForm />
-    </AdminPage>
-  );
-}
-
-export function CurrencyEditScreen({ title, params }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <RecordLoader query={api.oneQuery(Number(params.id))}>{(currency) => <CurrencyForm currency={currency} />}</RecordLoader>
-    </AdminPage>
-  );
-}
+export const { AddScreen: CurrencyAddScreen, EditScreen: CurrencyEditScreen } = recordScreens(BASE, api.oneQuery, (currency) => <CurrencyForm currency={currency} />);

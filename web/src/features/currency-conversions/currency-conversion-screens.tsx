@@ -4,7 +4,7 @@ import { NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core
 import { useForm } from '@mantine/form';
 import type { CurrencyConversion } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
 import { optionQueries, useOptions } from '../admin/api/options.ts';
 import { DataTable } from '../admin/data-table.tsx';
 import { showSaveError } from '../admin/form.ts';
@@ -100,20 +100,4 @@ function CurrencyConversionForm({ conversion }: { conversion?: CurrencyConversio
   );
 }
 
-export function CurrencyConversionAddScreen({ title }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <CurrencyConversionForm />
-    </AdminPage>
-  );
-}
-
-export function CurrencyConversionEditScreen({ title, params }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <RecordLoader key={params.id} query={api.oneQuery(Number(params.id))}>
-        {(conversion) => <CurrencyConversionForm conversion={conversion} />}
-      </RecordLoader>
-    </AdminPage>
-  );
-}
+export const { AddScreen: CurrencyConversionAddScreen, EditScreen: CurrencyConversionEditScreen } = recordScreens(BASE, api.oneQuery, (conversion) => <CurrencyConversionForm conversion={conversion} />);

@@ -6,7 +6,7 @@ import { useForm } from '@mantine/form';
 import type { Market } from '@mss/contracts/admin';
 import { buildUrl } from '../../api/transport.ts';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
 import { optionQueries, useOptions } from '../admin/api/options.ts';
 import { DataTable } from '../admin/data-table.tsx';
 import { LogotypeField, useCan } from '../admin/fields.tsx';
@@ -117,23 +117,7 @@ function MarketForm({ market }: { market?: Market }) {
   );
 }
 
-export function MarketAddScreen({ title }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <MarketForm />
-    </AdminPage>
-  );
-}
-
-export function MarketEditScreen({ title, params }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <RecordLoader key={params.id} query={api.oneQuery(Number(params.id))}>
-        {(market) => <MarketForm market={market} />}
-      </RecordLoader>
-    </AdminPage>
-  );
-}
+export const { AddScreen: MarketAddScreen, EditScreen: MarketEditScreen } = recordScreens(BASE, api.oneQuery, (market) => <MarketForm market={market} />);
 
 /** Read-only (view-markets). */
 export function MarketViewScreen({ title, params }: ScreenProps) {

@@ -4,7 +4,7 @@ import { SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Release } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
 import { DataTable } from '../admin/data-table.tsx';
 import { showSaveError } from '../admin/form.ts';
 import { releasesApi as api } from './api/releases.ts';
@@ -77,20 +77,4 @@ function ReleaseForm({ release }: { release?: Release }) {
   );
 }
 
-export function ReleaseAddScreen({ title }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <ReleaseForm />
-    </AdminPage>
-  );
-}
-
-export function ReleaseEditScreen({ title, params }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <RecordLoader key={params.id} query={api.oneQuery(Number(params.id))}>
-        {(release) => <ReleaseForm release={release} />}
-      </RecordLoader>
-    </AdminPage>
-  );
-}
+export const { AddScreen: ReleaseAddScreen, EditScreen: ReleaseEditScreen } = recordScreens(BASE, api.oneQuery, (release) => <ReleaseForm release={release} />);

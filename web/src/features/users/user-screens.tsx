@@ -6,7 +6,7 @@ import type { AdminUser, AdminUserInput } from '@mss/contracts/admin';
 import { MIN_PASSWORD_LENGTH } from '@mss/contracts/auth';
 import type { Role } from '@mss/contracts/enums';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
 import { marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
 import { DataTable } from '../admin/data-table.tsx';
 import { useEnumLabel, useEnumOptions } from '../admin/enum-options.ts';
@@ -203,23 +203,7 @@ function UserForm({ user }: { user?: AdminUser }) {
   );
 }
 
-export function UserAddScreen({ title }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <UserForm />
-    </AdminPage>
-  );
-}
-
-export function UserEditScreen({ title, params }: ScreenProps) {
-  return (
-    <AdminPage title={title} back={BASE}>
-      <RecordLoader key={params.id} query={api.oneQuery(Number(params.id))}>
-        {(user) => <UserForm user={user} />}
-      </RecordLoader>
-    </AdminPage>
-  );
-}
+export const { AddScreen: UserAddScreen, EditScreen: UserEditScreen } = recordScreens(BASE, api.oneQuery, (user) => <UserForm user={user} />);
 
 /** Read-only (list-users). */
 export function UserViewScreen({ title, params }: ScreenProps) {
