@@ -6,11 +6,9 @@ import type { Db } from '../../db/client.ts';
 import { companies, companyOrganizations, markets, organizations, sessions, userMarkets, userOrganizations, userRoles, users } from '../../db/schema.ts';
 import { AppError, notFound, validationError } from '../../errors.ts';
 import { hashPassword } from '../../auth/passwords.ts';
-import { checkPasswordRules, normalizeEmail } from '../auth/auth.service.ts';
+import { checkPasswordRules, EMAIL_PATTERN, normalizeEmail } from '../auth/auth.service.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { inUse } from '../../lib/scope.ts';
-
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Users the actor administers: members of their organization (a super-admin: everyone). */
 function userScope(actor: Actor, organizationId?: number) {

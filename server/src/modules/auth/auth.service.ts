@@ -12,7 +12,7 @@ import { AppError, validationError } from '../../errors.ts';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../auth/passwords.ts';
 
 // A pragmatic e-mail shape check: one @, no spaces, a dot in the domain.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
