@@ -204,10 +204,13 @@ interface Phases {
   pickup: number;
   load: number;
   lookupSql: number;
-  validate: number;
-  store: number;
+  /** Codes known → the last row batch written (the validator reading while the database writes). */
+  readWrite: number;
+  /** Time the row inserts took in the database, summed (they overlap the reading). */
   insertSql: number;
-  buildArrays: number;
+  batches: number;
+  /** The last batch written → the new rows made the report's (status 30, then the switch). */
+  finish: number;
   preflight: number;
   /** Job finished (preflight stored) → the API poll saw it. */
   detect: number;
@@ -238,24 +241,22 @@ const findLast = (list: Statement[], pattern: RegExp) => [...list].reverse().fin
 function phasesOf(list: Statement[], t0: number, accepted: number, seen: number): Phases | null {
   const job = list.filter((s) => !/pgboss/i.test(s.text));
   const jobStart = find(job, /^select .* from "imports" where "imports"\."id" = \$1$/, accepted);
-  const lookupReport = jobStart && find(job, /^select "reports"\."company_id", "periods"\."market_id", "markets"\."organization_id" from "reports"/, jobStart.start);
-  const lookupCodes = lookupReport && find(job, /exists \(select 1 from "code_markets"/, lookupReport.start);
-  const toProcessingData = lookupCodes && find(job, /^update "reports" set "status"/, lookupCodes.end);
-  const begin = toProcessingData && find(job, /^begin$/, toProcessingData.start);
-  const deleteRows = begin && find(job, /^delete from "report_rows"/, begin.start);
-  const insertRows = begin && find(job, /^insert into "report_rows"/, begin.start);
-  const commit = insertRows && find(job, /^commit$/, insertRows.start);
+  const lookupScope = jobStart && find(job, /^select "reports"\."company_id", "periods"\."market_id", "markets"\."organization_id" from "reports"/, jobStart.start);
+  const lookupCodes = lookupScope && find(job, /^select "codes"\."id", "codes"\."code"/, lookupScope.start);
+  const inserts = lookupCodes ? job.filter((s) => s.start >= lookupCodes.start && /^insert into "report_rows"/.test(s.text)) : [];
+  const lastInsert = inserts.at(-1);
+  const commit = lastInsert && find(job, /^commit$/, lastInsert.end);
   const preflightInsert = findLast(job, /^insert into "preflights"/);
-  if (!jobStart || !lookupReport || !lookupCodes || !toProcessingData || !begin || !deleteRows || !insertRows || !commit || !preflightInsert) return null;
+  if (!jobStart || !lookupScope || !lookupCodes || !lastInsert || !commit || !preflightInsert) return null;
   return {
     accept: accepted - t0,
     pickup: jobStart.start - accepted,
-    load: lookupReport.start - jobStart.start,
-    lookupSql: lookupCodes.end - lookupReport.start,
-    validate: toProcessingData.start - lookupCodes.end,
-    store: commit.end - toProcessingData.start,
-    insertSql: insertRows.end - insertRows.start,
-    buildArrays: insertRows.start - deleteRows.end,
+    load: lookupScope.start - jobStart.start,
+    lookupSql: lookupCodes.end - lookupScope.start,
+    readWrite: lastInsert.end - lookupCodes.end,
+    insertSql: inserts.reduce((sum, s) => sum + (s.end - s.start), 0),
+    batches: inserts.length,
+    finish: commit.end - lastInsert.end,
     preflight: preflightInsert.end - commit.end,
     detect: seen - preflightInsert.end,
     finished: preflightInsert.end,
@@ -413,13 +414,16 @@ try {
     `${fmtMs(alone.lookupMs)} ms`,
     `${fmtMs(alone.validateMs)} ms`,
   ]);
-  const phaseHeader = ['rows', 'accept', 'queue pickup', 'load job+file', 'code lookup SQL', 'validation', 'status+row insert tx', '(insert stmt)', '(build arrays)', 'preflight', 'poll detect'];
+  const phaseHeader = ['rows', 'accept', 'queue pickup', 'load job+file', 'code lookup SQL', 'read+validate+write', '(row inserts in the database)', 'switch to the new rows', 'preflight', 'poll detect'];
   const phaseRows = results.map(({ run }) => {
     const p = run.phases;
     if (!p) return [run.rows.toLocaleString('en-US'), ...phaseHeader.slice(1).map(() => '?')];
+    const ms = (v: number) => `${fmtMs(v)} ms`;
     return [
       run.rows.toLocaleString('en-US'),
-      ...[p.accept, p.pickup, p.load, p.lookupSql, p.validate, p.store, p.insertSql, p.buildArrays, p.preflight, p.detect].map((v) => `${fmtMs(v)} ms`),
+      ...[p.accept, p.pickup, p.load, p.lookupSql, p.readWrite].map(ms),
+      `${ms(p.insertSql)} in ${p.batches}`,
+      ...[p.finish, p.preflight, p.detect].map(ms),
     ];
   });
 

@@ -16,6 +16,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
@@ -474,6 +475,8 @@ export const reports = pgTable(
     status: integer('status').notNull().default(20),
     submitted_at: timestamp('submitted_at', { withTimezone: true }),
     approved_at: timestamp('approved_at', { withTimezone: true }),
+    /** The report's accepted rows (null: none yet). Set when a valid import or a copy completes. */
+    row_set_id: integer('row_set_id').references((): AnyPgColumn => reportRowSets.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [
@@ -484,21 +487,40 @@ export const reports = pgTable(
 );
 
 /**
- * The accepted rows of a report: replaced as a whole by a valid import. Their references to
- * reports and codes are checked once per statement by triggers (migration 0004) instead of per
- * row by foreign keys: an import inserts 100,000 rows in one statement, and row-by-row checks
- * took most of its time (docs/performance.md). Deleting a report deletes its rows; deleting a
- * code that has rows is refused.
+ * A set of rows written for a report: by an import (while its file is being validated), by
+ * "copy from previous period", or by the demo data. The report's `row_set_id` names the set that
+ * holds its accepted rows; a valid import writes a new set and switches the pointer in one small
+ * transaction, so an invalid file never touches the accepted rows and 100,000 rows can be written
+ * while the file is still being read (docs/performance.md). Sets that are not a report's current
+ * set are deleted once superseded or abandoned.
+ */
+export const reportRowSets = pgTable(
+  'report_row_sets',
+  {
+    id: serial('id').primaryKey(),
+    report_id: integer('report_id')
+      .notNull()
+      .references((): AnyPgColumn => reports.id, { onDelete: 'cascade' }),
+    created_at: timestamps.created_at,
+  },
+  (t) => [index('report_row_sets_report_idx').on(t.report_id)],
+);
+
+/**
+ * The rows of a row set. Their references to row sets and codes are checked once per statement
+ * by triggers (migrations 0004, 0005) instead of per row by foreign keys: an import writes
+ * 100,000 rows, and row-by-row checks took most of its time (docs/performance.md). Deleting a
+ * row set (or its report) deletes its rows; deleting a code that has rows is refused.
  */
 export const reportRows = pgTable(
   'report_rows',
   {
-    report_id: integer('report_id').notNull(),
+    row_set_id: integer('row_set_id').notNull(),
     code_id: integer('code_id').notNull(),
     volume: numeric('volume', { precision: 20, scale: 4 }),
     value: numeric('value', { precision: 20, scale: 4 }),
   },
-  (t) => [primaryKey({ columns: [t.report_id, t.code_id] })],
+  (t) => [primaryKey({ columns: [t.row_set_id, t.code_id] })],
 );
 
 /** Every status change of a report: who, when, from, to, comment (DESIGN §5). */

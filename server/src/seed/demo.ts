@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { ReportStatus, type Role } from '@mss/contracts/enums';
 import type { Db } from '../db/client.ts';
 import {
@@ -22,6 +22,7 @@ import {
   periods,
   releases,
   reportRows,
+  reportRowSets,
   reports,
   reportStatusChanges,
   userMarkets,
@@ -256,12 +257,14 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
           .values({ period_id: september!.id, company_id: company.id, status: ReportStatus.Approved, submitted_at: new Date('2026-10-08T09:00:00Z'), approved_at: new Date('2026-10-12T09:00:00Z') })
           .returning();
         // Deterministic, plausible figures: volumes in tens, values in local currency.
+        const [rowSet] = await tx.insert(reportRowSets).values({ report_id: approved!.id }).returning();
         await tx.insert(reportRows).values(
           company.codeIds.map((code_id, i) => {
             const volume = ((code_id * 37 + company.id * 11 + market.id * 5) % 90) + 10;
-            return { report_id: approved!.id, code_id, volume: String(volume), value: String(volume * (1200 + ((i * 97) % 800)) * 10) };
+            return { row_set_id: rowSet!.id, code_id, volume: String(volume), value: String(volume * (1200 + ((i * 97) % 800)) * 10) };
           }),
         );
+        await tx.update(reports).set({ row_set_id: rowSet!.id }).where(eq(reports.id, approved!.id));
         await tx.insert(reportStatusChanges).values([
           { report_id: approved!.id, user_id: admin, from_status: null, to_status: ReportStatus.Ongoing, created_at: new Date('2026-09-01T06:00:00Z') },
           { report_id: approved!.id, user_id: submitters[company.id] ?? null, from_status: ReportStatus.Ongoing, to_status: ReportStatus.WaitingForApproval, created_at: new Date('2026-10-08T09:00:00Z') },

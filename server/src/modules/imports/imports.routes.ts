@@ -9,7 +9,7 @@ import { actorOf } from '../../auth/session-auth.ts';
 import { validationError } from '../../errors.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { findReportRow } from '../reports/reports.service.ts';
-import { acceptUpload, codeLookupFor, findImport, findImportErrors, findImportFile, findImports } from './imports.service.ts';
+import { acceptUpload, availableCodesFor, findImport, findImportErrors, findImportFile, findImports } from './imports.service.ts';
 import { writeErrorSheet, writeTemplate } from './imports.sheets.ts';
 
 const tags = ['imports'];
@@ -64,8 +64,8 @@ export function importsRoutes(app: App, ctx: AppContext) {
     { schema: { tags, summary: 'An xlsx prefilled with the codes available to the company in the market', params: uuidParams }, preValidation: signedIn },
     async (request, reply) => {
       const report = await findReportRow(ctx.db, who(request), request.params.uuid);
-      const { codes } = await codeLookupFor(ctx.db, report.id);
-      const content = await xlsxBuffer((out) => writeTemplate(codes.filter((c) => c.available), out));
+      const codes = await availableCodesFor(ctx.db, report.id);
+      const content = await xlsxBuffer((out) => writeTemplate(codes, out));
       attachment(reply, `${report.company.name} ${report.market.iso_code} ${report.period.title}.xlsx`);
       return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(content);
     },

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../../../test/helpers.ts';
-import { codeMarkets, codes, companies, companyCodes, companyMarkets, companyOrganizations, imports, reports } from '../../db/schema.ts';
+import { codeMarkets, codes, companies, companyCodes, companyMarkets, companyOrganizations, imports, reportRows, reportRowSets, reports } from '../../db/schema.ts';
 import { writeXlsx, type XlsxCellInput } from '../../lib/xlsx-writer/index.ts';
 import { openXlsx } from '../../lib/xlsx/index.ts';
 import { processImport } from './imports.service.ts';
@@ -82,6 +82,13 @@ async function settled(headers: Record<string, string>, importUuid: string) {
   throw new Error('import did not finish');
 }
 
+/** The report's row sets and which of them is current: superseded and abandoned sets are deleted. */
+async function rowSetsOf(reportId: number) {
+  const sets = await t.db.select({ id: reportRowSets.id }).from(reportRowSets).where(eq(reportRowSets.report_id, reportId));
+  const [report] = await t.db.select({ current: reports.row_set_id }).from(reports).where(eq(reports.id, reportId));
+  return { sets: sets.map((s) => s.id), current: report!.current };
+}
+
 describe('importing a report file', () => {
   it('when an invalid file is uploaded, then 202 at once, the report goes to 11 with every row error, and accepted rows stay', async () => {
     const w = await world();
@@ -118,6 +125,10 @@ describe('importing a report file', () => {
     expect(report.status).toBe(11);
     // The earlier, valid file's rows are still there.
     expect(report.rows.map((r: { code: string; volume: number }) => [r.code, r.volume])).toEqual([['1001', 5]]);
+    // The invalid file's rows, written while it was read, are gone; only the accepted set is left.
+    const { sets, current } = await rowSetsOf(w.report.id);
+    expect(current).not.toBeNull();
+    expect(sets).toEqual([current]);
 
     const sheet = await t.app.inject({ url: `/api/v1/imports/${bad.json().data.uuid}/errors`, headers: w.reporter });
     expect(sheet.headers['content-type']).toContain('spreadsheetml');
@@ -140,9 +151,16 @@ describe('importing a report file', () => {
     expect(refused.json().message).toBe('Report file cannot be uploaded due to the report status.');
     // Sent back (50): an upload returns to 50, not 20.
     await t.app.inject({ method: 'POST', url: `/api/v1/reports/${w.report.uuid}/status`, headers: w.admin, payload: { status: 50, comment: 'fix' } });
+    const before = await rowSetsOf(w.report.id);
     const again = await upload(w.reporter, w.report.uuid, 'fix.xlsx', await xlsx([['1001', 1, 1]]));
     await settled(w.reporter, again.json().data.uuid);
-    expect((await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data.status).toBe(50);
+    const after = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
+    expect(after.status).toBe(50);
+    expect(after.rows.map((r: { code: string; volume: number }) => [r.code, r.volume])).toEqual([['1001', 1]]);
+    // The replaced rows went with their set.
+    const { sets, current } = await rowSetsOf(w.report.id);
+    expect(current).not.toBe(before.current);
+    expect(sets).toEqual([current]);
   });
 
   it('when the file is not an xlsx, then the import is invalid with the catalogue message', async () => {
@@ -167,10 +185,17 @@ describe('importing a report file', () => {
     const [item] = await t.db.select().from(imports).where(eq(imports.uuid, res.json().data.uuid));
     await t.db.update(imports).set({ status: 'processing' }).where(eq(imports.id, item!.id));
     await t.db.update(reports).set({ status: 30 }).where(eq(reports.id, w.report.id));
+    // ... with part of its rows written into a set of their own.
+    const [code] = await t.db.select().from(codes).where(eq(codes.code, '1002')).limit(1);
+    const [halfWritten] = await t.db.insert(reportRowSets).values({ report_id: w.report.id }).returning();
+    await t.db.insert(reportRows).values({ row_set_id: halfWritten!.id, code_id: code!.id, volume: '999', value: null });
     await processImport(t.db, t.app.log, item!.id);
     const report = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
     expect(report.status).toBe(20);
     expect(report.rows.map((r: { volume: number }) => r.volume)).toEqual([7]);
+    const { sets, current } = await rowSetsOf(w.report.id);
+    expect(sets).toEqual([current]);
+    expect(sets).not.toContain(halfWritten!.id);
   });
 
   it('when the template is downloaded, then it lists the codes available to the company and reads back', async () => {
@@ -219,15 +244,29 @@ describe('upload size limit', () => {
 });
 
 describe('report rows integrity (statement triggers instead of foreign keys)', () => {
-  it('when a row names an unknown code or report, then the insert fails; deleting a report deletes its rows; a reported code cannot be deleted', async () => {
+  it('when a row names an unknown code or row set, then the insert fails; deleting a report deletes its row sets and rows; a reported code cannot be deleted', async () => {
     const w = await world();
     const [code] = await t.db.select().from(codes).where(eq(codes.code, '1001')).limit(1);
-    const { reportRows } = await import('../../db/schema.ts');
-    await expect(t.db.insert(reportRows).values({ report_id: w.report.id, code_id: 987654321, volume: '1', value: '1' })).rejects.toMatchObject({ cause: { code: '23503' } });
-    await expect(t.db.insert(reportRows).values({ report_id: 987654321, code_id: code!.id, volume: '1', value: '1' })).rejects.toMatchObject({ cause: { code: '23503' } });
-    await t.db.insert(reportRows).values({ report_id: w.report.id, code_id: code!.id, volume: '1', value: '1' });
+    const [rowSet] = await t.db.insert(reportRowSets).values({ report_id: w.report.id }).returning();
+    await expect(t.db.insert(reportRows).values({ row_set_id: rowSet!.id, code_id: 987654321, volume: '1', value: '1' })).rejects.toMatchObject({ cause: { code: '23503' } });
+    await expect(t.db.insert(reportRows).values({ row_set_id: 987654321, code_id: code!.id, volume: '1', value: '1' })).rejects.toMatchObject({ cause: { code: '23503' } });
+    await t.db.insert(reportRows).values({ row_set_id: rowSet!.id, code_id: code!.id, volume: '1', value: '1' });
+    await t.db.update(reports).set({ row_set_id: rowSet!.id }).where(eq(reports.id, w.report.id));
     await expect(t.db.delete(codes).where(eq(codes.id, code!.id))).rejects.toMatchObject({ cause: { code: '23503' } });
     await t.db.delete(reports).where(eq(reports.id, w.report.id));
-    expect(await t.db.select().from(reportRows).where(eq(reportRows.report_id, w.report.id))).toEqual([]);
+    expect(await t.db.select().from(reportRowSets).where(eq(reportRowSets.report_id, w.report.id))).toEqual([]);
+    expect(await t.db.select().from(reportRows).where(eq(reportRows.row_set_id, rowSet!.id))).toEqual([]);
+  });
+
+  it('when a row set is deleted, then its rows go with it and the report no longer points at it', async () => {
+    const w = await world();
+    const [code] = await t.db.select().from(codes).where(eq(codes.code, '1001')).limit(1);
+    const [rowSet] = await t.db.insert(reportRowSets).values({ report_id: w.report.id }).returning();
+    await t.db.insert(reportRows).values({ row_set_id: rowSet!.id, code_id: code!.id, volume: '1', value: null });
+    await t.db.update(reports).set({ row_set_id: rowSet!.id }).where(eq(reports.id, w.report.id));
+    await t.db.delete(reportRowSets).where(eq(reportRowSets.id, rowSet!.id));
+    expect(await t.db.select().from(reportRows).where(eq(reportRows.row_set_id, rowSet!.id))).toEqual([]);
+    const [after] = await t.db.select({ row_set_id: reports.row_set_id }).from(reports).where(eq(reports.id, w.report.id));
+    expect(after!.row_set_id).toBeNull();
   });
 });

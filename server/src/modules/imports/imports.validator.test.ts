@@ -402,3 +402,51 @@ describe('reading ahead while the code lookup runs', () => {
     await expect(validateReportFile(file, Promise.reject(new Error('lookup failed')), { slot: null })).rejects.toThrow('lookup failed');
   });
 });
+
+describe('handing rows to a sink while reading', () => {
+  const manyCodes = lookup(Array.from({ length: 250 }, (_, i) => [String(5000 + i), 100 + i, 0] as [string, number, CodeDisabledStatus]));
+  const rowsOf = (n: number) => [['Code', 'Volume', 'Value'], ...Array.from({ length: n }, (_, i) => [String(5000 + i), i + 1, null])];
+
+  it('when the file is valid, then every row reaches the sink once, in order, in batches (the first one smaller), and none stays in rows', async () => {
+    const file = tmp.path('sink-valid.xlsx');
+    await writeXlsx(file, rowsOf(250));
+    const batches: number[][] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const write = async (rows: { code_id: number }[]) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      batches.push(rows.map((r) => r.code_id));
+      inFlight--;
+    };
+    const result = await validateReportFile(file, manyCodes, { slot: null, sink: { batchSize: 100, write } });
+    expect(result).toMatchObject({ ok: true, rows: [], rowCount: 250 });
+    expect(batches.map((b) => b.length)).toEqual([10, 100, 100, 40]);
+    expect(batches.flat()).toEqual(Array.from({ length: 250 }, (_, i) => 100 + i));
+    expect(maxInFlight).toBe(1);
+  });
+
+  it('when an error comes after some batches, then the result is not ok and no batch follows the error', async () => {
+    const rows = rowsOf(250);
+    rows[151] = ['nope', 1, 1]; // spreadsheet row 152
+    const file = tmp.path('sink-invalid.xlsx');
+    await writeXlsx(file, rows);
+    const written: number[] = [];
+    const result = await validateReportFile(file, manyCodes, { slot: null, sink: { batchSize: 100, write: async (batch) => void written.push(...batch.map((r) => r.row)) } });
+    expect(result.ok).toBe(false);
+    expect(result.rowCount).toBe(0);
+    expect(messages(result)).toEqual([[152, 'Invalid code on row 152.']]);
+    expect(written.length).toBe(110);
+    expect(Math.max(...written)).toBeLessThan(152);
+  });
+
+  it('when a write fails, then the validation fails with its error', async () => {
+    const file = tmp.path('sink-fails.xlsx');
+    await writeXlsx(file, rowsOf(250));
+    const write = async () => {
+      throw new Error('disk full');
+    };
+    await expect(validateReportFile(file, manyCodes, { slot: null, sink: { batchSize: 100, write } })).rejects.toThrow('disk full');
+  });
+});

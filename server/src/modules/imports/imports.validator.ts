@@ -101,8 +101,13 @@ export interface ImportRow {
 export interface ValidationResult {
   ok: boolean;
   errors: ImportError[];
-  /** The rows to store, in file order; empty unless `ok`. Rows without any figure are left out. */
+  /**
+   * The rows to store, in file order; empty unless `ok`, and empty with a `sink` (which got them).
+   * Rows without any figure are left out.
+   */
   rows: ImportRow[];
+  /** How many rows are to be stored (0 unless `ok`). */
+  rowCount: number;
   /** Data rows read (after the header), including rows without figures. */
   dataRowCount: number;
   /** Data rows whose B and C were both empty (validated, not returned). */
@@ -128,6 +133,19 @@ export interface ValidateOptions {
    * null = no limiter (tests).
    */
   slot?: SlotLimiter | null;
+  /**
+   * Receives the rows in batches while the file is still being read, so that they can be stored
+   * meanwhile, instead of in `rows`. One batch is written at a time (the reading waits for the
+   * previous write before handing over the next). Batches stop at the first error, but a file can
+   * turn out invalid after some were written: the caller discards what it wrote unless the result
+   * is `ok`. A failed write fails the validation (the error propagates).
+   */
+  sink?: RowSink;
+}
+
+export interface RowSink {
+  batchSize: number;
+  write(rows: ImportRow[]): Promise<void>;
 }
 
 export const IMPORT_MAX_ERRORS = 10_000;
@@ -235,7 +253,7 @@ function fileError(key: MessageKey, params: MessageParams, locale: Locale | unde
 }
 
 function failure(error: ImportError, counts: Pick<ValidationResult, 'dataRowCount' | 'rowsWithoutFigures' | 'headerRow'>): ValidationResult {
-  return { ok: false, errors: [error], rows: [], ...counts, truncated: false };
+  return { ok: false, errors: [error], rows: [], rowCount: 0, ...counts, truncated: false };
 }
 
 /** Validates the .xlsx at `path` against the rules above. Never throws for a bad file; I/O errors on `path` propagate. */
@@ -305,112 +323,137 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
   let rowsWithoutFigures = 0;
   let hasFigures = false;
 
+  const { sink } = options;
+  if (sink && (!Number.isInteger(sink.batchSize) || sink.batchSize < 1)) throw new RangeError('sink.batchSize must be a positive integer');
+  let rowCount = 0;
+  let writing: Promise<void> | null = null;
+  const flush = async () => {
+    if (!sink || rows.length === 0) return;
+    const batch = rows;
+    rows = [];
+    if (writing) await writing;
+    writing = sink.write(batch);
+    // Awaited before the next batch or at the end; until then it must not count as unhandled.
+    writing.catch(() => {});
+    // Rows read ahead are handled without any I/O turn: let the event loop send the write (and
+    // take in replies it queues behind) now, so that the database works while this thread reads.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
   try {
-    const workbook = await openXlsx(path, { limits: options.limits });
-    const { date1904 } = workbook;
-    for await (const { row, cells } of readAheadUntil(workbook.rows(), ready)) {
-      codes ??= await ready;
-      if (!seenNonBlank) {
-        if (cells.every((cell) => isBlank(cell))) continue;
-        seenNonBlank = true;
-        if (isHeader(cells, codes)) {
-          headerRow = row;
-          for (let i = 3; i < cells.length; i++) if (!isBlank(cells[i])) namedExtra.add(i);
+    try {
+      const workbook = await openXlsx(path, { limits: options.limits });
+      const { date1904 } = workbook;
+      for await (const { row, cells } of readAheadUntil(workbook.rows(), ready)) {
+        codes ??= await ready;
+        if (!seenNonBlank) {
+          if (cells.every((cell) => isBlank(cell))) continue;
+          seenNonBlank = true;
+          if (isHeader(cells, codes)) {
+            headerRow = row;
+            for (let i = 3; i < cells.length; i++) if (!isBlank(cells[i])) namedExtra.add(i);
+            continue;
+          }
+        }
+
+        let unnamedExtra = false;
+        for (let i = 3; i < cells.length; i++) {
+          if (!namedExtra.has(i) && !isBlank(cells[i])) {
+            unnamedExtra = true;
+            break;
+          }
+        }
+        const a = cells[A];
+        const b = cells[B];
+        const c = cells[C];
+        const blankB = isBlank(b);
+        const blankC = isBlank(c);
+        if (!unnamedExtra && isBlank(a) && blankB && blankC) continue; // nothing, or only notes in named columns
+        dataRowCount++;
+        if (!blankB || !blankC) hasFigures = true;
+        else rowsWithoutFigures++;
+
+        if (unnamedExtra) {
+          columnErrors.add(row, displayOf(a, date1904), 'import.column_count');
           continue;
         }
-      }
+        // Once the layout is known to be wrong, row errors would be dropped anyway.
+        if (columnErrors.errors.length > 0) continue;
 
-      let unnamedExtra = false;
-      for (let i = 3; i < cells.length; i++) {
-        if (!namedExtra.has(i) && !isBlank(cells[i])) {
-          unnamedExtra = true;
-          break;
+        const errorsBefore = rowErrors.errors.length + rowErrors.omitted;
+        const display = displayOf(a, date1904);
+        const code = codeOf(a);
+        let info: CodeInfo | undefined;
+        if (code === undefined || code === '' || !(info = codes.byCode.get(code))) {
+          rowErrors.add(row, display, 'import.invalid_code', { row });
+        } else if (!info.available) {
+          rowErrors.add(row, display, 'import.code_not_available', { row });
+          info = undefined;
+        } else if (info.disabled_status === 30) {
+          rowErrors.add(row, display, 'import.code_inactive', { code: info.code, row });
+          info = undefined;
+        } else if (used.has(info.code)) {
+          rowErrors.add(row, display, 'import.duplicate_code', { row, code: info.code });
+        } else {
+          used.add(info.code);
+        }
+
+        let volume: number | null = null;
+        if (info?.disabled_status === 20 && !blankB) {
+          rowErrors.add(row, display, 'import.volume_must_be_empty', { code: info.code, row });
+        } else {
+          const read = numberOf(b, maxMagnitude);
+          if (read.kind === 'invalid') rowErrors.add(row, display, 'import.column_b_invalid', { row });
+          else if (read.kind === 'out_of_range') rowErrors.add(row, display, 'import.column_b_out_of_range', { row });
+          else if (read.kind === 'number') volume = read.value;
+        }
+
+        let value: number | null = null;
+        if (info?.disabled_status === 10 && !blankC) {
+          rowErrors.add(row, display, 'import.value_must_be_empty', { code: info.code, row });
+        } else {
+          const read = numberOf(c, maxMagnitude);
+          if (read.kind === 'invalid') rowErrors.add(row, display, 'import.column_c_invalid', { row });
+          else if (read.kind === 'out_of_range') rowErrors.add(row, display, 'import.column_c_out_of_range', { row });
+          else if (read.kind === 'number') value = read.value;
+        }
+
+        if (rowErrors.errors.length + rowErrors.omitted > errorsBefore) {
+          rows = []; // the file is invalid: nothing will be stored
+        } else if (errorsBefore === 0 && info && (volume !== null || value !== null)) {
+          rows.push({ row, code_id: info.id, code: info.code, volume, value });
+          rowCount++;
+          // The first batch is smaller, so that the database starts writing early.
+          if (sink && rows.length >= (writing ? sink.batchSize : Math.ceil(sink.batchSize / 10))) await flush();
         }
       }
-      const a = cells[A];
-      const b = cells[B];
-      const c = cells[C];
-      const blankB = isBlank(b);
-      const blankC = isBlank(c);
-      if (!unnamedExtra && isBlank(a) && blankB && blankC) continue; // nothing, or only notes in named columns
-      dataRowCount++;
-      if (!blankB || !blankC) hasFigures = true;
-      else rowsWithoutFigures++;
-
-      if (unnamedExtra) {
-        columnErrors.add(row, displayOf(a, date1904), 'import.column_count');
-        continue;
-      }
-      // Once the layout is known to be wrong, row errors would be dropped anyway.
-      if (columnErrors.errors.length > 0) continue;
-
-      const errorsBefore = rowErrors.errors.length + rowErrors.omitted;
-      const display = displayOf(a, date1904);
-      const code = codeOf(a);
-      let info: CodeInfo | undefined;
-      if (code === undefined || code === '' || !(info = codes.byCode.get(code))) {
-        rowErrors.add(row, display, 'import.invalid_code', { row });
-      } else if (!info.available) {
-        rowErrors.add(row, display, 'import.code_not_available', { row });
-        info = undefined;
-      } else if (info.disabled_status === 30) {
-        rowErrors.add(row, display, 'import.code_inactive', { code: info.code, row });
-        info = undefined;
-      } else if (used.has(info.code)) {
-        rowErrors.add(row, display, 'import.duplicate_code', { row, code: info.code });
-      } else {
-        used.add(info.code);
-      }
-
-      let volume: number | null = null;
-      if (info?.disabled_status === 20 && !blankB) {
-        rowErrors.add(row, display, 'import.volume_must_be_empty', { code: info.code, row });
-      } else {
-        const read = numberOf(b, maxMagnitude);
-        if (read.kind === 'invalid') rowErrors.add(row, display, 'import.column_b_invalid', { row });
-        else if (read.kind === 'out_of_range') rowErrors.add(row, display, 'import.column_b_out_of_range', { row });
-        else if (read.kind === 'number') volume = read.value;
-      }
-
-      let value: number | null = null;
-      if (info?.disabled_status === 10 && !blankC) {
-        rowErrors.add(row, display, 'import.value_must_be_empty', { code: info.code, row });
-      } else {
-        const read = numberOf(c, maxMagnitude);
-        if (read.kind === 'invalid') rowErrors.add(row, display, 'import.column_c_invalid', { row });
-        else if (read.kind === 'out_of_range') rowErrors.add(row, display, 'import.column_c_out_of_range', { row });
-        else if (read.kind === 'number') value = read.value;
-      }
-
-      if (rowErrors.errors.length + rowErrors.omitted > errorsBefore) {
-        rows = []; // the file is invalid: nothing will be stored
-      } else if (errorsBefore === 0 && info && (volume !== null || value !== null)) {
-        rows.push({ row, code_id: info.id, code: info.code, volume, value });
+      await ready; // a failed lookup fails the validation, even for a sheet without rows
+    } catch (error) {
+      if (!isXlsxError(error)) throw error;
+      const counts = { dataRowCount, rowsWithoutFigures, headerRow };
+      switch (error.code) {
+        case 'not_xlsx':
+          return failure(fileError('import.not_xlsx', {}, locale), counts);
+        case 'no_sheet':
+          return failure(fileError('import.empty', {}, locale), counts);
+        case 'too_large':
+          return failure(fileError('import.too_large', {}, locale), counts);
+        case 'too_many_rows': {
+          const max = options.limits?.maxRows ?? DEFAULT_XLSX_LIMITS.maxRows;
+          return failure(fileError('import.too_many_rows', { max: max.toLocaleString('en-US') }, locale), counts);
+        }
+        default:
+          return failure(fileError('import.corrupt', {}, locale), counts);
       }
     }
-    await ready; // a failed lookup fails the validation, even for a sheet without rows
-  } catch (error) {
-    if (!isXlsxError(error)) throw error;
+
     const counts = { dataRowCount, rowsWithoutFigures, headerRow };
-    switch (error.code) {
-      case 'not_xlsx':
-        return failure(fileError('import.not_xlsx', {}, locale), counts);
-      case 'no_sheet':
-        return failure(fileError('import.empty', {}, locale), counts);
-      case 'too_large':
-        return failure(fileError('import.too_large', {}, locale), counts);
-      case 'too_many_rows': {
-        const max = options.limits?.maxRows ?? DEFAULT_XLSX_LIMITS.maxRows;
-        return failure(fileError('import.too_many_rows', { max: max.toLocaleString('en-US') }, locale), counts);
-      }
-      default:
-        return failure(fileError('import.corrupt', {}, locale), counts);
-    }
+    if (!hasFigures) return failure(fileError('import.empty', {}, locale), counts);
+    if (columnErrors.errors.length > 0) return { ok: false, rows: [], rowCount: 0, ...counts, ...columnErrors.finish() };
+    if (rowErrors.errors.length > 0) return { ok: false, rows: [], rowCount: 0, ...counts, ...rowErrors.finish() };
+    await flush();
+    return { ok: true, errors: [], rows, rowCount, ...counts, truncated: false };
+  } finally {
+    // A batch still being written belongs to the result: its failure fails the validation.
+    if (writing) await writing;
   }
-
-  const counts = { dataRowCount, rowsWithoutFigures, headerRow };
-  if (!hasFigures) return failure(fileError('import.empty', {}, locale), counts);
-  if (columnErrors.errors.length > 0) return { ok: false, rows: [], ...counts, ...columnErrors.finish() };
-  if (rowErrors.errors.length > 0) return { ok: false, rows: [], ...counts, ...rowErrors.finish() };
-  return { ok: true, errors: [], rows, ...counts, truncated: false };
 }

@@ -58,7 +58,12 @@ export function preflightFindings(current: PreflightRow[], previous: { title: st
 
 /** A stand-in row list for the emptiness check: one placeholder when the report has rows. */
 async function reportHasRows(db: Db, reportId: number): Promise<PreflightRow[]> {
-  const [row] = await db.select({ one: sql<number>`1` }).from(reportRows).where(eq(reportRows.report_id, reportId)).limit(1);
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(reportRows)
+    .innerJoin(reports, eq(reports.row_set_id, reportRows.row_set_id))
+    .where(eq(reports.id, reportId))
+    .limit(1);
   return row ? [{ code_id: 0, code: '', name: '', volume: null, value: null }] : [];
 }
 
@@ -66,8 +71,9 @@ export async function loadReportRows(db: Db, reportId: number): Promise<Prefligh
   const rows = await db
     .select({ code_id: reportRows.code_id, code: codes.code, name: codes.name, volume: reportRows.volume, value: reportRows.value })
     .from(reportRows)
+    .innerJoin(reports, eq(reports.row_set_id, reportRows.row_set_id))
     .innerJoin(codes, eq(codes.id, reportRows.code_id))
-    .where(eq(reportRows.report_id, reportId))
+    .where(eq(reports.id, reportId))
     .orderBy(codes.code);
   return rows.map((r) => ({ ...r, volume: r.volume === null ? null : Number(r.volume), value: r.value === null ? null : Number(r.value) }));
 }

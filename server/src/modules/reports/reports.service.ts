@@ -9,6 +9,7 @@ import { companies, companyMarkets, imports, markets, periods, preflights, repor
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
 import { findPeriodRow, marketsWhere, type Who } from '../periods/periods.service.ts';
 import { findPreviousReport, latestPreflight, loadReportRows, runPreflight } from '../preflight/preflight.service.ts';
+import { copyCurrentRows, createRowSet, deleteRowSet, switchRowSet } from './row-sets.ts';
 
 /** Abilities with which a company's own users see its reports. */
 const COMPANY_READERS = ['upload-reports', 'view-company-reports', 'view-report-history'];
@@ -44,7 +45,7 @@ const summaryColumns = {
   company: { id: companies.id, name: companies.name },
   market: { id: markets.id, international_name: markets.international_name, local_name: markets.local_name, iso_code: markets.iso_code },
   period: { id: periods.id, uuid: periods.uuid, title: periods.title, status: periods.status, deadline: periods.deadline },
-  row_count: sql<number>`(select count(*)::int from ${reportRows} where ${reportRows.report_id} = ${reports.id})`,
+  row_count: sql<number>`(select count(*)::int from ${reportRows} where ${reportRows.row_set_id} = ${reports.row_set_id})`,
   preflight_severity: sql<number | null>`(select ${preflights.severity} from ${preflights} where ${preflights.report_id} = ${reports.id} order by ${preflights.id} desc limit 1)`,
 };
 
@@ -210,11 +211,11 @@ export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promis
   if (!previous.reportId) {
     throw new AppError('validation', 'period.no_previous_report', { previous_period_title: previous.periodTitle ?? '-' });
   }
-  await db.transaction(async (tx) => {
-    await tx.delete(reportRows).where(eq(reportRows.report_id, row.id));
-    await tx.execute(sql`
-      insert into ${reportRows} (report_id, code_id, volume, value)
-      select ${row.id}, code_id, volume, value from ${reportRows} where report_id = ${previous.reportId}`);
+  const previousReportId = previous.reportId;
+  const replaced = await db.transaction(async (tx) => {
+    const rowSetId = await createRowSet(tx, row.id);
+    await copyCurrentRows(tx, previousReportId, rowSetId);
+    const replacedSet = await switchRowSet(tx, row.id, rowSetId);
     // A report whose last file was invalid has rows again: back to where the upload came from.
     let status = row.status;
     if (row.status === ReportStatus.InvalidFile) {
@@ -228,7 +229,9 @@ export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promis
       await tx.insert(reportStatusChanges).values({ report_id: row.id, user_id: who.actor.userId, from_status: row.status, to_status: status, comment: null });
     }
     await tx.update(reports).set({ status, updated_at: sql`now()` }).where(eq(reports.id, row.id));
+    return replacedSet;
   });
+  await deleteRowSet(db, replaced);
   await runPreflight(db, row.id);
   return findReport(db, who, uuid);
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../../../test/helpers.ts';
-import { codes, companies, companyMarkets, companyOrganizations, reportRows, reports } from '../../db/schema.ts';
+import { codes, companies, companyMarkets, companyOrganizations, reportRows, reportRowSets, reports } from '../../db/schema.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -52,8 +52,9 @@ const status = (headers: Record<string, string>, uuid: string, payload: Record<s
 
 async function storeRows(reportUuid: string, rows: [number, number | null, number | null][]) {
   const [report] = await t.db.select({ id: reports.id }).from(reports).where(eq(reports.uuid, reportUuid));
-  await t.db.delete(reportRows).where(eq(reportRows.report_id, report!.id));
-  if (rows.length) await t.db.insert(reportRows).values(rows.map(([code_id, volume, value]) => ({ report_id: report!.id, code_id, volume: volume?.toString() ?? null, value: value?.toString() ?? null })));
+  const [rowSet] = await t.db.insert(reportRowSets).values({ report_id: report!.id }).returning();
+  if (rows.length) await t.db.insert(reportRows).values(rows.map(([code_id, volume, value]) => ({ row_set_id: rowSet!.id, code_id, volume: volume?.toString() ?? null, value: value?.toString() ?? null })));
+  await t.db.update(reports).set({ row_set_id: rowSet!.id }).where(eq(reports.id, report!.id));
 }
 
 describe('the report workflow', () => {
@@ -168,6 +169,13 @@ describe('the report workflow', () => {
     await t.db.update(reports).set({ status: 11 }).where(eq(reports.uuid, second.report.uuid));
     const recopied = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${second.report.uuid}/copy-previous`, headers: w.reporter });
     expect(recopied.json().data.status).toBe(20);
+    expect(recopied.json().data.rows).toHaveLength(2);
+    // Copying again replaced the rows: the earlier copy's set is gone, the source report keeps its own.
+    const [target] = await t.db.select().from(reports).where(eq(reports.uuid, second.report.uuid));
+    const targetSets = await t.db.select({ id: reportRowSets.id }).from(reportRowSets).where(eq(reportRowSets.report_id, target!.id));
+    expect(targetSets.map((s) => s.id)).toEqual([target!.row_set_id]);
+    const [source] = await t.db.select().from(reports).where(eq(reports.uuid, first.report.uuid));
+    expect(source!.row_set_id).not.toBeNull();
 
     // The preflight compares with the previous report: a missing code warns, a jump informs.
     await storeRows(second.report.uuid, [[w.codes[0]!.id, 30, 100]]);

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, migrateDatabase, type Database } from './client.ts';
+
+const MIGRATIONS = path.join(import.meta.dirname, 'migrations');
+
+/** A migrations folder holding the first `count` migrations only (the journal cut to match). */
+function firstMigrations(count: number): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mss-migrations-'));
+  fs.mkdirSync(path.join(dir, 'meta'));
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  journal.entries = journal.entries.slice(0, count);
+  fs.writeFileSync(path.join(dir, 'meta', '_journal.json'), JSON.stringify(journal));
+  for (const entry of journal.entries) fs.copyFileSync(path.join(MIGRATIONS, `${entry.tag}.sql`), path.join(dir, `${entry.tag}.sql`));
+  return dir;
+}
+
+let database: Database;
+const folders: string[] = [];
+beforeAll(async () => {
+  database = await openDatabase({ inMemory: true });
+});
+afterAll(async () => {
+  await database?.close();
+  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('migrating report rows into row sets (0005, 0006)', () => {
+  it('when a database from before row sets has rows, then each report keeps its rows as its current set', async () => {
+    const q = (text: string, values: unknown[] = []) => database.pool.query(text, values).then((r) => r.rows);
+    const before = firstMigrations(5); // 0000-0004
+    folders.push(before);
+    await migrate(database.db, { migrationsFolder: before });
+
+    const [org] = await q(`insert into organizations (name) values ('Org') returning id`);
+    const [market] = await q(`insert into markets (organization_id, international_name, local_name, iso_code) values ($1, 'Sweden', 'Sverige', 'SE') returning id`, [org.id]);
+    const [company] = await q(`insert into companies (name) values ('Company') returning id`);
+    const codes = await q(`insert into codes (organization_id, code, name) values ($1, 'A', 'a'), ($1, 'B', 'b') returning id`, [org.id]);
+    const [period] = await q(`insert into periods (market_id, title, starts_on, ends_on) values ($1, '2026-09', '2026-09-01', '2026-09-30') returning id`, [market.id]);
+    const [next] = await q(`insert into periods (market_id, title, starts_on, ends_on) values ($1, '2026-10', '2026-10-01', '2026-10-31') returning id`, [market.id]);
+    const [withRows] = await q(`insert into reports (period_id, company_id) values ($1, $2) returning id`, [period.id, company.id]);
+    const [withoutRows] = await q(`insert into reports (period_id, company_id) values ($1, $2) returning id`, [next.id, company.id]);
+    await q(`insert into report_rows (report_id, code_id, volume, value) values ($1, $2, 1, 10), ($1, $3, 2, null)`, [withRows.id, codes[0].id, codes[1].id]);
+
+    await migrateDatabase(database.db);
+
+    const reports = await q(`select id, row_set_id from reports order by id`);
+    expect(reports[1].row_set_id).toBeNull();
+    const sets = await q(`select id, report_id from report_row_sets`);
+    expect(sets).toEqual([{ id: reports[0].row_set_id, report_id: withRows.id }]);
+    expect(await q(`select row_set_id, code_id, volume::float8 as volume, value::float8 as value from report_rows order by code_id`)).toEqual([
+      { row_set_id: sets[0].id, code_id: codes[0].id, volume: 1, value: 10 },
+      { row_set_id: sets[0].id, code_id: codes[1].id, volume: 2, value: null },
+    ]);
+    expect(withoutRows.id).toBe(reports[1].id);
+    // The checks now name row sets: a row of an unknown set is refused, and deleting the report takes its rows.
+    await expect(q(`insert into report_rows (row_set_id, code_id) values (987654, $1)`, [codes[0].id])).rejects.toMatchObject({ code: '23503' });
+    await q(`delete from reports where id = $1`, [withRows.id]);
+    expect(await q(`select count(*)::int as n from report_rows`)).toEqual([{ n: 0 }]);
+  });
+});
