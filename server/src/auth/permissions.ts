@@ -3,7 +3,7 @@ import { type AbilitySubject, canAny } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
 import type { Actor, AppContext } from '../context.ts';
 import { forbidden, unauthenticated } from '../errors.ts';
-import { findCurrentAbilities, findCurrentUser } from '../modules/users/users.service.ts';
+import { findCompanyMarketAbilities, findCurrentAbilities } from '../modules/users/users.service.ts';
 import { resolveActor } from './session-auth.ts';
 
 declare module 'fastify' {
@@ -12,10 +12,13 @@ declare module 'fastify' {
   }
 }
 
-/** The same subject the web app checks: the user's abilities and company markets. */
+/**
+ * The same subject the web app checks: the user's abilities and company markets (as GET
+ * /users/me and /users/me/abilities serve them), loaded for every request in three queries.
+ */
 export async function loadAbilitySubject(ctx: AppContext, actor: Actor): Promise<AbilitySubject> {
-  const [abilities, user] = await Promise.all([findCurrentAbilities(ctx.db, actor), findCurrentUser(ctx.db, actor)]);
-  return { abilities, companyMarkets: user.company?.markets ?? [] };
+  const [abilities, companyMarkets] = await Promise.all([findCurrentAbilities(ctx.db, actor), findCompanyMarketAbilities(ctx.db, actor)]);
+  return { abilities, companyMarkets };
 }
 
 /** preValidation: signed in (401) and holding at least one of the abilities (403). */

@@ -17,11 +17,21 @@ export interface Who {
 
 /** The markets (ids) of the actor's organization where the actor holds any of the abilities. */
 export async function marketsWhere(db: Db, who: Who, abilities: readonly string[]): Promise<number[]> {
+  return marketsWith(who, abilities, await organizationMarketIds(db, who));
+}
+
+/** The markets of the organization chosen at sign-in (every market for a super-admin). */
+export async function organizationMarketIds(db: Db, who: Who): Promise<number[]> {
   const rows = await db
     .select({ id: markets.id })
     .from(markets)
     .where(who.actor.organizationId === null ? undefined : eq(markets.organization_id, who.actor.organizationId));
-  return rows.map((m) => m.id).filter((id) => abilities.some((a) => canInMarket(who.subject, a, id)));
+  return rows.map((m) => m.id);
+}
+
+/** Those of the markets where the user holds one of the abilities. */
+export function marketsWith(who: Who, abilities: readonly string[], marketIds: readonly number[]): number[] {
+  return marketIds.filter((id) => abilities.some((a) => canInMarket(who.subject, a, id)));
 }
 
 const periodColumns = {

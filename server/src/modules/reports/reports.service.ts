@@ -7,7 +7,7 @@ import type { Locale } from '@mss/contracts/enums';
 import { translate } from '@mss/contracts/messages';
 import { companies, companyMarkets, imports, markets, periods, preflights, reportRows, reports, reportStatusChanges, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
-import { findPeriodRow, marketsWhere, type Who } from '../periods/periods.service.ts';
+import { findPeriodRow, marketsWith, organizationMarketIds, type Who } from '../periods/periods.service.ts';
 import { findPreviousReport, latestPreflight, loadReportRows, runPreflight } from '../preflight/preflight.service.ts';
 import { copyCurrentRows, createRowSet, deleteRowSet, switchRowSet } from './row-sets.ts';
 
@@ -24,11 +24,9 @@ async function companyOf(db: Db, who: Who): Promise<number | null> {
  * company's reports in the markets where they report or follow them.
  */
 export async function visibleReports(db: Db, who: Who): Promise<SQL> {
-  const [approverMarkets, ownMarkets, companyId] = await Promise.all([
-    marketsWhere(db, who, ['approve-reports']),
-    marketsWhere(db, who, COMPANY_READERS),
-    companyOf(db, who),
-  ]);
+  const [marketIds, companyId] = await Promise.all([organizationMarketIds(db, who), companyOf(db, who)]);
+  const approverMarkets = marketsWith(who, ['approve-reports'], marketIds);
+  const ownMarkets = marketsWith(who, COMPANY_READERS, marketIds);
   const parts: SQL[] = [];
   if (approverMarkets.length) parts.push(inArray(periods.market_id, approverMarkets));
   if (companyId !== null && ownMarkets.length) parts.push(and(eq(reports.company_id, companyId), inArray(periods.market_id, ownMarkets))!);

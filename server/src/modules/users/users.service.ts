@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { abilitiesOfRoles, companyMarketAbilities, type Ability } from '@mss/contracts/abilities';
+import { abilitiesOfRoles, companyMarketAbilities, type Ability, type CompanyMarketLike } from '@mss/contracts/abilities';
 import type { User } from '@mss/contracts/users';
 import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -100,4 +100,15 @@ export async function findCurrentAbilities(db: Db, actor: Actor): Promise<Abilit
     roleRows.map((r) => r.role),
     marketRows.map((m) => m.id),
   );
+}
+
+/** The company markets of the user's company in the chosen organization, with their abilities. */
+export async function findCompanyMarketAbilities(db: Db, actor: Actor): Promise<CompanyMarketLike[]> {
+  const rows = await db
+    .select({ id: companyMarkets.id, market_id: companyMarkets.market_id, roles: companyMarkets.roles })
+    .from(users)
+    .innerJoin(companyMarkets, eq(companyMarkets.company_id, users.company_id))
+    .innerJoin(markets, eq(markets.id, companyMarkets.market_id))
+    .where(and(eq(users.id, actor.userId), actor.organizationId === null ? undefined : eq(markets.organization_id, actor.organizationId)));
+  return rows.map((cm) => ({ id: cm.id, market_id: cm.market_id, abilities: companyMarketAbilities(cm.roles), roles: cm.roles.map((name) => ({ name })) }));
 }
