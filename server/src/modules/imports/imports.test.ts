@@ -250,6 +250,13 @@ describe('report rows integrity (statement triggers instead of foreign keys)', (
     const [rowSet] = await t.db.insert(reportRowSets).values({ report_id: w.report.id }).returning();
     await expect(t.db.insert(reportRows).values({ row_set_id: rowSet!.id, code_id: 987654321, volume: '1', value: '1' })).rejects.toMatchObject({ cause: { code: '23503' } });
     await expect(t.db.insert(reportRows).values({ row_set_id: 987654321, code_id: code!.id, volume: '1', value: '1' })).rejects.toMatchObject({ cause: { code: '23503' } });
+    // One statement writing into two sets, one of them unknown: each row is checked.
+    await expect(
+      t.db.insert(reportRows).values([
+        { row_set_id: rowSet!.id, code_id: code!.id, volume: '1', value: '1' },
+        { row_set_id: 987654321, code_id: code!.id, volume: '1', value: '1' },
+      ]),
+    ).rejects.toMatchObject({ cause: { code: '23503' } });
     await t.db.insert(reportRows).values({ row_set_id: rowSet!.id, code_id: code!.id, volume: '1', value: '1' });
     await t.db.update(reports).set({ row_set_id: rowSet!.id }).where(eq(reports.id, w.report.id));
     await expect(t.db.delete(codes).where(eq(codes.id, code!.id))).rejects.toMatchObject({ cause: { code: '23503' } });
