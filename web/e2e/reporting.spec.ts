@@ -27,6 +27,30 @@ async function signedInPage(browser: Browser, email: string): Promise<Page> {
   return page;
 }
 
+/** On the market administrator's period list (Sweden): creates a period and opens it. */
+async function createAndOpenPeriod(admin: Page, title: string, dates: { starts: string; ends: string; deadline: string }) {
+  const form = admin.getByRole('form', { name: 'New period' });
+  await form.getByRole('textbox', { name: 'Period' }).fill(title);
+  await form.getByLabel('Starts on').fill(dates.starts);
+  await form.getByLabel('Ends on').fill(dates.ends);
+  await form.getByLabel('Deadline').fill(dates.deadline);
+  await form.getByRole('button', { name: 'Create period' }).click();
+  const periodRow = row(admin, title);
+  await expect(periodRow).toContainText('Draft');
+  await periodRow.getByRole('button', { name: 'Open', exact: true }).click();
+  await admin.getByRole('dialog').getByRole('button', { name: 'Open' }).click();
+  await expect(periodRow).toContainText('Open');
+  return periodRow;
+}
+
+/** An error modal with this message; closed with OK. */
+async function expectErrorModal(page: Page, message: string) {
+  const modal = page.getByRole('dialog').filter({ hasText: message });
+  await expect(modal).toBeVisible();
+  await modal.getByRole('button', { name: 'OK' }).click();
+  await expect(modal).toHaveCount(0);
+}
+
 async function upload(page: Page, name: string, content: Buffer) {
   await page.locator('input[type="file"]').setInputFiles({ name, mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: content });
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
@@ -46,24 +70,14 @@ test.describe('reporting workflow', () => {
     await form.getByRole('button', { name: 'Create period' }).click();
     // The server's field errors show on the inputs.
     await expect(form.locator('.mantine-InputWrapper-error').first()).toBeVisible();
-    await form.getByRole('textbox', { name: 'Period' }).fill(title);
-    await form.getByLabel('Starts on').fill('2027-03-01');
-    await form.getByLabel('Ends on').fill('2027-03-31');
-    await form.getByLabel('Deadline').fill('2027-04-10');
-    await form.getByRole('button', { name: 'Create period' }).click();
-    const periodRow = row(admin, title);
-    await expect(periodRow).toContainText('Draft');
+    const periodRow = await createAndOpenPeriod(admin, title, { starts: '2027-03-01', ends: '2027-03-31', deadline: '2027-04-10' });
+    await expect(periodRow.getByRole('cell').nth(5)).not.toHaveText('0');
     // The same title again is refused on its input.
     await form.getByRole('textbox', { name: 'Period' }).fill(title);
     await form.getByLabel('Starts on').fill('2027-03-01');
     await form.getByLabel('Ends on').fill('2027-03-31');
     await form.getByRole('button', { name: 'Create period' }).click();
     await expect(form.getByText(`This period (${title}) does already exist in this market.`)).toBeVisible();
-
-    await periodRow.getByRole('button', { name: 'Open', exact: true }).click();
-    await admin.getByRole('dialog').getByRole('button', { name: 'Open' }).click();
-    await expect(periodRow).toContainText('Open');
-    await expect(periodRow.getByRole('cell').nth(5)).not.toHaveText('0');
 
     // The reporter finds the new report on the dashboard and opens its import screen.
     const reporter = await signedInPage(browser, 'reporter@demo.test');
@@ -147,6 +161,30 @@ test.describe('reporting workflow', () => {
     await reporter.goto('/history/import');
     await expect(row(reporter, 'corrected.xlsx').first()).toContainText('The file was imported');
     await expect(row(reporter, 'with-errors.xlsx').first()).toContainText('The file has errors');
+  });
+
+  test('a report without a previous period: nothing to copy, and an empty report cannot be submitted', async ({ browser }) => {
+    test.setTimeout(60_000);
+    const title = `E2E first ${Date.now()}`;
+    const admin = await signedInPage(browser, 'market-admin@demo.test');
+    await admin.goto('/period-list');
+    // Before every other period of Sweden: there is nothing to copy from.
+    await createAndOpenPeriod(admin, title, { starts: '2025-01-01', ends: '2025-01-31', deadline: '2025-02-10' });
+
+    const reporter = await signedInPage(browser, 'reporter@demo.test');
+    await reporter.getByTestId('dashboard-open-reports').getByRole('link', { name: new RegExp(`Nordlys Trading AB · SE · ${title}`) }).click();
+    const header = reporter.getByTestId('report-header');
+    await expect(header).toContainText('Ongoing');
+
+    await reporter.getByRole('button', { name: 'Copy from previous period' }).click();
+    await expectErrorModal(reporter, "There is no report for the period you're trying to copy from (-).");
+
+    // Submitting the empty report: the preflight has an Error, so the server refuses.
+    await reporter.getByRole('button', { name: 'Submit', exact: true }).click();
+    await reporter.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
+    await expectErrorModal(reporter, 'The report cannot be submitted while its preflight has errors.');
+    await expect(header).toContainText('Ongoing');
+    await expect(reporter.getByTestId('preflight').first()).toContainText('The report is empty.');
   });
 
   test('the cluster period list shows the market of each period and opens the cluster approval', async ({ page }) => {
