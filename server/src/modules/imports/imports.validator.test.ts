@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import path, { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CodeDisabledStatus } from '@mss/contracts/enums';
 import { writeXlsx } from '../../lib/xlsx-writer/index.ts';
@@ -322,6 +322,78 @@ describe('import validator: cell kinds only some writers produce (ExcelJS)', () 
       ws.getCell('C1').numFmt = '0%';
     });
     expect((await validate(path)).rows).toEqual([{ row: 1, code_id: 1, code: '1001', volume: 1234.5, value: 0.25 }]);
+  });
+});
+
+// Files written by LibreOffice Calc's own xlsx writer (scripts/make-libreoffice-fixtures.mjs):
+// the third writer next to ExcelJS and the project's writer in imports.validator.test.ts, with
+// the same contents where those tests have them, and the same results expected.
+const fixture = (name: string) => path.join(import.meta.dirname, 'fixtures', 'libreoffice', `${name}.xlsx`);
+
+const validateFixture = (name: string) => validateReportFile(fixture(name), CODES, options);
+
+describe('import validator on files written by LibreOffice', () => {
+  it('accepts a valid file with a header row and reads numbers stored as text the way a person would', async () => {
+    const result = await validateFixture('valid');
+    expect(result.errors).toEqual([]);
+    expect(result).toMatchObject({ ok: true, headerRow: 1, dataRowCount: 6 });
+    expect(result.rows).toEqual([
+      { row: 2, code_id: 1, code: '1001', volume: 12, value: 34.5 },
+      { row: 3, code_id: 2, code: '1002', volume: 1234, value: 12.5 },
+      { row: 4, code_id: 7, code: 'A-7', volume: -3, value: 1234.5 },
+      { row: 5, code_id: 3, code: '1003', volume: 7, value: null },
+      { row: 6, code_id: 4, code: '1004', volume: null, value: 99 },
+      { row: 7, code_id: 8, code: '0012', volume: 0.125, value: 1234567 },
+    ]);
+  });
+
+  it('reads numeric cells with number, percent and currency formats as plain numbers', async () => {
+    expect((await validateFixture('formats')).rows).toEqual([
+      { row: 1, code_id: 1, code: '1001', volume: 1234.5, value: 0.25 },
+      { row: 2, code_id: 2, code: '1002', volume: 1500, value: 2.5 },
+    ]);
+  });
+
+  it('lists every row error with the exact messages and spreadsheet row numbers', async () => {
+    const result = await validateFixture('errors');
+    expect(result.ok).toBe(false);
+    expect(messages(result)).toEqual([
+      [2, 'Invalid code on row 2.'],
+      [3, 'The code is not available to you (row 3).'],
+      [4, 'The code 1005 is inactive (row 4).'],
+      [6, 'Report has duplicate codes on row 6 for code 1001.'],
+      [7, 'Column B contains invalid characters on row 7.'],
+      [7, 'Column C contains invalid characters on row 7.'],
+      [8, 'Column C must be empty for code 1003, its value is not reported (row 8).'],
+      [9, 'Column B must be empty for code 1004, its volume is not reported (row 9).'],
+      [10, 'Invalid code on row 10.'],
+      [11, 'Invalid code on row 11.'],
+      [12, 'Column B holds a number that is too large on row 12.'],
+      [13, 'Invalid code on row 13.'],
+      [13, 'Column B contains invalid characters on row 13.'],
+    ]);
+  });
+
+  it('uses the cached results of formulas, text and numeric', async () => {
+    const result = await validateFixture('formulas');
+    expect(result.errors).toEqual([]);
+    expect(result.rows).toEqual([
+      { row: 2, code_id: 1, code: '1001', volume: 6, value: 1.5 },
+      { row: 3, code_id: 2, code: '1002', volume: 5, value: 7 },
+    ]);
+  });
+
+  it('refuses dates, booleans and error cells: invalid characters in B and C, invalid codes in A', async () => {
+    const result = await validateFixture('types');
+    expect(messages(result)).toEqual([
+      [1, 'Column B contains invalid characters on row 1.'],
+      [2, 'Column B contains invalid characters on row 2.'],
+      [2, 'Column C contains invalid characters on row 2.'],
+      [3, 'Invalid code on row 3.'],
+      [4, 'Invalid code on row 4.'],
+      [5, 'Invalid code on row 5.'],
+    ]);
+    expect(result.errors.filter((e) => e.row !== null && e.row >= 3).map((e) => e.code)).toEqual(['2026-01-15', 'FALSE', '#N/A']);
   });
 });
 
