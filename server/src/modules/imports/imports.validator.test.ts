@@ -28,6 +28,33 @@ const CODES = lookup([
   ['0012', 8, 0],
 ]);
 
+/** The rows of the "valid file" sheet (the same cells in each writer's file), as read. */
+const VALID_ROWS = [
+  { row: 2, code_id: 1, code: '1001', volume: 12, value: 34.5 },
+  { row: 3, code_id: 2, code: '1002', volume: 1234, value: 12.5 },
+  { row: 4, code_id: 7, code: 'A-7', volume: -3, value: 1234.5 },
+  { row: 5, code_id: 3, code: '1003', volume: 7, value: null },
+  { row: 6, code_id: 4, code: '1004', volume: null, value: 99 },
+  { row: 7, code_id: 8, code: '0012', volume: 0.125, value: 1234567 },
+];
+
+/** The errors of the "every row error" sheet (the same rows in each writer's file). */
+const ROW_ERRORS = [
+  [2, 'Invalid code on row 2.'],
+  [3, 'The code is not available to you (row 3).'],
+  [4, 'The code 1005 is inactive (row 4).'],
+  [6, 'Report has duplicate codes on row 6 for code 1001.'],
+  [7, 'Column B contains invalid characters on row 7.'],
+  [7, 'Column C contains invalid characters on row 7.'],
+  [8, 'Column C must be empty for code 1003, its value is not reported (row 8).'],
+  [9, 'Column B must be empty for code 1004, its volume is not reported (row 9).'],
+  [10, 'Invalid code on row 10.'],
+  [11, 'Invalid code on row 11.'],
+  [12, 'Column B holds a number that is too large on row 12.'],
+  [13, 'Invalid code on row 13.'],
+  [13, 'Column B contains invalid characters on row 13.'],
+];
+
 type Plain = string | number | null;
 let fileNumber = 0;
 
@@ -67,14 +94,7 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
     const result = await validate(path);
     expect(result.errors).toEqual([]);
     expect(result).toMatchObject({ ok: true, headerRow: 1, dataRowCount: 6, rowsWithoutFigures: 0, truncated: false });
-    expect(result.rows).toEqual([
-      { row: 2, code_id: 1, code: '1001', volume: 12, value: 34.5 },
-      { row: 3, code_id: 2, code: '1002', volume: 1234, value: 12.5 },
-      { row: 4, code_id: 7, code: 'A-7', volume: -3, value: 1234.5 },
-      { row: 5, code_id: 3, code: '1003', volume: 7, value: null },
-      { row: 6, code_id: 4, code: '1004', volume: null, value: 99 },
-      { row: 7, code_id: 8, code: '0012', volume: 0.125, value: 1234567 },
-    ]);
+    expect(result.rows).toEqual(VALID_ROWS);
   });
 
   it('accepts a file without a header; row numbers start at 1 and skip empty rows', async () => {
@@ -107,21 +127,7 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
     const result = await validate(path);
     expect(result.ok).toBe(false);
     expect(result.rows).toEqual([]);
-    expect(messages(result)).toEqual([
-      [2, 'Invalid code on row 2.'],
-      [3, 'The code is not available to you (row 3).'],
-      [4, 'The code 1005 is inactive (row 4).'],
-      [6, 'Report has duplicate codes on row 6 for code 1001.'],
-      [7, 'Column B contains invalid characters on row 7.'],
-      [7, 'Column C contains invalid characters on row 7.'],
-      [8, 'Column C must be empty for code 1003, its value is not reported (row 8).'],
-      [9, 'Column B must be empty for code 1004, its volume is not reported (row 9).'],
-      [10, 'Invalid code on row 10.'],
-      [11, 'Invalid code on row 11.'],
-      [12, 'Column B holds a number that is too large on row 12.'],
-      [13, 'Invalid code on row 13.'],
-      [13, 'Column B contains invalid characters on row 13.'],
-    ]);
+    expect(messages(result)).toEqual(ROW_ERRORS);
     expect(result.errors.map((e) => e.key)).toEqual([
       'import.invalid_code',
       'import.code_not_available',
@@ -337,14 +343,7 @@ describe('import validator on files written by LibreOffice', () => {
     const result = await validateFixture('valid');
     expect(result.errors).toEqual([]);
     expect(result).toMatchObject({ ok: true, headerRow: 1, dataRowCount: 6 });
-    expect(result.rows).toEqual([
-      { row: 2, code_id: 1, code: '1001', volume: 12, value: 34.5 },
-      { row: 3, code_id: 2, code: '1002', volume: 1234, value: 12.5 },
-      { row: 4, code_id: 7, code: 'A-7', volume: -3, value: 1234.5 },
-      { row: 5, code_id: 3, code: '1003', volume: 7, value: null },
-      { row: 6, code_id: 4, code: '1004', volume: null, value: 99 },
-      { row: 7, code_id: 8, code: '0012', volume: 0.125, value: 1234567 },
-    ]);
+    expect(result.rows).toEqual(VALID_ROWS);
   });
 
   it('reads numeric cells with number, percent and currency formats as plain numbers', async () => {
@@ -357,21 +356,7 @@ describe('import validator on files written by LibreOffice', () => {
   it('lists every row error with the exact messages and spreadsheet row numbers', async () => {
     const result = await validateFixture('errors');
     expect(result.ok).toBe(false);
-    expect(messages(result)).toEqual([
-      [2, 'Invalid code on row 2.'],
-      [3, 'The code is not available to you (row 3).'],
-      [4, 'The code 1005 is inactive (row 4).'],
-      [6, 'Report has duplicate codes on row 6 for code 1001.'],
-      [7, 'Column B contains invalid characters on row 7.'],
-      [7, 'Column C contains invalid characters on row 7.'],
-      [8, 'Column C must be empty for code 1003, its value is not reported (row 8).'],
-      [9, 'Column B must be empty for code 1004, its volume is not reported (row 9).'],
-      [10, 'Invalid code on row 10.'],
-      [11, 'Invalid code on row 11.'],
-      [12, 'Column B holds a number that is too large on row 12.'],
-      [13, 'Invalid code on row 13.'],
-      [13, 'Column B contains invalid characters on row 13.'],
-    ]);
+    expect(messages(result)).toEqual(ROW_ERRORS);
   });
 
   it('uses the cached results of formulas, text and numeric', async () => {

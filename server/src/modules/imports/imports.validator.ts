@@ -156,6 +156,13 @@ const A = 0;
 const B = 1;
 const C = 2;
 
+/** The figure columns: the code status that keeps each one empty, and their messages. */
+const FIGURES = {
+  volume: { disabledBy: 20, mustBeEmpty: 'import.volume_must_be_empty', invalid: 'import.column_b_invalid', outOfRange: 'import.column_b_out_of_range' },
+  value: { disabledBy: 10, mustBeEmpty: 'import.value_must_be_empty', invalid: 'import.column_c_invalid', outOfRange: 'import.column_c_out_of_range' },
+} as const satisfies Record<string, { disabledBy: CodeDisabledStatus; mustBeEmpty: MessageKey; invalid: MessageKey; outOfRange: MessageKey }>;
+type FigureColumn = (typeof FIGURES)[keyof typeof FIGURES];
+
 function isBlank(cell: Cell | undefined): boolean {
   return cell === undefined || cell.kind === 'empty' || (cell.kind === 'string' && cell.value.trim() === '');
 }
@@ -323,6 +330,18 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
   let rowsWithoutFigures = 0;
   let hasFigures = false;
 
+  /** Column B or C of a row: empty (null), a number, or an error added to the list (null). */
+  const figure = (column: FigureColumn, cell: Cell | undefined, blank: boolean, info: CodeInfo | undefined, row: number, display: string | null): number | null => {
+    if (info?.disabled_status === column.disabledBy && !blank) {
+      rowErrors.add(row, display, column.mustBeEmpty, { code: info.code, row });
+      return null;
+    }
+    const read = numberOf(cell, maxMagnitude);
+    if (read.kind === 'invalid') rowErrors.add(row, display, column.invalid, { row });
+    else if (read.kind === 'out_of_range') rowErrors.add(row, display, column.outOfRange, { row });
+    return read.kind === 'number' ? read.value : null;
+  };
+
   const { sink } = options;
   if (sink && (!Number.isInteger(sink.batchSize) || sink.batchSize < 1)) throw new RangeError('sink.batchSize must be a positive integer');
   let rowCount = 0;
@@ -397,25 +416,8 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
           used.add(info.code);
         }
 
-        let volume: number | null = null;
-        if (info?.disabled_status === 20 && !blankB) {
-          rowErrors.add(row, display, 'import.volume_must_be_empty', { code: info.code, row });
-        } else {
-          const read = numberOf(b, maxMagnitude);
-          if (read.kind === 'invalid') rowErrors.add(row, display, 'import.column_b_invalid', { row });
-          else if (read.kind === 'out_of_range') rowErrors.add(row, display, 'import.column_b_out_of_range', { row });
-          else if (read.kind === 'number') volume = read.value;
-        }
-
-        let value: number | null = null;
-        if (info?.disabled_status === 10 && !blankC) {
-          rowErrors.add(row, display, 'import.value_must_be_empty', { code: info.code, row });
-        } else {
-          const read = numberOf(c, maxMagnitude);
-          if (read.kind === 'invalid') rowErrors.add(row, display, 'import.column_c_invalid', { row });
-          else if (read.kind === 'out_of_range') rowErrors.add(row, display, 'import.column_c_out_of_range', { row });
-          else if (read.kind === 'number') value = read.value;
-        }
+        const volume = figure(FIGURES.volume, b, blankB, info, row, display);
+        const value = figure(FIGURES.value, c, blankC, info, row, display);
 
         if (rowErrors.errors.length + rowErrors.omitted > errorsBefore) {
           rows = []; // the file is invalid: nothing will be stored
