@@ -20,7 +20,7 @@ import type { App, AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { createMailer } from './mail/mailer.ts';
 import { startJobQueue } from './jobs/queue.ts';
-import { processImport, recoverImports } from './modules/imports/imports.service.ts';
+import { IMPORT_MAX_ATTEMPTS, processImport, recoverImports } from './modules/imports/imports.service.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { localeOf } from './i18n.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -62,7 +62,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   const ctx: AppContext = { ...deps, db: deps.database.db, mailer, log: app.log, queue: null };
   app.addHook('onClose', async () => mailer.close());
   if (config.JOBS === 'on') {
-    ctx.queue = await startJobQueue({ database: deps.database, log: app.log, processImport: (id) => processImport(ctx.db, app.log, id) });
+    ctx.queue = await startJobQueue({ database: deps.database, log: app.log, processImport: (id) => processImport(ctx.db, app.log, id), attempts: IMPORT_MAX_ATTEMPTS });
     app.addHook('onClose', async () => ctx.queue?.stop());
     const recovered = await recoverImports(ctx.db, ctx.queue);
     if (recovered) app.log.info({ recovered }, 'unfinished imports queued again');

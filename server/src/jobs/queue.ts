@@ -21,6 +21,8 @@ export async function startJobQueue(options: {
   processImport: (importId: number) => Promise<void>;
   /** Files processed at once by this process. */
   concurrency?: number;
+  /** Runs of one import in all (the first and the retries). */
+  attempts: number;
 }): Promise<JobQueue> {
   const { database, log } = options;
   const boss = new PgBoss({
@@ -30,7 +32,7 @@ export async function startJobQueue(options: {
   boss.on('error', (error: unknown) => log.error({ err: error }, 'job queue error'));
   await boss.start();
   // Retries cover a crash mid-job: the job expires, comes back, and processing starts over.
-  await boss.createQueue(IMPORT_QUEUE, { retryLimit: 3, retryDelay: 2, expireInSeconds: 600 });
+  await boss.createQueue(IMPORT_QUEUE, { retryLimit: options.attempts - 1, retryDelay: 2, expireInSeconds: 600 });
   const workerId = await boss.work<{ importId: number }>(
     IMPORT_QUEUE,
     { batchSize: 1, pollingIntervalSeconds: 0.5, localConcurrency: options.concurrency ?? 2 },

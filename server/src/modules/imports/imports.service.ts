@@ -4,6 +4,7 @@ import path from 'node:path';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { canUploadInStatus, nextReportStatus, type Import, type ImportDetail } from '@mss/contracts/reports';
 import { type CodeDisabledStatus, ReportStatus } from '@mss/contracts/enums';
+import { translate } from '@mss/contracts/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client.ts';
 import { codeMarkets, codes, companies, companyCodes, files, imports, markets, periods, reports, reportStatusChanges, users } from '../../db/schema.ts';
@@ -110,6 +111,13 @@ async function setReportStatus(db: Executor, reportId: number, from: number, to:
 const WRITE_BATCH_ROWS = 10_000;
 
 /**
+ * Runs of one import before it is given up (the job queue retries a failed run this many times
+ * minus one). A file that fails every run, or ends the process every time, must not leave its
+ * report in Processing: the last run marks the import failed and the report Invalid file.
+ */
+export const IMPORT_MAX_ATTEMPTS = 4;
+
+/**
  * The job: validates the file while writing its rows into a new row set, and when the file is
  * valid makes that set the report's rows in one small transaction (an invalid file never touches
  * them). Safe to run again after a crash: it starts over from the stored file.
@@ -125,9 +133,15 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
     await db.update(imports).set({ status: 'failed', finished_at: sql`now()` }).where(eq(imports.id, importId));
     return;
   }
-  await db.update(imports).set({ status: 'processing', started_at: sql`now()`, attempts: sql`${imports.attempts} + 1` }).where(eq(imports.id, importId));
+  const attempt = item.attempts + 1;
+  await db.update(imports).set({ status: 'processing', started_at: sql`now()`, attempts: attempt }).where(eq(imports.id, importId));
   // Rows written by an interrupted run are not the report's: drop them before writing anew.
   await deleteStaleRowSets(db, report.id);
+  if (attempt > IMPORT_MAX_ATTEMPTS) {
+    // The earlier runs ended the process (or the queue retried more often than it should).
+    await giveUpImport(db, importId, report.id);
+    return;
+  }
   const rowSetId = await createRowSet(db, report.id);
 
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mss-import-'));
@@ -163,11 +177,27 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
     await runPreflight(db, report.id);
     await deleteRowSet(db, replaced);
   } catch (error) {
-    log.error({ err: error, importId }, 'import failed');
-    throw error;
+    log.error({ err: error, importId, attempt }, 'import failed');
+    if (attempt < IMPORT_MAX_ATTEMPTS) throw error; // the queue runs it again
+    await deleteStaleRowSets(db, report.id);
+    await giveUpImport(db, importId, report.id);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The import failed for good: it says so, and the report leaves Processing (its rows untouched). */
+async function giveUpImport(db: Db, importId: number, reportId: number): Promise<void> {
+  const error = { row: null, code: null, key: 'import.failed', params: {}, message: translate('import.failed') };
+  await db.transaction(async (tx) => {
+    await tx.update(imports).set({ status: 'failed', errors: [error], error_count: 1, finished_at: sql`now()` }).where(eq(imports.id, importId));
+    const [report] = await tx.select({ status: reports.status }).from(reports).where(eq(reports.id, reportId)).for('update');
+    // From Processing data the way back goes through Processing file (the status machine).
+    if (report?.status === ReportStatus.ProcessingData) await setReportStatus(tx, reportId, ReportStatus.ProcessingData, ReportStatus.ProcessingFile);
+    if (report?.status === ReportStatus.ProcessingFile || report?.status === ReportStatus.ProcessingData) {
+      await setReportStatus(tx, reportId, ReportStatus.ProcessingFile, ReportStatus.InvalidFile);
+    }
+  });
 }
 
 /** After a restart: every import that did not finish is queued again. */

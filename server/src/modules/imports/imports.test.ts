@@ -5,7 +5,7 @@ import { createMarket, createOrganization, createTestApp, createUser, signIn, si
 import { codeMarkets, codes, companies, companyCodes, companyMarkets, companyOrganizations, imports, reportRows, reportRowSets, reports } from '../../db/schema.ts';
 import { writeXlsx, type XlsxCellInput } from '../../lib/xlsx-writer/index.ts';
 import { openXlsx } from '../../lib/xlsx/index.ts';
-import { processImport } from './imports.service.ts';
+import { IMPORT_MAX_ATTEMPTS, processImport } from './imports.service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -196,6 +196,46 @@ describe('importing a report file', () => {
     const { sets, current } = await rowSetsOf(w.report.id);
     expect(sets).toEqual([current]);
     expect(sets).not.toContain(halfWritten!.id);
+  });
+
+  it('when a run fails, then the queue may run it again; after the last attempt the import fails and the report leaves Processing with its rows', async () => {
+    const w = await world();
+    const res = await upload(w.reporter, w.report.uuid, 'r.xlsx', await xlsx([['1001', 5, 50]]));
+    await settled(w.reporter, res.json().data.uuid);
+    const before = await rowSetsOf(w.report.id);
+    // The database refuses the code lookup (and any row write) of this run.
+    const failing = new Proxy(t.db, {
+      get(target, prop) {
+        if (prop === 'execute') return () => Promise.reject(new Error('database gone'));
+        const value = Reflect.get(target, prop);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const [item] = await t.db.select().from(imports).where(eq(imports.uuid, res.json().data.uuid));
+    const stuck = async (attempts: number) => {
+      await t.db.update(imports).set({ status: 'processing', attempts }).where(eq(imports.id, item!.id));
+      await t.db.update(reports).set({ status: 10 }).where(eq(reports.id, w.report.id));
+    };
+
+    await stuck(0);
+    await expect(processImport(failing, t.app.log, item!.id)).rejects.toThrow('database gone');
+    expect((await t.db.select().from(reports).where(eq(reports.id, w.report.id)))[0]!.status).toBe(10);
+
+    await stuck(IMPORT_MAX_ATTEMPTS - 1);
+    await processImport(failing, t.app.log, item!.id);
+    const failed = await settled(w.reporter, res.json().data.uuid);
+    expect(failed.status).toBe('failed');
+    expect(failed.errors.map((e: { message: string }) => e.message)).toEqual(['The file could not be processed. Upload it again; if this happens again, contact your administrator.']);
+    const report = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
+    expect(report.status).toBe(11);
+    expect(report.rows.map((r: { code: string; volume: number }) => [r.code, r.volume])).toEqual([['1001', 5]]);
+    expect(await rowSetsOf(w.report.id)).toEqual(before);
+
+    // A run beyond the last (the process ended during every earlier one) gives up at once.
+    await stuck(IMPORT_MAX_ATTEMPTS);
+    await processImport(t.db, t.app.log, item!.id);
+    expect((await t.db.select().from(imports).where(eq(imports.id, item!.id)))[0]!.status).toBe('failed');
+    expect((await t.db.select().from(reports).where(eq(reports.id, w.report.id)))[0]!.status).toBe(11);
   });
 
   it('when the template is downloaded, then it lists the codes available to the company and reads back', async () => {
