@@ -186,11 +186,19 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
   }
 }
 
-/** The import failed for good: it says so, and the report leaves Processing (its rows untouched). */
+/**
+ * The import failed for good: it says so, and the report leaves Processing (its rows untouched).
+ * An import that got as far as done (a later step failed, say the preflight) stays done.
+ */
 async function giveUpImport(db: Db, importId: number, reportId: number): Promise<void> {
   const error = { row: null, code: null, key: 'import.failed', params: {}, message: translate('import.failed') };
   await db.transaction(async (tx) => {
-    await tx.update(imports).set({ status: 'failed', errors: [error], error_count: 1, finished_at: sql`now()` }).where(eq(imports.id, importId));
+    const failed = await tx
+      .update(imports)
+      .set({ status: 'failed', errors: [error], error_count: 1, finished_at: sql`now()` })
+      .where(and(eq(imports.id, importId), eq(imports.status, 'processing')))
+      .returning({ id: imports.id });
+    if (failed.length === 0) return;
     const [report] = await tx.select({ status: reports.status }).from(reports).where(eq(reports.id, reportId)).for('update');
     // From Processing data the way back goes through Processing file (the status machine).
     if (report?.status === ReportStatus.ProcessingData) await setReportStatus(tx, reportId, ReportStatus.ProcessingData, ReportStatus.ProcessingFile);

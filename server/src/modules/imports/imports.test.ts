@@ -231,6 +231,20 @@ describe('importing a report file', () => {
     expect(report.rows.map((r: { code: string; volume: number }) => [r.code, r.volume])).toEqual([['1001', 5]]);
     expect(await rowSetsOf(w.report.id)).toEqual(before);
 
+    // The last run fails after the rows were switched (the preflight cannot be stored): the import stays done.
+    await stuck(IMPORT_MAX_ATTEMPTS - 1);
+    const { preflights } = await import('../../db/schema.ts');
+    const noPreflight = new Proxy(t.db, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop);
+        if (prop === 'insert') return (table: unknown) => (table === preflights ? { values: () => ({ returning: () => Promise.reject(new Error('disk full')) }) } : target.insert(table as never));
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    await processImport(noPreflight, t.app.log, item!.id);
+    expect((await t.db.select().from(imports).where(eq(imports.id, item!.id)))[0]!.status).toBe('done');
+    expect((await t.db.select().from(reports).where(eq(reports.id, w.report.id)))[0]!.status).toBe(20);
+
     // A run beyond the last (the process ended during every earlier one) gives up at once.
     await stuck(IMPORT_MAX_ATTEMPTS);
     await processImport(t.db, t.app.log, item!.id);
