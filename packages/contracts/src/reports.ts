@@ -142,6 +142,8 @@ export const reportListQuerySchema = z.object({
   company_id: z.coerce.number().int().positive().optional(),
   market_id: z.coerce.number().int().positive().optional(),
   status: intArray.optional(),
+  /** Only reports of periods in this state (the dashboard asks for open ones). */
+  period_status: z.enum(PERIOD_STATUSES).optional(),
 });
 
 export const bulkStatusInputSchema = z.object({

@@ -127,6 +127,10 @@ export const uiEnUS = {
   'dashboard.no_open_reports': 'No reports are waiting for you.',
   'dashboard.waiting_reports': 'Reports waiting for approval',
   'dashboard.no_waiting_reports': 'No reports are waiting for approval.',
+  'dashboard.open_periods': 'Open periods',
+  'dashboard.no_open_periods': 'No periods are open in your markets.',
+  'dashboard.period_progress': '{{submitted}} of {{total}} submitted · {{approved}} approved',
+  'dashboard.overdue': 'Overdue',
 
   // Reporting (periods, reports, imports, approval)
   'reporting.empty': 'Nothing to show.',

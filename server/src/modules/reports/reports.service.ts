@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { canInMarket } from '@mss/contracts/abilities';
 import { PreflightSeverity, ReportStatus } from '@mss/contracts/enums';
-import { nextReportStatus, REQUESTABLE_STATUS_EVENTS, type Report, type ReportEvent, type ReportSummary } from '@mss/contracts/reports';
+import { nextReportStatus, type PeriodStatus, REQUESTABLE_STATUS_EVENTS, type Report, type ReportEvent, type ReportSummary } from '@mss/contracts/reports';
 import type { Db } from '../../db/client.ts';
 import type { Locale } from '@mss/contracts/enums';
 import { translate } from '@mss/contracts/messages';
@@ -72,7 +72,11 @@ function toSummary(row: ReportRow): ReportSummary {
   };
 }
 
-export async function findReports(db: Db, who: Who, query: { period_uuid?: string; company_id?: number; market_id?: number; status?: number[] }): Promise<ReportSummary[]> {
+export async function findReports(
+  db: Db,
+  who: Who,
+  query: { period_uuid?: string; company_id?: number; market_id?: number; status?: number[]; period_status?: PeriodStatus },
+): Promise<ReportSummary[]> {
   const rows = await selectReports(db)
     .where(
       and(
@@ -81,6 +85,7 @@ export async function findReports(db: Db, who: Who, query: { period_uuid?: strin
         query.company_id ? eq(reports.company_id, query.company_id) : undefined,
         query.market_id ? eq(periods.market_id, query.market_id) : undefined,
         query.status?.length ? inArray(reports.status, query.status) : undefined,
+        query.period_status ? eq(periods.status, query.period_status) : undefined,
       ),
     )
     .orderBy(desc(periods.starts_on), asc(sql`lower(${companies.name})`));

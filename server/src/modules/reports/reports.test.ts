@@ -204,4 +204,18 @@ describe('the report workflow', () => {
     const bulk = await t.app.inject({ method: 'POST', url: '/api/v1/reports/bulk-status', headers: w.admin, payload: { uuids: [report.uuid, rivalReport.uuid], status: 60 } });
     expect(bulk.json().data).toEqual({ changed: [report.uuid], refused: [{ uuid: rivalReport.uuid, message: 'Report has invalid status for this action.' }] });
   });
+
+  it('when filtering by the period state, then only reports of periods in that state are listed', async () => {
+    const w = await world();
+    const open = await openPeriod(w, '2026-11', '2026-11-01');
+    const list = async (query: string) => (await t.app.inject({ url: `/api/v1/reports?${query}`, headers: w.admin })).json().data.map((r: { uuid: string }) => r.uuid);
+    const all = await list(`period_uuid=${open.period.uuid}`);
+    expect(all).toContain(open.report.uuid);
+    expect(await list(`period_status=open&period_uuid=${open.period.uuid}`)).toEqual(all);
+    await t.app.inject({ method: 'POST', url: `/api/v1/periods/${open.period.uuid}/close`, headers: w.admin });
+    expect(await list(`period_status=open&period_uuid=${open.period.uuid}`)).toEqual([]);
+    expect(await list(`period_status=closed&period_uuid=${open.period.uuid}`)).toContain(open.report.uuid);
+    const wrong = await t.app.inject({ url: '/api/v1/reports?period_status=ajar', headers: w.admin });
+    expect(wrong.statusCode).toBe(422);
+  });
 });

@@ -29,14 +29,15 @@ export function ReportingTasks() {
     <>
       {canSomewhere(subject, 'upload-reports') && <OpenReports />}
       {canSomewhere(subject, 'approve-reports') && <WaitingReports />}
+      {canSomewhere(subject, 'approve-reports') && <OpenPeriods />}
     </>
   );
 }
 
 function OpenReports() {
   const { t } = useTranslation();
-  const query = useQuery({ ...reportingQueries.reports({ status: OPEN_REPORT_STATUSES }), meta: { handlesErrors: true } });
-  const reports = (query.data ?? []).filter((r) => r.period.status === 'open');
+  const query = useQuery({ ...reportingQueries.reports({ status: OPEN_REPORT_STATUSES, period_status: 'open' }), meta: { handlesErrors: true } });
+  const reports = query.data ?? [];
   return (
     <TaskCard label={t('dashboard.open_reports')} testId="dashboard-open-reports">
       {reports.length === 0 ? (
@@ -55,8 +56,92 @@ function OpenReports() {
                   <ReportStatusBadge status={report.status} />
                 </Table.Td>
                 <Table.Td>
-                  {t('reporting.period.deadline')}: {formatDate(report.period.deadline)}
+                  <Deadline deadline={report.period.deadline} overdue={isPast(report.period.deadline)} />
                 </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </TaskCard>
+  );
+}
+
+/** Today in the browser's time zone, as YYYY-MM-DD (how deadlines are written). */
+function today(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
+
+/** The deadline has passed: it was an earlier day than today. */
+export function isPast(deadline: string | null, on = today()): boolean {
+  return deadline !== null && deadline.slice(0, 10) < on;
+}
+
+function Deadline({ deadline, overdue }: { deadline: string | null; overdue: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Text size="sm">
+        {t('reporting.period.deadline')}: {formatDate(deadline)}
+      </Text>
+      {overdue && (
+        <Badge color="red" variant="light" tt="none">
+          {t('dashboard.overdue')}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+export interface PeriodProgress {
+  period: ReportSummary['period'];
+  market: ReportSummary['market'];
+  total: number;
+  /** Sent for approval or approved. */
+  submitted: number;
+  approved: number;
+}
+
+/** The reports of open periods counted by period, in the order of the list (newest period first). */
+export function progressByPeriod(reports: readonly ReportSummary[]): PeriodProgress[] {
+  const byPeriod = new Map<string, PeriodProgress>();
+  for (const report of reports) {
+    let entry = byPeriod.get(report.period.uuid);
+    if (!entry) {
+      entry = { period: report.period, market: report.market, total: 0, submitted: 0, approved: 0 };
+      byPeriod.set(report.period.uuid, entry);
+    }
+    entry.total += 1;
+    if (report.status === ReportStatus.WaitingForApproval || report.status === ReportStatus.Approved) entry.submitted += 1;
+    if (report.status === ReportStatus.Approved) entry.approved += 1;
+  }
+  return [...byPeriod.values()];
+}
+
+/** For approvers: each open period of their markets, its deadline and how far its reports are. */
+function OpenPeriods() {
+  const { t } = useTranslation();
+  const query = useQuery({ ...reportingQueries.reports({ period_status: 'open' }), meta: { handlesErrors: true } });
+  const periods = progressByPeriod(query.data ?? []);
+  return (
+    <TaskCard label={t('dashboard.open_periods')} testId="dashboard-open-periods">
+      {periods.length === 0 ? (
+        <Text c="dimmed">{query.isPending ? t('app.loading') : t('dashboard.no_open_periods')}</Text>
+      ) : (
+        <Table aria-label={t('dashboard.open_periods')}>
+          <Table.Tbody>
+            {periods.map((p) => (
+              <Table.Tr key={p.period.uuid}>
+                <Table.Td>
+                  <Anchor component={Link} to={`/approval-list/${p.period.uuid}`}>
+                    {p.market.international_name} · {p.period.title}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>
+                  <Deadline deadline={p.period.deadline} overdue={p.submitted < p.total && isPast(p.period.deadline)} />
+                </Table.Td>
+                <Table.Td>{t('dashboard.period_progress', { submitted: p.submitted, total: p.total, approved: p.approved })}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Import, ImportDetail, Period, PeriodInput, Preflight, Report, ReportSummary } from '@mss/contracts/reports';
+import type { Import, ImportDetail, Period, PeriodInput, PeriodStatus, Preflight, Report, ReportSummary } from '@mss/contracts/reports';
 import { http, type ApiBody } from '../../../api/http.ts';
 import { buildUrl } from '../../../api/transport.ts';
 
@@ -15,6 +15,7 @@ export interface ReportListFilter {
   company_id?: number;
   market_id?: number;
   status?: number[];
+  period_status?: PeriodStatus;
 }
 export interface BulkStatusResult {
   changed: string[];

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ReportStatus } from '@mss/contracts/enums';
+import type { ReportSummary } from '@mss/contracts/reports';
+import { isPast, progressByPeriod } from './dashboard-tasks.tsx';
+
+const market = { id: 1, international_name: 'Sweden', local_name: 'Sverige', iso_code: 'SE' };
+const period = (uuid: string, deadline: string | null) => ({ uuid, title: uuid, status: 'open' as const, deadline });
+const report = (status: number, p: ReturnType<typeof period>): ReportSummary => ({
+  uuid: `${p.uuid}-${status}-${Math.random()}`,
+  status,
+  company: { id: 1, name: 'Company' },
+  market,
+  period: p,
+  submitted_at: null,
+  approved_at: null,
+  updated_at: '2026-11-01T00:00:00.000Z',
+  row_count: 0,
+  preflight_severity: null,
+});
+
+describe('the dashboard of open periods', () => {
+  it('counts each period’s reports: submitted means sent for approval or approved', () => {
+    const october = period('2026-10', '2026-11-10');
+    const november = period('2026-11', '2026-12-10');
+    const reports = [
+      report(ReportStatus.Ongoing, october),
+      report(ReportStatus.WaitingForApproval, october),
+      report(ReportStatus.Approved, october),
+      report(ReportStatus.WaitingForCompletion, october),
+      report(ReportStatus.InvalidFile, november),
+    ];
+    expect(progressByPeriod(reports).map((p) => [p.period.uuid, p.total, p.submitted, p.approved])).toEqual([
+      ['2026-10', 4, 2, 1],
+      ['2026-11', 1, 0, 0],
+    ]);
+  });
+
+  it('calls a deadline past from the day after it on, and never without a deadline', () => {
+    expect(isPast('2026-11-10', '2026-11-10')).toBe(false);
+    expect(isPast('2026-11-10', '2026-11-11')).toBe(true);
+    expect(isPast('2026-11-10T00:00:00.000Z', '2026-11-11')).toBe(true);
+    expect(isPast(null, '2026-11-11')).toBe(false);
+  });
+});
