@@ -1,15 +1,13 @@
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { MultiSelect, Stack, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import type { Cluster } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
 import { marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
 import { DataTable } from '../admin/data-table.tsx';
 import { MarketBadges } from '../admin/fields.tsx';
-import { showSaveError } from '../admin/form.ts';
 import { OrganizationSelect, useIsSuperAdmin } from '../admin/organization-field.tsx';
+import { useRecordForm } from '../admin/record-form.ts';
 import { clustersApi as api } from './api/clusters.ts';
 
 const BASE = '/clusters';
@@ -42,37 +40,19 @@ export function ClusterListScreen({ title }: ScreenProps) {
   );
 }
 
-interface Values {
-  organization_id: number | null;
-  name: string;
-  market_ids: number[];
-}
-
 function ClusterForm({ cluster }: { cluster?: Cluster }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const superAdmin = useIsSuperAdmin();
-  const { save, saving } = useSaveRecord(api, cluster?.id);
-  const saved = useSaved();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
-  const form = useForm<Values>({
+  const { form, submit, saving, onDelete, superAdmin, organizationId } = useRecordForm({
+    api,
+    record: cluster,
+    back: BASE,
+    fields: FIELDS,
+    model: t('admin.cluster.model'),
     initialValues: { organization_id: cluster?.organization.id ?? null, name: cluster?.name ?? '', market_ids: cluster?.markets.map((m) => m.id) ?? [] },
+    toInput: (values) => ({ name: values.name.trim(), market_ids: values.market_ids }),
+    nameOf: (record) => record.name,
   });
-  const organizationId = superAdmin ? form.values.organization_id : null;
   const { options: markets } = useOptions(optionQueries.markets(organizationId), marketLabel, !superAdmin || organizationId !== null);
-  const submit = form.onSubmit(async (values) => {
-    try {
-      const record = await save({
-        ...(superAdmin && values.organization_id ? { organization_id: values.organization_id } : {}),
-        name: values.name.trim(),
-        market_ids: values.market_ids,
-      });
-      saved(record.name, BASE);
-    } catch (error) {
-      showSaveError(form, error, FIELDS, t('admin.cluster.model'));
-    }
-  });
-  const onDelete = cluster ? () => void remove(cluster.id, cluster.name).then((ok) => ok && navigate(BASE)) : undefined;
   return (
     <FormCard>
       <form onSubmit={submit} noValidate>

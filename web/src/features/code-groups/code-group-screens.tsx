@@ -1,14 +1,12 @@
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { MultiSelect, Stack, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import type { CodeGroup } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
 import { codeLabel, optionQueries, useOptions } from '../admin/api/options.ts';
 import { DataTable } from '../admin/data-table.tsx';
-import { showSaveError } from '../admin/form.ts';
-import { OrganizationSelect, useIsSuperAdmin } from '../admin/organization-field.tsx';
+import { OrganizationSelect } from '../admin/organization-field.tsx';
+import { useRecordForm } from '../admin/record-form.ts';
 import { codeGroupsApi as api } from './api/code-groups.ts';
 
 const BASE = '/code_groups';
@@ -48,29 +46,18 @@ interface Values {
 
 function CodeGroupForm({ group }: { group?: CodeGroup }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const superAdmin = useIsSuperAdmin();
-  const { save, saving } = useSaveRecord(api, group?.id);
-  const saved = useSaved();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
-  const form = useForm<Values>({
-    initialValues: { organization_id: group?.organization.id ?? null, title: group?.title ?? '', code_ids: group?.codes.map((c) => c.id) ?? [] },
+  const initialValues: Values = { organization_id: group?.organization.id ?? null, title: group?.title ?? '', code_ids: group?.codes.map((c) => c.id) ?? [] };
+  const { form, submit, saving, onDelete, superAdmin, organizationId } = useRecordForm({
+    api,
+    record: group,
+    back: BASE,
+    fields: FIELDS,
+    model: t('admin.code_group.model'),
+    initialValues,
+    toInput: (values) => ({ title: values.title.trim(), code_ids: values.code_ids }),
+    nameOf: (record) => record.title,
   });
-  const organizationId = superAdmin ? form.values.organization_id : null;
   const { options: codes } = useOptions(optionQueries.codes(organizationId), codeLabel, !superAdmin || organizationId !== null);
-  const submit = form.onSubmit(async (values) => {
-    try {
-      const record = await save({
-        ...(superAdmin && values.organization_id ? { organization_id: values.organization_id } : {}),
-        title: values.title.trim(),
-        code_ids: values.code_ids,
-      });
-      saved(record.title, BASE);
-    } catch (error) {
-      showSaveError(form, error, FIELDS, t('admin.code_group.model'));
-    }
-  });
-  const onDelete = group ? () => void remove(group.id, group.title).then((ok) => ok && navigate(BASE)) : undefined;
   return (
     <FormCard>
       <form onSubmit={submit} noValidate>

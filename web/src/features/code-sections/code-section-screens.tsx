@@ -1,14 +1,12 @@
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { MultiSelect, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import type { CodeSection } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
 import { marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
 import { DataTable } from '../admin/data-table.tsx';
-import { showSaveError } from '../admin/form.ts';
-import { OrganizationSelect, useIsSuperAdmin } from '../admin/organization-field.tsx';
+import { OrganizationSelect } from '../admin/organization-field.tsx';
+import { useRecordForm } from '../admin/record-form.ts';
 import { codeSectionsApi as api } from './api/code-sections.ts';
 
 const BASE = '/code_sections';
@@ -52,37 +50,29 @@ interface Values {
 
 function CodeSectionForm({ section }: { section?: CodeSection }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const superAdmin = useIsSuperAdmin();
-  const { save, saving } = useSaveRecord(api, section?.id);
-  const saved = useSaved();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
-  const form = useForm<Values>({
-    initialValues: {
-      organization_id: section?.organization_id ?? null,
-      name: section?.name ?? '',
-      start: section?.start ?? '',
-      length: section?.length ?? '',
-      market_ids: section?.markets.map((m) => m.id) ?? [],
-    },
+  const initialValues: Values = {
+    organization_id: section?.organization_id ?? null,
+    name: section?.name ?? '',
+    start: section?.start ?? '',
+    length: section?.length ?? '',
+    market_ids: section?.markets.map((m) => m.id) ?? [],
+  };
+  const { form, submit, saving, onDelete, superAdmin, organizationId } = useRecordForm({
+    api,
+    record: section,
+    back: BASE,
+    fields: FIELDS,
+    model: t('admin.code_section.model'),
+    initialValues,
+    toInput: (values) => ({
+      name: values.name.trim(),
+      start: values.start === '' ? 0 : Number(values.start),
+      length: values.length === '' ? 0 : Number(values.length),
+      market_ids: values.market_ids,
+    }),
+    nameOf: (record) => record.name,
   });
-  const organizationId = superAdmin ? form.values.organization_id : null;
   const { options: markets } = useOptions(optionQueries.markets(organizationId), marketLabel, !superAdmin || organizationId !== null);
-  const submit = form.onSubmit(async (values) => {
-    try {
-      const record = await save({
-        ...(superAdmin && values.organization_id ? { organization_id: values.organization_id } : {}),
-        name: values.name.trim(),
-        start: values.start === '' ? 0 : Number(values.start),
-        length: values.length === '' ? 0 : Number(values.length),
-        market_ids: values.market_ids,
-      });
-      saved(record.name, BASE);
-    } catch (error) {
-      showSaveError(form, error, FIELDS, t('admin.code_section.model'));
-    }
-  });
-  const onDelete = section ? () => void remove(section.id, section.name).then((ok) => ok && navigate(BASE)) : undefined;
   return (
     <FormCard>
       <form onSubmit={submit} noValidate>

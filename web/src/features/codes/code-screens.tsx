@@ -1,16 +1,15 @@
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Badge, Button, Group, MultiSelect, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import type { Code, CodeInput } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
 import { marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
 import { type Column, DataTable } from '../admin/data-table.tsx';
 import { useEnumLabel, useEnumOptions } from '../admin/enum-options.ts';
 import { MarketBadges, useCan } from '../admin/fields.tsx';
-import { showSaveError } from '../admin/form.ts';
 import { OrganizationSelect, useIsSuperAdmin } from '../admin/organization-field.tsx';
+import { useRecordForm } from '../admin/record-form.ts';
 import { codesApi as api } from './api/codes.ts';
 
 const BASE = '/codes';
@@ -107,38 +106,30 @@ interface Values {
 
 function CodeForm({ code }: { code?: Code }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const superAdmin = useIsSuperAdmin();
-  const { save, saving } = useSaveRecord(api, code?.id);
-  const saved = useSaved();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
   const statuses = useEnumOptions<number>('code_disabled_status').map((o) => ({ value: String(o.value), label: o.label }));
-  const form = useForm<Values>({
-    initialValues: {
-      organization_id: code?.organization.id ?? null,
-      code: code?.code ?? '',
-      name: code?.name ?? '',
-      disabled_status: String(code?.disabled_status ?? 0),
-      market_ids: code?.markets.map((m) => m.id) ?? [],
-    },
+  const initialValues: Values = {
+    organization_id: code?.organization.id ?? null,
+    code: code?.code ?? '',
+    name: code?.name ?? '',
+    disabled_status: String(code?.disabled_status ?? 0),
+    market_ids: code?.markets.map((m) => m.id) ?? [],
+  };
+  const { form, submit, saving, onDelete, superAdmin, organizationId } = useRecordForm({
+    api,
+    record: code,
+    back: BASE,
+    fields: FIELDS,
+    model: t('admin.code.model'),
+    initialValues,
+    toInput: (values) => ({
+      code: values.code.trim(),
+      name: values.name.trim(),
+      disabled_status: Number(values.disabled_status) as CodeInput['disabled_status'],
+      market_ids: values.market_ids,
+    }),
+    nameOf: (record) => `${record.code} ${record.name}`,
   });
-  const organizationId = superAdmin ? form.values.organization_id : null;
   const { options: markets } = useOptions(optionQueries.markets(organizationId), marketLabel, !superAdmin || organizationId !== null);
-  const submit = form.onSubmit(async (values) => {
-    try {
-      const record = await save({
-        ...(superAdmin && values.organization_id ? { organization_id: values.organization_id } : {}),
-        code: values.code.trim(),
-        name: values.name.trim(),
-        disabled_status: Number(values.disabled_status) as CodeInput['disabled_status'],
-        market_ids: values.market_ids,
-      });
-      saved(`${record.code} ${record.name}`, BASE);
-    } catch (error) {
-      showSaveError(form, error, FIELDS, t('admin.code.model'));
-    }
-  });
-  const onDelete = code ? () => void remove(code.id, `${code.code} ${code.name}`).then((ok) => ok && navigate(BASE)) : undefined;
   return (
     <FormCard>
       <form onSubmit={submit} noValidate>

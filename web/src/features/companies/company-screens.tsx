@@ -1,18 +1,16 @@
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Badge, MultiSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import type { Company, CompanyListItem } from '@mss/contracts/admin';
 import type { Role } from '@mss/contracts/enums';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord } from '../admin/admin-page.tsx';
 import { codeLabel, marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
 import { DataTable } from '../admin/data-table.tsx';
 import { useEnumLabel, useEnumOptions } from '../admin/enum-options.ts';
 import { LogotypeField, MarketBadges } from '../admin/fields.tsx';
-import { showSaveError } from '../admin/form.ts';
 import { useIsSuperAdmin } from '../admin/organization-field.tsx';
+import { useRecordForm } from '../admin/record-form.ts';
 import { companiesApi as api, companyListApi } from './api/companies.ts';
 
 const BASE = '/companies';
@@ -115,23 +113,38 @@ function CompanyUsers({ company }: { company: Company }) {
 
 function CompanyForm({ company }: { company?: Company }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const client = useQueryClient();
-  const superAdmin = useIsSuperAdmin();
-  const { save, saving } = useSaveRecord(api, company?.id);
-  const saved = useSaved();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
   const roleOptions = useEnumOptions<string>('role').filter((o) => COMPANY_MARKET_ROLES.includes(o.value as Role));
-  const form = useForm<Values>({
-    initialValues: {
-      name: company?.name ?? '',
-      disabled_at: company?.disabled_at?.slice(0, 10) ?? '',
-      organization_ids: company?.organizations.map((o) => o.id) ?? [],
-      market_ids: company?.company_markets.map((cm) => cm.market_id) ?? [],
-      market_roles: Object.fromEntries((company?.company_markets ?? []).map((cm) => [String(cm.market_id), cm.roles.map((r) => r.name)])),
-      code_ids: company?.codes.map((c) => c.id) ?? [],
-      user_ids: company?.users.map((u) => u.id) ?? [],
-    },
+  // The request (organization_ids) depends on it.
+  const superAdmin = useIsSuperAdmin();
+  const initialValues: Values = {
+    name: company?.name ?? '',
+    disabled_at: company?.disabled_at?.slice(0, 10) ?? '',
+    organization_ids: company?.organizations.map((o) => o.id) ?? [],
+    market_ids: company?.company_markets.map((cm) => cm.market_id) ?? [],
+    market_roles: Object.fromEntries((company?.company_markets ?? []).map((cm) => [String(cm.market_id), cm.roles.map((r) => r.name)])),
+    code_ids: company?.codes.map((c) => c.id) ?? [],
+    user_ids: company?.users.map((u) => u.id) ?? [],
+  };
+  const { form, submit, saving, onDelete } = useRecordForm({
+    api,
+    record: company,
+    back: BASE,
+    fields: FIELDS,
+    aliases: { markets: 'market_ids' },
+    model: t('admin.company.model'),
+    initialValues,
+    toInput: (values) => ({
+      name: values.name.trim(),
+      disabled_at: values.disabled_at ? `${values.disabled_at}T00:00:00.000Z` : null,
+      organization_ids: superAdmin ? values.organization_ids : [],
+      markets: values.market_ids.map((id) => ({ market_id: id, roles: (values.market_roles[String(id)] ?? []) as Role[] })),
+      code_ids: values.code_ids,
+      user_ids: values.user_ids,
+    }),
+    nameOf: (record) => record.name,
+    // A new company goes straight to its edit screen (logotype, users).
+    savedTo: (record) => (company ? BASE : `${BASE}/${record.id}`),
   });
   const { options: organizations } = useOptions(optionQueries.organizations(), (o) => o.name, superAdmin);
   const markets = useOptions(optionQueries.markets(), marketLabel);
@@ -149,23 +162,6 @@ function CompanyForm({ company }: { company?: Company }) {
   const marketName = (id: number) =>
     markets.rows.find((m) => m.id === id)?.international_name ?? company?.company_markets.find((cm) => cm.market_id === id)?.market.international_name ?? String(id);
 
-  const submit = form.onSubmit(async (values) => {
-    try {
-      const record = await save({
-        name: values.name.trim(),
-        disabled_at: values.disabled_at ? `${values.disabled_at}T00:00:00.000Z` : null,
-        organization_ids: superAdmin ? values.organization_ids : [],
-        markets: values.market_ids.map((id) => ({ market_id: id, roles: (values.market_roles[String(id)] ?? []) as Role[] })),
-        code_ids: values.code_ids,
-        user_ids: values.user_ids,
-      });
-      // A new company goes straight to its edit screen (logotype, users).
-      saved(record.name, company ? BASE : `${BASE}/${record.id}`);
-    } catch (error) {
-      showSaveError(form, error, FIELDS, t('admin.company.model'), { markets: 'market_ids' });
-    }
-  });
-  const onDelete = company ? () => void remove(company.id, company.name).then((ok) => ok && navigate(BASE)) : undefined;
 
   return (
     <FormCard>

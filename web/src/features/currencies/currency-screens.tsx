@@ -1,12 +1,10 @@
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Stack, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import type { Currency } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
 import { DataTable } from '../admin/data-table.tsx';
-import { showSaveError } from '../admin/form.ts';
+import { useRecordForm } from '../admin/record-form.ts';
 import { currenciesApi as api } from './api/currencies.ts';
 
 const BASE = '/currencies';
@@ -38,20 +36,16 @@ export function CurrencyListScreen({ title }: ScreenProps) {
 
 function CurrencyForm({ currency }: { currency?: Currency }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { save, saving } = useSaveRecord(api, currency?.id);
-  const saved = useSaved();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
-  const form = useForm({ initialValues: { iso_code: currency?.iso_code ?? '', name: currency?.name ?? '' } });
-  const submit = form.onSubmit(async (values) => {
-    try {
-      const record = await save({ iso_code: values.iso_code.trim().toUpperCase(), name: values.name.trim() });
-      saved(record.iso_code, BASE);
-    } catch (error) {
-      showSaveError(form, error, FIELDS, t('admin.currency.model'));
-    }
+  const { form, submit, saving, onDelete } = useRecordForm({
+    api,
+    record: currency,
+    back: BASE,
+    fields: FIELDS,
+    model: t('admin.currency.model'),
+    initialValues: { iso_code: currency?.iso_code ?? '', name: currency?.name ?? '' },
+    toInput: (values) => ({ iso_code: values.iso_code.trim().toUpperCase(), name: values.name.trim() }),
+    nameOf: (record) => record.iso_code,
   });
-  const onDelete = currency ? () => void remove(currency.id, currency.iso_code).then((ok) => ok && navigate(BASE)) : undefined;
   return (
     <FormCard>
       <form onSubmit={submit} noValidate>

@@ -1,13 +1,11 @@
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import type { CurrencyConversion } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
 import { optionQueries, useOptions } from '../admin/api/options.ts';
 import { DataTable } from '../admin/data-table.tsx';
-import { showSaveError } from '../admin/form.ts';
+import { useRecordForm } from '../admin/record-form.ts';
 import { currencyConversionsApi as api } from './api/currency-conversions.ts';
 
 const BASE = '/currency-conversions';
@@ -49,33 +47,28 @@ interface Values {
 
 function CurrencyConversionForm({ conversion }: { conversion?: CurrencyConversion }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { save, saving } = useSaveRecord(api, conversion?.id);
-  const saved = useSaved();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
   const { options: currencies } = useOptions(optionQueries.currencies(), (c) => `${c.iso_code} – ${c.name}`);
-  const form = useForm<Values>({
-    initialValues: {
-      from_currency_id: conversion?.from_currency.id ?? null,
-      to_currency_id: conversion?.to_currency.id ?? null,
-      rate: conversion?.rate ?? '',
-      valid_from: conversion?.valid_from.slice(0, 10) ?? '',
-    },
+  const initialValues: Values = {
+    from_currency_id: conversion?.from_currency.id ?? null,
+    to_currency_id: conversion?.to_currency.id ?? null,
+    rate: conversion?.rate ?? '',
+    valid_from: conversion?.valid_from.slice(0, 10) ?? '',
+  };
+  const { form, submit, saving, onDelete } = useRecordForm({
+    api,
+    record: conversion,
+    back: BASE,
+    fields: FIELDS,
+    model: t('admin.conversion.model'),
+    initialValues,
+    toInput: (values) => ({
+      from_currency_id: values.from_currency_id ?? 0,
+      to_currency_id: values.to_currency_id ?? 0,
+      rate: values.rate === '' ? 0 : Number(values.rate),
+      valid_from: values.valid_from,
+    }),
+    nameOf: describe,
   });
-  const submit = form.onSubmit(async (values) => {
-    try {
-      const record = await save({
-        from_currency_id: values.from_currency_id ?? 0,
-        to_currency_id: values.to_currency_id ?? 0,
-        rate: values.rate === '' ? 0 : Number(values.rate),
-        valid_from: values.valid_from,
-      });
-      saved(describe(record), BASE);
-    } catch (error) {
-      showSaveError(form, error, FIELDS, t('admin.conversion.model'));
-    }
-  });
-  const onDelete = conversion ? () => void remove(conversion.id, describe(conversion)).then((ok) => ok && navigate(BASE)) : undefined;
   return (
     <FormCard>
       <form onSubmit={submit} noValidate>

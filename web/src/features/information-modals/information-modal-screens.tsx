@@ -1,11 +1,10 @@
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { SimpleGrid, Stack, Switch, TextInput, Textarea } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import type { InformationModal } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AdminPage, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
-import { emptyToNull, showSaveError } from '../admin/form.ts';
+import { AdminPage, FormActions, FormCard, RecordLoader } from '../admin/admin-page.tsx';
+import { emptyToNull } from '../admin/form.ts';
+import { useRecordForm } from '../admin/record-form.ts';
 import { informationModalsApi as api } from './api/information-modals.ts';
 
 const FIELDS = ['organization_id', 'title', 'body', 'active', 'starts_on', 'ends_on'] as const;
@@ -13,12 +12,13 @@ const FIELDS = ['organization_id', 'title', 'body', 'active', 'starts_on', 'ends
 /** An organization's information modal; its screens return to the organization. */
 function InformationModalForm({ organizationId, modal }: { organizationId: number; modal?: InformationModal }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const back = `/organizations/${organizationId}`;
-  const { save, saving } = useSaveRecord(api, modal?.id);
-  const saved = useSaved();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
-  const form = useForm({
+  const { form, submit, saving, onDelete } = useRecordForm({
+    api,
+    record: modal,
+    back,
+    fields: FIELDS,
+    model: t('admin.information_modal.model'),
     initialValues: {
       title: modal?.title ?? '',
       body: modal?.body ?? '',
@@ -26,23 +26,16 @@ function InformationModalForm({ organizationId, modal }: { organizationId: numbe
       starts_on: modal?.starts_on?.slice(0, 10) ?? '',
       ends_on: modal?.ends_on?.slice(0, 10) ?? '',
     },
+    toInput: (values) => ({
+      organization_id: organizationId,
+      title: values.title.trim(),
+      body: values.body,
+      active: values.active,
+      starts_on: emptyToNull(values.starts_on),
+      ends_on: emptyToNull(values.ends_on),
+    }),
+    nameOf: (record) => record.title,
   });
-  const submit = form.onSubmit(async (values) => {
-    try {
-      const record = await save({
-        organization_id: organizationId,
-        title: values.title.trim(),
-        body: values.body,
-        active: values.active,
-        starts_on: emptyToNull(values.starts_on),
-        ends_on: emptyToNull(values.ends_on),
-      });
-      saved(record.title, back);
-    } catch (error) {
-      showSaveError(form, error, FIELDS, t('admin.information_modal.model'));
-    }
-  });
-  const onDelete = modal ? () => void remove(modal.id, modal.title).then((ok) => ok && navigate(back)) : undefined;
   return (
     <FormCard>
       <form onSubmit={submit} noValidate>

@@ -1,17 +1,16 @@
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Group, Image, Paper, Select, SimpleGrid, Stack, Table, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import type { Market } from '@mss/contracts/admin';
 import { buildUrl } from '../../api/transport.ts';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
 import { optionQueries, useOptions } from '../admin/api/options.ts';
 import { DataTable } from '../admin/data-table.tsx';
 import { LogotypeField, useCan } from '../admin/fields.tsx';
-import { showSaveError } from '../admin/form.ts';
 import { OrganizationSelect, useIsSuperAdmin } from '../admin/organization-field.tsx';
+import { useRecordForm } from '../admin/record-form.ts';
 import { marketViewApi, marketsApi as api } from './api/markets.ts';
 
 const BASE = '/markets';
@@ -60,37 +59,30 @@ interface Values {
 
 function MarketForm({ market }: { market?: Market }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const client = useQueryClient();
-  const { save, saving } = useSaveRecord(api, market?.id);
-  const saved = useSaved();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
-  const superAdmin = useIsSuperAdmin();
   const { options: currencies } = useOptions(optionQueries.currencies(), (c) => `${c.iso_code} – ${c.name}`);
-  const form = useForm<Values>({
-    initialValues: {
-      organization_id: market?.organization.id ?? null,
-      international_name: market?.international_name ?? '',
-      local_name: market?.local_name ?? '',
-      iso_code: market?.iso_code ?? '',
-      currency_id: market?.currency?.id ?? null,
-    },
+  const initialValues: Values = {
+    organization_id: market?.organization.id ?? null,
+    international_name: market?.international_name ?? '',
+    local_name: market?.local_name ?? '',
+    iso_code: market?.iso_code ?? '',
+    currency_id: market?.currency?.id ?? null,
+  };
+  const { form, submit, saving, onDelete } = useRecordForm({
+    api,
+    record: market,
+    back: BASE,
+    fields: FIELDS,
+    model: t('admin.market.model'),
+    initialValues,
+    toInput: (values) => ({
+      international_name: values.international_name.trim(),
+      local_name: values.local_name.trim(),
+      iso_code: values.iso_code.trim().toUpperCase(),
+      currency_id: values.currency_id,
+    }),
+    nameOf: (record) => record.international_name,
   });
-  const submit = form.onSubmit(async (values) => {
-    try {
-      const record = await save({
-        ...(superAdmin && values.organization_id ? { organization_id: values.organization_id } : {}),
-        international_name: values.international_name.trim(),
-        local_name: values.local_name.trim(),
-        iso_code: values.iso_code.trim().toUpperCase(),
-        currency_id: values.currency_id,
-      });
-      saved(record.international_name, BASE);
-    } catch (error) {
-      showSaveError(form, error, FIELDS, t('admin.market.model'));
-    }
-  });
-  const onDelete = market ? () => void remove(market.id, market.international_name).then((ok) => ok && navigate(BASE)) : undefined;
   return (
     <FormCard>
       <form onSubmit={submit} noValidate>

@@ -1,4 +1,4 @@
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Anchor, Badge, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
@@ -6,10 +6,11 @@ import { useForm } from '@mantine/form';
 import { ORGANIZATION_SETTINGS, type Organization, type OrganizationSettingKey } from '@mss/contracts/admin';
 import { feedback } from '../../app/feedback.tsx';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord } from '../admin/admin-page.tsx';
 import { DataTable } from '../admin/data-table.tsx';
 import { emptyToNull, showSaveError } from '../admin/form.ts';
 import { useIsSuperAdmin } from '../admin/organization-field.tsx';
+import { useRecordForm } from '../admin/record-form.ts';
 import { informationModalsApi } from '../information-modals/api/information-modals.ts';
 import { organizationsApi as api, useUpdateOrganizationSettings } from './api/organizations.ts';
 
@@ -46,21 +47,19 @@ export function OrganizationListScreen({ title }: ScreenProps) {
 
 function OrganizationForm({ organization }: { organization?: Organization }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const superAdmin = useIsSuperAdmin();
-  const { save, saving } = useSaveRecord(api, organization?.id);
-  const saved = useSaved();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
-  const form = useForm({ initialValues: { name: organization?.name ?? '', mail_description: organization?.mail_description ?? '' } });
-  const submit = form.onSubmit(async (values) => {
-    try {
-      const record = await save({ name: values.name.trim(), mail_description: emptyToNull(values.mail_description) });
-      saved(record.name, BASE);
-    } catch (error) {
-      showSaveError(form, error, FIELDS, t('admin.organization.model'));
-    }
+  const { form, submit, saving, onDelete } = useRecordForm({
+    api,
+    record: organization,
+    back: BASE,
+    fields: FIELDS,
+    model: t('admin.organization.model'),
+    initialValues: { name: organization?.name ?? '', mail_description: organization?.mail_description ?? '' },
+    toInput: (values) => ({ name: values.name.trim(), mail_description: emptyToNull(values.mail_description) }),
+    nameOf: (record) => record.name,
+    // Only a super-admin deletes organizations.
+    deletable: superAdmin,
   });
-  const onDelete = organization && superAdmin ? () => void remove(organization.id, organization.name).then((ok) => ok && navigate(BASE)) : undefined;
   return (
     <FormCard>
       <form onSubmit={submit} noValidate>

@@ -1,12 +1,10 @@
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import type { Release } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
 import { DataTable } from '../admin/data-table.tsx';
-import { showSaveError } from '../admin/form.ts';
+import { useRecordForm } from '../admin/record-form.ts';
 import { releasesApi as api } from './api/releases.ts';
 
 const BASE = '/releases';
@@ -39,27 +37,21 @@ export function ReleaseListScreen({ title }: ScreenProps) {
 
 function ReleaseForm({ release }: { release?: Release }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { save, saving } = useSaveRecord(api, release?.id);
-  const saved = useSaved();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
-  const form = useForm({
+  const { form, submit, saving, onDelete } = useRecordForm({
+    api,
+    record: release,
+    back: BASE,
+    fields: FIELDS,
+    model: t('admin.release.model'),
     initialValues: {
       version: release?.version ?? '',
       release_date: release?.release_date.slice(0, 10) ?? new Date().toISOString().slice(0, 10),
       title: release?.title ?? '',
       notes: release?.notes ?? '',
     },
+    toInput: (values) => ({ ...values, version: values.version.trim(), title: values.title.trim() }),
+    nameOf: (record) => record.version,
   });
-  const submit = form.onSubmit(async (values) => {
-    try {
-      const record = await save({ ...values, version: values.version.trim(), title: values.title.trim() });
-      saved(record.version, BASE);
-    } catch (error) {
-      showSaveError(form, error, FIELDS, t('admin.release.model'));
-    }
-  });
-  const onDelete = release ? () => void remove(release.id, release.version).then((ok) => ok && navigate(BASE)) : undefined;
   return (
     <FormCard>
       <form onSubmit={submit} noValidate>

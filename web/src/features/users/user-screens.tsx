@@ -1,18 +1,18 @@
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Badge, Button, Checkbox, Group, MultiSelect, Paper, PasswordInput, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import type { AdminUser, AdminUserInput } from '@mss/contracts/admin';
 import { MIN_PASSWORD_LENGTH } from '@mss/contracts/auth';
 import type { Role } from '@mss/contracts/enums';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, useSaveRecord, useSaved, recordScreens } from '../admin/admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
 import { marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
 import { DataTable } from '../admin/data-table.tsx';
 import { useEnumLabel, useEnumOptions } from '../admin/enum-options.ts';
 import { MarketBadges, useCan } from '../admin/fields.tsx';
-import { emptyToNull, showSaveError } from '../admin/form.ts';
+import { emptyToNull } from '../admin/form.ts';
 import { useIsSuperAdmin } from '../admin/organization-field.tsx';
+import { useRecordForm } from '../admin/record-form.ts';
 import { usersApi as api } from './api/users.ts';
 
 const BASE = '/users';
@@ -103,28 +103,31 @@ interface Values {
 
 function UserForm({ user }: { user?: AdminUser }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const superAdmin = useIsSuperAdmin();
-  const { save, saving } = useSaveRecord(api, user?.id);
-  const saved = useSaved();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
   const roleOptions = useEnumOptions<string>('role');
   const localeOptions = useEnumOptions<string>('locale');
-  const form = useForm<Values>({
-    initialValues: {
-      first_name: user?.first_name ?? '',
-      last_name: user?.last_name ?? '',
-      email: user?.email ?? '',
-      phone: user?.phone ?? '',
-      locale: user?.locale ?? 'en-US',
-      password: '',
-      password_confirmation: '',
-      company_id: user?.company?.id ?? null,
-      organization_ids: user?.organizations.map((o) => o.id) ?? [],
-      market_ids: user?.markets.map((m) => m.id) ?? [],
-      roles: user?.roles.map((r) => r.name) ?? [],
-      disabled: user ? user.disabled_at !== null : false,
-    },
+  // The request (organization_ids) depends on it.
+  const superAdmin = useIsSuperAdmin();
+  const initialValues: Values = {
+    first_name: user?.first_name ?? '',
+    last_name: user?.last_name ?? '',
+    email: user?.email ?? '',
+    phone: user?.phone ?? '',
+    locale: user?.locale ?? 'en-US',
+    password: '',
+    password_confirmation: '',
+    company_id: user?.company?.id ?? null,
+    organization_ids: user?.organizations.map((o) => o.id) ?? [],
+    market_ids: user?.markets.map((m) => m.id) ?? [],
+    roles: user?.roles.map((r) => r.name) ?? [],
+    disabled: user ? user.disabled_at !== null : false,
+  };
+  const { form, submit, saving, onDelete } = useRecordForm({
+    api,
+    record: user,
+    back: BASE,
+    fields: FIELDS,
+    model: t('admin.user.model'),
+    initialValues,
     validate: {
       email: (value) => (value.trim() ? null : t('validation.required', { attribute: 'email' })),
       // Required when adding; when editing, empty keeps the password (spec §5: at least 8, confirmed).
@@ -132,16 +135,7 @@ function UserForm({ user }: { user?: AdminUser }) {
         (!user || value) && value.length < MIN_PASSWORD_LENGTH ? t('auth.password_too_short') : null,
       password_confirmation: (value, values) => (value !== values.password ? t('auth.passwords_not_matching') : null),
     },
-  });
-  const { options: organizations } = useOptions(optionQueries.organizations(), (o) => o.name, superAdmin);
-  const markets = useOptions(optionQueries.markets(), marketLabel);
-  const { options: companies } = useOptions(optionQueries.companies(), (c) => c.name);
-  const marketOptions = markets.rows
-    .filter((m) => !superAdmin || form.values.organization_ids.includes(m.organization.id))
-    .map((m) => ({ value: m.id, label: marketLabel(m) }));
-
-  const submit = form.onSubmit(async (values) => {
-    const input: AdminUserInput = {
+    toInput: (values): AdminUserInput => ({
       first_name: values.first_name.trim(),
       last_name: values.last_name.trim(),
       email: values.email.trim(),
@@ -153,15 +147,16 @@ function UserForm({ user }: { user?: AdminUser }) {
       market_ids: values.market_ids,
       roles: values.roles as Role[],
       disabled: values.disabled,
-    };
-    try {
-      const record = await save(input);
-      saved(record.name || record.email, BASE);
-    } catch (error) {
-      showSaveError(form, error, FIELDS, t('admin.user.model'));
-    }
+    }),
+    nameOf: (record) => record.name || record.email,
   });
-  const onDelete = user ? () => void remove(user.id, user.name).then((ok) => ok && navigate(BASE)) : undefined;
+  const { options: organizations } = useOptions(optionQueries.organizations(), (o) => o.name, superAdmin);
+  const markets = useOptions(optionQueries.markets(), marketLabel);
+  const { options: companies } = useOptions(optionQueries.companies(), (c) => c.name);
+  const marketOptions = markets.rows
+    .filter((m) => !superAdmin || form.values.organization_ids.includes(m.organization.id))
+    .map((m) => ({ value: m.id, label: marketLabel(m) }));
+
 
   return (
     <FormCard>
