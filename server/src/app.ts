@@ -20,6 +20,7 @@ import type { App, AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { createMailer } from './mail/mailer.ts';
 import { startJobQueue } from './jobs/queue.ts';
+import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { IMPORT_MAX_ATTEMPTS, processImport, recoverImports } from './modules/imports/imports.service.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { localeOf } from './i18n.ts';
@@ -61,6 +62,10 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log: app.log });
   const ctx: AppContext = { ...deps, db: deps.database.db, mailer, log: app.log, queue: null };
   app.addHook('onClose', async () => mailer.close());
+  if (deps.database.kind === 'pglite' && config.DB_MAINTENANCE_MINUTES > 0) {
+    const stopMaintenance = startEmbeddedMaintenance(deps.database.pool, app.log, config.DB_MAINTENANCE_MINUTES * 60_000);
+    app.addHook('onClose', stopMaintenance);
+  }
   if (config.JOBS === 'on') {
     ctx.queue = await startJobQueue({ database: deps.database, log: app.log, processImport: (id) => processImport(ctx.db, app.log, id), attempts: IMPORT_MAX_ATTEMPTS });
     app.addHook('onClose', async () => ctx.queue?.stop());

@@ -40,6 +40,11 @@ const envSchema = z.object({
    * instances when separate worker processes run them; the queue lives in the database.
    */
   JOBS: z.enum(['on', 'off']).default('on'),
+  /**
+   * How often the embedded database (PGlite, which has no autovacuum of its own) is vacuumed and
+   * analyzed where needed, in minutes; 0 turns it off. Not used with DATABASE_URL.
+   */
+  DB_MAINTENANCE_MINUTES: z.coerce.number().min(0).max(1440).default(10),
   /** Largest report file accepted for import, in megabytes. */
   IMPORT_MAX_MB: z.coerce.number().positive().max(500).default(20),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
