@@ -16,3 +16,5 @@ if (!process.env.DATA_DIR) {
 process.exitCode = await run(process.execPath, serverArgs(), {
   env: { ...process.env, PORT: process.env.PORT ?? '3100', SEED: 'demo', NODE_ENV: 'test', DATABASE_URL: '', SMTP_URL: '', LOG_LEVEL: 'warn' },
 });
+// A throwaway data directory (made by the Playwright config) goes once the server has stopped.
+if (process.env.E2E_REMOVE_DATA_DIR === '1') fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
