@@ -9,7 +9,7 @@ import type { ScreenProps } from '../../app/screen.ts';
 import { feedback } from '../../app/feedback.tsx';
 import { AdminPage } from '../admin/admin-page.tsx';
 import { type BulkStatusResult, reportingApi, reportingQueries, useReportingMutation } from './api/reporting.ts';
-import { PeriodStatusBadge, PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, StatusHistory, formatDate, formatDateTime } from './components.tsx';
+import { PeriodStatusBadge, PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, StatusHistory, formatDate, formatDateTime, formatNumber } from './components.tsx';
 import { ReportStatusActions } from './report-actions.tsx';
 import { reportActions, statusFor } from './status-actions.ts';
 
@@ -131,7 +131,7 @@ function ApprovalTable({ reports }: { reports: ReportSummary[] }) {
                 <Table.Td>
                   <SeverityBadge severity={report.preflight_severity} />
                 </Table.Td>
-                <Table.Td ta="right">{report.row_count}</Table.Td>
+                <Table.Td ta="right">{formatNumber(report.row_count)}</Table.Td>
                 <Table.Td>
                   <Button size="xs" variant="light" onClick={() => setOpened(report.uuid)}>
                     {t('reporting.approval.open')}

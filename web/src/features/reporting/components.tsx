@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Badge, Button, Center, Group, Loader, Modal, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Badge, Button, Center, Group, Loader, Modal, Pagination, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import type { Preflight, Report } from '@mss/contracts/reports';
 import { errorMessage } from '../../app/feedback.tsx';
 import { useEnumLabel } from '../admin/enum-options.ts';
@@ -89,37 +89,75 @@ export function Section({ title, actions, children }: { title: string; actions?:
 }
 
 /** The report's rows with their totals. */
+/** Rows shown at a time: a report can hold 100,000 rows, which one table cannot render. */
+export const ROWS_PAGE_SIZE = 100;
+
+/** The rows whose code or name contains the search text (any case). */
+export function filterRows<R extends { code: string; name: string }>(rows: readonly R[], search: string): readonly R[] {
+  const needle = search.trim().toLocaleLowerCase();
+  if (!needle) return rows;
+  return rows.filter((row) => row.code.toLocaleLowerCase().includes(needle) || row.name.toLocaleLowerCase().includes(needle));
+}
+
 export function RowsTable({ report }: { report: Pick<Report, 'rows' | 'totals'> }) {
   const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
   if (!report.rows.length) return <Text c="dimmed">{t('reporting.rows.none')}</Text>;
+  // Large reports get a search and pages; the totals are always those of the whole report.
+  const large = report.rows.length > ROWS_PAGE_SIZE;
+  const matching = filterRows(report.rows, search);
+  const pages = Math.max(1, Math.ceil(matching.length / ROWS_PAGE_SIZE));
+  const current = Math.min(page, pages);
+  const shown = large ? matching.slice((current - 1) * ROWS_PAGE_SIZE, current * ROWS_PAGE_SIZE) : matching;
   return (
-    <Table striped withTableBorder aria-label={t('reporting.rows.title')} data-testid="report-rows">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{t('reporting.rows.code')}</Table.Th>
-          <Table.Th>{t('reporting.rows.name')}</Table.Th>
-          <Table.Th ta="right">{t('reporting.rows.volume')}</Table.Th>
-          <Table.Th ta="right">{t('reporting.rows.value')}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {report.rows.map((row) => (
-          <Table.Tr key={row.code_id}>
-            <Table.Td>{row.code}</Table.Td>
-            <Table.Td>{row.name}</Table.Td>
-            <Table.Td ta="right">{formatNumber(row.volume)}</Table.Td>
-            <Table.Td ta="right">{formatNumber(row.value)}</Table.Td>
+    <Stack gap="xs">
+      {large && (
+        <Group justify="space-between">
+          <TextInput
+            aria-label={t('reporting.rows.search')}
+            placeholder={t('reporting.rows.search')}
+            value={search}
+            onChange={(event) => {
+              setSearch(event.currentTarget.value);
+              setPage(1);
+            }}
+            w={280}
+          />
+          <Text size="sm" c="dimmed">
+            {t('reporting.rows.count', { shown: formatNumber(shown.length), matching: formatNumber(matching.length), total: formatNumber(report.rows.length) })}
+          </Text>
+        </Group>
+      )}
+      <Table striped withTableBorder aria-label={t('reporting.rows.title')} data-testid="report-rows">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('reporting.rows.code')}</Table.Th>
+            <Table.Th>{t('reporting.rows.name')}</Table.Th>
+            <Table.Th ta="right">{t('reporting.rows.volume')}</Table.Th>
+            <Table.Th ta="right">{t('reporting.rows.value')}</Table.Th>
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-      <Table.Tfoot>
-        <Table.Tr fw={700}>
-          <Table.Td colSpan={2}>{t('reporting.rows.totals')}</Table.Td>
-          <Table.Td ta="right">{formatNumber(report.totals.volume)}</Table.Td>
-          <Table.Td ta="right">{formatNumber(report.totals.value)}</Table.Td>
-        </Table.Tr>
-      </Table.Tfoot>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {shown.map((row) => (
+            <Table.Tr key={row.code_id}>
+              <Table.Td>{row.code}</Table.Td>
+              <Table.Td>{row.name}</Table.Td>
+              <Table.Td ta="right">{formatNumber(row.volume)}</Table.Td>
+              <Table.Td ta="right">{formatNumber(row.value)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+        <Table.Tfoot>
+          <Table.Tr fw={700}>
+            <Table.Td colSpan={2}>{t('reporting.rows.totals')}</Table.Td>
+            <Table.Td ta="right">{formatNumber(report.totals.volume)}</Table.Td>
+            <Table.Td ta="right">{formatNumber(report.totals.value)}</Table.Td>
+          </Table.Tr>
+        </Table.Tfoot>
+      </Table>
+      {large && pages > 1 && <Pagination total={pages} value={current} onChange={setPage} size="sm" aria-label={t('reporting.rows.pages')} />}
+    </Stack>
   );
 }
 

@@ -6,7 +6,7 @@ import { useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../app/screen.ts';
 import { AdminPage } from '../admin/admin-page.tsx';
 import { downloads, reportingQueries } from './api/reporting.ts';
-import { QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, formatDate, formatDateTime } from './components.tsx';
+import { QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, formatDate, formatDateTime, formatNumber } from './components.tsx';
 import { useMarketParam, useMarketsWith } from './markets.ts';
 
 /** /history/import — the imports of the reports the user may see, newest first. */
@@ -47,7 +47,7 @@ export function ImportHistoryScreen({ title }: ScreenProps) {
                         {t(`reporting.import.status.${item.status}`)}
                       </Badge>
                     </Table.Td>
-                    <Table.Td ta="right">{item.row_count ?? ''}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(item.row_count)}</Table.Td>
                     <Table.Td ta="right">{item.error_count || ''}</Table.Td>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap" justify="flex-end">
@@ -134,7 +134,7 @@ export function ReportHistoryScreen({ title, params }: ScreenProps) {
                     </Table.Td>
                     <Table.Td>{formatDateTime(report.submitted_at)}</Table.Td>
                     <Table.Td>{formatDateTime(report.approved_at)}</Table.Td>
-                    <Table.Td ta="right">{report.row_count}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(report.row_count)}</Table.Td>
                     <Table.Td>
                       <Button
                         component={Link}
@@ -203,7 +203,7 @@ export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
                       <Table.Td>
                         <SeverityBadge severity={report.preflight_severity} />
                       </Table.Td>
-                      <Table.Td ta="right">{report.row_count}</Table.Td>
+                      <Table.Td ta="right">{formatNumber(report.row_count)}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

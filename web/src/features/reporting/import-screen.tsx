@@ -11,7 +11,7 @@ import { errorMessage, feedback } from '../../app/feedback.tsx';
 import { AdminPage } from '../admin/admin-page.tsx';
 import { IMPORT_POLL_MS, downloads, importRunning, reportingApi, reportingKeys, reportingQueries, useReportingMutation } from './api/reporting.ts';
 import { uploadReportFile } from './api/upload.ts';
-import { PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, StatusHistory, formatDate, formatDateTime } from './components.tsx';
+import { PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, StatusHistory, formatDate, formatDateTime, formatNumber } from './components.tsx';
 import { ReportStatusActions } from './report-actions.tsx';
 import { reportActions, reportProcessing } from './status-actions.ts';
 
@@ -224,7 +224,7 @@ function ImportResult({ detail }: { detail: ImportDetail }) {
       <Stack gap="xs">
         <Text size="sm">
           {detail.file_name} · {formatDateTime(detail.created_at)}
-          {detail.status === 'done' && detail.row_count !== null ? ` · ${t('reporting.import.rows_imported', { count: detail.row_count })}` : ''}
+          {detail.status === 'done' && detail.row_count !== null ? ` · ${t('reporting.import.rows_imported', { count: detail.row_count, formatted: formatNumber(detail.row_count) })}` : ''}
         </Text>
         {running && <Progress value={100} animated striped aria-label={t('reporting.import.processing')} />}
         {detail.errors.length > 0 && (
