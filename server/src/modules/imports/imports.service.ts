@@ -13,7 +13,7 @@ import { storeFile } from '../../lib/files.ts';
 import type { Who } from '../periods/periods.service.ts';
 import { runPreflight } from '../preflight/preflight.service.ts';
 import { findReportRow, reportsFor, visibleReports } from '../reports/reports.service.ts';
-import { createRowSet, deleteRowSet, deleteStaleRowSets, insertRows, switchRowSet } from '../reports/row-sets.ts';
+import { createRowSet, deleteStaleRowSets, insertRows, setCurrentRowSet } from '../reports/row-sets.ts';
 import type { TemplateCode } from './imports.sheets.ts';
 import type { CodeInfo, CodeLookup } from './imports.validator.ts';
 import { validateReportFile } from './imports.validator.ts';
@@ -163,19 +163,18 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
           .where(eq(imports.id, importId));
         await setReportStatus(tx, report.id, ReportStatus.ProcessingFile, ReportStatus.InvalidFile);
       });
-      await deleteRowSet(db, rowSetId);
+      await deleteStaleRowSets(db, report.id);
       return;
     }
     await setReportStatus(db, report.id, ReportStatus.ProcessingFile, ReportStatus.ProcessingData);
     const back = nextReportStatus(ReportStatus.ProcessingData, 'rows_stored', item.report_status_before)!;
-    const replaced = await db.transaction(async (tx) => {
-      const previousSet = await switchRowSet(tx, report.id, rowSetId);
+    await db.transaction(async (tx) => {
+      await setCurrentRowSet(tx, report.id, rowSetId);
       await tx.update(imports).set({ status: 'done', row_count: result.rowCount, error_count: 0, finished_at: sql`now()` }).where(eq(imports.id, importId));
       await setReportStatus(tx, report.id, ReportStatus.ProcessingData, back);
-      return previousSet;
     });
     await runPreflight(db, report.id);
-    await deleteRowSet(db, replaced);
+    await deleteStaleRowSets(db, report.id);
   } catch (error) {
     log.error({ err: error, importId, attempt }, 'import failed');
     if (attempt < IMPORT_MAX_ATTEMPTS) throw error; // the queue runs it again

@@ -9,7 +9,7 @@ import { companies, companyMarkets, imports, markets, periods, preflights, repor
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
 import { findPeriodRow, marketsWith, organizationMarketIds, type Who } from '../periods/periods.service.ts';
 import { findPreviousReport, latestPreflight, loadReportRows, runPreflight } from '../preflight/preflight.service.ts';
-import { copyCurrentRows, createRowSet, deleteRowSet, switchRowSet } from './row-sets.ts';
+import { copyCurrentRows, createRowSet, deleteStaleRowSets } from './row-sets.ts';
 
 /** Abilities with which a company's own users see its reports. */
 const COMPANY_READERS = ['upload-reports', 'view-company-reports', 'view-report-history'];
@@ -215,10 +215,9 @@ export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promis
     throw new AppError('validation', 'period.no_previous_report', { previous_period_title: previous.periodTitle ?? '-' });
   }
   const previousReportId = previous.reportId;
-  const replaced = await db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     const rowSetId = await createRowSet(tx, row.id);
     await copyCurrentRows(tx, previousReportId, rowSetId);
-    const replacedSet = await switchRowSet(tx, row.id, rowSetId);
     // A report whose last file was invalid has rows again: back to where the upload came from.
     let status = row.status;
     if (row.status === ReportStatus.InvalidFile) {
@@ -231,10 +230,10 @@ export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promis
       status = last?.before === ReportStatus.WaitingForCompletion ? ReportStatus.WaitingForCompletion : ReportStatus.Ongoing;
       await tx.insert(reportStatusChanges).values({ report_id: row.id, user_id: who.actor.userId, from_status: row.status, to_status: status, comment: null });
     }
-    await tx.update(reports).set({ status, updated_at: sql`now()` }).where(eq(reports.id, row.id));
-    return replacedSet;
+    // The copy becomes the report's rows.
+    await tx.update(reports).set({ status, row_set_id: rowSetId, updated_at: sql`now()` }).where(eq(reports.id, row.id));
   });
-  await deleteRowSet(db, replaced);
+  await deleteStaleRowSets(db, row.id);
   await runPreflight(db, row.id);
   return findReport(db, who, uuid);
 }

@@ -5,7 +5,7 @@ import { reportRows, reportRowSets, reports } from '../../db/schema.ts';
 /**
  * A report's rows live in row sets (schema.ts `reportRowSets`): the report's `row_set_id` names
  * the current one. New rows are written into a new set, which then becomes current in one small
- * update; the superseded set is deleted afterwards.
+ * update; the other sets of the report are deleted afterwards.
  */
 
 export interface RowFigures {
@@ -41,18 +41,12 @@ export async function copyCurrentRows(db: Executor, fromReportId: number, rowSet
     where r.id = ${fromReportId}`);
 }
 
-/** Makes the set the report's current one; returns the set it replaced (to delete), if any. */
-export async function switchRowSet(db: Executor, reportId: number, rowSetId: number): Promise<number | null> {
-  const [before] = await db.select({ id: reports.row_set_id }).from(reports).where(eq(reports.id, reportId)).for('update');
+/** Makes the set the report's current one (the one it replaces goes with `deleteStaleRowSets`). */
+export async function setCurrentRowSet(db: Executor, reportId: number, rowSetId: number): Promise<void> {
   await db.update(reports).set({ row_set_id: rowSetId }).where(eq(reports.id, reportId));
-  return before?.id ?? null;
 }
 
-export async function deleteRowSet(db: Executor, rowSetId: number | null): Promise<void> {
-  if (rowSetId !== null) await db.delete(reportRowSets).where(eq(reportRowSets.id, rowSetId));
-}
-
-/** Deletes the report's sets other than its current one: left by an interrupted or invalid import. */
+/** Deletes the report's sets other than its current one: replaced, or written by an invalid, failed or interrupted import. */
 export async function deleteStaleRowSets(db: Executor, reportId: number): Promise<void> {
   await db
     .delete(reportRowSets)
