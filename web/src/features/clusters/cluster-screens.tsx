@@ -2,12 +2,12 @@ import { useTranslation } from 'react-i18next';
 import { MultiSelect, Stack, TextInput } from '@mantine/core';
 import type { Cluster } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
+import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
 import { marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
-import { DataTable } from '../admin/data-table.tsx';
 import { MarketBadges } from '../admin/fields.tsx';
 import { OrganizationSelect, useIsSuperAdmin } from '../admin/organization-field.tsx';
 import { useRecordForm } from '../admin/record-form.ts';
+import { RecordListPage } from '../admin/record-list.tsx';
 import { clustersApi as api } from './api/clusters.ts';
 
 const BASE = '/clusters';
@@ -16,27 +16,21 @@ const FIELDS = ['organization_id', 'name', 'market_ids'] as const;
 export function ClusterListScreen({ title }: ScreenProps) {
   const { t } = useTranslation();
   const superAdmin = useIsSuperAdmin();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
   return (
-    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
-      <DataTable
-        label={title}
-        query={api.listQuery}
-        organizationFilter
-        defaultSort={{ sort: 'name', direction: 'asc' }}
-        columns={[
-          { key: 'name', label: t('admin.field.name'), sortable: true },
-          { key: 'markets', label: t('admin.field.markets'), render: (row) => <MarketBadges markets={row.markets} /> },
-          ...(superAdmin ? [{ key: 'organization', label: t('admin.field.organization'), render: (row: Cluster) => row.organization.name }] : []),
-        ]}
-        rowActions={(row) => (
-          <>
-            <EditLink to={`${BASE}/${row.id}`} />
-            <DeleteButton onClick={() => void remove(row.id, row.name)} />
-          </>
-        )}
-      />
-    </AdminPage>
+    <RecordListPage
+      title={title}
+      base={BASE}
+      api={api}
+      nameOf={(row) => row.name}
+      query={api.listQuery}
+      organizationFilter
+      defaultSort={{ sort: 'name', direction: 'asc' }}
+      columns={[
+        { key: 'name', label: t('admin.field.name'), sortable: true },
+        { key: 'markets', label: t('admin.field.markets'), render: (row) => <MarketBadges markets={row.markets} /> },
+        ...(superAdmin ? [{ key: 'organization', label: t('admin.field.organization'), render: (row: Cluster) => row.organization.name }] : []),
+      ]}
+    />
   );
 }
 

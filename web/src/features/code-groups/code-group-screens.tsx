@@ -2,11 +2,11 @@ import { useTranslation } from 'react-i18next';
 import { MultiSelect, Stack, TextInput } from '@mantine/core';
 import type { CodeGroup } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
+import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
 import { codeLabel, optionQueries, useOptions } from '../admin/api/options.ts';
-import { DataTable } from '../admin/data-table.tsx';
 import { OrganizationSelect } from '../admin/organization-field.tsx';
 import { useRecordForm } from '../admin/record-form.ts';
+import { RecordListPage } from '../admin/record-list.tsx';
 import { codeGroupsApi as api } from './api/code-groups.ts';
 
 const BASE = '/code_groups';
@@ -14,27 +14,21 @@ const FIELDS = ['organization_id', 'title', 'code_ids'] as const;
 
 export function CodeGroupListScreen({ title }: ScreenProps) {
   const { t } = useTranslation();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
   return (
-    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
-      <DataTable
-        label={title}
-        query={api.listQuery}
-        organizationFilter
-        defaultSort={{ sort: 'title', direction: 'asc' }}
-        columns={[
-          { key: 'id', label: t('admin.field.id'), sortable: true },
-          { key: 'title', label: t('admin.code_group.title'), sortable: true },
-          { key: 'organization', label: t('admin.field.organization'), render: (row) => row.organization.name },
-        ]}
-        rowActions={(row) => (
-          <>
-            <EditLink to={`${BASE}/${row.id}`} />
-            <DeleteButton onClick={() => void remove(row.id, row.title)} />
-          </>
-        )}
-      />
-    </AdminPage>
+    <RecordListPage
+      title={title}
+      base={BASE}
+      api={api}
+      nameOf={(row) => row.title}
+      query={api.listQuery}
+      organizationFilter
+      defaultSort={{ sort: 'title', direction: 'asc' }}
+      columns={[
+        { key: 'id', label: t('admin.field.id'), sortable: true },
+        { key: 'title', label: t('admin.code_group.title'), sortable: true },
+        { key: 'organization', label: t('admin.field.organization'), render: (row) => row.organization.name },
+      ]}
+    />
   );
 }
 

@@ -2,11 +2,11 @@ import { useTranslation } from 'react-i18next';
 import { MultiSelect, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import type { CodeSection } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
+import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
 import { marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
-import { DataTable } from '../admin/data-table.tsx';
 import { OrganizationSelect } from '../admin/organization-field.tsx';
 import { useRecordForm } from '../admin/record-form.ts';
+import { RecordListPage } from '../admin/record-list.tsx';
 import { codeSectionsApi as api } from './api/code-sections.ts';
 
 const BASE = '/code_sections';
@@ -14,29 +14,23 @@ const FIELDS = ['organization_id', 'name', 'start', 'length', 'market_ids'] as c
 
 export function CodeSectionListScreen({ title }: ScreenProps) {
   const { t } = useTranslation();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
   return (
-    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
-      <DataTable
-        label={title}
-        query={api.listQuery}
-        organizationFilter
-        defaultSort={{ sort: 'start', direction: 'asc' }}
-        columns={[
-          { key: 'id', label: t('admin.field.id'), sortable: true },
-          { key: 'name', label: t('admin.field.name'), sortable: true },
-          { key: 'start', label: t('admin.code_section.start'), sortable: true },
-          { key: 'length', label: t('admin.code_section.length'), sortable: true },
-          { key: 'organization', label: t('admin.field.organization'), render: (row) => row.organization.name },
-        ]}
-        rowActions={(row) => (
-          <>
-            <EditLink to={`${BASE}/${row.id}`} />
-            <DeleteButton onClick={() => void remove(row.id, row.name)} />
-          </>
-        )}
-      />
-    </AdminPage>
+    <RecordListPage
+      title={title}
+      base={BASE}
+      api={api}
+      nameOf={(row) => row.name}
+      query={api.listQuery}
+      organizationFilter
+      defaultSort={{ sort: 'start', direction: 'asc' }}
+      columns={[
+        { key: 'id', label: t('admin.field.id'), sortable: true },
+        { key: 'name', label: t('admin.field.name'), sortable: true },
+        { key: 'start', label: t('admin.code_section.start'), sortable: true },
+        { key: 'length', label: t('admin.code_section.length'), sortable: true },
+        { key: 'organization', label: t('admin.field.organization'), render: (row) => row.organization.name },
+      ]}
+    />
   );
 }
 

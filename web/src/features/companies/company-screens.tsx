@@ -4,13 +4,13 @@ import { Badge, MultiSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput, T
 import type { Company, CompanyListItem } from '@mss/contracts/admin';
 import type { Role } from '@mss/contracts/enums';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord } from '../admin/admin-page.tsx';
+import { AdminPage, FormActions, FormCard, RecordLoader } from '../admin/admin-page.tsx';
 import { codeLabel, marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
-import { DataTable } from '../admin/data-table.tsx';
 import { useEnumLabel, useEnumOptions } from '../admin/enum-options.ts';
 import { LogotypeField, MarketBadges } from '../admin/fields.tsx';
 import { useIsSuperAdmin } from '../admin/organization-field.tsx';
 import { useRecordForm } from '../admin/record-form.ts';
+import { RecordListPage } from '../admin/record-list.tsx';
 import { companiesApi as api, companyListApi } from './api/companies.ts';
 
 const BASE = '/companies';
@@ -22,40 +22,34 @@ const isDisabled = (company: { disabled_at: string | null }) => company.disabled
 
 export function CompanyListScreen({ title }: ScreenProps) {
   const { t } = useTranslation();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
   return (
-    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
-      <DataTable
-        label={title}
-        query={companyListApi.listQuery}
-        defaultSort={{ sort: 'name', direction: 'asc' }}
-        columns={[
-          { key: 'name', label: t('admin.field.name'), sortable: true },
-          { key: 'markets', label: t('admin.field.markets'), render: (row) => <MarketBadges markets={row.markets} /> },
-          {
-            key: 'disabled_at',
-            label: t('admin.company.status'),
-            sortable: true,
-            render: (row: CompanyListItem) =>
-              row.disabled_at === null ? (
-                <Badge color="teal" variant="light">
-                  {t('admin.company.enabled')}
-                </Badge>
-              ) : (
-                <Badge color={isDisabled(row) ? 'gray' : 'yellow'} variant="light" tt="none">
-                  {t('admin.company.disabled')} {row.disabled_at.slice(0, 10)}
-                </Badge>
-              ),
-          },
-        ]}
-        rowActions={(row) => (
-          <>
-            <EditLink to={`${BASE}/${row.id}`} />
-            <DeleteButton onClick={() => void remove(row.id, row.name)} />
-          </>
-        )}
-      />
-    </AdminPage>
+    <RecordListPage
+      title={title}
+      base={BASE}
+      api={api}
+      nameOf={(row) => row.name}
+      query={companyListApi.listQuery}
+      defaultSort={{ sort: 'name', direction: 'asc' }}
+      columns={[
+        { key: 'name', label: t('admin.field.name'), sortable: true },
+        { key: 'markets', label: t('admin.field.markets'), render: (row) => <MarketBadges markets={row.markets} /> },
+        {
+          key: 'disabled_at',
+          label: t('admin.company.status'),
+          sortable: true,
+          render: (row: CompanyListItem) =>
+            row.disabled_at === null ? (
+              <Badge color="teal" variant="light">
+                {t('admin.company.enabled')}
+              </Badge>
+            ) : (
+              <Badge color={isDisabled(row) ? 'gray' : 'yellow'} variant="light" tt="none">
+                {t('admin.company.disabled')} {row.disabled_at.slice(0, 10)}
+              </Badge>
+            ),
+        },
+      ]}
+    />
   );
 }
 

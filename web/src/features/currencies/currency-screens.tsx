@@ -2,9 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { Stack, TextInput } from '@mantine/core';
 import type { Currency } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
-import { DataTable } from '../admin/data-table.tsx';
+import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
 import { useRecordForm } from '../admin/record-form.ts';
+import { RecordListPage } from '../admin/record-list.tsx';
 import { currenciesApi as api } from './api/currencies.ts';
 
 const BASE = '/currencies';
@@ -12,25 +12,19 @@ const FIELDS = ['iso_code', 'name'] as const;
 
 export function CurrencyListScreen({ title }: ScreenProps) {
   const { t } = useTranslation();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
   return (
-    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
-      <DataTable
-        label={title}
-        query={api.listQuery}
-        defaultSort={{ sort: 'iso_code', direction: 'asc' }}
-        columns={[
-          { key: 'iso_code', label: t('admin.field.iso_code'), sortable: true },
-          { key: 'name', label: t('admin.field.name'), sortable: true },
-        ]}
-        rowActions={(row) => (
-          <>
-            <EditLink to={`${BASE}/${row.id}`} />
-            <DeleteButton onClick={() => void remove(row.id, row.iso_code)} />
-          </>
-        )}
-      />
-    </AdminPage>
+    <RecordListPage
+      title={title}
+      base={BASE}
+      api={api}
+      nameOf={(row) => row.iso_code}
+      query={api.listQuery}
+      defaultSort={{ sort: 'iso_code', direction: 'asc' }}
+      columns={[
+        { key: 'iso_code', label: t('admin.field.iso_code'), sortable: true },
+        { key: 'name', label: t('admin.field.name'), sortable: true },
+      ]}
+    />
   );
 }
 

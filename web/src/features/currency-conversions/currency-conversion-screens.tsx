@@ -2,10 +2,10 @@ import { useTranslation } from 'react-i18next';
 import { NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import type { CurrencyConversion } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
+import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
 import { optionQueries, useOptions } from '../admin/api/options.ts';
-import { DataTable } from '../admin/data-table.tsx';
 import { useRecordForm } from '../admin/record-form.ts';
+import { RecordListPage } from '../admin/record-list.tsx';
 import { currencyConversionsApi as api } from './api/currency-conversions.ts';
 
 const BASE = '/currency-conversions';
@@ -14,27 +14,21 @@ const describe = (c: CurrencyConversion) => `${c.from_currency.iso_code} → ${c
 
 export function CurrencyConversionListScreen({ title }: ScreenProps) {
   const { t } = useTranslation();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
   return (
-    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
-      <DataTable
-        label={title}
-        query={api.listQuery}
-        defaultSort={{ sort: 'valid_from', direction: 'desc' }}
-        columns={[
-          { key: 'rate', label: t('admin.conversion.rate'), sortable: true },
-          { key: 'from_currency', label: t('admin.conversion.from_currency'), render: (row) => row.from_currency.iso_code },
-          { key: 'to_currency', label: t('admin.conversion.to_currency'), render: (row) => row.to_currency.iso_code },
-          { key: 'valid_from', label: t('admin.conversion.valid_from'), sortable: true },
-        ]}
-        rowActions={(row) => (
-          <>
-            <EditLink to={`${BASE}/${row.id}`} />
-            <DeleteButton onClick={() => void remove(row.id, describe(row))} />
-          </>
-        )}
-      />
-    </AdminPage>
+    <RecordListPage
+      title={title}
+      base={BASE}
+      api={api}
+      nameOf={describe}
+      query={api.listQuery}
+      defaultSort={{ sort: 'valid_from', direction: 'desc' }}
+      columns={[
+        { key: 'rate', label: t('admin.conversion.rate'), sortable: true },
+        { key: 'from_currency', label: t('admin.conversion.from_currency'), render: (row) => row.from_currency.iso_code },
+        { key: 'to_currency', label: t('admin.conversion.to_currency'), render: (row) => row.to_currency.iso_code },
+        { key: 'valid_from', label: t('admin.conversion.valid_from'), sortable: true },
+      ]}
+    />
   );
 }
 

@@ -2,9 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
 import type { Release } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
-import { DataTable } from '../admin/data-table.tsx';
+import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
 import { useRecordForm } from '../admin/record-form.ts';
+import { RecordListPage } from '../admin/record-list.tsx';
 import { releasesApi as api } from './api/releases.ts';
 
 const BASE = '/releases';
@@ -12,26 +12,20 @@ const FIELDS = ['version', 'release_date', 'title', 'notes'] as const;
 
 export function ReleaseListScreen({ title }: ScreenProps) {
   const { t } = useTranslation();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
   return (
-    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
-      <DataTable
-        label={title}
-        query={api.listQuery}
-        defaultSort={{ sort: 'release_date', direction: 'desc' }}
-        columns={[
-          { key: 'version', label: t('admin.release.version'), sortable: true },
-          { key: 'release_date', label: t('admin.release.release_date'), sortable: true, render: (row) => row.release_date.slice(0, 10) },
-          { key: 'views', label: t('admin.release.views'), sortable: true, render: (row) => row.views.toLocaleString() },
-        ]}
-        rowActions={(row) => (
-          <>
-            <EditLink to={`${BASE}/${row.id}`} />
-            <DeleteButton onClick={() => void remove(row.id, row.version)} />
-          </>
-        )}
-      />
-    </AdminPage>
+    <RecordListPage
+      title={title}
+      base={BASE}
+      api={api}
+      nameOf={(row) => row.version}
+      query={api.listQuery}
+      defaultSort={{ sort: 'release_date', direction: 'desc' }}
+      columns={[
+        { key: 'version', label: t('admin.release.version'), sortable: true },
+        { key: 'release_date', label: t('admin.release.release_date'), sortable: true, render: (row) => row.release_date.slice(0, 10) },
+        { key: 'views', label: t('admin.release.views'), sortable: true, render: (row) => row.views.toLocaleString() },
+      ]}
+    />
   );
 }
 
