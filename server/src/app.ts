@@ -17,7 +17,7 @@ import {
 import { REQUESTED_WITH_VALUE } from '@mss/contracts/common';
 import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
 import type { App, AppContext } from './context.ts';
-import { AppError } from './errors.ts';
+import { AppError, validationError } from './errors.ts';
 import { createMailer } from './mail/mailer.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { startEmbeddedMaintenance } from './db/maintenance.ts';
@@ -227,9 +227,15 @@ function sendError(error: FastifyError | AppError, request: FastifyRequest, repl
   }
   // Database constraints are the last line of defence; services check first with clear messages.
   // Drizzle wraps the driver's error; the SQLSTATE is on the cause.
-  const pgCode = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  const pgError = (error as { cause?: PgErrorLike }).cause ?? (error as PgErrorLike);
+  const pgCode = (error as { code?: string }).code ?? pgError.code;
   if (pgCode === '23503') return reply.code(409).send({ message: render(request, 'generic.in_use', { model: 'This record' }) });
-  if (pgCode === '23505') return reply.code(409).send({ message: render(request, 'generic.conflict') });
+  if (pgCode === '23505') {
+    // The loser of a race that the service's own check could not see answers as that check would.
+    const unique = pgError.constraint ? UNIQUE_FIELDS[pgError.constraint] : undefined;
+    if (unique) return sendError(validationError(unique.field, unique.key), request, reply);
+    return reply.code(409).send({ message: render(request, 'generic.conflict') });
+  }
   const status = error.statusCode ?? 500;
   if (status === 413) return reply.code(413).send({ message: render(request, 'generic.payload_too_large') });
   if (status === 415 || status === 400) {
@@ -240,6 +246,23 @@ function sendError(error: FastifyError | AppError, request: FastifyRequest, repl
   else request.log.warn({ err: error }, 'request refused');
   return reply.code(status >= 400 && status < 500 ? status : 500).send({ message: render(request, 'generic.error') });
 }
+
+interface PgErrorLike {
+  code?: string;
+  constraint?: string;
+}
+
+/** Unique indexes whose violation is a field error of the form that was sent (422, as the services answer). */
+const UNIQUE_FIELDS: Record<string, { field: string; key: MessageKey }> = {
+  organizations_name_lower_unique: { field: 'name', key: 'validation.unique' },
+  clusters_organization_name_lower_unique: { field: 'name', key: 'validation.unique' },
+  users_email_unique: { field: 'email', key: 'auth.email_in_use' },
+  currencies_iso_code_unique: { field: 'iso_code', key: 'validation.unique' },
+  markets_organization_iso_code_unique: { field: 'iso_code', key: 'validation.unique' },
+  codes_organization_code_unique: { field: 'code', key: 'validation.unique' },
+  releases_version_unique: { field: 'version', key: 'validation.unique' },
+  currency_conversions_pair_date_unique: { field: 'valid_from', key: 'validation.unique' },
+};
 
 interface ZodIssueLike {
   origin?: string;

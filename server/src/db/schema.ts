@@ -37,13 +37,19 @@ export const files = pgTable('files', {
   created_at: timestamps.created_at,
 });
 
-export const organizations = pgTable('organizations', {
-  id: serial('id').primaryKey(),
-  uuid: uuid('uuid').notNull().unique().defaultRandom(),
-  name: text('name').notNull().unique(),
-  mail_description: text('mail_description'),
-  ...timestamps,
-});
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull().unique().defaultRandom(),
+    name: text('name').notNull(),
+    mail_description: text('mail_description'),
+    ...timestamps,
+  },
+  // Names are unique regardless of case ("Nordic" and "nordic" cannot both exist), also when two
+  // requests create them at once: the service's check answers first, the index decides races.
+  (t) => [uniqueIndex('organizations_name_lower_unique').on(sql`lower(${t.name})`)],
+);
 
 export const currencies = pgTable('currencies', {
   id: serial('id').primaryKey(),
@@ -80,7 +86,7 @@ export const clusters = pgTable(
     name: text('name').notNull(),
     ...timestamps,
   },
-  (t) => [uniqueIndex('clusters_organization_name_unique').on(t.organization_id, t.name)],
+  (t) => [uniqueIndex('clusters_organization_name_lower_unique').on(t.organization_id, sql`lower(${t.name})`)],
 );
 
 export const clusterMarkets = pgTable(

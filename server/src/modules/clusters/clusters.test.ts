@@ -119,6 +119,15 @@ describe('clusters', () => {
     expect(empty.json().errors).toEqual({ name: ['The name field is required.'] });
   });
 
+  it('when three clusters whose names differ only in case are created at once, then one exists and the others get 422 on name', async () => {
+    const admin = await signInAs(t, ['admin']);
+    const names = ['Iberia', 'IBERIA', 'iberia'];
+    const answers = await Promise.all(names.map((name) => t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { name } })));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 422, 422]);
+    for (const a of answers.filter((x) => x.statusCode === 422)) expect(a.json().errors).toEqual({ name: ['The name has already been taken.'] });
+    expect(await t.db.select().from(clusters).where(eq(clusters.organization_id, admin.organizationId!))).toHaveLength(1);
+  });
+
   it('when a super-admin creates a cluster, then the organization must be named and the markets be of it', async () => {
     const superAdmin = await signInAs(t, ['super-admin']);
     const org = await createOrganization(t.db);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, createUser, signInAs, unique, type TestApp } from '../../../test/helpers.ts';
 import { informationModals, organizations, organizationSettings } from '../../db/schema.ts';
 
@@ -31,6 +31,16 @@ describe('organizations', () => {
     });
     expect(settings.statusCode).toBe(403);
     expect(await t.db.select().from(organizationSettings).where(eq(organizationSettings.organization_id, marketAdmin.organizationId!))).toHaveLength(0);
+  });
+
+  it('when three organizations whose names differ only in case are created at once, then one exists and the others get 422 on name', async () => {
+    const base = unique('Race');
+    const names = [base, base.toUpperCase(), base.toLowerCase()];
+    const answers = await Promise.all(names.map((name) => t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { name } })));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 422, 422]);
+    for (const a of answers.filter((x) => x.statusCode === 422)) expect(a.json().errors).toEqual({ name: ['The name has already been taken.'] });
+    const stored = await t.db.select().from(organizations).where(sql`lower(${organizations.name}) = ${base.toLowerCase()}`);
+    expect(stored).toHaveLength(1);
   });
 
   it('when a super-admin creates an organization, then it answers with the default settings and can be found, updated and deleted', async () => {
