@@ -18,6 +18,8 @@ import { REQUESTED_WITH_VALUE } from '@mss/contracts/common';
 import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
 import type { App, AppContext } from './context.ts';
 import { AppError, validationError } from './errors.ts';
+import { INVALIDATION_CHANNEL, listenForInvalidations, PrincipalCache } from './auth/principal-cache.ts';
+import { resolvePrincipal } from './auth/session-auth.ts';
 import { createMailer } from './mail/mailer.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { startEmbeddedMaintenance } from './db/maintenance.ts';
@@ -60,7 +62,14 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     routerOptions: { querystringParser: parseQuery },
   }).withTypeProvider<ZodTypeProvider>();
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log: app.log });
-  const ctx: AppContext = { ...deps, db: deps.database.db, mailer, log: app.log, queue: null };
+  const principals = new PrincipalCache();
+  const ctx: AppContext = { ...deps, db: deps.database.db, mailer, log: app.log, queue: null, principals };
+  // Several API processes may share a PostgreSQL server: each hears the others' changes.
+  const notifyOthers = deps.database.kind === 'postgres' && config.DATABASE_URL ? config.DATABASE_URL : null;
+  if (notifyOthers) {
+    const stopListening = listenForInvalidations(notifyOthers, principals, app.log);
+    app.addHook('onClose', stopListening);
+  }
   app.addHook('onClose', async () => mailer.close());
   if (deps.database.kind === 'pglite' && config.DB_MAINTENANCE_MINUTES > 0) {
     const stopMaintenance = startEmbeddedMaintenance(deps.database.pool, app.log, config.DB_MAINTENANCE_MINUTES * 60_000);
@@ -77,6 +86,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('actor', null);
   app.decorateRequest('abilitySubject', null);
+  app.decorateRequest('principal', null);
 
   await app.register(cookie);
   // Uploads: one file per request; each route sets its own size limit (logotypes 2 MiB).
@@ -118,12 +128,28 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
-  // CSRF defence (DESIGN §4): a browser only sends X-Requested-With from our own scripts.
+  // CSRF defence (DESIGN §4): a browser only sends X-Requested-With from our own scripts. Only a
+  // request that a valid bearer token authenticates may go without it: a browser cannot be made
+  // to send a victim's token, but any page can make it send an invalid one next to the cookie.
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
-    if (/^Bearer\s+\S+/i.test(request.headers.authorization ?? '')) return;
-    if (request.headers['x-requested-with'] !== REQUESTED_WITH_VALUE) throw new AppError('forbidden', 'auth.csrf');
+    if (request.headers['x-requested-with'] === REQUESTED_WITH_VALUE) return;
+    const principal = request.headers.authorization !== undefined ? await resolvePrincipal(ctx, request) : null;
+    if (principal?.actor.sessionKind !== 'token') throw new AppError('forbidden', 'auth.csrf');
   });
+  // Every change clears the resolved sessions (auth/principal-cache.ts), here and in the other
+  // processes, before its answer leaves: the next request sees memberships, roles and disabled
+  // users as they now are. Signing in changes nothing that a cached session depends on.
+  const keepsPrincipals = new Set(['/api/v1/auth/login', '/api/v1/auth/token', '/api/v1/auth/forgot-password']);
+  const invalidate = async (request: FastifyRequest) => {
+    if (SAFE_METHODS.has(request.method) || keepsPrincipals.has(request.routeOptions.url ?? '')) return;
+    principals.clear();
+    if (notifyOthers) {
+      await deps.database.pool.query(`select pg_notify('${INVALIDATION_CHANNEL}', '')`).catch((error: unknown) => request.log.error({ err: error }, 'principal cache: notify failed'));
+    }
+  };
+  app.addHook('onSend', async (request) => invalidate(request));
+  app.addHook('onRequestAbort', async (request) => invalidate(request));
   // Answers of the API are about one user: never cache them in shared caches.
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/v1/') && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');

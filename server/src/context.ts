@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { JobQueue } from './jobs/queue.ts';
+import type { PrincipalCache } from './auth/principal-cache.ts';
 
 export interface AppContext {
   config: Config;
@@ -19,6 +20,8 @@ export interface AppContext {
   /** Null when this process runs no jobs: queued work waits in the database for a worker. */
   queue: JobQueue | null;
   log: FastifyBaseLogger;
+  /** Resolved sessions by credential (auth/principal-cache.ts). */
+  principals: PrincipalCache;
 }
 
 export type App = FastifyInstance<

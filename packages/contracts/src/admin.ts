@@ -222,6 +222,11 @@ export const companySchema = companyListItemSchema.extend({
     }),
   ),
   codes: z.array(codeRefSchema),
+  /**
+   * Whether the caller may change what the company is everywhere (name, disabled, logotype): only
+   * an administrator of every organization the company belongs to, or a super-admin.
+   */
+  company_editable: z.boolean(),
 });
 export type Company = z.infer<typeof companySchema>;
 export const companyInputSchema = z.object({
@@ -242,6 +247,14 @@ export const adminUserSchema = personSchema.extend({
   organizations: z.array(z.object({ id: z.number().int(), uuid: z.string(), name: z.string() })),
   markets: z.array(marketSummarySchema),
   roles: z.array(z.object({ name: z.string() })),
+  /** Memberships in organizations the caller does not see (a user shared with other organizations). */
+  other_organizations: z.number().int(),
+  /**
+   * Whether the caller may change what belongs to the person (e-mail, password, names, phone,
+   * language, company, roles, disabled): only an administrator of every organization the user
+   * belongs to, or a super-admin. Otherwise only the caller's organization's part (its markets).
+   */
+  person_editable: z.boolean(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 export const adminUserInputSchema = z.object({

@@ -78,6 +78,10 @@ export const enUS = {
   'generic.in_use': ':model is still in use and cannot be deleted.',
   'users.super_admin_no_organization': 'A super-admin must not belong to any organization.',
   'users.role_not_allowed': 'You cannot give the role :role.',
+  'companies.shared':
+    'This company also belongs to another organization: only an administrator of every organization the company belongs to can change the :attribute.',
+  'users.person_shared':
+    'This user also belongs to another organization: only an administrator of every organization the user belongs to can change the :attribute.',
   'files.logotype_type': 'The logotype must be a png or jpg image.',
   'files.too_large': 'The file is too large (at most :max).',
   'currency_conversions.same_currency': 'The two currencies must differ.',

@@ -1,56 +1,182 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sessions, users } from '../db/schema.ts';
+import type { AbilitySubject } from '@mss/contracts/abilities';
+import { abilitiesOfRoles, companyMarketAbilities } from '@mss/contracts/abilities';
+import type { User } from '@mss/contracts/users';
+import { sessions } from '../db/schema.ts';
 import type { Actor, AppContext } from '../context.ts';
 import { AppError, unauthenticated } from '../errors.ts';
 import { hashToken } from './passwords.ts';
 
 export const SESSION_COOKIE = 'mss_session';
 
+/**
+ * Everything a request needs to know about who calls: the session, the user as GET /users/me
+ * serves it, and the ability subject the permission checks read. Loaded in one query.
+ */
+export interface Principal {
+  actor: Actor;
+  /** The user's direct roles (global: they act in every organization the user belongs to). */
+  roles: string[];
+  /** Ids of every organization the user belongs to (not only the session's). */
+  organizationIds: number[];
+  subject: AbilitySubject;
+  user: User;
+  /** When the session stops being valid (its expiry, or the absolute end of a browser session). */
+  validUntil: number;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | null;
+    principal: Principal | null;
   }
 }
 
-function bearerToken(request: FastifyRequest): string | null {
+/**
+ * The credential a request carries. An Authorization header counts as the credential even when
+ * it is malformed: a request that sends one is never judged by its cookie instead.
+ */
+export function credentialOf(request: FastifyRequest): { token: string; kind: 'session' | 'token' } | null {
   const header = request.headers.authorization;
-  if (!header) return null;
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  return match ? match[1]! : null;
+  if (header !== undefined) {
+    const match = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/.exec(header);
+    return match ? { token: match[1]!, kind: 'token' } : null;
+  }
+  const cookie = request.cookies[SESSION_COOKIE];
+  return cookie ? { token: cookie, kind: 'session' } : null;
 }
 
-/** Reads the session cookie or the bearer token, and finds a live session of an enabled user. */
-export async function resolveActor(ctx: AppContext, request: FastifyRequest): Promise<Actor | null> {
-  const bearer = bearerToken(request);
-  const token = bearer ?? request.cookies[SESSION_COOKIE];
-  if (!token) return null;
-  const [row] = await ctx.db
-    .select({
-      id: sessions.id,
-      kind: sessions.kind,
-      user_id: sessions.user_id,
-      organization_id: sessions.organization_id,
-      last_used_at: sessions.last_used_at,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.user_id))
-    .where(
-      and(
-        eq(sessions.token_hash, hashToken(token)),
-        eq(sessions.kind, bearer ? 'token' : 'session'),
-        isNull(sessions.revoked_at),
-        gt(sessions.expires_at, sql`now()`),
-        isNull(users.disabled_at),
+type PrincipalRow = {
+  session_id: number;
+  kind: 'session' | 'token';
+  user_id: number;
+  organization_id: number | null;
+  last_used_at: Date;
+  valid_until: Date;
+  user: { id: number; uuid: string; email: string; first_name: string; last_name: string; phone: string | null; locale: string };
+  roles: string[];
+  organizations: { id: number; uuid: string; name: string }[];
+  markets: { id: number; international_name: string; local_name: string; iso_code: string }[];
+  company: { id: number; name: string } | null;
+  company_markets: { id: number; market_id: number; roles: string[]; market: { id: number; international_name: string; local_name: string; iso_code: string } }[];
+};
+
+/**
+ * The session (live, not revoked, within its absolute lifetime), its enabled user, and what
+ * that user holds in the session's organization: one round trip. Orders match GET /users/me.
+ */
+async function loadPrincipalRow(ctx: AppContext, tokenHash: string, kind: 'session' | 'token'): Promise<PrincipalRow | undefined> {
+  const absoluteSeconds = ctx.config.SESSION_ABSOLUTE_LIFETIME_HOURS * 3600;
+  const market = (m: string) =>
+    sql.raw(`json_build_object('id', ${m}.id, 'international_name', ${m}.international_name, 'local_name', ${m}.local_name, 'iso_code', ${m}.iso_code)`);
+  const result = await ctx.db.execute<PrincipalRow>(sql`
+    select s.id as session_id, s.kind, s.user_id, s.organization_id, s.last_used_at,
+      case when s.kind = 'session' then least(s.expires_at, s.created_at + make_interval(secs => ${absoluteSeconds})) else s.expires_at end as valid_until,
+      json_build_object('id', u.id, 'uuid', u.uuid, 'email', u.email, 'first_name', u.first_name, 'last_name', u.last_name, 'phone', u.phone, 'locale', u.locale) as "user",
+      coalesce((select json_agg(r.role order by r.role) from user_roles r where r.user_id = u.id), '[]') as roles,
+      coalesce((select json_agg(json_build_object('id', o.id, 'uuid', o.uuid, 'name', o.name) order by o.name)
+        from user_organizations uo join organizations o on o.id = uo.organization_id where uo.user_id = u.id), '[]') as organizations,
+      coalesce((select json_agg(${market('m')} order by m.international_name)
+        from user_markets um join markets m on m.id = um.market_id
+        where um.user_id = u.id and (s.organization_id is null or m.organization_id = s.organization_id)), '[]') as markets,
+      (select json_build_object('id', c.id, 'name', c.name) from companies c where c.id = u.company_id) as company,
+      coalesce((select json_agg(json_build_object('id', cm.id, 'market_id', cm.market_id, 'roles', cm.roles, 'market', ${market('m')}) order by m.international_name)
+        from company_markets cm join markets m on m.id = cm.market_id
+        where cm.company_id = u.company_id and (s.organization_id is null or m.organization_id = s.organization_id)), '[]') as company_markets
+    from sessions s join users u on u.id = s.user_id
+    where s.token_hash = ${tokenHash} and s.kind = ${kind} and s.revoked_at is null and u.disabled_at is null
+      and s.expires_at > now()
+      and (s.kind = 'token' or s.created_at + make_interval(secs => ${absoluteSeconds}) > now())
+    limit 1`);
+  return result.rows[0];
+}
+
+/** The session's organization must still be the user's; a session without one is a super-admin's. */
+function membershipHolds(row: PrincipalRow): boolean {
+  if (row.organization_id === null) return row.roles.includes('super-admin');
+  return !row.roles.includes('super-admin') && row.organizations.some((o) => o.id === row.organization_id);
+}
+
+function toPrincipal(row: PrincipalRow): Principal {
+  const actor: Actor = { userId: row.user_id, sessionId: row.session_id, sessionKind: row.kind, organizationId: row.organization_id };
+  const companyMarkets = row.company_markets.map((cm) => ({
+    id: cm.id,
+    market_id: cm.market_id,
+    market: cm.market,
+    abilities: companyMarketAbilities(cm.roles),
+    roles: cm.roles.map((name) => ({ name })),
+  }));
+  const roles = row.roles.map((name) => ({ name }));
+  const current = row.organizations.find((o) => o.id === row.organization_id) ?? null;
+  const company = row.company ? { ...row.company, markets: companyMarkets } : null;
+  const user: User = {
+    ...row.user,
+    name: `${row.user.first_name} ${row.user.last_name}`.trim(),
+    role: roles[0]?.name ?? company?.markets.flatMap((m) => m.roles)[0]?.name ?? null,
+    organization: current ? { uuid: current.uuid, name: current.name } : null,
+    organizations: row.organizations.map((o) => ({ uuid: o.uuid, name: o.name })),
+    markets: row.markets,
+    roles,
+    company,
+  };
+  return {
+    actor,
+    roles: row.roles,
+    organizationIds: row.organizations.map((o) => o.id),
+    subject: {
+      abilities: abilitiesOfRoles(
+        row.roles,
+        row.markets.map((m) => m.id),
       ),
-    )
-    .limit(1);
-  if (!row) return null;
-  // Note use at most once a minute, to keep reads from turning into writes.
-  if (Date.now() - row.last_used_at.getTime() > 60_000) {
-    await ctx.db.update(sessions).set({ last_used_at: sql`now()` }).where(eq(sessions.id, row.id));
+      companyMarkets: company ? companyMarkets.map(({ market: _, ...cm }) => cm) : [],
+    },
+    user,
+    validUntil: new Date(row.valid_until).getTime(),
+  };
+}
+
+/**
+ * Finds the live session of an enabled user that the request's cookie or bearer token names,
+ * still a member of the session's organization. Answers from the principal cache when it can
+ * (cleared by every change: see principal-cache.ts), otherwise in one query.
+ */
+export async function resolvePrincipal(ctx: AppContext, request: FastifyRequest): Promise<Principal | null> {
+  if (request.principal) return request.principal;
+  const credential = credentialOf(request);
+  if (!credential) return null;
+  const tokenHash = hashToken(credential.token);
+  const key = `${credential.kind}:${tokenHash}`;
+  const cached = ctx.principals.get(key);
+  if (cached) {
+    request.principal = cached;
+    return cached;
   }
-  return { userId: row.user_id, sessionId: row.id, sessionKind: row.kind as Actor['sessionKind'], organizationId: row.organization_id };
+  const generation = ctx.principals.generation();
+  const row = await loadPrincipalRow(ctx, tokenHash, credential.kind);
+  if (!row) return null;
+  if (!membershipHolds(row)) {
+    // Removed from the organization since signing in (or made super-admin): the session is over.
+    await revokeSessionById(ctx, row.session_id);
+    return null;
+  }
+  // Note use at most once a minute, to keep reads from turning into writes.
+  if (Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
+    await ctx.db.execute(sql`update ${sessions} set last_used_at = now() where id = ${row.session_id}`);
+  }
+  const principal = toPrincipal(row);
+  ctx.principals.set(key, principal, generation);
+  request.principal = principal;
+  return principal;
+}
+
+async function revokeSessionById(ctx: AppContext, sessionId: number) {
+  await ctx.db.execute(sql`update ${sessions} set revoked_at = now() where id = ${sessionId} and revoked_at is null`);
+}
+
+/** The actor of the request, or null when it carries no valid session or token. */
+export async function resolveActor(ctx: AppContext, request: FastifyRequest): Promise<Actor | null> {
+  return (await resolvePrincipal(ctx, request))?.actor ?? null;
 }
 
 /** preValidation hook for routes that need a signed-in user. */
@@ -64,4 +190,9 @@ export function requireActor(ctx: AppContext) {
 export function actorOf(request: FastifyRequest): Actor {
   if (!request.actor) throw new AppError('unauthenticated', 'auth.unauthenticated');
   return request.actor;
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError('unauthenticated', 'auth.unauthenticated');
+  return request.principal;
 }

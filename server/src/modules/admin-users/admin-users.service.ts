@@ -2,13 +2,13 @@ import { and, asc, count, eq, inArray, isNull, ne, notInArray, sql } from 'drizz
 import type { ListQuery } from '@mss/contracts/common';
 import type { AdminUser, AdminUserInput } from '@mss/contracts/admin';
 import type { Actor } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { companies, companyOrganizations, markets, organizations, sessions, userMarkets, userOrganizations, userRoles, users } from '../../db/schema.ts';
 import { AppError, notFound, validationError } from '../../errors.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { checkPasswordRules, EMAIL_PATTERN, normalizeEmail } from '../auth/auth.service.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { inUse } from '../../lib/scope.ts';
+import { administeredOrganizations, administersAll } from '../../lib/scope.ts';
 
 /** Users the actor administers: members of their organization (a super-admin: everyone). */
 function userScope(actor: Actor, organizationId?: number) {
@@ -21,6 +21,7 @@ type UserRow = typeof users.$inferSelect;
 
 async function toAdminUsers(db: Db, actor: Actor, rows: UserRow[]): Promise<AdminUser[]> {
   if (rows.length === 0) return [];
+  const administered = await administeredOrganizations(db, actor);
   const ids = rows.map((r) => r.id);
   const companyIds = [...new Set(rows.map((r) => r.company_id).filter((id): id is number => id !== null))];
   const [orgRows, marketRows, roleRows, companyRows] = await Promise.all([
@@ -39,24 +40,72 @@ async function toAdminUsers(db: Db, actor: Actor, rows: UserRow[]): Promise<Admi
     db.select().from(userRoles).where(inArray(userRoles.user_id, ids)).orderBy(asc(userRoles.role)),
     companyIds.length ? db.select({ id: companies.id, name: companies.name }).from(companies).where(inArray(companies.id, companyIds)) : Promise.resolve([]),
   ]);
-  return rows.map((u) => ({
-    id: u.id,
-    uuid: u.uuid,
-    email: u.email,
-    name: `${u.first_name} ${u.last_name}`.trim(),
-    first_name: u.first_name,
-    last_name: u.last_name,
-    phone: u.phone,
-    locale: u.locale,
-    disabled_at: u.disabled_at?.toISOString() ?? null,
-    company: companyRows.find((c) => c.id === u.company_id) ?? null,
-    // An administrator sees the user's membership of their own organization only.
-    organizations: orgRows
-      .filter((o) => o.user_id === u.id && (actor.organizationId === null || o.id === actor.organizationId))
-      .map(({ user_id: _, ...o }) => o),
-    markets: marketRows.filter((m) => m.user_id === u.id).map(({ user_id: _, ...m }) => m),
-    roles: roleRows.filter((r) => r.user_id === u.id).map((r) => ({ name: r.role })),
-  }));
+  return rows.map((u) => {
+    const memberOf = orgRows.filter((o) => o.user_id === u.id).map((o) => o.id);
+    return {
+      id: u.id,
+      uuid: u.uuid,
+      email: u.email,
+      name: `${u.first_name} ${u.last_name}`.trim(),
+      first_name: u.first_name,
+      last_name: u.last_name,
+      phone: u.phone,
+      locale: u.locale,
+      disabled_at: u.disabled_at?.toISOString() ?? null,
+      company: companyRows.find((c) => c.id === u.company_id) ?? null,
+      // An administrator sees the user's membership of their own organization only.
+      organizations: orgRows
+        .filter((o) => o.user_id === u.id && (actor.organizationId === null || o.id === actor.organizationId))
+        .map(({ user_id: _, ...o }) => o),
+      markets: marketRows.filter((m) => m.user_id === u.id).map(({ user_id: _, ...m }) => m),
+      roles: roleRows.filter((r) => r.user_id === u.id).map((r) => ({ name: r.role })),
+      other_organizations: actor.organizationId === null ? 0 : memberOf.filter((id) => id !== actor.organizationId).length,
+      person_editable: administersAll(administered, memberOf),
+    };
+  });
+}
+
+async function membershipsOf(db: Db, userId: number): Promise<number[]> {
+  const rows = await db.select({ id: userOrganizations.organization_id }).from(userOrganizations).where(eq(userOrganizations.user_id, userId));
+  return rows.map((r) => r.id);
+}
+
+/** Fields of the form that belong to the person, in the order the refusal names them. */
+const PERSON_FIELDS = ['email', 'password', 'first_name', 'last_name', 'phone', 'locale', 'company_id', 'roles', 'disabled'] as const;
+
+/**
+ * What an input would change of the person (not of an organization's part of them): e-mail,
+ * password, names, phone, language, company, roles (they act in every organization of the
+ * user) and the disabled state.
+ */
+async function personChanges(db: Db, input: AdminUserInput, existing: UserRow): Promise<(typeof PERSON_FIELDS)[number][]> {
+  const currentRoles = (await db.select({ role: userRoles.role }).from(userRoles).where(eq(userRoles.user_id, existing.id))).map((r) => r.role).sort();
+  const wantedRoles = [...new Set(input.roles)].sort();
+  const changed = {
+    email: input.email.trim() !== existing.email,
+    password: Boolean(input.password),
+    first_name: input.first_name !== existing.first_name,
+    last_name: input.last_name !== existing.last_name,
+    phone: (input.phone || null) !== (existing.phone || null),
+    locale: input.locale !== existing.locale,
+    company_id: input.company_id !== existing.company_id,
+    roles: wantedRoles.join('|') !== currentRoles.join('|'),
+    disabled: input.disabled !== (existing.disabled_at !== null),
+  };
+  return PERSON_FIELDS.filter((f) => changed[f]);
+}
+
+/**
+ * A user shared with organizations the actor does not administer: 403 for any change of what
+ * belongs to the person, naming the fields (the actor may still change their organization's part).
+ */
+async function assertMayChangePerson(db: Db, actor: Actor, input: AdminUserInput, existing: UserRow): Promise<void> {
+  if (administersAll(await administeredOrganizations(db, actor), await membershipsOf(db, existing.id))) return;
+  const changed = await personChanges(db, input, existing);
+  if (changed.length === 0) return;
+  const names = changed.map((f) => f.replace(/_id$/, '').replace(/_/g, ' ').replace(/^email$/, 'e-mail'));
+  const fieldErrors = Object.fromEntries(changed.map((f, i) => [f, [{ key: 'users.person_shared' as const, params: { attribute: names[i]! } }]]));
+  throw new AppError('forbidden', 'users.person_shared', { attribute: names.join(', ') }, fieldErrors);
 }
 
 export async function findAdminUsers(db: Db, actor: Actor, query: ListQuery): Promise<Paged<AdminUser>> {
@@ -116,6 +165,7 @@ async function checkUserInput(db: Db, actor: Actor, input: AdminUserInput, exist
 }
 
 async function saveUser(db: Db, actor: Actor, input: AdminUserInput, existing?: UserRow): Promise<number> {
+  if (existing) await assertMayChangePerson(db, actor, input, existing);
   const orgIds = await checkUserInput(db, actor, input, existing);
   const marketIds = [...new Set(input.market_ids)];
   if (marketIds.length) {
@@ -166,9 +216,12 @@ async function saveUser(db: Db, actor: Actor, input: AdminUserInput, existing?: 
 
     // An administrator edits the user's part in their organization; memberships elsewhere stay.
     const editedOrgs = actor.organizationId === null ? undefined : [actor.organizationId];
-    await tx
+    const left = await tx
       .delete(userOrganizations)
-      .where(and(eq(userOrganizations.user_id, uid), editedOrgs ? inArray(userOrganizations.organization_id, editedOrgs) : undefined, orgIds.length ? notInArray(userOrganizations.organization_id, orgIds) : undefined));
+      .where(and(eq(userOrganizations.user_id, uid), editedOrgs ? inArray(userOrganizations.organization_id, editedOrgs) : undefined, orgIds.length ? notInArray(userOrganizations.organization_id, orgIds) : undefined))
+      .returning({ id: userOrganizations.organization_id });
+    // Taken out of an organization: their sessions and tokens there end now.
+    await revokeSessionsIn(tx, uid, left.map((o) => o.id));
     if (orgIds.length) await tx.insert(userOrganizations).values(orgIds.map((organization_id) => ({ user_id: uid, organization_id }))).onConflictDoNothing();
     const editedMarkets = editedOrgs
       ? sql`(select ${markets.id} from ${markets} where ${inArray(markets.organization_id, editedOrgs)})`
@@ -189,16 +242,39 @@ export async function updateAdminUser(db: Db, actor: Actor, id: number, input: A
   return findAdminUser(db, actor, id);
 }
 
-/** A user who also belongs to another organization stays: only a super-admin may delete them. */
+async function revokeSessionsIn(tx: Executor, userId: number, organizationIds: number[]): Promise<void> {
+  if (organizationIds.length === 0) return;
+  await tx
+    .update(sessions)
+    .set({ revoked_at: sql`now()` })
+    .where(and(eq(sessions.user_id, userId), inArray(sessions.organization_id, organizationIds), isNull(sessions.revoked_at)));
+}
+
+/**
+ * An administrator deletes a user of their organization. A user who also belongs to another
+ * organization is only taken out of this one (membership, this organization's markets, and
+ * the sessions and tokens in it); the account itself goes when no organization is left, or
+ * when a super-admin deletes it.
+ */
 export async function deleteAdminUser(db: Db, actor: Actor, id: number): Promise<void> {
   const user = await findUserRow(db, actor, id);
   if (user.id === actor.userId) throw new AppError('conflict', 'generic.in_use', { model: 'Your own account' });
-  if (actor.organizationId !== null) {
+  const organizationId = actor.organizationId;
+  if (organizationId !== null) {
     const [elsewhere] = await db
       .select({ n: count() })
       .from(userOrganizations)
-      .where(and(eq(userOrganizations.user_id, id), ne(userOrganizations.organization_id, actor.organizationId)));
-    if (elsewhere!.n > 0) throw inUse(`The user ${user.email}`);
+      .where(and(eq(userOrganizations.user_id, id), ne(userOrganizations.organization_id, organizationId)));
+    if (elsewhere!.n > 0) {
+      await db.transaction(async (tx) => {
+        await tx.delete(userOrganizations).where(and(eq(userOrganizations.user_id, id), eq(userOrganizations.organization_id, organizationId)));
+        await tx
+          .delete(userMarkets)
+          .where(and(eq(userMarkets.user_id, id), inArray(userMarkets.market_id, sql`(select ${markets.id} from ${markets} where ${markets.organization_id} = ${organizationId})`)));
+        await revokeSessionsIn(tx, id, [organizationId]);
+      });
+      return;
+    }
   }
   await db.delete(users).where(eq(users.id, id));
 }

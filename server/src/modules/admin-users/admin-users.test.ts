@@ -89,21 +89,25 @@ describe('administration of users', () => {
     expect((await t.app.inject({ url, headers: viewer.headers })).statusCode).toBe(403);
   });
 
-  it('when an admin edits a user of two organizations, then the other membership stays and deleting is refused', async () => {
+  it('when an admin saves a user of two organizations unchanged, then the other membership stays; deleting takes them out of this organization only', async () => {
     const otherOrg = await createOrganization(t.db);
     const shared = await createUser(t.db, { roles: ['viewer'], organizationIds: [admin.organizationId!, otherOrg.id] });
     const res = await t.app.inject({
       method: 'PUT',
       url: `${url}/${shared.id}`,
       headers: admin.headers,
-      payload: { email: shared.email, first_name: 'Shared', last_name: 'User', roles: ['viewer'] },
+      payload: { email: shared.email, first_name: 'Test', last_name: 'User', roles: ['viewer'] },
     });
-    expect(res.json().data.organizations).toEqual([expect.objectContaining({ id: admin.organizationId })]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ organizations: [expect.objectContaining({ id: admin.organizationId })], other_organizations: 1, person_editable: false });
     const superAdmin = await signInAs(t, ['super-admin']);
     const full = await t.app.inject({ url: `${url}/${shared.id}`, headers: superAdmin.headers });
     expect(full.json().data.organizations.map((o: { id: number }) => o.id).sort()).toEqual([admin.organizationId, otherOrg.id].sort());
-    const refused = await t.app.inject({ method: 'DELETE', url: `${url}/${shared.id}`, headers: admin.headers });
-    expect(refused.statusCode).toBe(409);
+    expect(full.json().data).toMatchObject({ other_organizations: 0, person_editable: true });
+    expect((await t.app.inject({ method: 'DELETE', url: `${url}/${shared.id}`, headers: admin.headers })).statusCode).toBe(204);
+    expect((await t.app.inject({ url: `${url}/${shared.id}`, headers: admin.headers })).statusCode).toBe(404);
+    const after = await t.app.inject({ url: `${url}/${shared.id}`, headers: superAdmin.headers });
+    expect(after.json().data.organizations.map((o: { id: number }) => o.id)).toEqual([otherOrg.id]);
   });
 
   it('when an admin deletes their own account, then 409; another user of theirs, 204', async () => {

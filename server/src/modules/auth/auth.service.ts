@@ -133,15 +133,23 @@ export async function issueToken(ctx: AppContext, input: Credentials & { deviceN
   return createSession(ctx, { ...result, kind: 'token', deviceName: input.deviceName, ip: input.ip, userAgent: input.userAgent });
 }
 
-/** Extends a live session by its lifetime from now. */
+/**
+ * Extends a live session by its lifetime from now, but a browser session never past its absolute
+ * end (SESSION_ABSOLUTE_LIFETIME_HOURS after sign-in): near that end the answer's expires_in
+ * shrinks, and after it the session is gone (401) and the user signs in again.
+ */
 export async function refreshSession(ctx: AppContext, sessionId: number): Promise<number> {
-  const [row] = await ctx.db.select({ kind: sessions.kind }).from(sessions).where(eq(sessions.id, sessionId));
-  const expiresIn = row?.kind === 'token' ? ctx.config.TOKEN_LIFETIME_DAYS * 86400 : ctx.config.SESSION_LIFETIME_SECONDS;
-  await ctx.db
-    .update(sessions)
-    .set({ expires_at: sql`now() + make_interval(secs => ${expiresIn})`, last_used_at: sql`now()` })
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)));
-  return expiresIn;
+  const sessionSeconds = ctx.config.SESSION_LIFETIME_SECONDS;
+  const tokenSeconds = ctx.config.TOKEN_LIFETIME_DAYS * 86400;
+  const absoluteSeconds = ctx.config.SESSION_ABSOLUTE_LIFETIME_HOURS * 3600;
+  const result = await ctx.db.execute<{ expires_in: number }>(sql`
+    update ${sessions} set
+      expires_at = case when kind = 'token' then now() + make_interval(secs => ${tokenSeconds})
+        else least(now() + make_interval(secs => ${sessionSeconds}), created_at + make_interval(secs => ${absoluteSeconds})) end,
+      last_used_at = now()
+    where id = ${sessionId} and revoked_at is null
+    returning greatest(0, floor(extract(epoch from expires_at - now())))::int as expires_in`);
+  return result.rows[0]?.expires_in ?? 0;
 }
 
 export async function revokeSession(ctx: AppContext, sessionId: number): Promise<void> {

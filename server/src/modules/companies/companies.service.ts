@@ -16,10 +16,10 @@ import {
   userRoles,
   users,
 } from '../../db/schema.ts';
-import { notFound, validationError } from '../../errors.ts';
+import { AppError, notFound, validationError } from '../../errors.ts';
 import { deleteFile, storeFile } from '../../lib/files.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { inUse } from '../../lib/scope.ts';
+import { administeredOrganizations, administersAll, inUse } from '../../lib/scope.ts';
 
 /** Roles a company market may carry: organization-wide roles belong to users, not companies. */
 const COMPANY_MARKET_ROLES = new Set(['reporter', 'viewer', 'cluster-viewer', 'just-stats', 'company', 'market-admin', 'cluster-admin']);
@@ -139,6 +139,7 @@ export async function findCompany(db: Db, actor: Actor, id: number): Promise<Com
     : [[], []];
   return {
     ...item!,
+    company_editable: administersAll(await administeredOrganizations(db, actor), await companyOrganizationIds(db, id)),
     organizations: orgRows,
     company_markets: cmRows.map((cm) => ({ ...cm, roles: cm.roles.map((name) => ({ name })) })),
     users: userRows.map((u) => ({
@@ -175,6 +176,42 @@ async function assertAllIn(db: Db, field: string, ids: number[], check: (ids: nu
   if (rows.length !== ids.length) throw validationError(field, 'admin.not_in_organization');
 }
 
+async function companyOrganizationIds(db: Db, companyId: number): Promise<number[]> {
+  const rows = await db.select({ id: companyOrganizations.organization_id }).from(companyOrganizations).where(eq(companyOrganizations.company_id, companyId));
+  return rows.map((r) => r.id);
+}
+
+/**
+ * A company or user shared with organizations the actor does not administer: its name, disabled
+ * state and logotype act there too (403 unless unchanged), and so does which company a shared
+ * user works for (403 for adding such a user to the company or taking them off it).
+ */
+async function assertMaySharedChanges(db: Db, actor: Actor, input: CompanyInput, disabledAt: Date | null, userIds: number[], id?: number) {
+  const administered = await administeredOrganizations(db, actor);
+  if (administered === 'all') return;
+  if (id !== undefined) {
+    const [company] = await db.select().from(companies).where(eq(companies.id, id));
+    if (company && !administersAll(administered, await companyOrganizationIds(db, id))) {
+      const changed = [
+        ...(input.name !== company.name ? ['name'] : []),
+        ...((disabledAt?.getTime() ?? null) !== (company.disabled_at?.getTime() ?? null) ? ['disabled_at'] : []),
+      ];
+      if (changed.length) {
+        const attribute = changed.map((f) => f.replace('_at', '').replace('_', ' ')).join(', ');
+        throw new AppError('forbidden', 'companies.shared', { attribute }, Object.fromEntries(changed.map((f) => [f, [{ key: 'companies.shared' as const, params: { attribute } }]])));
+      }
+    }
+  }
+  // Users whose company this save changes: those added, and those of the actor's organization taken off.
+  const current = id === undefined ? [] : (await db.select({ id: users.id }).from(users).where(eq(users.company_id, id))).map((u) => u.id);
+  const moved = [...userIds.filter((u) => !current.includes(u)), ...current.filter((u) => !userIds.includes(u))];
+  if (moved.length === 0) return;
+  const memberships = await db.select({ user_id: userOrganizations.user_id, id: userOrganizations.organization_id }).from(userOrganizations).where(inArray(userOrganizations.user_id, moved));
+  const inActorsOrganization = new Set(memberships.filter((m) => m.id === actor.organizationId).map((m) => m.user_id));
+  const shared = moved.filter((u) => inActorsOrganization.has(u) && !administersAll(administered, memberships.filter((m) => m.user_id === u).map((m) => m.id)));
+  if (shared.length) throw new AppError('forbidden', 'users.person_shared', { attribute: 'company' }, { user_ids: [{ key: 'users.person_shared', params: { attribute: 'company' } }] });
+}
+
 async function saveCompany(db: Db, actor: Actor, input: CompanyInput, id?: number): Promise<number> {
   const orgIds = await organizationsToEdit(db, actor, input);
   const marketIds = [...new Set(input.markets.map((m) => m.market_id))];
@@ -194,6 +231,7 @@ async function saveCompany(db: Db, actor: Actor, input: CompanyInput, id?: numbe
       .where(and(inArray(userOrganizations.user_id, ids), inArray(userOrganizations.organization_id, orgIds))),
   );
   const disabledAt = input.disabled_at ? new Date(input.disabled_at) : null;
+  await assertMaySharedChanges(db, actor, input, disabledAt, userIds, id);
 
   return db.transaction(async (tx) => {
     let companyId = id;
@@ -272,6 +310,9 @@ export async function deleteCompany(db: Db, actor: Actor, id: number): Promise<v
 
 export async function setCompanyLogotype(db: Db, actor: Actor, id: number, file: { name: string; mimeType: string; content: Buffer } | null): Promise<Company> {
   const company = await findCompanyRow(db, actor, id);
+  if (!administersAll(await administeredOrganizations(db, actor), await companyOrganizationIds(db, id))) {
+    throw new AppError('forbidden', 'companies.shared', { attribute: 'logotype' });
+  }
   const fileId = file ? await storeFile(db, file) : null;
   await db.update(companies).set({ logotype_file_id: fileId, updated_at: sql`now()` }).where(eq(companies.id, id));
   await deleteFile(db, company.logotype_file_id);

@@ -1,0 +1,125 @@
+// Benchmark: what a signed-in request costs (issue 8, finding 2).
+//
+// Starts the real server as `npm start` runs it (embedded PGlite in a worker thread, demo data,
+// jobs on) in a child process on a throwaway data directory, signs in as admin@demo.test, and
+// measures with autocannon (8 connections, as the probe did):
+//   1. the ceiling of the unauthenticated GET /api/v1/protocol/enums/en-US (requests/s);
+//   2. the ceiling of the signed-in GET /api/v1/users/me (requests/s), and its share of (1);
+//   3. 200 requests/s of mixed signed-in reads (/users/me, /reports, /periods?market_id=,
+//      /admin/codes) for the same time: latency p50/p99/max.
+// Targets: (2) at least 25 % of (1); p99 of (3) under 50 ms. Exit code 1 when one is missed.
+//
+//   npm run bench                 # the event-loop benchmark, then this one
+//   BENCH_SECONDS=20 npx tsx bench/auth.ts
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { spawn } from 'node:child_process';
+import autocannon from 'autocannon';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 8;
+const MIXED_RATE = 200;
+const TARGET_SHARE = 0.25;
+const TARGET_P99_MS = 50;
+const root = path.resolve(import.meta.dirname, '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mss-bench-auth-'));
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED: 'demo', LOG_LEVEL: 'warn', WEB_DIST: path.join(dataDir, 'no-web') },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const stop = () => {
+  child.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+};
+process.on('exit', stop);
+
+async function waitForServer() {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${base}/api/v1/protocol/enums/en-US`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('the server did not start within 2 minutes');
+}
+
+const XHR = { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' };
+
+async function signIn(): Promise<string> {
+  const login = (body: object) => fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: XHR, body: JSON.stringify(body) });
+  const credentials = { email: 'admin@demo.test', password: 'demo-password' };
+  const first = await login(credentials);
+  const choice = (await first.json()) as { data: { organizations?: { uuid: string }[] } };
+  const organization = choice.data.organizations?.[0]?.uuid;
+  const res = await login({ ...credentials, organization });
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('mss_session='));
+  if (!res.ok || !cookie) throw new Error(`sign-in failed: ${res.status}`);
+  return cookie.split(';')[0]!;
+}
+
+function run(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({ duration: SECONDS, connections: CONNECTIONS, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+function checkErrors(label: string, result: autocannon.Result) {
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) throw new Error(`${label}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+}
+
+await waitForServer();
+const cookie = await signIn();
+const me = (await (await fetch(`${base}/api/v1/users/me`, { headers: { cookie } })).json()) as { data: { markets: { id: number }[] } };
+const marketId = me.data.markets[0]?.id;
+if (!marketId) throw new Error('admin@demo.test has no market');
+// Warm up both paths (JIT, the database's caches) before measuring.
+await run({ url: `${base}/api/v1/users/me`, headers: { cookie }, duration: 2 });
+
+const anonymous = await run({ url: `${base}/api/v1/protocol/enums/en-US` });
+checkErrors('unauthenticated', anonymous);
+const signedIn = await run({ url: `${base}/api/v1/users/me`, headers: { cookie } });
+checkErrors('signed-in', signedIn);
+const mixedPaths = ['/api/v1/users/me', '/api/v1/reports', `/api/v1/periods?market_id=${marketId}`, '/api/v1/admin/codes'];
+const mixed = await run({
+  url: base,
+  overallRate: MIXED_RATE,
+  headers: { cookie },
+  requests: mixedPaths.map((p) => ({ method: 'GET' as const, path: p })),
+});
+checkErrors('mixed', mixed);
+
+const share = signedIn.requests.average / anonymous.requests.average;
+const shareOk = share >= TARGET_SHARE;
+const p99Ok = mixed.latency.p99 < TARGET_P99_MS;
+const rps = (r: autocannon.Result) => r.requests.average.toFixed(0).padStart(6);
+console.log(`\nSigned-in requests (${SECONDS} s each, ${CONNECTIONS} connections, embedded database, jobs on)`);
+console.log(`  GET /protocol/enums/en-US (no session)  ${rps(anonymous)} requests/s`);
+console.log(`  GET /users/me (signed in)               ${rps(signedIn)} requests/s = ${(share * 100).toFixed(1)} % of the unauthenticated ceiling`);
+console.log(
+  `  ${MIXED_RATE} mixed signed-in reads/s             p50 ${mixed.latency.p50} ms, p99 ${mixed.latency.p99} ms, max ${mixed.latency.max} ms (${mixed.requests.total} requests)`,
+);
+console.log(`\nTarget: signed-in ceiling >= ${TARGET_SHARE * 100} % of the unauthenticated one: ${shareOk ? 'met' : 'NOT met'}`);
+console.log(`Target: p99 < ${TARGET_P99_MS} ms at ${MIXED_RATE} mixed signed-in reads/s: ${p99Ok ? 'met' : 'NOT met'}`);
+stop();
+process.exit(shareOk && p99Ok ? 0 : 1);
