@@ -353,6 +353,17 @@ export const uiEnUS = {
   'admin.user.roles': 'Roles',
   'admin.user.disabled': 'Disabled',
   'admin.user.status': 'Status',
+  'admin.user.shared_badge_one': '+1 organization',
+  'admin.user.shared_badge_other': '+{{count}} organizations',
+  'admin.user.shared_title': 'This user also belongs to another organization',
+  'admin.user.shared_body':
+    'The e-mail, password, names, phone, language, company, roles and disabled state act in every organization the user belongs to, so only an administrator of all of them can change them. You can change this organization\'s markets, or remove the user from this organization.',
+  'admin.user.remove': 'Remove from organization',
+  'admin.user.remove_confirm': 'Remove {{name}} from this organization? They keep their account and their other organizations; their sessions in this organization end.',
+  'admin.user.removed': '{{name}} removed from this organization.',
+  'admin.company.shared_title': 'This company also belongs to another organization',
+  'admin.company.shared_body':
+    'Its name, disabled state and logotype act in every organization it belongs to, so only an administrator of all of them can change them. You can change this organization\'s markets, codes and users.',
 
   // Notices after sign-in (release notes, information modals)
   'notices.release_title': 'What is new in {{version}}',

@@ -64,7 +64,7 @@ export function RecordLoader<T, K extends QueryKey>({ query, children }: { query
 }
 
 /** Save and cancel (back to the list); Delete when the record exists. */
-export function FormActions({ saving, cancelTo, onDelete }: { saving: boolean; cancelTo: string; onDelete?: () => void }) {
+export function FormActions({ saving, cancelTo, onDelete, deleteLabel }: { saving: boolean; cancelTo: string; onDelete?: () => void; deleteLabel?: string }) {
   const { t } = useTranslation();
   return (
     <Group justify="space-between" mt="md">
@@ -78,7 +78,7 @@ export function FormActions({ saving, cancelTo, onDelete }: { saving: boolean; c
       </Group>
       {onDelete && (
         <Button color="red" variant="light" onClick={onDelete}>
-          {t('admin.delete')}
+          {deleteLabel ?? t('admin.delete')}
         </Button>
       )}
     </Group>
@@ -103,8 +103,9 @@ export function useDeleteRecord(remove: (id: number) => Promise<unknown>, invali
   const { t } = useTranslation();
   const client = useQueryClient();
   const mutation = useMutation({ mutationFn: remove, meta: { handlesErrors: true } });
-  return async (id: number, name: string): Promise<boolean> => {
-    const confirmed = await feedback.confirm({ message: t('admin.delete_confirm', { name }), confirmLabel: t('admin.delete'), danger: true });
+  /** `wording` replaces the confirmation, its button and the toast (removing rather than deleting). */
+  return async (id: number, name: string, wording?: { confirm: string; button: string; done: string }): Promise<boolean> => {
+    const confirmed = await feedback.confirm({ message: wording?.confirm ?? t('admin.delete_confirm', { name }), confirmLabel: wording?.button ?? t('admin.delete'), danger: true });
     if (!confirmed) return false;
     try {
       await feedback.loading.during(mutation.mutateAsync(id));
@@ -112,7 +113,7 @@ export function useDeleteRecord(remove: (id: number) => Promise<unknown>, invali
       await feedback.errorOf(error);
       return false;
     }
-    feedback.toast(t('admin.deleted', { name }), { color: 'teal' });
+    feedback.toast(wording?.done ?? t('admin.deleted', { name }), { color: 'teal' });
     // The deleted record is dropped, not refetched (its screen may still be open).
     client.removeQueries({ queryKey: [...invalidateKey, 'detail', id] });
     await client.invalidateQueries({ queryKey: invalidateKey });
@@ -120,11 +121,11 @@ export function useDeleteRecord(remove: (id: number) => Promise<unknown>, invali
   };
 }
 
-export function DeleteButton({ onClick }: { onClick: () => void }) {
+export function DeleteButton({ onClick, label }: { onClick: () => void; label?: string }) {
   const { t } = useTranslation();
   return (
     <Button size="xs" variant="subtle" color="red" onClick={onClick}>
-      {t('admin.delete')}
+      {label ?? t('admin.delete')}
     </Button>
   );
 }

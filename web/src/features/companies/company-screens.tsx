@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { Badge, MultiSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, MultiSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import type { Company, CompanyListItem } from '@mss/contracts/admin';
 import type { Role } from '@mss/contracts/enums';
 import type { ScreenProps } from '../../app/screen.ts';
@@ -155,15 +155,27 @@ function CompanyForm({ company }: { company?: Company }) {
   ];
   const marketName = (id: number) =>
     markets.rows.find((m) => m.id === id)?.international_name ?? company?.company_markets.find((cm) => cm.market_id === id)?.market.international_name ?? String(id);
-
+  // Shared with organizations the user does not administer: what the company is stays read-only.
+  const locked = company ? !company.company_editable : false;
 
   return (
     <FormCard>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
+          {locked && (
+            <Alert color="blue" variant="light" title={t('admin.company.shared_title')}>
+              {t('admin.company.shared_body')}
+            </Alert>
+          )}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label={t('admin.field.name')} required {...form.getInputProps('name')} />
-            <TextInput type="date" label={t('admin.company.disabled_at')} description={t('admin.company.disabled_help')} {...form.getInputProps('disabled_at')} />
+            <TextInput label={t('admin.field.name')} required disabled={locked} {...form.getInputProps('name')} />
+            <TextInput
+              type="date"
+              label={t('admin.company.disabled_at')}
+              description={t('admin.company.disabled_help')}
+              disabled={locked}
+              {...form.getInputProps('disabled_at')}
+            />
           </SimpleGrid>
           {superAdmin && (
             <MultiSelect<number> label={t('admin.field.organizations')} data={organizations} required searchable {...form.getInputProps('organization_ids')} />
@@ -183,7 +195,7 @@ function CompanyForm({ company }: { company?: Company }) {
           ))}
           <MultiSelect<number> label={t('admin.company.codes')} data={codeOptions} searchable clearable {...form.getInputProps('code_ids')} />
           <MultiSelect<number> label={t('admin.company.users')} data={userOptions} searchable clearable {...form.getInputProps('user_ids')} />
-          {company && (
+          {company && !locked && (
             <LogotypeField
               readPath={`companies/${company.id}/logotype`}
               writePath={`companies/${company.id}/logotype`}

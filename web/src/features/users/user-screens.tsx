@@ -1,6 +1,6 @@
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Badge, Button, Checkbox, Group, MultiSelect, Paper, PasswordInput, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, MultiSelect, Paper, PasswordInput, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import type { AdminUser, AdminUserInput } from '@mss/contracts/admin';
 import { MIN_PASSWORD_LENGTH } from '@mss/contracts/auth';
 import type { Role } from '@mss/contracts/enums';
@@ -33,11 +33,34 @@ const FIELDS = [
 
 function StatusBadge({ user }: { user: AdminUser }) {
   const { t } = useTranslation();
-  return user.disabled_at ? (
-    <Badge color="gray" variant="light">
-      {t('admin.user.disabled')}
-    </Badge>
-  ) : null;
+  return (
+    <>
+      {user.disabled_at && (
+        <Badge color="gray" variant="light">
+          {t('admin.user.disabled')}
+        </Badge>
+      )}
+      {user.other_organizations > 0 && (
+        <Badge color="blue" variant="light" title={t('admin.user.shared_title')}>
+          {t('admin.user.shared_badge', { count: user.other_organizations })}
+        </Badge>
+      )}
+    </>
+  );
+}
+
+/** A user who also belongs elsewhere is taken out of this organization, not deleted. */
+function useRemoveUser() {
+  const { t } = useTranslation();
+  const remove = useDeleteRecord(api.remove, api.keys.all);
+  return (user: AdminUser) =>
+    remove(
+      user.id,
+      user.name || user.email,
+      user.other_organizations > 0
+        ? { confirm: t('admin.user.remove_confirm', { name: user.name || user.email }), button: t('admin.user.remove'), done: t('admin.user.removed', { name: user.name || user.email }) }
+        : undefined,
+    );
 }
 
 export function UserListScreen({ title }: ScreenProps) {
@@ -45,7 +68,7 @@ export function UserListScreen({ title }: ScreenProps) {
   const canManage = useCan('manage-users');
   const canView = useCan('list-users');
   const label = useEnumLabel();
-  const remove = useDeleteRecord(api.remove, api.keys.all);
+  const remove = useRemoveUser();
   return (
     <AdminPage title={title} actions={canManage ? <AddButton to={`${BASE}/add`} /> : undefined}>
       <DataTable
@@ -78,7 +101,7 @@ export function UserListScreen({ title }: ScreenProps) {
               </Button>
             )}
             {canManage && <EditLink to={`${BASE}/${row.id}`} />}
-            {canManage && <DeleteButton onClick={() => void remove(row.id, row.name)} />}
+            {canManage && <DeleteButton label={row.other_organizations > 0 ? t('admin.user.remove') : undefined} onClick={() => void remove(row)} />}
           </>
         )}
       />
@@ -156,27 +179,39 @@ function UserForm({ user }: { user?: AdminUser }) {
   const marketOptions = markets.rows
     .filter((m) => !superAdmin || form.values.organization_ids.includes(m.organization.id))
     .map((m) => ({ value: m.id, label: marketLabel(m) }));
-
+  // What belongs to the person is read-only to an administrator of only some of their organizations.
+  const locked = user ? !user.person_editable : false;
+  const removeUser = useRemoveUser();
+  const navigate = useNavigate();
 
   return (
     <FormCard>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
+          {locked && (
+            <Alert color="blue" variant="light" title={t('admin.user.shared_title')}>
+              {t('admin.user.shared_body')}
+            </Alert>
+          )}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label={t('admin.user.first_name')} {...form.getInputProps('first_name')} />
-            <TextInput label={t('admin.user.last_name')} {...form.getInputProps('last_name')} />
-            <TextInput label={t('admin.user.email')} type="email" required {...form.getInputProps('email')} />
-            <TextInput label={t('admin.user.phone')} type="tel" {...form.getInputProps('phone')} />
-            <Select label={t('admin.user.locale')} data={localeOptions} allowDeselect={false} {...form.getInputProps('locale')} />
-            <Select<number> label={t('admin.user.company')} data={companies} searchable clearable {...form.getInputProps('company_id')} />
-            <PasswordInput
-              label={t('admin.user.password')}
-              required={!user}
-              description={user ? t('admin.user.password_keep') : undefined}
-              autoComplete="new-password"
-              {...form.getInputProps('password')}
-            />
-            <PasswordInput label={t('admin.user.password_confirmation')} required={!user} autoComplete="new-password" {...form.getInputProps('password_confirmation')} />
+            <TextInput label={t('admin.user.first_name')} disabled={locked} {...form.getInputProps('first_name')} />
+            <TextInput label={t('admin.user.last_name')} disabled={locked} {...form.getInputProps('last_name')} />
+            <TextInput label={t('admin.user.email')} type="email" required disabled={locked} {...form.getInputProps('email')} />
+            <TextInput label={t('admin.user.phone')} type="tel" disabled={locked} {...form.getInputProps('phone')} />
+            <Select label={t('admin.user.locale')} data={localeOptions} allowDeselect={false} disabled={locked} {...form.getInputProps('locale')} />
+            <Select<number> label={t('admin.user.company')} data={companies} searchable clearable disabled={locked} {...form.getInputProps('company_id')} />
+            {!locked && (
+              <>
+                <PasswordInput
+                  label={t('admin.user.password')}
+                  required={!user}
+                  description={user ? t('admin.user.password_keep') : undefined}
+                  autoComplete="new-password"
+                  {...form.getInputProps('password')}
+                />
+                <PasswordInput label={t('admin.user.password_confirmation')} required={!user} autoComplete="new-password" {...form.getInputProps('password_confirmation')} />
+              </>
+            )}
           </SimpleGrid>
           {superAdmin && (
             <MultiSelect<number> label={t('admin.field.organizations')} data={organizations} searchable {...form.getInputProps('organization_ids')} />
@@ -186,12 +221,21 @@ function UserForm({ user }: { user?: AdminUser }) {
             <SimpleGrid cols={{ base: 1, sm: 3 }} mt="xs">
               {/* Only a super-admin gives the super-admin role (the server refuses it to others). */}
               {roleOptions.filter((role) => superAdmin || role.value !== 'super-admin').map((role) => (
-                <Checkbox key={role.value} value={role.value} label={role.label} />
+                <Checkbox key={role.value} value={role.value} label={role.label} disabled={locked} />
               ))}
             </SimpleGrid>
           </Checkbox.Group>
-          <Switch label={t('admin.user.disabled')} {...form.getInputProps('disabled', { type: 'checkbox' })} />
-          <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
+          <Switch label={t('admin.user.disabled')} disabled={locked} {...form.getInputProps('disabled', { type: 'checkbox' })} />
+          <FormActions
+            saving={saving}
+            cancelTo={BASE}
+            onDelete={
+              user && user.other_organizations > 0
+                ? () => void removeUser(user).then((removed) => removed && navigate(BASE))
+                : onDelete
+            }
+            deleteLabel={user && user.other_organizations > 0 ? t('admin.user.remove') : undefined}
+          />
         </Stack>
       </form>
     </FormCard>
