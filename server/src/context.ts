@@ -24,6 +24,13 @@ export interface AppContext {
   principals: PrincipalCache;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the app, as registered (method and URL pattern). */
+    registeredRoutes: { method: string; url: string }[];
+  }
+}
+
 export type App = FastifyInstance<
   RawServerDefault,
   RawRequestDefaultExpression,

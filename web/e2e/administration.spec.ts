@@ -30,8 +30,16 @@ test.describe('administration', () => {
     await expect(page.getByRole('heading', { name: 'Permission denied' })).toBeVisible();
   });
 
-  test('a currency conversion is created, edited, seen in its list, and a used currency cannot be deleted', async ({ page }) => {
+  test("an organization's administrator sees currency conversions read-only: they are shared by every organization", async ({ page }) => {
     await signInAsAdmin(page);
+    await page.goto('/currency-conversions');
+    await expect(page.getByText('Shared by every organization: only a super-administrator changes these.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Add' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Edit' })).toHaveCount(0);
+  });
+
+  test('a currency conversion is created, edited, seen in its list, and a used currency cannot be deleted', async ({ page }) => {
+    await signIn(page, 'super-admin@demo.test');
 
     await page.goto('/currency-conversions');
     await expect(page.getByRole('heading', { name: 'Currency conversions' })).toBeVisible();

@@ -38,3 +38,15 @@ export function abilitySubjectOf(request: FastifyRequest): AbilitySubject {
   if (!request.abilitySubject) throw unauthenticated();
   return request.abilitySubject;
 }
+
+/**
+ * preValidation: signed in (401) as a super-admin, who belongs to no organization (403).
+ * For master data every organization shares (currencies, currency conversions, release notes):
+ * an administrator of one organization must not change what another organization relies on.
+ */
+export function requireSuperAdmin(ctx: AppContext) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    await signIn(ctx, request);
+    if (request.actor?.organizationId !== null) throw forbidden();
+  };
+}

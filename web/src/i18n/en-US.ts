@@ -353,6 +353,7 @@ export const uiEnUS = {
   'admin.user.roles': 'Roles',
   'admin.user.disabled': 'Disabled',
   'admin.user.status': 'Status',
+  'admin.shared_master_data': 'Shared by every organization: only a super-administrator changes these.',
   'admin.user.shared_badge_one': '+1 organization',
   'admin.user.shared_badge_other': '+{{count}} organizations',
   'admin.user.shared_title': 'This user also belongs to another organization',

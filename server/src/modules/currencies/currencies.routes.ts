@@ -1,6 +1,6 @@
 import { currencyInputSchema, currencySchema } from '@mss/contracts/admin';
 import type { App, AppContext } from '../../context.ts';
-import { requireAnyAbility } from '../../auth/permissions.ts';
+import { requireAnyAbility, requireSuperAdmin } from '../../auth/permissions.ts';
 import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import { createCurrency, deleteCurrency, findCurrencies, findCurrency, updateCurrency } from './currencies.service.ts';
 
@@ -12,7 +12,8 @@ export function currenciesRoutes(app: App, ctx: AppContext) {
     input: currencyInputSchema,
     // Market and conversion forms pick currencies too, so reading is open to their managers.
     canRead: requireAnyAbility(ctx, ['manage-currencies', 'manage-markets', 'manage-currency-conversion']),
-    canWrite: requireAnyAbility(ctx, ['manage-currencies']),
+    // Shared by every organization: only a super-admin changes them.
+    canWrite: requireSuperAdmin(ctx),
     summaries: { list: 'List currencies', delete: 'Delete a currency that nothing uses' },
     // Currencies are shared by every organization: no actor scopes them.
     service: {

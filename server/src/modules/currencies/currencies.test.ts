@@ -7,7 +7,8 @@ let t: TestApp;
 let admin: Awaited<ReturnType<typeof signInAs>>;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await signInAs(t, ['admin']);
+  // Currencies and rates are shared by every organization: a super-admin changes them.
+  admin = await signInAs(t, ['super-admin']);
 });
 afterAll(async () => {
   await t?.close();
@@ -91,5 +92,16 @@ describe('field error messages', () => {
   it('when not signed in, then 401 even with an invalid body', async () => {
     const res = await t.app.inject({ method: 'POST', url, headers: { 'x-requested-with': 'XMLHttpRequest' }, payload: { iso_code: 1 } });
     expect(res.statusCode).toBe(401);
+  });
+
+  it("when an organization's administrator creates, renames or deletes a currency every organization uses, then 403; reading is allowed", async () => {
+    const orgAdmin = await signInAs(t, ['admin']);
+    const [shared] = await t.db.insert(currencies).values({ iso_code: 'SHD', name: 'Shared' }).returning();
+    expect((await t.app.inject({ url, headers: orgAdmin.headers })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url, headers: orgAdmin.headers, payload: { iso_code: 'ADM', name: 'Admin money' } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'PUT', url: `${url}/${shared!.id}`, headers: orgAdmin.headers, payload: { iso_code: 'SHD', name: 'Renamed' } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'DELETE', url: `${url}/${shared!.id}`, headers: orgAdmin.headers })).statusCode).toBe(403);
+    const [kept] = await t.db.select().from(currencies).where(eq(currencies.id, shared!.id));
+    expect(kept!.name).toBe('Shared');
   });
 });

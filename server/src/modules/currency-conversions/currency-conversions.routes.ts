@@ -1,6 +1,6 @@
 import { currencyConversionInputSchema, currencyConversionSchema, newestFirstListQuerySchema } from '@mss/contracts/admin';
 import type { App, AppContext } from '../../context.ts';
-import { requireAnyAbility } from '../../auth/permissions.ts';
+import { requireAnyAbility, requireSuperAdmin } from '../../auth/permissions.ts';
 import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import {
   createCurrencyConversion,
@@ -19,7 +19,8 @@ export function currencyConversionsRoutes(app: App, ctx: AppContext) {
     listQuery: newestFirstListQuerySchema,
     input: currencyConversionInputSchema,
     canRead: canManage,
-    canWrite: canManage,
+    // Rates are shared by every organization's statistics: only a super-admin changes them.
+    canWrite: requireSuperAdmin(ctx),
     tags: ['currency conversions'],
     summaries: { list: 'List currency conversions (newest first unless sorted)' },
     // Rates are shared by every organization: no actor scopes them.

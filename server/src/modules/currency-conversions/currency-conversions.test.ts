@@ -7,7 +7,8 @@ let t: TestApp;
 let admin: Awaited<ReturnType<typeof signInAs>>;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await signInAs(t, ['admin']);
+  // Currencies and rates are shared by every organization: a super-admin changes them.
+  admin = await signInAs(t, ['super-admin']);
 });
 afterAll(async () => {
   await t?.close();
@@ -179,5 +180,19 @@ describe('currency conversions', () => {
     const short = await t.app.inject({ url: `${url}?search=QH`, headers: admin.headers });
     expect(short.statusCode).toBe(422);
     expect(short.json().message).toBe('The search must be longer than 2 characters.');
+  });
+
+  it("when an organization's administrator changes a rate every organization uses, then 403; reading is allowed", async () => {
+    const orgAdmin = await signInAs(t, ['admin']);
+    const from = await createCurrency('OAA');
+    const to = await createCurrency('OAB');
+    const conversion = await createConversion(from.id, to.id, '2.0000000000', '2026-01-01');
+    expect((await t.app.inject({ url, headers: orgAdmin.headers })).statusCode).toBe(200);
+    const payload = { from_currency_id: from.id, to_currency_id: to.id, rate: 9, valid_from: '2026-01-01' };
+    expect((await t.app.inject({ method: 'POST', url, headers: orgAdmin.headers, payload: { ...payload, valid_from: '2026-02-01' } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'PUT', url: `${url}/${conversion.id}`, headers: orgAdmin.headers, payload })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'DELETE', url: `${url}/${conversion.id}`, headers: orgAdmin.headers })).statusCode).toBe(403);
+    const [kept] = await t.db.select().from(currencyConversions).where(eq(currencyConversions.id, conversion.id));
+    expect(kept!.rate).toBe('2.0000000000');
   });
 });

@@ -5,6 +5,7 @@ import type { ScreenProps } from '../../app/screen.ts';
 import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
 import { useRecordForm } from '../admin/record-form.ts';
 import { RecordListPage } from '../admin/record-list.tsx';
+import { useIsSuperAdmin } from '../admin/organization-field.tsx';
 import { currenciesApi as api } from './api/currencies.ts';
 
 const BASE = '/currencies';
@@ -12,9 +13,12 @@ const FIELDS = ['iso_code', 'name'] as const;
 
 export function CurrencyListScreen({ title }: ScreenProps) {
   const { t } = useTranslation();
+  const superAdmin = useIsSuperAdmin();
   return (
     <RecordListPage
       title={title}
+      readOnly={!superAdmin}
+      notice={t('admin.shared_master_data')}
       base={BASE}
       api={api}
       nameOf={(row) => row.iso_code}

@@ -6,6 +6,7 @@ import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
 import { optionQueries, useOptions } from '../admin/api/options.ts';
 import { useRecordForm } from '../admin/record-form.ts';
 import { RecordListPage } from '../admin/record-list.tsx';
+import { useIsSuperAdmin } from '../admin/organization-field.tsx';
 import { currencyConversionsApi as api } from './api/currency-conversions.ts';
 
 const BASE = '/currency-conversions';
@@ -14,9 +15,12 @@ const describe = (c: CurrencyConversion) => `${c.from_currency.iso_code} → ${c
 
 export function CurrencyConversionListScreen({ title }: ScreenProps) {
   const { t } = useTranslation();
+  const superAdmin = useIsSuperAdmin();
   return (
     <RecordListPage
       title={title}
+      readOnly={!superAdmin}
+      notice={t('admin.shared_master_data')}
       base={BASE}
       api={api}
       nameOf={describe}
