@@ -110,7 +110,11 @@ export async function createSession(
   input: { userId: number; organizationId: number | null; kind: 'session' | 'token'; deviceName?: string; ip: string; userAgent?: string },
 ): Promise<NewSession> {
   const token = newToken();
-  const expiresIn = input.kind === 'session' ? ctx.config.SESSION_LIFETIME_SECONDS : ctx.config.TOKEN_LIFETIME_DAYS * 86400;
+  // A browser session never outlives its absolute lifetime, however the two settings are set.
+  const expiresIn =
+    input.kind === 'session'
+      ? Math.min(ctx.config.SESSION_LIFETIME_SECONDS, Math.floor(ctx.config.SESSION_ABSOLUTE_LIFETIME_HOURS * 3600))
+      : ctx.config.TOKEN_LIFETIME_DAYS * 86400;
   await ctx.db.insert(sessions).values({
     token_hash: hashToken(token),
     kind: input.kind,
