@@ -19,6 +19,7 @@ import { type MessageKey, type MessageParams, translate } from '@mss/contracts/m
 import type { App, AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { createMailer } from './mail/mailer.ts';
+import { backgroundWorkDone } from './lib/background.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { IMPORT_MAX_ATTEMPTS, processImport, recoverImports } from './modules/imports/imports.service.ts';
@@ -61,7 +62,11 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   }).withTypeProvider<ZodTypeProvider>();
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log: app.log });
   const ctx: AppContext = { ...deps, db: deps.database.db, mailer, log: app.log, queue: null };
-  app.addHook('onClose', async () => mailer.close());
+  // Work a request left running (a reset mail) finishes before the mailer and database go.
+  app.addHook('onClose', async () => {
+    await backgroundWorkDone();
+    mailer.close();
+  });
   if (deps.database.kind === 'pglite' && config.DB_MAINTENANCE_MINUTES > 0) {
     const stopMaintenance = startEmbeddedMaintenance(deps.database.pool, app.log, config.DB_MAINTENANCE_MINUTES * 60_000);
     app.addHook('onClose', stopMaintenance);
