@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -17,7 +17,8 @@ import {
 import { REQUESTED_WITH_VALUE } from '@mss/contracts/common';
 import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
 import type { App, AppContext } from './context.ts';
-import { AppError } from './errors.ts';
+import { AppError, type FieldErrors } from './errors.ts';
+import { attributeOf, findDisallowedText } from './lib/text.ts';
 import { createMailer } from './mail/mailer.ts';
 import { backgroundWorkDone } from './lib/background.ts';
 import { startJobQueue } from './jobs/queue.ts';
@@ -49,6 +50,8 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface BuildOptions {
   logger?: boolean | object;
+  /** Called for every route as it is registered (the input test walks every route the app has). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, options: BuildOptions = {}): Promise<App> {
@@ -60,6 +63,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     // Query arrays come in bracket form (spec §7): ids[]=1&ids[]=2 → { ids: ['1', '2'] }.
     routerOptions: { querystringParser: parseQuery },
   }).withTypeProvider<ZodTypeProvider>();
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log: app.log });
   const ctx: AppContext = { ...deps, db: deps.database.db, mailer, log: app.log, queue: null };
   // Work a request left running (a reset mail) finishes before the mailer and database go.
@@ -80,6 +84,9 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Set before any plugin is registered, so that the plugins' own routes (the API docs) answer
+  // errors in the same shape.
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => sendError(error, request, reply));
   app.decorateRequest('actor', null);
   app.decorateRequest('abilitySubject', null);
 
@@ -129,12 +136,28 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     if (/^Bearer\s+\S+/i.test(request.headers.authorization ?? '')) return;
     if (request.headers['x-requested-with'] !== REQUESTED_WITH_VALUE) throw new AppError('forbidden', 'auth.csrf');
   });
+  // Text that no input may hold (NUL, other control characters, half a surrogate pair), checked
+  // once for every route: route params, query string and JSON body, before any route hook. It is
+  // the first preValidation hook (the body is parsed by then; route-level hooks such as sign-in
+  // and permission checks run after the instance's), so no hook that looks a record up by a
+  // param, and no service, ever sees such a string. It needs no database, and tells a caller who
+  // is not signed in nothing that a 401 would not: only that the route exists.
+  app.addHook('preValidation', async (request) => {
+    const fields = [
+      ...findDisallowedText(request.params, 'params'),
+      ...findDisallowedText(request.query, 'query'),
+      ...findDisallowedText(request.body, 'body'),
+    ];
+    if (fields.length === 0) return;
+    const fieldErrors: FieldErrors = {};
+    for (const field of fields) fieldErrors[field] = [{ key: 'validation.characters', params: { attribute: attributeOf(field) } }];
+    throw new AppError('validation', 'validation.characters', { attribute: attributeOf(fields[0]!) }, fieldErrors);
+  });
   // Answers of the API are about one user: never cache them in shared caches.
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/v1/') && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
   });
 
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => sendError(error, request, reply));
 
   await app.register(
     async (api) => {
