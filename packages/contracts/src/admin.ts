@@ -23,7 +23,8 @@ export const currencySchema = z.object({ id: z.number().int(), iso_code: z.strin
 export type Currency = z.infer<typeof currencySchema>;
 export const currencyInputSchema = z.object({
   iso_code: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'iso_code'),
-  name: name(100),
+  /** Missing or empty: the standard English name of the ISO 4217 code (docs/decisions.md). */
+  name: z.string().trim().max(100).nullish(),
 });
 export type CurrencyInput = z.infer<typeof currencyInputSchema>;
 
