@@ -158,7 +158,6 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     if (request.url.startsWith('/api/v1/') && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
   });
 
-
   await app.register(
     async (api) => {
       const v1 = api.withTypeProvider<ZodTypeProvider>();
