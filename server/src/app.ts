@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -17,10 +17,12 @@ import {
 import { REQUESTED_WITH_VALUE } from '@mss/contracts/common';
 import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
 import type { App, AppContext } from './context.ts';
-import { AppError, validationError } from './errors.ts';
+import { AppError, type FieldErrors, validationError } from './errors.ts';
+import { attributeOf, findDisallowedText } from './lib/text.ts';
 import { INVALIDATION_CHANNEL, listenForInvalidations, PrincipalCache } from './auth/principal-cache.ts';
 import { resolvePrincipal } from './auth/session-auth.ts';
 import { createMailer } from './mail/mailer.ts';
+import { backgroundWorkDone } from './lib/background.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { IMPORT_MAX_ATTEMPTS, processImport, recoverImports } from './modules/imports/imports.service.ts';
@@ -50,6 +52,7 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface BuildOptions {
   logger?: boolean | object;
+  /** Called for every route as it is registered (the input test walks every route the app has). */
 }
 
 export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, options: BuildOptions = {}): Promise<App> {
@@ -70,7 +73,11 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     const stopListening = listenForInvalidations(notifyOthers, principals, app.log);
     app.addHook('onClose', stopListening);
   }
-  app.addHook('onClose', async () => mailer.close());
+  // Work a request left running (a reset mail) finishes before the mailer and database go.
+  app.addHook('onClose', async () => {
+    await backgroundWorkDone();
+    mailer.close();
+  });
   if (deps.database.kind === 'pglite' && config.DB_MAINTENANCE_MINUTES > 0) {
     const stopMaintenance = startEmbeddedMaintenance(deps.database.pool, app.log, config.DB_MAINTENANCE_MINUTES * 60_000);
     app.addHook('onClose', stopMaintenance);
@@ -84,14 +91,15 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
 
   // Every route, as registered: the authorization matrix test reads it, so a new route without
   // an entry there fails the test.
-  const registeredRoutes: { method: string; url: string }[] = [];
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'HEAD') registeredRoutes.push({ method, url: route.url });
-  });
+  const registeredRoutes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => void registeredRoutes.push(route));
   app.decorate('registeredRoutes', registeredRoutes);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Set before any plugin is registered, so that the plugins' own routes (the API docs) answer
+  // errors in the same shape.
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => sendError(error, request, reply));
   app.decorateRequest('actor', null);
   app.decorateRequest('abilitySubject', null);
   app.decorateRequest('principal', null);
@@ -158,12 +166,27 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   };
   app.addHook('onSend', async (request) => invalidate(request));
   app.addHook('onRequestAbort', async (request) => invalidate(request));
+  // Text that no input may hold (NUL, other control characters, half a surrogate pair), checked
+  // once for every route: route params, query string and JSON body, before any route hook. It is
+  // the first preValidation hook (the body is parsed by then; route-level hooks such as sign-in
+  // and permission checks run after the instance's), so no hook that looks a record up by a
+  // param, and no service, ever sees such a string. It needs no database, and tells a caller who
+  // is not signed in nothing that a 401 would not: only that the route exists.
+  app.addHook('preValidation', async (request) => {
+    const fields = [
+      ...findDisallowedText(request.params, 'params'),
+      ...findDisallowedText(request.query, 'query'),
+      ...findDisallowedText(request.body, 'body'),
+    ];
+    if (fields.length === 0) return;
+    const fieldErrors: FieldErrors = {};
+    for (const field of fields) fieldErrors[field] = [{ key: 'validation.characters', params: { attribute: attributeOf(field) } }];
+    throw new AppError('validation', 'validation.characters', { attribute: attributeOf(fields[0]!) }, fieldErrors);
+  });
   // Answers of the API are about one user: never cache them in shared caches.
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/v1/') && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
   });
-
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => sendError(error, request, reply));
 
   await app.register(
     async (api) => {

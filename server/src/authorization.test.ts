@@ -103,6 +103,7 @@ const REQUESTS: Record<string, Build> = {
   'GET /markets': () => ({ url: '/markets' }),
   'GET /markets/:id': (_w, s) => ({ url: `/markets/${s.market}` }),
   'GET /markets/:id/logotype': (_w, s) => ({ url: `/markets/${s.market}/logotype` }),
+  'GET /admin/markets': () => ({ url: '/admin/markets' }),
   'GET /admin/markets/:id': (_w, s) => ({ url: `/admin/markets/${s.market}` }),
   'POST /admin/markets': (_w, s, _t, side) => ({
     url: '/admin/markets',
@@ -233,7 +234,9 @@ async function statusOf(key: string, column: Column, side: 'own' | 'other'): Pro
 
 describe('authorization matrix', () => {
   it('covers every registered route, and nothing else', () => {
-    const registered = t.app.registeredRoutes.filter((r) => r.url.startsWith('/api/v1/')).map((r) => `${r.method} ${r.url.slice('/api/v1'.length)}`);
+    const registered = t.app.registeredRoutes
+      .filter((r) => r.url.startsWith('/api/v1/'))
+      .flatMap((r) => [r.method].flat().filter((m) => m !== 'HEAD').map((m) => `${m} ${r.url.slice('/api/v1'.length)}`));
     expect([...registered].sort()).toEqual(Object.keys(REQUESTS).sort());
     expect(Object.keys(AUTHORIZATION_MATRIX).sort()).toEqual(Object.keys(REQUESTS).sort());
   });

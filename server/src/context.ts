@@ -1,5 +1,6 @@
 import type {
   FastifyBaseLogger,
+  RouteOptions,
   FastifyInstance,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
@@ -26,8 +27,8 @@ export interface AppContext {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every route of the app, as registered (method and URL pattern). */
-    registeredRoutes: { method: string; url: string }[];
+    /** Every route of the app, as registered (the authorization and input tests read them). */
+    registeredRoutes: RouteOptions[];
   }
 }
 

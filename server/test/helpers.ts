@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Role } from '@mss/contracts/enums';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { migrateDatabase, openDatabase, type Database, type Db } from '../src/db/client.ts';
 import { companies, companyMarkets, markets, organizations, userMarkets, userOrganizations, userRoles, users } from '../src/db/schema.ts';
@@ -50,13 +50,14 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   };
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** `options.logger`: a test that checks what is logged passes its own (otherwise nothing is logged). */
+export async function createTestApp(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mss-test-'));
   // Background jobs only where a test asks for them (JOBS: 'on'): starting the queue costs a second.
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web'), JOBS: 'off', ...env });
   const { database, drop } = await freshDatabase();
   await migrateDatabase(database.db);
-  const app = await buildApp({ config, database }, { logger: false });
+  const app = await buildApp({ config, database }, { logger: false, ...options });
   await app.ready();
   return {
     app,

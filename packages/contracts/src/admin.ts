@@ -23,7 +23,8 @@ export const currencySchema = z.object({ id: z.number().int(), iso_code: z.strin
 export type Currency = z.infer<typeof currencySchema>;
 export const currencyInputSchema = z.object({
   iso_code: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'iso_code'),
-  name: name(100),
+  /** Missing or empty: the standard English name of the ISO 4217 code (docs/decisions.md). */
+  name: z.string().trim().max(100).nullish(),
 });
 export type CurrencyInput = z.infer<typeof currencyInputSchema>;
 
@@ -65,7 +66,15 @@ export const organizationSchema = z.object({
 export type Organization = z.infer<typeof organizationSchema>;
 export const organizationInputSchema = z.object({ name: name(200), mail_description: z.string().max(2000).nullish() });
 export type OrganizationInput = z.infer<typeof organizationInputSchema>;
-export const organizationSettingsInputSchema = z.object({ settings: z.record(z.string(), z.unknown()) });
+/** A setting's value is checked by the server (spec §8 messages); here only its size is bounded. */
+const settingValue = z.unknown().superRefine((value, ctx) => {
+  if (typeof value === 'string' && value.length > 50) ctx.addIssue({ code: 'too_big', origin: 'string', maximum: 50, inclusive: true, input: value });
+});
+export const organizationSettingsInputSchema = z.object({
+  settings: z
+    .record(z.string(), settingValue)
+    .refine((settings) => Object.keys(settings).every((key) => key.length <= 100), 'settings'),
+});
 
 export const informationModalSchema = z.object({
   id: z.number().int(),

@@ -131,6 +131,8 @@ export const enUS = {
   'validation.uuid': 'The :attribute must be a valid UUID.',
   'validation.invalid': 'The :attribute is invalid.',
   'validation.search_min': 'The search must be longer than 2 characters.',
+  // Of our own: NUL, other control characters or half a UTF-16 surrogate pair in a text input.
+  'validation.characters': 'The :attribute contains characters that are not allowed.',
 
   // Enumeration labels: enum.<name>.<value>
   'enum.report_status.10': 'Processing file',

@@ -20,13 +20,34 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+// Verified against when there is no stored hash (unknown user, user without a password), so
+// that the answer takes as long as for a real account and its time tells nothing (issue 8).
+// Made once, on first use, with the current cost, so it costs what a real hash does.
+let dummyHash: Promise<string> | null = null;
+function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(16).toString('base64')).catch((error: unknown) => {
+    dummyHash = null;
+    throw error;
+  });
+  return dummyHash;
+}
+
+/**
+ * Whether the password matches the stored hash. Without a usable hash it still derives a key
+ * (against a dummy hash) and answers false: always the same work, whatever the account.
+ */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  if (!stored) return false;
+  const real = parseHash(stored);
+  const target = real ?? parseHash(await dummyPasswordHash())!;
+  const key = await scryptAsync(password, target.salt, target.n, target.r, target.p);
+  return real !== null && key.length === target.hash.length && timingSafeEqual(key, target.hash);
+}
+
+function parseHash(stored: string | null): { n: number; r: number; p: number; salt: Buffer; hash: Buffer } | null {
+  if (!stored) return null;
   const [scheme, n, rr, pp, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const key = await scryptAsync(password, Buffer.from(salt, 'base64'), Number(n), Number(rr), Number(pp));
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  if (scheme !== 'scrypt' || !salt || !hash) return null;
+  return { n: Number(n), r: Number(rr), p: Number(pp), salt: Buffer.from(salt, 'base64'), hash: Buffer.from(hash, 'base64') };
 }
 
 /** A random token for a cookie, bearer token or reset link; only `hashToken(token)` is stored. */

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { files } from '../db/schema.ts';
 import { notFound, validationError } from '../errors.ts';
+import { hasDisallowedCharacters, truncateText } from './text.ts';
 
 export const LOGOTYPE_MAX_BYTES = 2 * 1024 * 1024;
 
@@ -12,6 +13,16 @@ export function sniffImageType(content: Buffer): 'image/png' | 'image/jpeg' | nu
   if (content.length >= 8 && content.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
   if (content.length >= 3 && content[0] === 0xff && content[1] === 0xd8 && content[2] === 0xff) return 'image/jpeg';
   return null;
+}
+
+/**
+ * The name of an uploaded file, as it is stored: a file name is user input like any other, so a
+ * name holding control characters or half a surrogate pair is refused as the app-wide check
+ * refuses such text (422 on `file`); a long one is cut without splitting a character.
+ */
+export function uploadedFileName(filename: string, fallback: string): string {
+  if (hasDisallowedCharacters(filename)) throw validationError('file', 'validation.characters');
+  return truncateText(filename, 200) || fallback;
 }
 
 /** Reads the multipart `file` field of a logotype upload: png or jpg by content, at most 2 MiB. */
@@ -23,9 +34,10 @@ export async function readLogotype(request: FastifyRequest): Promise<{ name: str
     if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw validationError('file', 'files.too_large', { max: '2 MiB' });
     throw error;
   });
+  const name = uploadedFileName(part.filename, 'logotype');
   const mimeType = sniffImageType(content);
   if (!mimeType) throw validationError('file', 'files.logotype_type');
-  return { name: part.filename.slice(0, 200) || 'logotype', mimeType, content };
+  return { name, mimeType, content };
 }
 
 export async function storeFile(db: Db, file: { name: string; mimeType: string; content: Buffer }): Promise<number> {

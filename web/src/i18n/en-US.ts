@@ -275,6 +275,7 @@ export const uiEnUS = {
 
   // Administration: resources (model names are used in "… not saved." and "… deleted.")
   'admin.currency.model': 'Currency',
+  'admin.currency.name_help': 'Leave it empty to use the standard name of the ISO code (such as "Swiss Franc" for CHF). A code that is not a standard ISO 4217 currency needs a name.',
   'admin.conversion.model': 'Currency conversion',
   'admin.conversion.rate': 'Rate',
   'admin.conversion.rate_help': 'A multiplier: an amount in the from currency × rate is the amount in the to currency.',

@@ -108,7 +108,7 @@ export function authRoutes(app: App, ctx: AppContext) {
     },
     async (request) => {
       const appUrl = ctx.config.APP_URL ?? `http://localhost:${ctx.config.PORT}`;
-      await requestPasswordReset(ctx, { email: request.body.email, appUrl });
+      requestPasswordReset(ctx, { email: request.body.email, appUrl });
       return { data: { message: translate('passwords.sent', {}, localeOf(request)) } };
     },
   );

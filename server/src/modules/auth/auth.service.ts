@@ -10,6 +10,7 @@ import type { AppContext } from '../../context.ts';
 import { loginAttempts, organizations, passwordResets, sessions, userOrganizations, userRoles, users } from '../../db/schema.ts';
 import { AppError, validationError } from '../../errors.ts';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../auth/passwords.ts';
+import { backgroundWorkDone, runInBackground } from '../../lib/background.ts';
 
 // A pragmatic e-mail shape check: one @, no spaces, a dot in the domain.
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -72,8 +73,10 @@ export async function checkCredentials(ctx: AppContext, input: Credentials): Pro
     throw validationError('email', 'auth.invalid_email');
   }
   const [user] = await ctx.db.select().from(users).where(eq(sql`lower(${users.email})`, email)).limit(1);
-  // Unknown user and wrong password answer alike, so nobody can probe which e-mails exist.
-  if (!user || !(await verifyPassword(input.password, user.password_hash))) {
+  // Unknown user and wrong password answer alike, in words and in time (the password is checked
+  // against a dummy hash when there is no user), so nobody can probe which e-mails exist.
+  const passwordMatches = await verifyPassword(input.password, user?.password_hash ?? null);
+  if (!user || !passwordMatches) {
     await recordFailure(ctx, email, input.ip);
     throw validationError('email', 'auth.failed');
   }
@@ -170,12 +173,23 @@ export function checkPasswordRules(password: string, confirmation: string): void
 }
 
 /**
- * Sends a reset link when the address belongs to an enabled user. The caller answers the same
- * either way (DESIGN §4 departure). A second request within a minute sends nothing new.
+ * Asks for a reset link. The answer is the same whether or not the address has an account
+ * (DESIGN §4 departure), and so is the time it takes: only the e-mail's shape is checked here,
+ * the lookup and the mail happen after the answer (`sendPasswordReset`, in the background).
  */
-export async function requestPasswordReset(ctx: AppContext, input: { email: string; appUrl: string }): Promise<void> {
+export function requestPasswordReset(ctx: AppContext, input: { email: string; appUrl: string }): void {
   const email = normalizeEmail(input.email);
   if (!EMAIL_PATTERN.test(email)) throw validationError('email', 'auth.invalid_email');
+  runInBackground(ctx.log, 'password reset request', () => sendPasswordReset(ctx, { email, appUrl: input.appUrl }));
+}
+
+/**
+ * Sends a reset link when the address belongs to an enabled user. A second request within a
+ * minute sends nothing new. A mail that cannot be sent is logged and its link deleted: nobody
+ * waits for an answer any more (docs/decisions.md).
+ */
+export async function sendPasswordReset(ctx: AppContext, input: { email: string; appUrl: string }): Promise<void> {
+  const email = normalizeEmail(input.email);
   const [user] = await ctx.db
     .select({ id: users.id, email: users.email, first_name: users.first_name })
     .from(users)
@@ -215,11 +229,15 @@ export async function requestPasswordReset(ctx: AppContext, input: { email: stri
       ].join('\n'),
     });
   } catch (error) {
-    ctx.log.error({ err: error }, 'password reset mail could not be sent');
+    // "Email could not be sent to this email address." can no longer be the answer: it would
+    // come only for addresses that have an account.
+    ctx.log.error({ err: error, userId: user.id }, 'password reset mail could not be sent');
     await ctx.db.delete(passwordResets).where(eq(passwordResets.token_hash, hashToken(token)));
-    throw validationError('email', 'auth.email_not_sent');
   }
 }
+
+/** Resolves when the reset mails requested so far have been sent (or have failed and been logged). */
+export const passwordResetWork = backgroundWorkDone;
 
 export async function resetPassword(
   ctx: AppContext,

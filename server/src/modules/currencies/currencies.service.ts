@@ -36,18 +36,36 @@ async function assertIsoCodeFree(db: Db, isoCode: string, exceptId?: number) {
   if (taken) throw validationError('iso_code', 'validation.unique');
 }
 
+// The ISO 4217 codes in use and their English names, from the ICU data Node ships with.
+const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+const currencyNames = new Intl.DisplayNames(['en'], { type: 'currency', fallback: 'none' });
+
+/**
+ * The currency as stored: a name left out is the standard name of the code. A code the standard
+ * does not know needs a name from the administrator (a new currency, a unit of account); without
+ * one it is most likely a typo: 422 "The selected iso code is invalid.".
+ */
+function withName(input: CurrencyInput): { iso_code: string; name: string } {
+  if (input.name) return { iso_code: input.iso_code, name: input.name };
+  const standard = ISO_CURRENCIES.has(input.iso_code) ? currencyNames.of(input.iso_code) : undefined;
+  if (!standard) throw validationError('iso_code', 'validation.in');
+  return { iso_code: input.iso_code, name: standard };
+}
+
 export async function createCurrency(db: Db, input: CurrencyInput): Promise<Currency> {
-  await assertIsoCodeFree(db, input.iso_code);
-  const [row] = await db.insert(currencies).values(input).returning(columns);
+  const values = withName(input);
+  await assertIsoCodeFree(db, values.iso_code);
+  const [row] = await db.insert(currencies).values(values).returning(columns);
   return row!;
 }
 
 export async function updateCurrency(db: Db, id: number, input: CurrencyInput): Promise<Currency> {
   await findCurrency(db, id);
-  await assertIsoCodeFree(db, input.iso_code, id);
+  const values = withName(input);
+  await assertIsoCodeFree(db, values.iso_code, id);
   const [row] = await db
     .update(currencies)
-    .set({ ...input, updated_at: sql`now()` })
+    .set({ ...values, updated_at: sql`now()` })
     .where(eq(currencies.id, id))
     .returning(columns);
   return row!;

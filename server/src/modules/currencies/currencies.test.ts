@@ -61,10 +61,10 @@ describe('currencies', () => {
   });
 
   it('when the input is invalid or the code taken, then 422 with field errors', async () => {
-    const bad = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'EURO', name: '' } });
+    const bad = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'EURO', name: 'x'.repeat(101) } });
     expect(bad.statusCode).toBe(422);
     expect(Object.keys(bad.json().errors).sort()).toEqual(['iso_code', 'name']);
-    expect(bad.json().errors.name).toEqual(['The name field is required.']);
+    expect(bad.json().errors.name).toEqual(['The name may not be greater than 100 characters.']);
     await t.db.insert(currencies).values({ iso_code: 'GBP', name: 'Pound' });
     const taken = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'gbp', name: 'Pound again' } });
     expect(taken.statusCode).toBe(422);
@@ -79,6 +79,31 @@ describe('currencies', () => {
     const res = await t.app.inject({ method: 'DELETE', url: `${url}/${currency!.id}`, headers: admin.headers });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ message: 'The currency ISK is still in use and cannot be deleted.' });
+  });
+});
+
+describe('a currency from its ISO code alone (issue 8)', () => {
+  it('when the name is missing or empty, then it is the standard name of the ISO 4217 code', async () => {
+    const created = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'chf' } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().data).toMatchObject({ iso_code: 'CHF', name: 'Swiss Franc' });
+    const empty = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'NOK', name: '  ' } });
+    expect(empty.json().data).toMatchObject({ iso_code: 'NOK', name: 'Norwegian Krone' });
+    const renamed = await t.app.inject({ method: 'PUT', url: `${url}/${empty.json().data.id}`, headers: admin.headers, payload: { iso_code: 'NOK', name: null } });
+    expect(renamed.json().data.name).toBe('Norwegian Krone');
+  });
+
+  it('when the code is not an ISO 4217 currency and no name is given, then 422 "The selected iso code is invalid."', async () => {
+    const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'QQQ' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ message: 'The selected iso code is invalid.', errors: { iso_code: ['The selected iso code is invalid.'] } });
+    expect(await t.db.select().from(currencies).where(eq(currencies.iso_code, 'QQQ'))).toEqual([]);
+  });
+
+  it('when the code is unknown to the standard but the administrator names it, then it is created (a new currency)', async () => {
+    const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'QQR', name: 'Association unit of account' } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data).toMatchObject({ iso_code: 'QQR', name: 'Association unit of account' });
   });
 });
 

@@ -7,13 +7,15 @@ import type { App, AppContext } from '../../context.ts';
 import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';
 import { actorOf } from '../../auth/session-auth.ts';
 import { validationError } from '../../errors.ts';
+import { uploadedFileName } from '../../lib/files.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { findReportRow } from '../reports/reports.service.ts';
 import { acceptUpload, availableCodesFor, findImport, findImportErrors, findImportFile, findImports } from './imports.service.ts';
 import { writeErrorSheet, writeTemplate } from './imports.sheets.ts';
 
 const tags = ['imports'];
-const uuidParams = z.object({ uuid: z.string() });
+// Not z.uuid(): a malformed uuid is a record that does not exist (404), like an unknown one.
+const uuidParams = z.object({ uuid: z.string().max(100) });
 
 /** Writes an xlsx into memory (templates and error lists are small: one row per code or error). */
 async function xlsxBuffer(write: (out: NodeJS.WritableStream) => Promise<void>): Promise<Buffer> {
@@ -55,7 +57,8 @@ export function importsRoutes(app: App, ctx: AppContext) {
         if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw validationError('file', 'files.too_large', { max: `${ctx.config.IMPORT_MAX_MB} MB` });
         throw error;
       });
-      const result = await acceptUpload(ctx.db, who(request), request.params.uuid, { name: part.filename.slice(0, 200) || 'report.xlsx', content }, ctx.queue);
+      const name = uploadedFileName(part.filename, 'report.xlsx');
+      const result = await acceptUpload(ctx.db, who(request), request.params.uuid, { name, content }, ctx.queue);
       return reply.code(202).send({ data: result });
     },
   );

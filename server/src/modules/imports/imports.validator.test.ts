@@ -256,6 +256,15 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
     expect(messages(result)).toEqual([[null, 'The file has too many rows (at most 2).']]);
   });
 
+  it('when the file has a header row and exactly the allowed number of data rows, then it is accepted (the limit is on data rows)', async () => {
+    const header = ['Code', 'Volume', 'Value'];
+    const ok = await validate(await write([header, ['1001', 1, 1], ['1002', 1, 1]]), { limits: { maxRows: 2 } });
+    expect(messages(ok)).toEqual([]);
+    expect(ok).toMatchObject({ ok: true, headerRow: 1, dataRowCount: 2 });
+    const over = await validate(await write([header, ['1001', 1, 1], ['1002', 1, 1], ['A-7', 1, 1]]), { limits: { maxRows: 2 } });
+    expect(messages(over)).toEqual([[null, 'The file has too many rows (at most 2).']]);
+  });
+
   it('refuses a sheet over the size cap', async () => {
     const result = await validate(await write([['1001', 1, 1]]), { limits: { maxSheetBytes: 100 } });
     expect(result.errors.map((e) => e.key)).toEqual(['import.too_large']);

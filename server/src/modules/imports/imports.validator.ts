@@ -8,7 +8,8 @@
  * Rules, in this order (a file-level failure stops there; row rules collect every error):
  * 1. xlsx, judged by content (zip signature and workbook parts, never the file name):
  *    'import.not_xlsx'. A damaged xlsx is 'import.corrupt', a file over the size caps or a
- *    zip bomb 'import.too_large', more rows than allowed 'import.too_many_rows', a workbook
+ *    zip bomb 'import.too_large', more data rows than allowed (the header does not count)
+ *    'import.too_many_rows', a workbook
  *    without a worksheet 'import.empty'.
  * 2. Not empty: 'import.empty' when no data row holds anything in column B or C (an empty
  *    sheet, a header only, or codes without any figure such as an unfilled template).
@@ -64,6 +65,7 @@ import {
   openXlsx,
   parseHumanNumber,
   withXlsxSlot,
+  XlsxError,
 } from '../../lib/xlsx/index.ts';
 
 export interface CodeInfo {
@@ -316,6 +318,7 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
   const maxErrors = options.maxErrors ?? IMPORT_MAX_ERRORS;
   if (!Number.isInteger(maxErrors) || maxErrors < 1) throw new RangeError('maxErrors must be a positive integer');
   const maxMagnitude = options.maxMagnitude ?? IMPORT_MAX_MAGNITUDE;
+  const maxDataRows = options.limits?.maxRows ?? DEFAULT_XLSX_LIMITS.maxRows;
 
   const rowErrors = new ErrorList(maxErrors, locale);
   const columnErrors = new ErrorList(maxErrors, locale);
@@ -360,7 +363,9 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
   };
   try {
     try {
-      const workbook = await openXlsx(path, { limits: options.limits });
+      // The row limit is on data rows: the reader, which counts every non-empty row, may read
+      // one more (the header), and the data rows are counted against the limit below.
+      const workbook = await openXlsx(path, { limits: { ...options.limits, maxRows: maxDataRows + 1 } });
       const { date1904 } = workbook;
       for await (const { row, cells } of readAheadUntil(workbook.rows(), ready)) {
         codes ??= await ready;
@@ -388,6 +393,7 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
         const blankC = isBlank(c);
         if (!unnamedExtra && isBlank(a) && blankB && blankC) continue; // nothing, or only notes in named columns
         dataRowCount++;
+        if (dataRowCount > maxDataRows) throw new XlsxError('too_many_rows', `more than ${maxDataRows} data rows`);
         if (!blankB || !blankC) hasFigures = true;
         else rowsWithoutFigures++;
 
@@ -439,10 +445,8 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
           return failure(fileError('import.empty', {}, locale), counts);
         case 'too_large':
           return failure(fileError('import.too_large', {}, locale), counts);
-        case 'too_many_rows': {
-          const max = options.limits?.maxRows ?? DEFAULT_XLSX_LIMITS.maxRows;
-          return failure(fileError('import.too_many_rows', { max: max.toLocaleString('en-US') }, locale), counts);
-        }
+        case 'too_many_rows':
+          return failure(fileError('import.too_many_rows', { max: maxDataRows.toLocaleString('en-US') }, locale), counts);
         default:
           return failure(fileError('import.corrupt', {}, locale), counts);
       }

@@ -22,11 +22,14 @@ export function marketsRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-markets']);
   const one = { params: idParamsSchema, response: { 200: dataOf(marketSchema) } };
 
-  app.get(
-    '/markets',
-    { schema: { tags, summary: 'List markets (searches international_name)', querystring: listQuerySchema, response: { 200: listOf(marketSchema) } }, preValidation: canView },
-    async (request) => findMarkets(ctx.db, actorOf(request), request.query),
-  );
+  // Spec §7 lists both markets and admin/markets among the list endpoints: one list, two paths.
+  for (const path of ['/markets', '/admin/markets']) {
+    app.get(
+      path,
+      { schema: { tags, summary: 'List markets (searches international_name)', querystring: listQuerySchema, response: { 200: listOf(marketSchema) } }, preValidation: canView },
+      async (request) => findMarkets(ctx.db, actorOf(request), request.query),
+    );
+  }
   app.get('/markets/:id', { schema: { tags, summary: 'One market', ...one }, preValidation: canView }, async (request) => ({
     data: await findMarket(ctx.db, actorOf(request), request.params.id),
   }));

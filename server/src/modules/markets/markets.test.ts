@@ -44,6 +44,28 @@ describe('markets', () => {
     expect(byLocal.json().data).toEqual([]);
   });
 
+  it('when GET /admin/markets is asked (spec §7), then the same list as GET /markets: same query, scope and permission', async () => {
+    const mine = await createMarket(t.db, admin.organizationId!, 'Adminlistland');
+    const foreign = await createMarket(t.db, (await createOrganization(t.db)).id, 'Adminlistforeign');
+    for (const query of ['?per_page=100', '?search=adminlist', '?sort=iso_code&direction=desc&per_page=2&page=1']) {
+      const [plain, underAdmin] = await Promise.all(
+        ['/api/v1/markets', '/api/v1/admin/markets'].map((path) => t.app.inject({ url: `${path}${query}`, headers: admin.headers })),
+      );
+      expect(underAdmin!.statusCode, query).toBe(200);
+      expect(underAdmin!.json(), query).toEqual(plain!.json());
+    }
+    const found = (await t.app.inject({ url: '/api/v1/admin/markets?search=adminlist', headers: admin.headers })).json().data.map((m: { id: number }) => m.id);
+    expect(found).toEqual([mine.id]);
+    expect(found).not.toContain(foreign.id);
+    // view-markets is enough, as for GET /markets; without it, 403 on both.
+    const marketAdmin = await signInAs(t, ['market-admin'], { organizationId: admin.organizationId! });
+    expect((await t.app.inject({ url: '/api/v1/admin/markets', headers: marketAdmin.headers })).statusCode).toBe(200);
+    const reporter = await signInAs(t, ['reporter'], { organizationId: admin.organizationId! });
+    for (const path of ['/api/v1/markets', '/api/v1/admin/markets']) {
+      expect((await t.app.inject({ url: path, headers: reporter.headers })).statusCode).toBe(403);
+    }
+  });
+
   it('when another organization owns a market, then it is invisible (404) and untouchable', async () => {
     const other = await createOrganization(t.db);
     const foreign = await createMarket(t.db, other.id, 'Foreignland');

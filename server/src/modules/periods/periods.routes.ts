@@ -7,7 +7,8 @@ import { actorOf } from '../../auth/session-auth.ts';
 import { changePeriod, createPeriod, findPeriod, findPeriods } from './periods.service.ts';
 
 const tags = ['periods'];
-const uuidParams = z.object({ uuid: z.string() });
+// Not z.uuid(): a malformed uuid is a record that does not exist (404), like an unknown one.
+const uuidParams = z.object({ uuid: z.string().max(100) });
 
 export function periodsRoutes(app: App, ctx: AppContext) {
   const signedIn = requireAbilitySubject(ctx);

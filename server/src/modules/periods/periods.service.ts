@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
 import { type AbilitySubject, canInMarket } from '@mss/contracts/abilities';
 import { ReportStatus } from '@mss/contracts/enums';
 import type { Period, PeriodInput } from '@mss/contracts/reports';
@@ -7,8 +7,47 @@ import type { Db } from '../../db/client.ts';
 import { companies, companyMarkets, markets, periods, reports, reportStatusChanges } from '../../db/schema.ts';
 import { AppError, forbidden, validationError } from '../../errors.ts';
 
+/*
+ * Which periods of a market a user sees (docs/permissions.md, issue 8): those who run the
+ * market's reporting see every period; those who report, or follow their company's reports, see
+ * the periods that have reports (open and closed: not drafts); everyone else only published ones.
+ */
+const ALL_PERIODS = ['manage-periods', 'approve-reports'];
+const REPORTING_PERIODS = ['upload-reports', 'view-company-reports'];
+const PUBLISHED_PERIODS = ['view-statistics', 'view-report-history'];
 /** Abilities that let a user see a market's periods at all. */
-const PERIOD_READERS = ['manage-periods', 'approve-reports', 'upload-reports', 'view-statistics', 'view-report-history', 'view-company-reports'];
+const PERIOD_READERS = [...ALL_PERIODS, ...REPORTING_PERIODS, ...PUBLISHED_PERIODS];
+
+type PeriodView = 'all' | 'reporting' | 'published';
+
+/** Which of the market's periods the actor sees, or null for none. */
+function periodViewIn(who: Who, marketId: number): PeriodView | null {
+  const holds = (abilities: string[]) => abilities.some((a) => canInMarket(who.subject, a, marketId));
+  if (holds(ALL_PERIODS)) return 'all';
+  if (holds(REPORTING_PERIODS)) return 'reporting';
+  if (holds(PUBLISHED_PERIODS)) return 'published';
+  return null;
+}
+
+function isVisible(view: PeriodView, period: { status: string; published_at: Date | null }): boolean {
+  if (view === 'all') return true;
+  if (view === 'reporting') return period.status !== 'draft';
+  return period.published_at !== null;
+}
+
+/** The SQL condition of the periods the actor sees among these markets. */
+function visiblePeriods(who: Who, marketIds: readonly number[]): SQL {
+  const byView: Record<PeriodView, number[]> = { all: [], reporting: [], published: [] };
+  for (const id of marketIds) {
+    const view = periodViewIn(who, id);
+    if (view) byView[view].push(id);
+  }
+  const parts: SQL[] = [];
+  if (byView.all.length) parts.push(inArray(periods.market_id, byView.all));
+  if (byView.reporting.length) parts.push(and(inArray(periods.market_id, byView.reporting), ne(periods.status, 'draft'))!);
+  if (byView.published.length) parts.push(and(inArray(periods.market_id, byView.published), isNotNull(periods.published_at))!);
+  return parts.length ? or(...parts)! : sql`false`;
+}
 
 export interface Who {
   actor: Actor;
@@ -85,11 +124,11 @@ export async function findPeriods(db: Db, who: Who, query: { market_id?: number;
     if (!PERIOD_READERS.some((a) => canInMarket(who.subject, a, market.id))) throw forbidden('period.no_access');
     marketIds = [market.id];
   } else {
-    marketIds = await marketsWhere(db, who, query.cluster === '1' ? ['manage-periods', 'approve-reports'] : PERIOD_READERS);
+    marketIds = await marketsWhere(db, who, query.cluster === '1' ? ALL_PERIODS : PERIOD_READERS);
   }
   if (marketIds.length === 0) return [];
   const rows = await selectPeriods(db)
-    .where(inArray(periods.market_id, marketIds))
+    .where(visiblePeriods(who, marketIds))
     .orderBy(desc(periods.starts_on), asc(markets.international_name));
   return rows.map(toPeriod);
 }
@@ -100,7 +139,9 @@ export async function findPeriodRow(db: Db, who: Who, uuid: string): Promise<Per
   if (!row || (who.actor.organizationId !== null && who.actor.organizationId !== row.organization_id)) {
     throw new AppError('not_found', 'period.not_found', { title: uuid });
   }
-  if (!PERIOD_READERS.some((a) => canInMarket(who.subject, a, row.market_id))) throw forbidden('period.no_access');
+  const view = periodViewIn(who, row.market_id);
+  if (!view) throw forbidden('period.no_access');
+  if (!isVisible(view, row)) throw forbidden('period.not_published');
   return row;
 }
 

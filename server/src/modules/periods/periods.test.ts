@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createCompany, createMarket, createOrganization, createTestApp, signInAs, type TestApp } from '../../../test/helpers.ts';
+import { createCompany, createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../../../test/helpers.ts';
 import { companies, companyOrganizations, reports, reportStatusChanges } from '../../db/schema.ts';
 
 let t: TestApp;
@@ -118,5 +118,64 @@ describe('periods', () => {
     const res = await create(marketAdmin.headers, { ...period, ends_on: '2026-09-01', market_id: market.id });
     expect(res.statusCode).toBe(422);
     expect(Object.keys(res.json().errors)).toEqual(['ends_on']);
+  });
+
+  describe('who sees which periods (issue 8: viewers got drafts and unpublished periods)', () => {
+    /** A market with a draft, an open, a closed and a published period, newest first as listed. */
+    async function periodsInEveryState() {
+      const { org, market, marketAdmin } = await setup();
+      const make = async (title: string, month: string, actions: string[]) => {
+        const p = (await create(marketAdmin.headers, { title, starts_on: `2026-${month}-01`, ends_on: `2026-${month}-28`, market_id: market.id })).json().data;
+        for (const action of actions) expect((await act(marketAdmin.headers, p.uuid, action)).statusCode).toBe(200);
+        return p.uuid as string;
+      };
+      const uuids = {
+        draft: await make('Draft', '04', []),
+        open: await make('Open', '03', ['open']),
+        closed: await make('Closed', '02', ['open', 'close']),
+        published: await make('Published', '01', ['open', 'close', 'publish']),
+      };
+      return { org, market, marketAdmin, uuids };
+    }
+    const titles = async (headers: Record<string, string>, query: string) =>
+      (await t.app.inject({ url: `/api/v1/periods${query}`, headers })).json().data.map((p: { title: string }) => p.title);
+
+    it('when a viewer, cluster viewer or statistics-only user asks, then only published periods; an unpublished one is "The period is not yet published for viewing."', async () => {
+      const { org, market, uuids } = await periodsInEveryState();
+      for (const role of ['viewer', 'cluster-viewer', 'just-stats'] as const) {
+        const user = await signInAs(t, [role], { organizationId: org.id, marketIds: [market.id] });
+        expect(await titles(user.headers, `?market_id=${market.id}`), role).toEqual(['Published']);
+        expect(await titles(user.headers, ''), role).toEqual(['Published']);
+        expect((await t.app.inject({ url: `/api/v1/periods/${uuids.published}`, headers: user.headers })).statusCode).toBe(200);
+        for (const uuid of [uuids.draft, uuids.open, uuids.closed]) {
+          const res = await t.app.inject({ url: `/api/v1/periods/${uuid}`, headers: user.headers });
+          expect(res.statusCode, role).toBe(403);
+          expect(res.json()).toEqual({ message: 'The period is not yet published for viewing.' });
+        }
+      }
+    });
+
+    it('when a reporter or a company user asks, then the periods that have reports (open, closed, published), not drafts', async () => {
+      const { org, market, uuids } = await periodsInEveryState();
+      const reporter = await signInAs(t, ['reporter'], { organizationId: org.id, marketIds: [market.id] });
+      // The company role held through the company's market, as the demo's company user holds it.
+      const company = await createCompany(t.db, [{ marketId: market.id, roles: ['company'] }]);
+      const follower = await createUser(t.db, { organizationIds: [org.id], companyId: company.id });
+      const followerHeaders = { ...XHR, cookie: await signIn(t.app, follower.email) };
+      for (const headers of [reporter.headers, followerHeaders]) {
+        expect(await titles(headers, `?market_id=${market.id}`)).toEqual(['Open', 'Closed', 'Published']);
+        expect((await t.app.inject({ url: `/api/v1/periods/${uuids.open}`, headers })).statusCode).toBe(200);
+        const draft = await t.app.inject({ url: `/api/v1/periods/${uuids.draft}`, headers });
+        expect(draft.statusCode).toBe(403);
+        expect(draft.json()).toEqual({ message: 'The period is not yet published for viewing.' });
+      }
+    });
+
+    it('when an approver of the market asks, then every period, drafts included', async () => {
+      const { org, market, marketAdmin } = await periodsInEveryState();
+      expect(await titles(marketAdmin.headers, `?market_id=${market.id}`)).toEqual(['Draft', 'Open', 'Closed', 'Published']);
+      const clusterAdmin = await signInAs(t, ['cluster-admin'], { organizationId: org.id, marketIds: [market.id] });
+      expect(await titles(clusterAdmin.headers, `?market_id=${market.id}`)).toEqual(['Draft', 'Open', 'Closed', 'Published']);
+    });
   });
 });

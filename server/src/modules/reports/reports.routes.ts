@@ -27,7 +27,8 @@ import {
 } from './reports.service.ts';
 
 const tags = ['reports'];
-const uuidParams = z.object({ uuid: z.string() });
+// Not z.uuid(): a malformed uuid is a record that does not exist (404), like an unknown one.
+const uuidParams = z.object({ uuid: z.string().max(100) });
 
 export function reportsRoutes(app: App, ctx: AppContext) {
   const signedIn = requireAbilitySubject(ctx);

@@ -238,9 +238,16 @@ export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promis
   return findReport(db, who, uuid);
 }
 
+/**
+ * The latest preflight, or (rerun) a new one. Running it writes a result, so it is for those who
+ * work on the report: its company's reporter and the market's approvers. Those who only follow
+ * the company's reports (company role) read it.
+ */
 export async function findReportPreflight(db: Db, who: Who, uuid: string, rerun: boolean) {
   const row = await findReportRow(db, who, uuid);
-  return rerun ? runPreflight(db, row.id) : latestPreflight(db, row.id);
+  if (!rerun) return latestPreflight(db, row.id);
+  if (!canInMarket(who.subject, 'approve-reports', row.market.id) && !(await reportsFor(db, who, row))) throw forbidden('report_status.no_access');
+  return runPreflight(db, row.id);
 }
 
 /** Every reporting company's report for the period (companies disabled by now are hidden). */

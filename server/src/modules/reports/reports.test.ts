@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../../../test/helpers.ts';
-import { codes, companies, companyMarkets, companyOrganizations, reportRows, reportRowSets, reports } from '../../db/schema.ts';
+import { codes, companies, companyMarkets, companyOrganizations, preflights, reportRows, reportRowSets, reports } from '../../db/schema.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -219,3 +219,28 @@ describe('the report workflow', () => {
     expect(wrong.statusCode).toBe(422);
   });
 });
+
+describe('running the preflight (issue 8: a user who only follows the reports could write one)', () => {
+  it('when a company user who may only view the reports runs the preflight, then 403 and nothing is written; reading it still works', async () => {
+    const w = await world();
+    const { report } = await openPeriod(w, '2026-10', '2026-10-01');
+    const followerUser = await createUser(t.db, { roles: ['company'], organizationIds: [w.org.id], marketIds: [w.market.id], companyId: w.company.id });
+    const follower = { ...XHR, cookie: await signIn(t.app, followerUser.email) };
+    const [stored] = await t.db.select({ id: reports.id }).from(reports).where(eq(reports.uuid, report.uuid));
+    const count = async () => (await t.db.select().from(preflights).where(eq(preflights.report_id, stored!.id))).length;
+    const before = await count();
+
+    const run = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${report.uuid}/preflight`, headers: follower });
+    expect(run.statusCode).toBe(403);
+    expect(run.json()).toEqual({ message: "You don't have access to change this report." });
+    expect(await count()).toBe(before);
+    expect((await t.app.inject({ url: `/api/v1/reports/${report.uuid}/preflight`, headers: follower })).statusCode).toBe(200);
+
+    // The company's reporter and the market's approver may run it.
+    for (const headers of [w.reporter, w.admin]) {
+      expect((await t.app.inject({ method: 'POST', url: `/api/v1/reports/${report.uuid}/preflight`, headers })).statusCode).toBe(200);
+    }
+    expect(await count()).toBe(before + 2);
+  });
+});
+

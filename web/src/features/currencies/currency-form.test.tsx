@@ -46,6 +46,22 @@ describe('the currency form', () => {
     expect(router.state.location.pathname).toBe('/currencies/add');
   });
 
+  it('when the name is left empty, then the form says the standard name is used, sends it empty and shows what the server filled in', async () => {
+    const api = fakeApi()
+      .on('POST', 'admin/currencies', { status: 201, body: { data: { id: 7, iso_code: 'CHF', name: 'Swiss Franc' } } })
+      .on('GET', 'admin/currencies', { body: { data: [{ id: 7, iso_code: 'CHF', name: 'Swiss Franc' }], meta: { page: 1, per_page: 25, total: 1 } } });
+    const router = renderAdd();
+
+    const nameInput = screen.getByRole('textbox', { name: /Name/ });
+    expect(nameInput.hasAttribute('required')).toBe(false);
+    expect(screen.getByText(/Leave it empty to use the standard name of the ISO code/)).toBeTruthy();
+    fillAndSave('chf', '');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/currencies'));
+    expect(api.callsTo('POST', 'admin/currencies')[0]!.body).toEqual({ iso_code: 'CHF', name: '' });
+    expect(await screen.findByRole('cell', { name: 'Swiss Franc' })).toBeTruthy();
+  });
+
   it('when saving fails otherwise, then the error modal says the model was not saved', async () => {
     fakeApi().on('POST', 'admin/currencies', { status: 500, body: { message: 'Something went wrong, try again or contact support.' } });
     renderAdd();

@@ -49,7 +49,8 @@ function CurrencyForm({ currency }: { currency?: Currency }) {
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <TextInput label={t('admin.field.iso_code')} required maxLength={3} {...form.getInputProps('iso_code')} />
-          <TextInput label={t('admin.field.name')} required {...form.getInputProps('name')} />
+          {/* Optional: the server fills in the standard name of the ISO code (docs/decisions.md). */}
+          <TextInput label={t('admin.field.name')} description={t('admin.currency.name_help')} {...form.getInputProps('name')} />
           <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
         </Stack>
       </form>
