@@ -171,9 +171,11 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
     await db.transaction(async (tx) => {
       await setCurrentRowSet(tx, report.id, rowSetId);
       await tx.update(imports).set({ status: 'done', row_count: result.rowCount, error_count: 0, finished_at: sql`now()` }).where(eq(imports.id, importId));
+      // In the same step (DESIGN §5 "rows stored, preflight run"): whoever sees the import done
+      // sees its preflight too (the import screen stops polling once it is done).
+      await runPreflight(tx, report.id);
       await setReportStatus(tx, report.id, ReportStatus.ProcessingData, back);
     });
-    await runPreflight(db, report.id);
     await deleteStaleRowSets(db, report.id);
   } catch (error) {
     log.error({ err: error, importId, attempt }, 'import failed');

@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../../../test/helpers.ts';
-import { codeMarkets, codes, companies, companyCodes, companyMarkets, companyOrganizations, imports, reportRows, reportRowSets, reports } from '../../db/schema.ts';
+import { codeMarkets, codes, companies, companyCodes, companyMarkets, companyOrganizations, imports, preflights, reportRows, reportRowSets, reports } from '../../db/schema.ts';
 import { writeXlsx, type XlsxCellInput } from '../../lib/xlsx-writer/index.ts';
 import { openXlsx } from '../../lib/xlsx/index.ts';
 import { IMPORT_MAX_ATTEMPTS, processImport } from './imports.service.ts';
@@ -161,6 +161,25 @@ describe('importing a report file', () => {
     const { sets, current } = await rowSetsOf(w.report.id);
     expect(current).not.toBe(before.current);
     expect(sets).toEqual([current]);
+  });
+
+  it('when an import shows done, then its preflight is already there (the import screen stops polling at done)', async () => {
+    const w = await world();
+    const res = await upload(w.reporter, w.report.uuid, 'r.xlsx', await xlsx([['1001', 1, 1]]));
+    const [item] = await t.db.select({ id: imports.id }).from(imports).where(eq(imports.uuid, res.json().data.uuid));
+    // Poll as fast as the database answers, so that a gap between the two would be seen.
+    for (let i = 0; i < 20_000; i++) {
+      // One statement, so both are read from the same moment.
+      const [row] = await t.db
+        .select({ status: imports.status, preflights: sql<number>`(select count(*)::int from ${preflights} where ${preflights.report_id} = ${w.report.id})` })
+        .from(imports)
+        .where(eq(imports.id, item!.id));
+      if (row!.status === 'done') {
+        expect(row!.preflights).toBeGreaterThan(0);
+        return;
+      }
+    }
+    throw new Error('import did not finish');
   });
 
   it('when the file is not an xlsx, then the import is invalid with the catalogue message', async () => {

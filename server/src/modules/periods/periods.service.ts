@@ -3,7 +3,7 @@ import { type AbilitySubject, canInMarket } from '@mss/contracts/abilities';
 import { ReportStatus } from '@mss/contracts/enums';
 import type { Period, PeriodInput } from '@mss/contracts/reports';
 import type { Actor } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { companies, companyMarkets, markets, periods, reports, reportStatusChanges } from '../../db/schema.ts';
 import { AppError, forbidden, validationError } from '../../errors.ts';
 
@@ -218,7 +218,7 @@ export async function changePeriod(db: Db, who: Who, uuid: string, action: Perio
 }
 
 /** The period before this one in the same market (by start date), if any. */
-export async function findPreviousPeriod(db: Db, periodId: number): Promise<{ id: number; title: string } | null> {
+export async function findPreviousPeriod(db: Executor, periodId: number): Promise<{ id: number; title: string } | null> {
   const [current] = await db.select({ market_id: periods.market_id, starts_on: periods.starts_on }).from(periods).where(eq(periods.id, periodId));
   if (!current) return null;
   const [previous] = await db

@@ -3,7 +3,7 @@ import { ORGANIZATION_SETTINGS } from '@mss/contracts/admin';
 import { PreflightSeverity } from '@mss/contracts/enums';
 import { type MessageKey, translate } from '@mss/contracts/messages';
 import type { Preflight } from '@mss/contracts/reports';
-import type { Db } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { codes, markets, organizationSettings, periods, preflights, reportRows, reports } from '../../db/schema.ts';
 import { findPreviousPeriod } from '../periods/periods.service.ts';
 
@@ -57,7 +57,7 @@ export function preflightFindings(current: PreflightRow[], previous: { title: st
 }
 
 /** A stand-in row list for the emptiness check: one placeholder when the report has rows. */
-async function reportHasRows(db: Db, reportId: number): Promise<PreflightRow[]> {
+async function reportHasRows(db: Executor, reportId: number): Promise<PreflightRow[]> {
   const [row] = await db
     .select({ one: sql<number>`1` })
     .from(reportRows)
@@ -67,7 +67,7 @@ async function reportHasRows(db: Db, reportId: number): Promise<PreflightRow[]> 
   return row ? [{ code_id: 0, code: '', name: '', volume: null, value: null }] : [];
 }
 
-export async function loadReportRows(db: Db, reportId: number): Promise<PreflightRow[]> {
+export async function loadReportRows(db: Executor, reportId: number): Promise<PreflightRow[]> {
   const rows = await db
     .select({ code_id: reportRows.code_id, code: codes.code, name: codes.name, volume: reportRows.volume, value: reportRows.value })
     .from(reportRows)
@@ -79,7 +79,7 @@ export async function loadReportRows(db: Db, reportId: number): Promise<Prefligh
 }
 
 /** The same company's report in the previous period of the market, if there is one. */
-export async function findPreviousReport(db: Db, reportId: number): Promise<{ periodTitle: string | null; reportId: number | null }> {
+export async function findPreviousReport(db: Executor, reportId: number): Promise<{ periodTitle: string | null; reportId: number | null }> {
   const [report] = await db.select({ period_id: reports.period_id, company_id: reports.company_id }).from(reports).where(eq(reports.id, reportId));
   if (!report) return { periodTitle: null, reportId: null };
   const previous = await findPreviousPeriod(db, report.period_id);
@@ -91,7 +91,7 @@ export async function findPreviousReport(db: Db, reportId: number): Promise<{ pe
   return { periodTitle: previous.title, reportId: prev?.id ?? null };
 }
 
-async function deviationThreshold(db: Db, reportId: number): Promise<number> {
+async function deviationThreshold(db: Executor, reportId: number): Promise<number> {
   const [row] = await db
     .select({ value: organizationSettings.value })
     .from(reports)
@@ -115,7 +115,7 @@ function render(findings: Finding[], createdAt: Date): Preflight {
 }
 
 /** Runs the preflight of a report and stores the result. */
-export async function runPreflight(db: Db, reportId: number): Promise<Preflight> {
+export async function runPreflight(db: Executor, reportId: number): Promise<Preflight> {
   const previous = await findPreviousReport(db, reportId);
   // Without a previous report only emptiness is checked: no need to load the rows.
   const [current, threshold] = previous.reportId
