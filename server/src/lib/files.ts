@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { files } from '../db/schema.ts';
-import { notFound, validationError } from '../errors.ts';
+import { type AppError, notFound, validationError } from '../errors.ts';
 
 export const LOGOTYPE_MAX_BYTES = 2 * 1024 * 1024;
 
@@ -14,15 +15,29 @@ export function sniffImageType(content: Buffer): 'image/png' | 'image/jpeg' | nu
   return null;
 }
 
+/**
+ * The whole content of an uploaded file, or `tooLarge` when it went over the part's size limit.
+ * `toBuffer()` alone lets some over-limit files through: when the file reaches the limit exactly at
+ * the end of a piece of the request body, the parser cuts it there but only marks it truncated when
+ * the next piece arrives, after toBuffer has checked the last piece it read; the first `limit`
+ * bytes then came back as if they were the whole file (issue 8). The flag, read once the stream has
+ * ended, is always set.
+ */
+export async function readWholePart(part: MultipartFile, tooLarge: () => AppError): Promise<Buffer> {
+  const content = await part.toBuffer().catch((error: { code?: string }) => {
+    if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw error;
+  });
+  if (part.file.truncated) throw tooLarge();
+  return content;
+}
+
 /** Reads the multipart `file` field of a logotype upload: png or jpg by content, at most 2 MiB. */
 export async function readLogotype(request: FastifyRequest): Promise<{ name: string; mimeType: string; content: Buffer }> {
   if (!request.isMultipart()) throw validationError('file', 'validation.required');
   const part = await request.file({ limits: { fileSize: LOGOTYPE_MAX_BYTES, files: 1 } });
   if (!part || part.fieldname !== 'file') throw validationError('file', 'validation.required');
-  const content = await part.toBuffer().catch((error: { code?: string }) => {
-    if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw validationError('file', 'files.too_large', { max: '2 MiB' });
-    throw error;
-  });
+  const content = await readWholePart(part, () => validationError('file', 'files.too_large', { max: '2 MiB' }));
   const mimeType = sniffImageType(content);
   if (!mimeType) throw validationError('file', 'files.logotype_type');
   return { name: part.filename.slice(0, 200) || 'logotype', mimeType, content };

@@ -7,6 +7,7 @@ import type { App, AppContext } from '../../context.ts';
 import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';
 import { actorOf } from '../../auth/session-auth.ts';
 import { validationError } from '../../errors.ts';
+import { readWholePart } from '../../lib/files.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { findReportRow } from '../reports/reports.service.ts';
 import { acceptUpload, availableCodesFor, findImport, findImportErrors, findImportFile, findImports } from './imports.service.ts';
@@ -51,10 +52,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
       if (!request.isMultipart()) throw validationError('file', 'validation.required');
       const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
       if (!part || part.fieldname !== 'file') throw validationError('file', 'validation.required');
-      const content = await part.toBuffer().catch((error: { code?: string }) => {
-        if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw validationError('file', 'files.too_large', { max: `${ctx.config.IMPORT_MAX_MB} MB` });
-        throw error;
-      });
+      const content = await readWholePart(part, () => validationError('file', 'files.too_large', { max: `${ctx.config.IMPORT_MAX_MB} MB` }));
       const result = await acceptUpload(ctx.db, who(request), request.params.uuid, { name: part.filename.slice(0, 200) || 'report.xlsx', content }, ctx.queue);
       return reply.code(202).send({ data: result });
     },

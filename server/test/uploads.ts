@@ -1,0 +1,69 @@
+import http from 'node:http';
+import { Readable } from 'node:stream';
+import type { App } from '../src/context.ts';
+
+/**
+ * A multipart/form-data body with one file in the field `file`, produced piece by piece (the
+ * multipart head, then the file in pieces of `piece` bytes, then the closing boundary) without
+ * ever holding the file in memory, so tests can send 100 MB cheaply. How a body is cut into
+ * pieces matters to the server's parser: a file that reaches a size limit exactly at the end of a
+ * piece is the case that once let over-limit files through.
+ */
+export function streamedUpload(size: number, options: { piece?: number; name?: string; first?: Buffer; fill?: number } = {}) {
+  if (options.first && options.first.length > Math.min(size, options.piece ?? 64 * 1024)) throw new RangeError('`first` must fit in the first piece');
+  const piece = options.piece ?? 64 * 1024;
+  const boundary = `----mss-test-upload-${size}-${piece}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${options.name ?? 'upload.xlsx'}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const block = Buffer.alloc(piece, options.fill ?? 0x41);
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    length: head.length + size + tail.length,
+    async *pieces(): AsyncGenerator<Buffer> {
+      yield head;
+      let sent = 0;
+      while (sent < size) {
+        const n = Math.min(piece, size - sent);
+        // A turn of the event loop between pieces, as between packets: the server sees them apart.
+        await new Promise((r) => setImmediate(r));
+        // `first` (say an image signature) begins the first piece, which keeps its length.
+        if (sent === 0 && options.first) yield Buffer.concat([options.first, block.subarray(0, n - options.first.length)]);
+        else yield n === piece ? block : block.subarray(0, n);
+        sent += n;
+      }
+      yield tail;
+    },
+  };
+}
+
+export type StreamedUpload = ReturnType<typeof streamedUpload>;
+
+/** Sends the body through `app.inject`, piece by piece. */
+export async function injectUpload(app: App, method: 'POST' | 'PUT', url: string, headers: Record<string, string>, body: StreamedUpload) {
+  const res = await app.inject({ method, url, headers: { ...headers, 'content-type': body.contentType }, payload: Readable.from(body.pieces(), { objectMode: false }) });
+  return { status: res.statusCode, json: () => res.json() as { message: string; errors?: Record<string, string[]>; data?: unknown } };
+}
+
+/** Sends the body over real HTTP (the app must be listening at `base`), piece by piece with backpressure. */
+export function httpUpload(base: string, method: 'POST' | 'PUT', url: string, headers: Record<string, string>, body: StreamedUpload) {
+  return new Promise<{ status: number; json: () => { message: string; errors?: Record<string, string[]>; data?: unknown } }>((resolve, reject) => {
+    const req = http.request(`${base}${url}`, { method, agent: false, headers: { ...headers, 'content-type': body.contentType, 'content-length': body.length } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, json: () => JSON.parse(text) });
+        // The server may answer before the whole body is sent (a refusal): the rest is not sent.
+        req.destroy();
+      });
+    });
+    req.on('error', reject);
+    (async () => {
+      for await (const chunk of body.pieces()) {
+        if (req.destroyed) return;
+        if (!req.write(chunk)) await new Promise<void>((r) => req.once('drain', r).once('close', r));
+      }
+      req.end();
+    })().catch((error: unknown) => req.destroy(error as Error));
+  });
+}
