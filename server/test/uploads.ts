@@ -1,6 +1,21 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import type { App } from '../src/context.ts';
+import { companies, companyMarkets, companyOrganizations, periods, reports } from '../src/db/schema.ts';
+import { createMarket, createOrganization, createUser, signIn, type TestApp, XHR } from './helpers.ts';
+
+/** A reporter and their company's report in an open period, in status 20: an upload is allowed. */
+export async function createUploadableReport(t: TestApp) {
+  const org = await createOrganization(t.db);
+  const market = await createMarket(t.db, org.id);
+  const [company] = await t.db.insert(companies).values({ name: 'Acme AB' }).returning();
+  await t.db.insert(companyOrganizations).values({ company_id: company!.id, organization_id: org.id });
+  await t.db.insert(companyMarkets).values({ company_id: company!.id, market_id: market.id });
+  const user = await createUser(t.db, { roles: ['reporter'], organizationIds: [org.id], marketIds: [market.id], companyId: company!.id });
+  const [period] = await t.db.insert(periods).values({ market_id: market.id, title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31', status: 'open' }).returning();
+  const [report] = await t.db.insert(reports).values({ period_id: period!.id, company_id: company!.id }).returning();
+  return { report: report!, headers: { ...XHR, cookie: await signIn(t.app, user.email) } };
+}
 
 /**
  * A multipart/form-data body with one file in the field `file`, produced piece by piece (the
@@ -44,15 +59,20 @@ export async function injectUpload(app: App, method: 'POST' | 'PUT', url: string
   return { status: res.statusCode, json: () => res.json() as { message: string; errors?: Record<string, string[]>; data?: unknown } };
 }
 
-/** Sends the body over real HTTP (the app must be listening at `base`), piece by piece with backpressure. */
+/**
+ * Sends the body over real HTTP (the app must be listening at `base`), piece by piece with
+ * backpressure; `sent` is how many bytes of the body had been written when the answer came.
+ */
 export function httpUpload(base: string, method: 'POST' | 'PUT', url: string, headers: Record<string, string>, body: StreamedUpload) {
-  return new Promise<{ status: number; json: () => { message: string; errors?: Record<string, string[]>; data?: unknown } }>((resolve, reject) => {
+  let written = 0;
+  return new Promise<{ status: number; sent: number; json: () => { message: string; errors?: Record<string, string[]>; data?: unknown } }>((resolve, reject) => {
     const req = http.request(`${base}${url}`, { method, agent: false, headers: { ...headers, 'content-type': body.contentType, 'content-length': body.length } }, (res) => {
+      const sent = written;
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
       res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, json: () => JSON.parse(text) });
+        resolve({ status: res.statusCode ?? 0, sent, json: () => JSON.parse(text) });
         // The server may answer before the whole body is sent (a refusal): the rest is not sent.
         req.destroy();
       });
@@ -61,6 +81,7 @@ export function httpUpload(base: string, method: 'POST' | 'PUT', url: string, he
     (async () => {
       for await (const chunk of body.pieces()) {
         if (req.destroyed) return;
+        written += chunk.length;
         if (!req.write(chunk)) await new Promise<void>((r) => req.once('drain', r).once('close', r));
       }
       req.end();

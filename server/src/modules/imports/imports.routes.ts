@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { z } from 'zod';
 import { dataOf } from '@mss/contracts/common';
 import { importDetailSchema, importListQuerySchema, importSchema } from '@mss/contracts/reports';
@@ -7,13 +7,15 @@ import type { App, AppContext } from '../../context.ts';
 import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';
 import { actorOf } from '../../auth/session-auth.ts';
 import { validationError } from '../../errors.ts';
-import { readWholePart } from '../../lib/files.ts';
+import { uploadedContent } from '../../lib/files.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { findReportRow } from '../reports/reports.service.ts';
 import { acceptUpload, availableCodesFor, findImport, findImportErrors, findImportFile, findImports } from './imports.service.ts';
 import { writeErrorSheet, writeTemplate } from './imports.sheets.ts';
 
 const tags = ['imports'];
+/** Room for the multipart framing around the file: boundaries and the part's headers with its name. */
+const MULTIPART_FRAMING_BYTES = 64 * 1024;
 const uuidParams = z.object({ uuid: z.string() });
 
 /** Writes an xlsx into memory (templates and error lists are small: one row per code or error). */
@@ -34,7 +36,7 @@ function attachment(reply: FastifyReply, name: string) {
 export function importsRoutes(app: App, ctx: AppContext) {
   const signedIn = requireAbilitySubject(ctx);
   const who = (request: FastifyRequest) => ({ actor: actorOf(request), subject: abilitySubjectOf(request) });
-  const maxBytes = ctx.config.IMPORT_MAX_MB * 1024 * 1024;
+  const maxBytes = Math.floor(ctx.config.IMPORT_MAX_MB * 1024 * 1024);
 
   app.post(
     '/reports/:uuid/file',
@@ -50,10 +52,22 @@ export function importsRoutes(app: App, ctx: AppContext) {
     },
     async (request, reply) => {
       if (!request.isMultipart()) throw validationError('file', 'validation.required');
-      const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
-      if (!part || part.fieldname !== 'file') throw validationError('file', 'validation.required');
-      const content = await readWholePart(part, () => validationError('file', 'files.too_large', { max: `${ctx.config.IMPORT_MAX_MB} MB` }));
-      const result = await acceptUpload(ctx.db, who(request), request.params.uuid, { name: part.filename.slice(0, 200) || 'report.xlsx', content }, ctx.queue);
+      const tooLarge = () => validationError('file', 'files.too_large', { max: `${ctx.config.IMPORT_MAX_MB} MB` });
+      // Read only once acceptUpload has checked who and when; stored as it arrives.
+      const readFile = async () => {
+        // A body declared larger than any file we take is refused without reading it (a body of
+        // unknown length is cut at the limit as it arrives).
+        if (Number(request.headers['content-length']) > maxBytes + MULTIPART_FRAMING_BYTES) throw tooLarge();
+        const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
+        if (!part || part.fieldname !== 'file') throw validationError('file', 'validation.required');
+        return { name: part.filename.slice(0, 200) || 'report.xlsx', content: uploadedContent(part, tooLarge) };
+      };
+      const result = await acceptUpload(ctx.db, who(request), request.params.uuid, readFile, ctx.queue).catch((error: unknown) => {
+        // Refused before the whole body was read (not allowed, or too large): as Fastify does with
+        // a body it refuses, close the connection instead of reading the rest of it.
+        if (!request.raw.complete) reply.header('connection', 'close');
+        throw error;
+      });
       return reply.code(202).send({ data: result });
     },
   );
@@ -84,7 +98,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
     async (request, reply) => {
       const file = await findImportFile(ctx.db, who(request), request.params.uuid);
       attachment(reply, file.name);
-      return reply.header('Content-Type', 'application/octet-stream').send(file.content);
+      return reply.header('Content-Type', 'application/octet-stream').header('Content-Length', String(file.size)).send(Readable.from(file.content));
     },
   );
   app.get(
