@@ -25,6 +25,7 @@ import { createMailer } from './mail/mailer.ts';
 import { backgroundWorkDone } from './lib/background.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { startEmbeddedMaintenance } from './db/maintenance.ts';
+import { deleteAbandonedFiles } from './lib/files.ts';
 import { IMPORT_MAX_ATTEMPTS, processImport, recoverImports } from './modules/imports/imports.service.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { localeOf } from './i18n.ts';
@@ -87,6 +88,9 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     app.addHook('onClose', async () => ctx.queue?.stop());
     const recovered = await recoverImports(ctx.db, ctx.queue);
     if (recovered) app.log.info({ recovered }, 'unfinished imports queued again');
+    // Uploads cut off by a crash left part of a file behind; the process that runs jobs tidies up.
+    const abandoned = await deleteAbandonedFiles(ctx.db);
+    if (abandoned) app.log.info({ abandoned }, 'incomplete uploaded files deleted');
   }
 
   // Every route, as registered: the authorization matrix test reads it, so a new route without

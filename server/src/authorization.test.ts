@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES } from '@mss/contracts/enums';
 import { createTestApp, type TestApp } from '../test/helpers.ts';
-import { buildWorld, disposable, type Side, type World } from '../test/world.ts';
+import { buildWorld, disposable, multipart, type Side, type World } from '../test/world.ts';
 import { AUTHORIZATION_MATRIX } from './authorization.matrix.ts';
 
 // Issue 8: every route the app registers × every role × its own organization's ids and another
@@ -24,7 +24,13 @@ interface Request {
   payload?: unknown;
   /** Sign in anew for this request (sign-out must not end the session the other rows use). */
   freshSession?: boolean;
+  /** Sent as the multipart field `file` instead of a JSON payload. */
+  file?: Buffer;
 }
+
+/** The smallest PNG (a logotype), and bytes that are no workbook (the import judges them later). */
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4f80000000049454e44ae426082', 'hex');
+const NOT_A_WORKBOOK = Buffer.from('not a workbook');
 type Build = (w: World, s: Side, t: TestApp, side: 'own' | 'other') => Request | Promise<Request>;
 
 let n = 0;
@@ -114,7 +120,7 @@ const REQUESTS: Record<string, Build> = {
     payload: side === 'own' ? {} : { international_name: 'Estonia', local_name: 'Eesti', iso_code: 'EE', currency_id: null },
   }),
   'DELETE /admin/markets/:id': async (_w, s, t) => ({ url: `/admin/markets/${await disposable.market(t, s.organization)}` }),
-  'PUT /admin/markets/:id/logotype': (_w, s) => ({ url: `/admin/markets/${s.market}/logotype`, payload: {} }),
+  'PUT /admin/markets/:id/logotype': (_w, s) => ({ url: `/admin/markets/${s.market}/logotype`, file: PNG }),
   'DELETE /admin/markets/:id/logotype': (_w, s) => ({ url: `/admin/markets/${s.market}/logotype` }),
 
   'GET /admin/codes': () => ({ url: '/admin/codes' }),
@@ -158,7 +164,7 @@ const REQUESTS: Record<string, Build> = {
   }),
   'DELETE /companies/:id': async (_w, s, t) => ({ url: `/companies/${await disposable.company(t, s.organization)}` }),
   'GET /companies/:id/logotype': (_w, s) => ({ url: `/companies/${s.company}/logotype` }),
-  'PUT /companies/:id/logotype': (_w, s) => ({ url: `/companies/${s.company}/logotype`, payload: {} }),
+  'PUT /companies/:id/logotype': (_w, s) => ({ url: `/companies/${s.company}/logotype`, file: PNG }),
   'DELETE /companies/:id/logotype': (_w, s) => ({ url: `/companies/${s.company}/logotype` }),
 
   'GET /admin/users': () => ({ url: '/admin/users' }),
@@ -199,7 +205,7 @@ const REQUESTS: Record<string, Build> = {
   'POST /reports/:uuid/copy-previous': (_w, s) => ({ url: `/reports/${s.report}/copy-previous` }),
   'GET /reports/:uuid/preflight': (_w, s) => ({ url: `/reports/${s.report}/preflight` }),
   'POST /reports/:uuid/preflight': (_w, s) => ({ url: `/reports/${s.report}/preflight` }),
-  'POST /reports/:uuid/file': (_w, s) => ({ url: `/reports/${s.report}/file`, payload: {} }),
+  'POST /reports/:uuid/file': (_w, s) => ({ url: `/reports/${s.report}/file`, file: NOT_A_WORKBOOK }),
   'GET /reports/:uuid/template': (_w, s) => ({ url: `/reports/${s.report}/template` }),
 
   'GET /imports': (_w, s) => ({ url: `/imports?report_uuid=${s.report}` }),
@@ -223,11 +229,12 @@ async function statusOf(key: string, column: Column, side: 'own' | 'other'): Pro
   const request = await REQUESTS[key]!(w, side === 'own' ? w.a : w.b, t, side);
   let headers = w.headers[column];
   if (request.freshSession && column !== 'anonymous') headers = await w.signInAs(column);
+  const upload = request.file ? multipart('file.bin', request.file) : null;
   const res = await t.app.inject({
     method: method as 'GET',
     url: `/api/v1${request.url}`,
-    headers: { ...headers, ...(column === 'anonymous' && method !== 'GET' ? { 'x-requested-with': 'XMLHttpRequest' } : {}) },
-    ...(request.payload !== undefined ? { payload: request.payload as object } : {}),
+    headers: { ...headers, ...(column === 'anonymous' && method !== 'GET' ? { 'x-requested-with': 'XMLHttpRequest' } : {}), ...upload?.headers },
+    ...(upload ? { payload: upload.payload } : request.payload !== undefined ? { payload: request.payload as object } : {}),
   });
   return res.statusCode;
 }

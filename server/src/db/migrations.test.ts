@@ -1,8 +1,10 @@
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileContent } from '../lib/files.ts';
 import { openDatabase, migrateDatabase, type Database } from './client.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, 'migrations');
@@ -60,5 +62,51 @@ describe('migrating report rows into row sets (0005, 0006)', () => {
     await expect(q(`insert into report_rows (row_set_id, code_id) values (987654, $1)`, [codes[0].id])).rejects.toMatchObject({ code: '23503' });
     await q(`delete from reports where id = $1`, [withRows.id]);
     expect(await q(`select count(*)::int as n from report_rows`)).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('moving file contents into chunks (0008)', () => {
+  it('when a database from before chunks has files, then each keeps its content, complete, readable chunk by chunk', async () => {
+    const older = await openDatabase({ inMemory: true });
+    try {
+      const q = (text: string, values: unknown[] = []) => older.pool.query(text, values).then((r) => r.rows);
+      const before = firstMigrations(8); // 0000-0007
+      folders.push(before);
+      await migrate(older.db, { migrationsFolder: before });
+      const contents = [Buffer.alloc(0), Buffer.from('a small logotype'), randomBytes(1024 * 1024 + 7)];
+      const ids: number[] = [];
+      for (const [i, content] of contents.entries()) {
+        const [row] = await q(`insert into files (name, mime_type, size, sha256, content) values ($1, 'application/octet-stream', $2, $3, $4) returning id`, [
+          `file-${i}`,
+          content.length,
+          createHash('sha256').update(content).digest('hex'),
+          content,
+        ]);
+        ids.push(row.id);
+      }
+      const [org] = await q(`insert into organizations (name) values ('Org') returning id`);
+      await q(`insert into markets (organization_id, international_name, local_name, iso_code, logotype_file_id) values ($1, 'Sweden', 'Sverige', 'SE', $2)`, [org.id, ids[1]]);
+
+      await migrateDatabase(older.db);
+
+      expect(await q(`select column_name from information_schema.columns where table_name = 'files' and column_name = 'content'`)).toEqual([]);
+      expect(await q(`select id, complete from files order by id`)).toEqual(ids.map((id) => ({ id, complete: true })));
+      expect(await q(`select file_id, seq from file_chunks order by file_id`)).toEqual([
+        { file_id: ids[1], seq: 0 },
+        { file_id: ids[2], seq: 0 },
+      ]);
+      for (const [i, id] of ids.entries()) {
+        const read: Buffer[] = [];
+        for await (const chunk of fileContent(older.db, id)) read.push(chunk);
+        expect(Buffer.concat(read).equals(contents[i]!)).toBe(true);
+      }
+      expect(await q(`select logotype_file_id from markets`)).toEqual([{ logotype_file_id: ids[1] }]);
+      // Deleting a file takes its chunks with it.
+      await q(`delete from markets`);
+      await q(`delete from files where id = $1`, [ids[1]]);
+      expect(await q(`select file_id from file_chunks`)).toEqual([{ file_id: ids[2] }]);
+    } finally {
+      await older.close();
+    }
   });
 });

@@ -25,17 +25,43 @@ const timestamps = {
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 };
 
-/** Uploaded files (logotypes, report files, attachments) live in the database (DESIGN §2). */
+/**
+ * Uploaded files (logotypes, report files, attachments) live in the database (DESIGN §2); their
+ * content in `file_chunks`.
+ */
 export const files = pgTable('files', {
   id: serial('id').primaryKey(),
   uuid: uuid('uuid').notNull().unique().defaultRandom(),
   name: text('name').notNull(),
   mime_type: text('mime_type').notNull(),
+  /** Final once `complete`. */
   size: bigint('size', { mode: 'number' }).notNull(),
+  /** Final once `complete`. */
   sha256: text('sha256').notNull(),
-  content: bytea('content').notNull(),
+  /**
+   * Set when every chunk is stored. The chunks are written one short statement at a time, not in
+   * one transaction, so a file being uploaded (or left behind by a crash) exists without it.
+   */
+  complete: boolean('complete').notNull().default(false),
   created_at: timestamps.created_at,
 });
+
+/**
+ * A file's content in pieces (`seq` 0, 1, 2, …) of about 256 KiB (FILE_CHUNK_BYTES, lib/files.ts),
+ * written and read one piece per statement, so that a 20 MB file never holds the embedded
+ * database's only connection, nor the server's memory, for its whole length.
+ */
+export const fileChunks = pgTable(
+  'file_chunks',
+  {
+    file_id: integer('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.file_id, t.seq] })],
+);
 
 export const organizations = pgTable(
   'organizations',

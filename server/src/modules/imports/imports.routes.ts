@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { z } from 'zod';
 import { dataOf } from '@mss/contracts/common';
 import { importDetailSchema, importListQuerySchema, importSchema } from '@mss/contracts/reports';
@@ -7,13 +7,15 @@ import type { App, AppContext } from '../../context.ts';
 import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';
 import { actorOf } from '../../auth/session-auth.ts';
 import { validationError } from '../../errors.ts';
-import { uploadedFileName } from '../../lib/files.ts';
+import { uploadedContent, uploadedFileName } from '../../lib/files.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { findReportRow } from '../reports/reports.service.ts';
 import { acceptUpload, availableCodesFor, findImport, findImportErrors, findImportFile, findImports } from './imports.service.ts';
 import { writeErrorSheet, writeTemplate } from './imports.sheets.ts';
 
 const tags = ['imports'];
+/** Room for the multipart framing around the file: boundaries and the part's headers with its name. */
+const MULTIPART_FRAMING_BYTES = 64 * 1024;
 // Not z.uuid(): a malformed uuid is a record that does not exist (404), like an unknown one.
 const uuidParams = z.object({ uuid: z.string().max(100) });
 
@@ -35,7 +37,7 @@ function attachment(reply: FastifyReply, name: string) {
 export function importsRoutes(app: App, ctx: AppContext) {
   const signedIn = requireAbilitySubject(ctx);
   const who = (request: FastifyRequest) => ({ actor: actorOf(request), subject: abilitySubjectOf(request) });
-  const maxBytes = ctx.config.IMPORT_MAX_MB * 1024 * 1024;
+  const maxBytes = Math.floor(ctx.config.IMPORT_MAX_MB * 1024 * 1024);
 
   app.post(
     '/reports/:uuid/file',
@@ -51,14 +53,21 @@ export function importsRoutes(app: App, ctx: AppContext) {
     },
     async (request, reply) => {
       if (!request.isMultipart()) throw validationError('file', 'validation.required');
-      const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
-      if (!part || part.fieldname !== 'file') throw validationError('file', 'validation.required');
-      const content = await part.toBuffer().catch((error: { code?: string }) => {
-        if (error.code === 'FST_REQ_FILE_TOO_LARGE') throw validationError('file', 'files.too_large', { max: `${ctx.config.IMPORT_MAX_MB} MB` });
-        throw error;
-      });
-      const name = uploadedFileName(part.filename, 'report.xlsx');
-      const result = await acceptUpload(ctx.db, who(request), request.params.uuid, { name, content }, ctx.queue);
+      const tooLarge = () => validationError('file', 'files.too_large', { max: `${ctx.config.IMPORT_MAX_MB} MB` });
+      // Read only once acceptUpload has checked who and when; stored as it arrives.
+      const readFile = async () => {
+        // A body declared larger than any file we take is refused without reading it (a body of
+        // unknown length is cut at the limit as it arrives).
+        if (Number(request.headers['content-length']) > maxBytes + MULTIPART_FRAMING_BYTES) throw tooLarge();
+        const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
+        if (!part || part.fieldname !== 'file') throw validationError('file', 'validation.required');
+        return { name: uploadedFileName(part.filename, 'report.xlsx'), content: uploadedContent(part, tooLarge) };
+      };
+      // Refused before the whole body was read (not allowed, or too large): the answer goes out at
+      // once, and Node reads and discards the rest of the body. Closing the connection instead
+      // would save that reading, but a client still sending then gets a reset that can swallow
+      // the answer (seen as EPIPE here; a browser shows a network error instead of the message).
+      const result = await acceptUpload(ctx.db, who(request), request.params.uuid, readFile, ctx.queue);
       return reply.code(202).send({ data: result });
     },
   );
@@ -89,7 +98,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
     async (request, reply) => {
       const file = await findImportFile(ctx.db, who(request), request.params.uuid);
       attachment(reply, file.name);
-      return reply.header('Content-Type', 'application/octet-stream').send(file.content);
+      return reply.header('Content-Type', 'application/octet-stream').header('Content-Length', String(file.size)).send(Readable.from(file.content));
     },
   );
   app.get(

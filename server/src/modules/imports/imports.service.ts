@@ -1,6 +1,9 @@
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { canUploadInStatus, nextReportStatus, type Import, type ImportDetail } from '@mss/contracts/reports';
 import { type CodeDisabledStatus, ReportStatus } from '@mss/contracts/enums';
@@ -9,7 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client.ts';
 import { codeMarkets, codes, companies, companyCodes, files, imports, markets, periods, reports, reportStatusChanges, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
-import { storeFile } from '../../lib/files.ts';
+import { deleteFile, fileContent, storeFile } from '../../lib/files.ts';
 import type { Who } from '../periods/periods.service.ts';
 import { runPreflight } from '../preflight/preflight.service.ts';
 import { findReportRow, reportsFor, visibleReports } from '../reports/reports.service.ts';
@@ -68,12 +71,14 @@ export async function availableCodesFor(db: Db, reportId: number): Promise<Templ
 /**
  * Accepts an uploaded file for a report: checks who and when (DESIGN §5), stores the file,
  * records the import and moves the report to Processing file. The queue does the rest.
+ * `readFile` is called only after the checks: a refused upload is answered before its body is
+ * read, and nothing of it is stored.
  */
 export async function acceptUpload(
   db: Db,
   who: Who,
   reportUuid: string,
-  file: { name: string; content: Buffer },
+  readFile: () => Promise<{ name: string; content: Buffer | AsyncIterable<Buffer> }>,
   queue: { sendImport(importId: number): Promise<void> } | null,
 ): Promise<{ uuid: string; status: string }> {
   const report = await findReportRow(db, who, reportUuid);
@@ -81,8 +86,10 @@ export async function acceptUpload(
   if (report.period.status === 'closed') throw new AppError('conflict', 'report_status.period_closed');
   if (report.status === ReportStatus.Approved) throw new AppError('conflict', 'report_status.already_approved');
   if (!canUploadInStatus(report.status)) throw new AppError('conflict', 'report.upload_not_allowed');
+  const file = await readFile();
   // Stored as sent; the worker judges the content (not the name or the declared type).
   const fileId = await storeFile(db, { name: file.name, mimeType: 'application/octet-stream', content: file.content });
+  // The status may have changed while the file arrived: then the stored file is nobody's.
   const created = await db.transaction(async (tx) => {
     const moved = await tx
       .update(reports)
@@ -96,6 +103,9 @@ export async function acceptUpload(
       .values({ report_id: report.id, user_id: who.actor.userId, file_id: fileId, report_status_before: report.status })
       .returning({ id: imports.id, uuid: imports.uuid, status: imports.status });
     return row!;
+  }).catch(async (error: unknown) => {
+    await deleteFile(db, fileId).catch(() => {}); // the refusal is the answer, not a failed clean-up
+    throw error;
   });
   // Without a worker in this process the import waits, queued, for the next one that starts.
   await queue?.sendImport(created.id);
@@ -146,9 +156,9 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
 
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mss-import-'));
   try {
-    const [file] = await db.select({ content: files.content }).from(files).where(eq(files.id, item.file_id));
     const filePath = path.join(dir, 'upload.xlsx');
-    await fs.writeFile(filePath, file!.content);
+    // Chunk by chunk: a 20 MB file neither sits whole in memory nor holds the connection for long.
+    await pipeline(Readable.from(fileContent(db, item.file_id)), createWriteStream(filePath));
     // The database's thread looks the codes up, then writes the rows, while this one reads the sheet.
     const result = await validateReportFile(filePath, codeLookupFor(db, report.id), {
       sink: { batchSize: WRITE_BATCH_ROWS, write: (rows) => insertRows(db, rowSetId, rows) },
@@ -292,10 +302,9 @@ export async function findImport(db: Db, who: Who, uuid: string): Promise<Import
   return { ...toImport(row), errors, errors_truncated: row.error_count > errors.length };
 }
 
-export async function findImportFile(db: Db, who: Who, uuid: string): Promise<{ name: string; content: Buffer }> {
+export async function findImportFile(db: Db, who: Who, uuid: string): Promise<{ name: string; size: number; content: AsyncIterable<Buffer> }> {
   const row = await findImportRow(db, who, uuid);
-  const [file] = await db.select({ content: files.content }).from(files).where(eq(files.id, row.file_id));
-  return { name: row.file_name, content: file!.content };
+  return { name: row.file_name, size: row.file_size, content: fileContent(db, row.file_id) };
 }
 
 export async function findImportErrors(db: Db, who: Who, uuid: string): Promise<StoredError[]> {

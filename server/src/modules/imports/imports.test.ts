@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../../../test/helpers.ts';
-import { codeMarkets, codes, companies, companyCodes, companyMarkets, companyOrganizations, imports, preflights, reportRows, reportRowSets, reports } from '../../db/schema.ts';
+import { createUploadableReport } from '../../../test/uploads.ts';
+import { codeMarkets, codes, companies, companyCodes, companyMarkets, companyOrganizations, files, imports, preflights, reportRows, reportRowSets, reports } from '../../db/schema.ts';
 import { writeXlsx, type XlsxCellInput } from '../../lib/xlsx-writer/index.ts';
 import { openXlsx } from '../../lib/xlsx/index.ts';
 import { IMPORT_MAX_ATTEMPTS, processImport } from './imports.service.ts';
@@ -302,17 +303,13 @@ describe('upload size limit', () => {
   });
 
   it('when the file is larger than IMPORT_MAX_MB, then 422 naming the limit, and nothing is stored', async () => {
-    const user = await signInAs(small, ['reporter']);
+    const { report, headers } = await createUploadableReport(small);
     const { payload, ...type } = multipart('big.xlsx', Buffer.alloc(20 * 1024, 1));
-    const res = await small.app.inject({
-      method: 'POST',
-      url: '/api/v1/reports/00000000-0000-4000-8000-000000000000/file',
-      headers: { ...user.headers, ...type },
-      payload,
-    });
+    const res = await small.app.inject({ method: 'POST', url: `/api/v1/reports/${report.uuid}/file`, headers: { ...headers, ...type }, payload });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.file).toEqual(['The file is too large (at most 0.01 MB).']);
     expect(await small.db.select().from(imports)).toEqual([]);
+    expect(await small.db.select({ id: files.id }).from(files)).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createCompany, createMarket, createOrganization, createTestApp, signInAs, type TestApp } from '../../../test/helpers.ts';
+import { httpUpload, injectUpload, streamedUpload } from '../../../test/uploads.ts';
 import { currencies, files } from '../../db/schema.ts';
 
 let t: TestApp;
@@ -154,6 +155,23 @@ describe('markets', () => {
     const res = await t.app.inject({ method: 'PUT', url: `/api/v1/admin/markets/${market.id}/logotype`, ...withHeaders(multipart('big.png', big)) });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.file).toEqual(['The file is too large (at most 2 MiB).']);
+  });
+
+  it('when logotypes over 2 MiB arrive in pieces (some ending exactly at the limit), then every one is refused and none is stored', async () => {
+    const market = (await create(admin.headers, { international_name: 'Pieces', local_name: 'Pieces', iso_code: 'PC', currency_id: null })).json().data;
+    const url = `/api/v1/admin/markets/${market.id}/logotype`;
+    const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const before = (await t.db.select({ id: files.id }).from(files)).length;
+    const answers: string[] = [];
+    const tries = [2 * 1024 * 1024 + 1, 4 * 1024 * 1024, 20 * 1024 * 1024].flatMap((size) => [64 * 1024, 16 * 1024, 65_000].map((piece) => ({ size, piece })));
+    for (const [i, { size, piece }] of tries.entries()) {
+      const body = streamedUpload(size, { piece, name: 'logo.png', first: PNG.subarray(0, 8) });
+      const res = i % 2 === 0 ? await injectUpload(t.app, 'PUT', url, admin.headers, body) : await httpUpload(base, 'PUT', url, admin.headers, body);
+      answers.push(`${size} in ${piece}: ${res.status} ${(res.json().errors?.file ?? []).join()}`);
+    }
+    expect(answers).toEqual(tries.map(({ size, piece }) => `${size} in ${piece}: 422 The file is too large (at most 2 MiB).`));
+    expect((await t.db.select({ id: files.id }).from(files)).length).toBe(before);
+    expect((await t.app.inject({ url: `/api/v1/markets/${market.id}/logotype`, headers: admin.headers })).statusCode).toBe(404);
   });
 });
 
