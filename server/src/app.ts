@@ -280,7 +280,13 @@ function sendError(error: FastifyError | AppError, request: FastifyRequest, repl
       const params = (issue.params ?? {}) as ZodIssueLike;
       const key = messageKeyOfIssue(issue.keyword, params, issue.message ?? '');
       (errors[field] ??= []).push(
-        render(request, key, { attribute: humanize(field.split('.').pop() ?? field), min: String(params.minimum ?? ''), max: String(params.maximum ?? '') }),
+        render(request, key, {
+          attribute: humanize(field.split('.').pop() ?? field),
+          min: String(params.minimum ?? ''),
+          max: String(params.maximum ?? ''),
+          digits: String(params.params?.digits ?? ''),
+          scale: String(params.params?.scale ?? ''),
+        }),
       );
     }
     const first = Object.values(errors)[0]?.[0];
@@ -326,6 +332,8 @@ const UNIQUE_FIELDS: Record<string, { field: string; key: MessageKey }> = {
 };
 
 interface ZodIssueLike {
+  /** A custom issue's own params: a decimal string out of its column's shape (decimalInputSchema). */
+  params?: { decimal?: boolean; digits?: number; scale?: number };
   origin?: string;
   format?: string;
   minimum?: number | bigint;
@@ -347,6 +355,8 @@ function messageKeyOfIssue(code: string, issue: ZodIssueLike, message: string): 
       return 'validation.invalid';
     case 'invalid_value':
       return 'validation.in';
+    case 'custom':
+      return issue.params?.decimal ? 'validation.decimal' : 'validation.invalid';
     default:
       return 'validation.invalid';
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalInputSchema, decimalStringSchema, RATE_LIMITS } from './decimal.ts';
 import { CodeDisabledStatus, LOCALES, ROLES } from './enums.ts';
 import { personSchema } from './users.ts';
 import { currencyRefSchema, isoDateSchema, listQuerySchema, marketSummarySchema, refSchema } from './common.ts';
@@ -31,8 +32,8 @@ export type CurrencyInput = z.infer<typeof currencyInputSchema>;
 // Currency conversions --------------------------------------------------------------------------
 export const currencyConversionSchema = z.object({
   id: z.number().int(),
-  /** Multiplier: an amount in from_currency × rate is the amount in to_currency. */
-  rate: z.number(),
+  /** Multiplier: an amount in from_currency × rate is the amount in to_currency; exact, 10 decimals. */
+  rate: decimalStringSchema,
   from_currency: currencyRefSchema,
   to_currency: currencyRefSchema,
   valid_from: z.string(),
@@ -41,7 +42,8 @@ export type CurrencyConversion = z.infer<typeof currencyConversionSchema>;
 export const currencyConversionInputSchema = z.object({
   from_currency_id: z.number().int().positive(),
   to_currency_id: z.number().int().positive(),
-  rate: z.number().positive().max(1e9),
+  /** A decimal string ("0.0873912345"): at most 10 digits before the point and 10 after. */
+  rate: decimalInputSchema(RATE_LIMITS),
   valid_from: isoDateSchema,
 });
 export type CurrencyConversionInput = z.infer<typeof currencyConversionInputSchema>;

@@ -94,8 +94,6 @@ export const enUS = {
   'import.failed': 'The file could not be processed. Upload it again; if this happens again, contact your administrator.',
   'import.volume_must_be_empty': 'Column B must be empty for code :code, its volume is not reported (row :row).',
   'import.value_must_be_empty': 'Column C must be empty for code :code, its value is not reported (row :row).',
-  'import.column_b_out_of_range': 'Column B holds a number that is too large on row :row.',
-  'import.column_c_out_of_range': 'Column C holds a number that is too large on row :row.',
   'import.too_many_errors': 'There are more errors than these :max; fix them and import the file again to see the rest.',
   'import.sheet.row': 'Row',
   'import.sheet.code': 'Code',
@@ -130,6 +128,7 @@ export const enUS = {
   'validation.in': 'The selected :attribute is invalid.',
   'validation.uuid': 'The :attribute must be a valid UUID.',
   'validation.invalid': 'The :attribute is invalid.',
+  'validation.decimal': 'The :attribute must be a number with at most :digits digits before the decimal point and :scale after it.',
   'validation.search_min': 'The search must be longer than 2 characters.',
   // Of our own: NUL, other control characters or half a UTF-16 surrogate pair in a text input.
   'validation.characters': 'The :attribute contains characters that are not allowed.',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ReportStatus } from './enums.ts';
 import { isoDateSchema, marketSummarySchema, refSchema } from './common.ts';
+import { decimalStringSchema } from './decimal.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The report status machine (DESIGN §5), shared by the server (which enforces it) and the web
@@ -107,8 +108,8 @@ export const reportRowSchema = z.object({
   code_id: z.number().int(),
   code: z.string(),
   name: z.string(),
-  volume: z.number().nullable(),
-  value: z.number().nullable(),
+  volume: decimalStringSchema.nullable(),
+  value: decimalStringSchema.nullable(),
 });
 
 export const preflightResultSchema = z.object({
@@ -126,7 +127,8 @@ export type Preflight = z.infer<typeof preflightSchema>;
 
 export const reportSchema = reportSummarySchema.extend({
   rows: z.array(reportRowSchema),
-  totals: z.object({ volume: z.number(), value: z.number() }),
+  /** Summed by the database (numeric), exact. */
+  totals: z.object({ volume: decimalStringSchema, value: decimalStringSchema }),
   preflight: preflightSchema.nullable(),
   history: z.array(statusChangeSchema),
 });

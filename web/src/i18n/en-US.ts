@@ -278,7 +278,7 @@ export const uiEnUS = {
   'admin.currency.name_help': 'Leave it empty to use the standard name of the ISO code (such as "Swiss Franc" for CHF). A code that is not a standard ISO 4217 currency needs a name.',
   'admin.conversion.model': 'Currency conversion',
   'admin.conversion.rate': 'Rate',
-  'admin.conversion.rate_help': 'A multiplier: an amount in the from currency × rate is the amount in the to currency.',
+  'admin.conversion.rate_help': 'A multiplier: an amount in the from currency × rate is the amount in the to currency. Up to 10 decimals, kept exactly.',
   'admin.conversion.from_currency': 'From currency',
   'admin.conversion.to_currency': 'To currency',
   'admin.conversion.valid_from': 'Valid from',

@@ -96,9 +96,9 @@ describe('xlsx writer', () => {
         row: 2,
         cells: [
           { kind: 'string', value: 'text' },
-          { kind: 'number', value: 12.5 },
-          { kind: 'number', value: -3 },
-          { kind: 'number', value: 0 },
+          { kind: 'number', value: 12.5, text: '12.5' },
+          { kind: 'number', value: -3, text: '-3' },
+          { kind: 'number', value: 0, text: '0' },
         ],
       },
       { row: 4, cells: [{ kind: 'empty' }, { kind: 'empty' }, { kind: 'empty' }, { kind: 'string', value: 'D only' }] },
@@ -114,9 +114,9 @@ describe('xlsx writer', () => {
       {
         row: 6,
         cells: [
-          { kind: 'number', value: 0 },
-          { kind: 'number', value: 1e21 },
-          { kind: 'number', value: 123456789.123 },
+          { kind: 'number', value: 0, text: '0' },
+          { kind: 'number', value: 1e21, text: '1e+21' },
+          { kind: 'number', value: 123456789.123, text: '123456789.123' },
           { kind: 'string', value: 'ünïcødé 😀' },
         ],
       },
@@ -155,7 +155,7 @@ describe('xlsx writer', () => {
     await writeXlsx(sink, [['x', 1]]);
     expect(sink.writableFinished).toBe(true);
     const path = tmp.write('from-stream.xlsx', Buffer.concat(chunks));
-    expect((await collect(path)).map((r) => r.cells)).toEqual([[{ kind: 'string', value: 'x' }, { kind: 'number', value: 1 }]]);
+    expect((await collect(path)).map((r) => r.cells)).toEqual([[{ kind: 'string', value: 'x' }, { kind: 'number', value: 1, text: '1' }]]);
   });
 
   it('fails on a non-finite number and removes the partial file', async () => {
@@ -217,8 +217,8 @@ describe('xlsx writer', () => {
       row: 100_001,
       cells: [
         { kind: 'string', value: '109999' },
-        { kind: 'number', value: 99_999 },
-        { kind: 'number', value: 24_999.75 },
+        { kind: 'number', value: 99_999, text: '99999' },
+        { kind: 'number', value: 24_999.75, text: '24999.75' },
       ],
     });
     expect(took).toBeLessThan(10_000);

@@ -26,8 +26,11 @@ describe('parseHumanNumber', () => {
     ['\u22121 234,5', -1234.5],
     ['  42  ', 42],
     ['\u00A0\t42\n', 42],
+    // Exact: more digits than a double holds.
+    ['123 456 789 012 345,6789', '123456789012345.6789'],
+    ['-0,0001', '-0.0001'],
   ])('%j → %s', (text, expected) => {
-    expect(parseHumanNumber(text)).toBe(expected);
+    expect(parseHumanNumber(text)).toBe(String(expected));
   });
 
   it.each([

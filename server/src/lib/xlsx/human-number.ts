@@ -1,3 +1,5 @@
+import { normalizeDecimal } from '@mss/contracts/decimal';
+
 /**
  * Parses a number as people type it into a text cell. Rules:
  *
@@ -23,9 +25,10 @@
  *    read as a thousand-something in one locale and as a decimal in another, a
  *    factor of 1000 apart. "0,125", "1234,567" and "1,23" are unambiguous decimals.
  *
- * Returns null when the text is not a number under these rules.
+ * Returns the number as an exact canonical decimal string ("1 234,5" → "1234.5"; never through a
+ * JavaScript number), or null when the text is not a number under these rules.
  */
-export function parseHumanNumber(text: string): number | null {
+export function parseHumanNumber(text: string): string | null {
   if (text.length > 100) return null;
   let s = text.trim();
   let negative = false;
@@ -42,10 +45,7 @@ export function parseHumanNumber(text: string): number | null {
     normalized = `${match[1].replace(/,/g, '')}.${match[2]}`;
   }
   if (normalized === undefined) return null;
-  const value = Number(normalized);
-  if (!Number.isFinite(value)) return null;
-  if (value === 0) return 0; // no -0
-  return negative ? -value : value;
+  return normalizeDecimal(negative ? `-${normalized}` : normalized); // no "-0"
 }
 
 const SPACE_CLASS = '[ \\u00A0\\u202F]';

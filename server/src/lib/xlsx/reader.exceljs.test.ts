@@ -46,12 +46,12 @@ describe('xlsx reader on ExcelJS workbooks', () => {
     ]);
     expect(rows[1].cells).toEqual([
       { kind: 'string', value: 'A-1' },
-      { kind: 'number', value: 12 },
-      { kind: 'number', value: 34.5 },
+      { kind: 'number', value: 12, text: '12' },
+      { kind: 'number', value: 34.5, text: '34.5' },
     ]);
     expect(rows[2].cells).toEqual([
       { kind: 'string', value: 'B-2' },
-      { kind: 'number', value: 24, formula: true },
+      { kind: 'number', value: 24, text: '24', formula: true },
       { kind: 'boolean', value: false },
     ]);
     expect(rows[3].cells).toEqual([
@@ -70,7 +70,7 @@ describe('xlsx reader on ExcelJS workbooks', () => {
       { kind: 'empty' },
       { kind: 'empty' },
       { kind: 'empty' },
-      { kind: 'number', value: -0.25 },
+      { kind: 'number', value: -0.25, text: '-0.25' },
     ]);
     expect(rows[6].cells).toEqual([
       { kind: 'string', value: 'A-1' },
@@ -125,8 +125,8 @@ describe('xlsx reader on ExcelJS workbooks', () => {
       row: 501,
       cells: [
         { kind: 'string', value: 'C500' },
-        { kind: 'number', value: 500 },
-        { kind: 'number', value: 750 },
+        { kind: 'number', value: 500, text: '500' },
+        { kind: 'number', value: 750, text: '750' },
       ],
     });
   });

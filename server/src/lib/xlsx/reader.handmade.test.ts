@@ -30,7 +30,7 @@ async function failure(promise: Promise<unknown>): Promise<XlsxError> {
 }
 
 const str = (value: string) => ({ kind: 'string', value });
-const num = (value: number) => ({ kind: 'number', value });
+const num = (value: number, text = String(value)) => ({ kind: 'number', value, text });
 const EMPTY = { kind: 'empty' };
 
 describe('xlsx reader on hand-written packages', () => {
@@ -82,7 +82,7 @@ describe('xlsx reader on hand-written packages', () => {
     for await (const row of book.rows()) rows.push(row);
     expect(rows).toEqual([
       { row: 1, cells: [str('code'), str('inline')] },
-      { row: 2, cells: [str('A-1'), num(7), { kind: 'date', value: 45000 }, { kind: 'number', value: 14, formula: true }] },
+      { row: 2, cells: [str('A-1'), num(7), { kind: 'date', value: 45000 }, { kind: 'number', value: 14, text: '14', formula: true }] },
     ]);
   });
 
@@ -167,7 +167,7 @@ describe('xlsx reader on hand-written packages', () => {
       { kind: 'boolean', value: false },
       { kind: 'error', value: '#N/A' },
       { kind: 'string', value: '', formula: true },
-      num(1500),
+      num(1500, '1.5e3'),
     ]);
   });
 

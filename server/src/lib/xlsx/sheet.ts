@@ -193,7 +193,7 @@ export class SheetSink implements XmlSink {
       case 'n': {
         const value = this.parseNumber(raw);
         const isDate = this.ctx.dateStyles[this.style] === true;
-        return this.withFormula(isDate ? { kind: 'date', value } : { kind: 'number', value });
+        return this.withFormula(isDate ? { kind: 'date', value } : { kind: 'number', value, text: raw.trim() });
       }
       case 's': {
         const index = Number(raw);

@@ -18,7 +18,8 @@
  * `formula: true` marks a value that is a formula's cached result.
  */
 export type CellValue =
-  | { readonly kind: 'number'; readonly value: number }
+  /** `text`: the number as the file writes it, for exact decimals (`value` is its double). */
+  | { readonly kind: 'number'; readonly value: number; readonly text: string }
   | { readonly kind: 'date'; readonly value: number }
   | { readonly kind: 'string'; readonly value: string }
   | { readonly kind: 'boolean'; readonly value: boolean }

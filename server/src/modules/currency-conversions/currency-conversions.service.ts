@@ -1,3 +1,4 @@
+import { RATE_LIMITS } from '@mss/contracts/decimal';
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { CurrencyConversion, CurrencyConversionInput, NewestFirstListQuery } from '@mss/contracts/admin';
@@ -26,7 +27,8 @@ function toConversion(row: Row): CurrencyConversion {
   return {
     id: row.id,
     // numeric comes back as a string; the wire carries the multiplier as a number.
-    rate: Number(row.rate),
+    // As the database keeps it: 10 decimals, exact ("0.0874000000").
+    rate: row.rate,
     from_currency: { id: row.from_id, iso_code: row.from_iso_code },
     to_currency: { id: row.to_id, iso_code: row.to_iso_code },
     valid_from: row.valid_from,
@@ -72,12 +74,12 @@ export async function findCurrencyConversion(db: Db, id: number): Promise<Curren
   return toConversion(row);
 }
 
-/** The column keeps 10 decimals; a rate that rounds to 0 there would break the positive check. */
-const RATE_SCALE = 10;
+/** The column keeps 10 decimals (numeric(20,10)); the input schema refuses more. */
+const RATE_SCALE = RATE_LIMITS.scale;
 
 async function assertValid(db: Db, input: CurrencyConversionInput, exceptId?: number) {
   if (input.from_currency_id === input.to_currency_id) throw validationError('to_currency_id', 'currency_conversions.same_currency');
-  if (Number(input.rate.toFixed(RATE_SCALE)) <= 0) throw validationError('rate', 'validation.min.numeric', { min: (10 ** -RATE_SCALE).toFixed(RATE_SCALE) });
+  if (input.rate.startsWith('-') || input.rate === '0') throw validationError('rate', 'validation.min.numeric', { min: `0.${'0'.repeat(RATE_SCALE - 1)}1` });
   const found = await db
     .select({ id: currencies.id })
     .from(currencies)
@@ -103,7 +105,7 @@ function toValues(input: CurrencyConversionInput) {
   return {
     from_currency_id: input.from_currency_id,
     to_currency_id: input.to_currency_id,
-    rate: input.rate.toFixed(RATE_SCALE),
+    rate: input.rate,
     valid_from: input.valid_from,
   };
 }

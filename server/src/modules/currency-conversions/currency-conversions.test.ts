@@ -35,25 +35,25 @@ describe('currency conversions', () => {
     expect(res.json()).toEqual({ message: 'Permission denied. Your user does not have permission to view this resource.' });
     const sek = await createCurrency('QAA');
     const eur = await createCurrency('QAB');
-    const payload = { from_currency_id: sek.id, to_currency_id: eur.id, rate: 0.09, valid_from: '2024-01-01' };
+    const payload = { from_currency_id: sek.id, to_currency_id: eur.id, rate: '0.09', valid_from: '2024-01-01' };
     expect((await t.app.inject({ method: 'POST', url, headers: marketAdmin.headers, payload })).statusCode).toBe(403);
     expect(await t.db.select().from(currencyConversions).where(eq(currencyConversions.from_currency_id, sek.id))).toHaveLength(0);
   });
 
-  it('when created, then listed, found, updated and deleted, the rate as a number and the currencies by iso code', async () => {
+  it('when created, then listed, found, updated and deleted, the rate as an exact decimal string with its 10 decimals and the currencies by iso code', async () => {
     const sek = await createCurrency('QBA');
     const eur = await createCurrency('QBB');
     const created = await t.app.inject({
       method: 'POST',
       url,
       headers: admin.headers,
-      payload: { from_currency_id: sek.id, to_currency_id: eur.id, rate: 0.0875, valid_from: '2024-03-01' },
+      payload: { from_currency_id: sek.id, to_currency_id: eur.id, rate: '0.0875', valid_from: '2024-03-01' },
     });
     expect(created.statusCode).toBe(201);
     const conversion = created.json().data;
     expect(conversion).toEqual({
       id: expect.any(Number),
-      rate: 0.0875,
+      rate: '0.0875000000',
       from_currency: { id: sek.id, iso_code: 'QBA' },
       to_currency: { id: eur.id, iso_code: 'QBB' },
       valid_from: '2024-03-01',
@@ -67,23 +67,23 @@ describe('currency conversions', () => {
       method: 'PUT',
       url: `${url}/${conversion.id}`,
       headers: admin.headers,
-      payload: { from_currency_id: eur.id, to_currency_id: sek.id, rate: 11.4286, valid_from: '2024-04-01' },
+      payload: { from_currency_id: eur.id, to_currency_id: sek.id, rate: '11.4286', valid_from: '2024-04-01' },
     });
     expect(updated.statusCode).toBe(200);
-    expect(updated.json().data).toMatchObject({ rate: 11.4286, from_currency: { iso_code: 'QBB' }, to_currency: { iso_code: 'QBA' }, valid_from: '2024-04-01' });
+    expect(updated.json().data).toMatchObject({ rate: '11.4286000000', from_currency: { iso_code: 'QBB' }, to_currency: { iso_code: 'QBA' }, valid_from: '2024-04-01' });
 
     const deleted = await t.app.inject({ method: 'DELETE', url: `${url}/${conversion.id}`, headers: admin.headers });
     expect(deleted.statusCode).toBe(204);
     expect((await t.app.inject({ url: `${url}/${conversion.id}`, headers: admin.headers })).statusCode).toBe(404);
   });
 
-  it('when conversions are shared, then an administrator of another organization sees and edits them too', async () => {
+  it('when conversions are shared, then an administrator of another organization sees them too', async () => {
     const from = await createCurrency('QCA');
     const to = await createCurrency('QCB');
     const conversion = await createConversion(from.id, to.id, '2', '2024-01-01');
     const otherAdmin = await signInAs(t, ['admin']);
     const res = await t.app.inject({ url: `${url}/${conversion.id}`, headers: otherAdmin.headers });
-    expect(res.json().data.rate).toBe(2);
+    expect(res.json().data.rate).toBe('2.0000000000');
   });
 
   it('when both currencies are the same, then 422 on to_currency_id and nothing is stored', async () => {
@@ -92,7 +92,7 @@ describe('currency conversions', () => {
       method: 'POST',
       url,
       headers: admin.headers,
-      payload: { from_currency_id: sek.id, to_currency_id: sek.id, rate: 1, valid_from: '2024-01-01' },
+      payload: { from_currency_id: sek.id, to_currency_id: sek.id, rate: '1', valid_from: '2024-01-01' },
     });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ message: 'The two currencies must differ.', errors: { to_currency_id: ['The two currencies must differ.'] } });
@@ -105,7 +105,7 @@ describe('currency conversions', () => {
       method: 'POST',
       url,
       headers: admin.headers,
-      payload: { from_currency_id: sek.id, to_currency_id: 999_999, rate: 1, valid_from: '2024-01-01' },
+      payload: { from_currency_id: sek.id, to_currency_id: 999_999, rate: '1', valid_from: '2024-01-01' },
     });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ to_currency_id: ['The selected to currency id is invalid.'] });
@@ -113,7 +113,7 @@ describe('currency conversions', () => {
       method: 'POST',
       url,
       headers: admin.headers,
-      payload: { from_currency_id: 999_999, to_currency_id: sek.id, rate: 1, valid_from: '2024-01-01' },
+      payload: { from_currency_id: 999_999, to_currency_id: sek.id, rate: '1', valid_from: '2024-01-01' },
     });
     expect(from.json().errors).toEqual({ from_currency_id: ['The selected from currency id is invalid.'] });
   });
@@ -122,13 +122,13 @@ describe('currency conversions', () => {
     const from = await createCurrency('QFA');
     const to = await createCurrency('QFB');
     const existing = await createConversion(from.id, to.id, '1.5', '2024-05-01');
-    const payload = { from_currency_id: from.id, to_currency_id: to.id, rate: 1.6, valid_from: '2024-05-01' };
+    const payload = { from_currency_id: from.id, to_currency_id: to.id, rate: '1.6', valid_from: '2024-05-01' };
     const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ valid_from: ['The valid from has already been taken.'] });
     const self = await t.app.inject({ method: 'PUT', url: `${url}/${existing.id}`, headers: admin.headers, payload });
     expect(self.statusCode).toBe(200);
-    expect(self.json().data.rate).toBe(1.6);
+    expect(self.json().data.rate).toBe('1.6000000000');
     // The reverse pair is another conversion.
     const reverse = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...payload, from_currency_id: to.id, to_currency_id: from.id } });
     expect(reverse.statusCode).toBe(201);
@@ -137,15 +137,28 @@ describe('currency conversions', () => {
   it('when the rate is not positive, too fine for the column or the date malformed, then 422', async () => {
     const from = await createCurrency('QGA');
     const to = await createCurrency('QGB');
-    const base = { from_currency_id: from.id, to_currency_id: to.id, rate: 1, valid_from: '2024-01-01' };
-    const zero = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, rate: 0 } });
+    const base = { from_currency_id: from.id, to_currency_id: to.id, rate: '1', valid_from: '2024-01-01' };
+    const zero = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, rate: '0' } });
     expect(zero.statusCode).toBe(422);
     expect(Object.keys(zero.json().errors)).toEqual(['rate']);
-    const tiny = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, rate: 1e-12 } });
-    expect(tiny.json().errors).toEqual({ rate: ['The rate must be at least 0.0000000001.'] });
+    const tiny = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, rate: '0.000000000001' } });
+    expect(tiny.json().errors).toEqual({ rate: ['The rate must be a number with at most 10 digits before the decimal point and 10 after it.'] });
     const date = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, valid_from: '01/02/2024' } });
     expect(date.statusCode).toBe(422);
     expect(Object.keys(date.json().errors)).toEqual(['valid_from']);
+  });
+
+  it('when a rate has 10 decimals, then it comes back with all of them; a JSON number (a float already) is refused', async () => {
+    const from = await createCurrency('QKA');
+    const to = await createCurrency('QKB');
+    const base = { from_currency_id: from.id, to_currency_id: to.id, valid_from: '2024-01-01' };
+    const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, rate: '1234567890.0873912345' } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data.rate).toBe('1234567890.0873912345');
+    expect((await t.app.inject({ url: `${url}/${res.json().data.id}`, headers: admin.headers })).json().data.rate).toBe('1234567890.0873912345');
+    const float = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, valid_from: '2024-02-01', rate: 0.1 } });
+    expect(float.statusCode).toBe(422);
+    expect(Object.keys(float.json().errors)).toEqual(['rate']);
   });
 
   it('when no sort is given, then the newest valid_from comes first; sorted by rate, paged, and searched by either iso code', async () => {
@@ -163,10 +176,10 @@ describe('currency conversions', () => {
     expect(dates(oldest)).toEqual(['2023-01-01', '2024-01-01', '2025-01-01']);
 
     const byRate = await t.app.inject({ url: `${url}?search=QHA&sort=rate&per_page=2`, headers: admin.headers });
-    expect(byRate.json().data.map((r: { rate: number }) => r.rate)).toEqual([1, 2]);
+    expect(byRate.json().data.map((r: { rate: string }) => r.rate)).toEqual(['1.0000000000', '2.0000000000']);
     expect(byRate.json().meta).toEqual({ page: 1, per_page: 2, total: 3 });
     const page2 = await t.app.inject({ url: `${url}?search=QHA&sort=rate&per_page=2&page=2`, headers: admin.headers });
-    expect(page2.json().data.map((r: { rate: number }) => r.rate)).toEqual([3]);
+    expect(page2.json().data.map((r: { rate: string }) => r.rate)).toEqual(['3.0000000000']);
 
     // QHC is only ever the "from" currency, QHB only the "to" one.
     const byFrom = await t.app.inject({ url: `${url}?search=qhc`, headers: admin.headers });
@@ -188,7 +201,7 @@ describe('currency conversions', () => {
     const to = await createCurrency('OAB');
     const conversion = await createConversion(from.id, to.id, '2.0000000000', '2026-01-01');
     expect((await t.app.inject({ url, headers: orgAdmin.headers })).statusCode).toBe(200);
-    const payload = { from_currency_id: from.id, to_currency_id: to.id, rate: 9, valid_from: '2026-01-01' };
+    const payload = { from_currency_id: from.id, to_currency_id: to.id, rate: '9', valid_from: '2026-01-01' };
     expect((await t.app.inject({ method: 'POST', url, headers: orgAdmin.headers, payload: { ...payload, valid_from: '2026-02-01' } })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'PUT', url: `${url}/${conversion.id}`, headers: orgAdmin.headers, payload })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'DELETE', url: `${url}/${conversion.id}`, headers: orgAdmin.headers })).statusCode).toBe(403);

@@ -72,9 +72,9 @@ describe('import template', () => {
     expect(result.errors).toEqual([]);
     expect(result.headerRow).toBe(1);
     expect(result.rows).toEqual([
-      { row: 2, code_id: 1, code: '1001', volume: 2000, value: 2.5 },
-      { row: 3, code_id: 2, code: '0012', volume: 3000, value: null },
-      { row: 4, code_id: 3, code: '1004', volume: null, value: 4.5 },
+      { row: 2, code_id: 1, code: '1001', volume: '2000', value: '2.5' },
+      { row: 3, code_id: 2, code: '0012', volume: '3000', value: null },
+      { row: 4, code_id: 3, code: '1004', volume: null, value: '4.5' },
     ]);
   });
 
@@ -94,9 +94,9 @@ describe('import template', () => {
     const ok = await validateReportFile(path, LOOKUP, { slot: null });
     expect(ok.errors).toEqual([]);
     expect(ok.rows).toEqual([
-      { row: 2, code_id: 1, code: '1001', volume: 10, value: 100.25 },
-      { row: 3, code_id: 2, code: '0012', volume: 5, value: null },
-      { row: 4, code_id: 3, code: '1004', volume: null, value: -7 },
+      { row: 2, code_id: 1, code: '1001', volume: '10', value: '100.25' },
+      { row: 3, code_id: 2, code: '0012', volume: '5', value: null },
+      { row: 4, code_id: 3, code: '1004', volume: null, value: '-7' },
     ]);
 
     ws.getCell('C3').value = 1; // value disabled for 0012

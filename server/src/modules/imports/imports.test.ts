@@ -125,7 +125,7 @@ describe('importing a report file', () => {
     const report = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
     expect(report.status).toBe(11);
     // The earlier, valid file's rows are still there.
-    expect(report.rows.map((r: { code: string; volume: number }) => [r.code, r.volume])).toEqual([['1001', 5]]);
+    expect(report.rows.map((r: { code: string; volume: string }) => [r.code, r.volume])).toEqual([['1001', '5.0000']]);
     // The invalid file's rows, written while it was read, are gone; only the accepted set is left.
     const { sets, current } = await rowSetsOf(w.report.id);
     expect(current).not.toBeNull();
@@ -143,7 +143,7 @@ describe('importing a report file', () => {
     const done = await settled(w.reporter, res.json().data.uuid);
     expect(done).toMatchObject({ status: 'done', row_count: 2, error_count: 0 });
     const report = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
-    expect(report).toMatchObject({ status: 20, totals: { volume: 1237, value: 312.5 }, preflight: { severity: 10 } });
+    expect(report).toMatchObject({ status: 20, totals: { volume: '1237.0000', value: '312.5000' }, preflight: { severity: 10 } });
     expect(report.history.map((h: { from_status: number; to_status: number }) => `${h.from_status}>${h.to_status}`)).toEqual(['null>20', '20>10', '10>30', '30>20']);
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/reports/${w.report.uuid}/status`, headers: w.reporter, payload: { status: 40 } })).json().data.status).toBe(40);
     // Waiting for approval: no uploads.
@@ -157,7 +157,7 @@ describe('importing a report file', () => {
     await settled(w.reporter, again.json().data.uuid);
     const after = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
     expect(after.status).toBe(50);
-    expect(after.rows.map((r: { code: string; volume: number }) => [r.code, r.volume])).toEqual([['1001', 1]]);
+    expect(after.rows.map((r: { code: string; volume: string }) => [r.code, r.volume])).toEqual([['1001', '1.0000']]);
     // The replaced rows went with their set.
     const { sets, current } = await rowSetsOf(w.report.id);
     expect(current).not.toBe(before.current);
@@ -212,7 +212,7 @@ describe('importing a report file', () => {
     await processImport(t.db, t.app.log, item!.id);
     const report = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
     expect(report.status).toBe(20);
-    expect(report.rows.map((r: { volume: number }) => r.volume)).toEqual([7]);
+    expect(report.rows.map((r: { volume: string }) => r.volume)).toEqual(['7.0000']);
     const { sets, current } = await rowSetsOf(w.report.id);
     expect(sets).toEqual([current]);
     expect(sets).not.toContain(halfWritten!.id);
@@ -248,7 +248,7 @@ describe('importing a report file', () => {
     expect(failed.errors.map((e: { message: string }) => e.message)).toEqual(['The file could not be processed. Upload it again; if this happens again, contact your administrator.']);
     const report = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
     expect(report.status).toBe(11);
-    expect(report.rows.map((r: { code: string; volume: number }) => [r.code, r.volume])).toEqual([['1001', 5]]);
+    expect(report.rows.map((r: { code: string; volume: string }) => [r.code, r.volume])).toEqual([['1001', '5.0000']]);
     expect(await rowSetsOf(w.report.id)).toEqual(before);
 
     // The last run fails after the rows were switched (the preflight cannot be stored): the import stays done.

@@ -30,12 +30,12 @@ const CODES = lookup([
 
 /** The rows of the "valid file" sheet (the same cells in each writer's file), as read. */
 const VALID_ROWS = [
-  { row: 2, code_id: 1, code: '1001', volume: 12, value: 34.5 },
-  { row: 3, code_id: 2, code: '1002', volume: 1234, value: 12.5 },
-  { row: 4, code_id: 7, code: 'A-7', volume: -3, value: 1234.5 },
-  { row: 5, code_id: 3, code: '1003', volume: 7, value: null },
-  { row: 6, code_id: 4, code: '1004', volume: null, value: 99 },
-  { row: 7, code_id: 8, code: '0012', volume: 0.125, value: 1234567 },
+  { row: 2, code_id: 1, code: '1001', volume: '12', value: '34.5' },
+  { row: 3, code_id: 2, code: '1002', volume: '1234', value: '12.5' },
+  { row: 4, code_id: 7, code: 'A-7', volume: '-3', value: '1234.5' },
+  { row: 5, code_id: 3, code: '1003', volume: '7', value: null },
+  { row: 6, code_id: 4, code: '1004', volume: null, value: '99' },
+  { row: 7, code_id: 8, code: '0012', volume: '0.125', value: '1234567' },
 ];
 
 /** The errors of the "every row error" sheet (the same rows in each writer's file). */
@@ -50,7 +50,7 @@ const ROW_ERRORS = [
   [9, 'Column B must be empty for code 1004, its volume is not reported (row 9).'],
   [10, 'Invalid code on row 10.'],
   [11, 'Invalid code on row 11.'],
-  [12, 'Column B holds a number that is too large on row 12.'],
+  [12, 'Column B contains invalid characters on row 12.'],
   [13, 'Invalid code on row 13.'],
   [13, 'Column B contains invalid characters on row 13.'],
 ];
@@ -121,7 +121,7 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
       ['1004', 5, 1], // 9 volume must be empty
       [null, 5, 6], // 10 no code
       [1.5, 1, 1], // 11 non-integer numeric code
-      ['A-7', 1e16, 1], // 12 too large
+      ['A-7', 1e16, 1], // 12 too large: more than 16 digits before the point
       ['X-404', 'x', null], // 13 invalid code and invalid B
     ]);
     const result = await validate(path);
@@ -139,7 +139,7 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
       'import.volume_must_be_empty',
       'import.invalid_code',
       'import.invalid_code',
-      'import.column_b_out_of_range',
+      'import.column_b_invalid',
       'import.invalid_code',
       'import.column_b_invalid',
     ]);
@@ -148,6 +148,33 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
     expect(result.errors[8].code).toBeNull();
     expect(result.errors[9].code).toBe('1.5');
     expect(result).toMatchObject({ dataRowCount: 12, headerRow: 1, truncated: false });
+  });
+
+  it('hands on exact decimal text: text as typed, number cells at the 15 digits a spreadsheet keeps; more than 4 decimals or 16 integer digits is invalid', async () => {
+    const path = await write([
+      ['1001', '123 456 789 012 345,6789', '0,1'], // 1 text: exact, whatever a double would make of it
+      ['1002', 0.1 + 0.2, '1234567890123456.1234'], // 2 a number cell 0.30000000000000004 is the 0.3 shown
+      ['A-7', '1234,56789', 1234.56789], // 3 five decimals, in text and in a number cell
+      ['0012', '12345678901234567', null], // 4 seventeen digits before the point
+    ]);
+    const result = await validate(path, { maxErrors: 100 });
+    expect(messages(result)).toEqual([
+      [3, 'Column B contains invalid characters on row 3.'],
+      [3, 'Column C contains invalid characters on row 3.'],
+      [4, 'Column B contains invalid characters on row 4.'],
+    ]);
+    const valid = await validate(
+      await write([
+        ['1001', '123 456 789 012 345,6789', '0,1'],
+        ['1002', 0.1 + 0.2, '1234567890123456.1234'],
+        ['A-7', 1234.5678, '-0,0001'],
+      ]),
+    );
+    expect(valid.rows.map((r) => [r.volume, r.value])).toEqual([
+      ['123456789012345.6789', '0.1'],
+      ['0.3', '1234567890123456.1234'],
+      ['1234.5678', '-0.0001'],
+    ]);
   });
 
   it('refuses invalid number texts as invalid characters', async () => {
@@ -298,8 +325,8 @@ describe('import validator: cell kinds only some writers produce (ExcelJS)', () 
       }),
     );
     expect(valid.rows).toEqual([
-      { row: 1, code_id: 1, code: '1001', volume: 6, value: 1.5 },
-      { row: 2, code_id: 2, code: '1002', volume: 5, value: 7 },
+      { row: 1, code_id: 1, code: '1001', volume: '6', value: '1.5' },
+      { row: 2, code_id: 2, code: '1002', volume: '5', value: '7' },
     ]);
   });
 
@@ -336,7 +363,7 @@ describe('import validator: cell kinds only some writers produce (ExcelJS)', () 
       ws.getCell('B1').numFmt = '#,##0.00';
       ws.getCell('C1').numFmt = '0%';
     });
-    expect((await validate(path)).rows).toEqual([{ row: 1, code_id: 1, code: '1001', volume: 1234.5, value: 0.25 }]);
+    expect((await validate(path)).rows).toEqual([{ row: 1, code_id: 1, code: '1001', volume: '1234.5', value: '0.25' }]);
   });
 });
 
@@ -357,8 +384,8 @@ describe('import validator on files written by LibreOffice', () => {
 
   it('reads numeric cells with number, percent and currency formats as plain numbers', async () => {
     expect((await validateFixture('formats')).rows).toEqual([
-      { row: 1, code_id: 1, code: '1001', volume: 1234.5, value: 0.25 },
-      { row: 2, code_id: 2, code: '1002', volume: 1500, value: 2.5 },
+      { row: 1, code_id: 1, code: '1001', volume: '1234.5', value: '0.25' },
+      { row: 2, code_id: 2, code: '1002', volume: '1500', value: '2.5' },
     ]);
   });
 
@@ -372,8 +399,8 @@ describe('import validator on files written by LibreOffice', () => {
     const result = await validateFixture('formulas');
     expect(result.errors).toEqual([]);
     expect(result.rows).toEqual([
-      { row: 2, code_id: 1, code: '1001', volume: 6, value: 1.5 },
-      { row: 3, code_id: 2, code: '1002', volume: 5, value: 7 },
+      { row: 2, code_id: 1, code: '1001', volume: '6', value: '1.5' },
+      { row: 3, code_id: 2, code: '1002', volume: '5', value: '7' },
     ]);
   });
 
@@ -437,7 +464,7 @@ describe('import validator: defaults', () => {
     const took = performance.now() - started;
     expect(result.ok).toBe(true);
     expect(result.rows).toHaveLength(100_000);
-    expect(result.rows[99_999]).toEqual({ row: 100_001, code_id: 100_000, code: '199999', volume: 99_999, value: 249_997.5 });
+    expect(result.rows[99_999]).toEqual({ row: 100_001, code_id: 100_000, code: '199999', volume: '99999', value: '249997.5' });
     expect(took).toBeLessThan(10_000);
   });
 

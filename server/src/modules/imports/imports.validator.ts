@@ -24,9 +24,9 @@
  *    ('import.code_inactive'), and is not repeated ('import.duplicate_code' on the later
  *    rows); the first failing code rule is reported. Then, independently, column B and C:
  *    disabled 20 = volume (B) must be empty ('import.volume_must_be_empty'), disabled 10 =
- *    value (C) must be empty ('import.value_must_be_empty'); otherwise a valid number or
- *    empty ('import.column_b_invalid' / 'import.column_c_invalid'), at most
- *    `IMPORT_MAX_MAGNITUDE` in absolute value ('import.column_b_out_of_range' / '_c_').
+ *    value (C) must be empty ('import.value_must_be_empty'); otherwise a valid number that
+ *    fits numeric(20,4) — at most 16 digits before the point and 4 after — or empty
+ *    ('import.column_b_invalid' / 'import.column_c_invalid' otherwise).
  *
  * Header: the first non-blank row is a header, and skipped, when its B and C are both text
  * that is not a number and its A is blank or text that is not a known code ("Code | Volume |
@@ -43,8 +43,11 @@
  * Numbers (B, C): numeric cells as they are, formula cells by their cached result (a formula
  * without one is invalid), text through `parseHumanNumber` ("1 234", "12,5", "1,234.5", "-3";
  * ambiguous "1,234" is refused); dates, booleans and error cells are invalid characters.
- * Negative numbers are allowed (returns, corrections). Values are returned as read; the
- * database column (numeric(20,4)) rounds them to 4 decimals.
+ * Negative numbers are allowed (returns, corrections). Values are returned as exact decimal
+ * strings ("1234.5678"), never as JavaScript numbers (DESIGN §8 "Numbers"): text exactly as
+ * typed; a numeric cell, which the file format makes a binary double, at the 15 significant
+ * digits spreadsheets keep and show (so 0.1 + 0.2 is the 0.3 the user sees, not
+ * 0.30000000000000004). A figure with more digits than that must be typed as text.
  *
  * Rows where both B and C are empty are validated like every other row but not returned: they
  * carry no figure (counted in `rowsWithoutFigures`).
@@ -53,6 +56,7 @@
  * 'import.too_many_errors' (row null) says so and `truncated` is true. The whole file is still
  * read, so `dataRowCount` is exact.
  */
+import { FIGURE_LIMITS, fitsDecimal, normalizeDecimal, roundSignificant } from '@mss/contracts/decimal';
 import type { CodeDisabledStatus, Locale } from '@mss/contracts/enums';
 import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
 import {
@@ -96,8 +100,9 @@ export interface ImportRow {
   row: number;
   code_id: number;
   code: string;
-  volume: number | null;
-  value: number | null;
+  /** Exact decimal strings ("1234.5678"). */
+  volume: string | null;
+  value: string | null;
 }
 
 export interface ValidationResult {
@@ -125,8 +130,6 @@ export interface ValidateOptions {
   locale?: Locale;
   /** Errors listed at most (default `IMPORT_MAX_ERRORS`). */
   maxErrors?: number;
-  /** Largest absolute value accepted in B and C (default `IMPORT_MAX_MAGNITUDE`). */
-  maxMagnitude?: number;
   /** Reader caps (default: the reader's `DEFAULT_XLSX_LIMITS`). */
   limits?: Partial<XlsxLimits>;
   /**
@@ -152,7 +155,8 @@ export interface RowSink {
 
 export const IMPORT_MAX_ERRORS = 10_000;
 /** numeric(20,4) holds 16 integer digits; 10^15 keeps every integer exact in a double. */
-export const IMPORT_MAX_MAGNITUDE = 1e15;
+/** Significant digits a spreadsheet keeps of a number cell (a double). */
+const SPREADSHEET_DIGITS = 15;
 
 const A = 0;
 const B = 1;
@@ -160,9 +164,9 @@ const C = 2;
 
 /** The figure columns: the code status that keeps each one empty, and their messages. */
 const FIGURES = {
-  volume: { disabledBy: 20, mustBeEmpty: 'import.volume_must_be_empty', invalid: 'import.column_b_invalid', outOfRange: 'import.column_b_out_of_range' },
-  value: { disabledBy: 10, mustBeEmpty: 'import.value_must_be_empty', invalid: 'import.column_c_invalid', outOfRange: 'import.column_c_out_of_range' },
-} as const satisfies Record<string, { disabledBy: CodeDisabledStatus; mustBeEmpty: MessageKey; invalid: MessageKey; outOfRange: MessageKey }>;
+  volume: { disabledBy: 20, mustBeEmpty: 'import.volume_must_be_empty', invalid: 'import.column_b_invalid' },
+  value: { disabledBy: 10, mustBeEmpty: 'import.value_must_be_empty', invalid: 'import.column_c_invalid' },
+} as const satisfies Record<string, { disabledBy: CodeDisabledStatus; mustBeEmpty: MessageKey; invalid: MessageKey }>;
 type FigureColumn = (typeof FIGURES)[keyof typeof FIGURES];
 
 function isBlank(cell: Cell | undefined): boolean {
@@ -198,21 +202,21 @@ function displayOf(cell: Cell | undefined, date1904: boolean): string | null {
   }
 }
 
-type NumberRead = { kind: 'empty' } | { kind: 'number'; value: number } | { kind: 'invalid' } | { kind: 'out_of_range' };
+type NumberRead = { kind: 'empty' } | { kind: 'number'; value: string } | { kind: 'invalid' };
 
 const EMPTY_READ: NumberRead = { kind: 'empty' };
 const INVALID_READ: NumberRead = { kind: 'invalid' };
-const OUT_OF_RANGE_READ: NumberRead = { kind: 'out_of_range' };
 
-function numberOf(cell: Cell | undefined, maxMagnitude: number): NumberRead {
+function numberOf(cell: Cell | undefined): NumberRead {
   if (isBlank(cell)) return EMPTY_READ;
-  let value: number | null;
-  if (cell!.kind === 'number') value = cell!.value;
-  else if (cell!.kind === 'string') value = parseHumanNumber(cell!.value);
+  let value: string | null;
+  if (cell!.kind === 'number') {
+    const decimal = normalizeDecimal(cell!.text);
+    value = decimal === null ? null : roundSignificant(decimal, SPREADSHEET_DIGITS);
+  } else if (cell!.kind === 'string') value = parseHumanNumber(cell!.value);
   else return INVALID_READ; // date, boolean, error, formula without a cached value
-  if (value === null || !Number.isFinite(value)) return INVALID_READ;
-  if (Math.abs(value) > maxMagnitude) return OUT_OF_RANGE_READ;
-  return { kind: 'number', value: value === 0 ? 0 : value };
+  if (value === null || !fitsDecimal(value, FIGURE_LIMITS)) return INVALID_READ;
+  return { kind: 'number', value };
 }
 
 function isNonNumericText(cell: Cell | undefined): boolean {
@@ -317,7 +321,6 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
   const { locale } = options;
   const maxErrors = options.maxErrors ?? IMPORT_MAX_ERRORS;
   if (!Number.isInteger(maxErrors) || maxErrors < 1) throw new RangeError('maxErrors must be a positive integer');
-  const maxMagnitude = options.maxMagnitude ?? IMPORT_MAX_MAGNITUDE;
   const maxDataRows = options.limits?.maxRows ?? DEFAULT_XLSX_LIMITS.maxRows;
 
   const rowErrors = new ErrorList(maxErrors, locale);
@@ -334,14 +337,13 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
   let hasFigures = false;
 
   /** Column B or C of a row: empty (null), a number, or an error added to the list (null). */
-  const figure = (column: FigureColumn, cell: Cell | undefined, blank: boolean, info: CodeInfo | undefined, row: number, display: string | null): number | null => {
+  const figure = (column: FigureColumn, cell: Cell | undefined, blank: boolean, info: CodeInfo | undefined, row: number, display: string | null): string | null => {
     if (info?.disabled_status === column.disabledBy && !blank) {
       rowErrors.add(row, display, column.mustBeEmpty, { code: info.code, row });
       return null;
     }
-    const read = numberOf(cell, maxMagnitude);
+    const read = numberOf(cell);
     if (read.kind === 'invalid') rowErrors.add(row, display, column.invalid, { row });
-    else if (read.kind === 'out_of_range') rowErrors.add(row, display, column.outOfRange, { row });
     return read.kind === 'number' ? read.value : null;
   };
 

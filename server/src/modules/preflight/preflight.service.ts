@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { ORGANIZATION_SETTINGS } from '@mss/contracts/admin';
+import { decimalShape, decimalUnits, normalizeDecimal } from '@mss/contracts/decimal';
 import { PreflightSeverity } from '@mss/contracts/enums';
 import { type MessageKey, translate } from '@mss/contracts/messages';
 import type { Preflight } from '@mss/contracts/reports';
@@ -17,8 +18,27 @@ export interface PreflightRow {
   code_id: number;
   code: string;
   name: string;
-  volume: number | null;
-  value: number | null;
+  /** Exact decimal strings as the database answers them ("1234.5000"). */
+  volume: string | null;
+  value: string | null;
+}
+
+/**
+ * How far `now` is from `before`, in whole percent (half up), when it is more than `threshold`
+ * percent away; null otherwise. Exact: decimal strings as integers of 10^-4 units, no float.
+ */
+export function deviationPercent(before: string, now: string, threshold: number): number | null {
+  const a = decimalUnits(before, 4);
+  const b = decimalUnits(now, 4);
+  if (a === 0n) return null;
+  const abs = (x: bigint) => (x < 0n ? -x : x);
+  const change = abs(b - a) * 100n; // percent of |a|, times |a|
+  const base = abs(a);
+  const thresholdText = normalizeDecimal(String(threshold)) ?? '0';
+  const thresholdScale = decimalShape(thresholdText).scale;
+  // change / base > threshold  ⇔  change · 10^s > threshold · 10^s · base
+  if (change * 10n ** BigInt(thresholdScale) <= decimalUnits(thresholdText, thresholdScale) * base) return null;
+  return Number((change * 2n + base) / (2n * base));
 }
 
 /**
@@ -40,14 +60,10 @@ export function preflightFindings(current: PreflightRow[], previous: { title: st
       for (const field of ['volume', 'value'] as const) {
         const a = before[field];
         const b = row[field];
-        if (a === null || b === null || a === 0) continue;
-        const percent = (Math.abs(b - a) / Math.abs(a)) * 100;
-        if (percent > thresholdPercent) {
-          findings.push({
-            severity: PreflightSeverity.Info,
-            key: 'preflight.deviation',
-            params: { code: row.code, name: row.name, field, percent: Math.round(percent), period: previous.title },
-          });
+        if (a === null || b === null) continue;
+        const percent = deviationPercent(a, b, thresholdPercent);
+        if (percent !== null) {
+          findings.push({ severity: PreflightSeverity.Info, key: 'preflight.deviation', params: { code: row.code, name: row.name, field, percent, period: previous.title } });
         }
       }
     }
@@ -75,7 +91,7 @@ export async function loadReportRows(db: Executor, reportId: number): Promise<Pr
     .innerJoin(codes, eq(codes.id, reportRows.code_id))
     .where(eq(reports.id, reportId))
     .orderBy(codes.code);
-  return rows.map((r) => ({ ...r, volume: r.volume === null ? null : Number(r.volume), value: r.value === null ? null : Number(r.value) }));
+  return rows;
 }
 
 /** The same company's report in the previous period of the market, if there is one. */

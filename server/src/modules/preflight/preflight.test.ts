@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { preflightFindings, type PreflightRow } from './preflight.service.ts';
 
-const row = (code_id: number, volume: number | null, value: number | null): PreflightRow => ({ code_id, code: String(1000 + code_id), name: `Code ${code_id}`, volume, value });
+const text = (n: number | string | null) => (n === null ? null : String(n));
+const row = (code_id: number, volume: number | string | null, value: number | string | null): PreflightRow => ({
+  code_id,
+  code: String(1000 + code_id),
+  name: `Code ${code_id}`,
+  volume: text(volume),
+  value: text(value),
+});
 
 describe('preflight checks', () => {
   it('when the report is empty, then an Error', () => {
@@ -27,6 +34,18 @@ describe('preflight checks', () => {
     expect(findings.map((f) => [f.severity, f.params.field, f.params.percent])).toEqual([
       [20, 'volume', 21],
       [20, 'value', 50],
+    ]);
+  });
+
+  it('when the change is just over or at a fractional threshold, then it is decided exactly (no float)', () => {
+    // 0.1 → 0.1125 is exactly 12.5 %: at the threshold, so nothing; 0.11251 would be over, but
+    // 4 decimals are stored, so 0.1126 (12.6 %) is the next step and is reported, rounded to 13.
+    const previous = { title: 'P', rows: [row(1, '0.1000', '123456789012345.6789')] };
+    expect(preflightFindings([row(1, '0.1125', '123456789012345.6789')], previous, 12.5)).toEqual([{ severity: 10, key: 'preflight.ok', params: {} }]);
+    const findings = preflightFindings([row(1, '0.1126', '138888887638888.8888')], previous, 12.5);
+    expect(findings.map((f) => [f.params.field, f.params.percent])).toEqual([
+      ['volume', 13],
+      ['value', 13],
     ]);
   });
 

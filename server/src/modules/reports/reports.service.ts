@@ -100,10 +100,24 @@ export async function findReportRow(db: Db, who: Who, uuid: string): Promise<Rep
   return row;
 }
 
+/** The report's totals, summed by the database: exact decimal strings at the columns' scale. */
+export async function reportTotals(db: Db, reportId: number): Promise<{ volume: string; value: string }> {
+  const [totals] = await db
+    .select({
+      volume: sql<string>`round(coalesce(sum(${reportRows.volume}), 0), 4)::text`,
+      value: sql<string>`round(coalesce(sum(${reportRows.value}), 0), 4)::text`,
+    })
+    .from(reportRows)
+    .innerJoin(reports, eq(reports.row_set_id, reportRows.row_set_id))
+    .where(eq(reports.id, reportId));
+  return totals!;
+}
+
 export async function findReport(db: Db, who: Who, uuid: string): Promise<Report> {
   const row = await findReportRow(db, who, uuid);
-  const [rows, preflight, history] = await Promise.all([
+  const [rows, totals, preflight, history] = await Promise.all([
     loadReportRows(db, row.id),
+    reportTotals(db, row.id),
     latestPreflight(db, row.id),
     db
       .select({
@@ -124,10 +138,7 @@ export async function findReport(db: Db, who: Who, uuid: string): Promise<Report
   return {
     ...toSummary(row),
     rows,
-    totals: {
-      volume: rows.reduce((sum, r) => sum + (r.volume ?? 0), 0),
-      value: rows.reduce((sum, r) => sum + (r.value ?? 0), 0),
-    },
+    totals,
     preflight,
     history: history.map((h) => ({
       from_status: h.from_status,

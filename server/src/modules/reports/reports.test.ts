@@ -71,7 +71,7 @@ describe('the report workflow', () => {
     await storeRows(report.uuid, [[w.codes[0]!.id, 10, 1000]]);
     const submitted = await status(w.reporter, report.uuid, { status: 40 });
     expect(submitted.statusCode).toBe(200);
-    expect(submitted.json().data).toMatchObject({ status: 40, totals: { volume: 10, value: 1000 }, preflight: { severity: 10 } });
+    expect(submitted.json().data).toMatchObject({ status: 40, totals: { volume: '10.0000', value: '1000.0000' }, preflight: { severity: 10 } });
     expect(submitted.json().data.submitted_at).not.toBeNull();
 
     // The reporter cannot approve; the approver sends back with a comment.
@@ -160,9 +160,9 @@ describe('the report workflow', () => {
     const second = await openPeriod(w, '2026-10', '2026-10-01');
     const copied = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${second.report.uuid}/copy-previous`, headers: w.reporter });
     expect(copied.statusCode).toBe(200);
-    expect(copied.json().data.rows.map((r: { code: string; volume: number }) => [r.code, r.volume])).toEqual([
-      ['1001', 10],
-      ['1002', 20],
+    expect(copied.json().data.rows.map((r: { code: string; volume: string }) => [r.code, r.volume])).toEqual([
+      ['1001', '10.0000'],
+      ['1002', '20.0000'],
     ]);
 
     // An invalid file left the report in 11: copying gives it rows again and brings it back to 20.

@@ -10,8 +10,9 @@ import { reportRows, reportRowSets, reports } from '../../db/schema.ts';
 
 export interface RowFigures {
   code_id: number;
-  volume: number | null;
-  value: number | null;
+  /** Exact decimal strings, handed to numeric as they are. */
+  volume: string | null;
+  value: string | null;
 }
 
 /** A new, empty row set of the report (not yet its current one). */
@@ -20,7 +21,7 @@ export async function createRowSet(db: Executor, reportId: number): Promise<numb
   return set!.id;
 }
 
-const arrayLiteral = (values: (number | null)[]) => `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
+const arrayLiteral = (values: (number | string | null)[]) => `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
 
 /** Writes rows into a set: one statement, three array parameters unnested by the database. */
 export async function insertRows(db: Executor, rowSetId: number, rows: readonly RowFigures[]): Promise<void> {

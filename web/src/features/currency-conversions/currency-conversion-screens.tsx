@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { formatDecimal } from '../../lib/numbers.ts';
+import { Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import type { CurrencyConversion } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../app/screen.ts';
 import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
@@ -27,7 +28,7 @@ export function CurrencyConversionListScreen({ title }: ScreenProps) {
       query={api.listQuery}
       defaultSort={{ sort: 'valid_from', direction: 'desc' }}
       columns={[
-        { key: 'rate', label: t('admin.conversion.rate'), sortable: true },
+        { key: 'rate', label: t('admin.conversion.rate'), sortable: true, render: (row) => formatDecimal(row.rate) },
         { key: 'from_currency', label: t('admin.conversion.from_currency'), render: (row) => row.from_currency.iso_code },
         { key: 'to_currency', label: t('admin.conversion.to_currency'), render: (row) => row.to_currency.iso_code },
         { key: 'valid_from', label: t('admin.conversion.valid_from'), sortable: true },
@@ -39,7 +40,8 @@ export function CurrencyConversionListScreen({ title }: ScreenProps) {
 interface Values {
   from_currency_id: number | null;
   to_currency_id: number | null;
-  rate: number | string;
+  /** As typed: a decimal string, sent as it is (10 decimals are kept exactly). */
+  rate: string;
   valid_from: string;
 }
 
@@ -62,7 +64,8 @@ function CurrencyConversionForm({ conversion }: { conversion?: CurrencyConversio
     toInput: (values) => ({
       from_currency_id: values.from_currency_id ?? 0,
       to_currency_id: values.to_currency_id ?? 0,
-      rate: values.rate === '' ? 0 : Number(values.rate),
+      // The locale's decimal comma is accepted as a point; the server checks the rest.
+      rate: values.rate.trim().replace(',', '.'),
       valid_from: values.valid_from,
     }),
     nameOf: describe,
@@ -75,14 +78,7 @@ function CurrencyConversionForm({ conversion }: { conversion?: CurrencyConversio
             <Select<number> label={t('admin.conversion.from_currency')} data={currencies} searchable required {...form.getInputProps('from_currency_id')} />
             <Select<number> label={t('admin.conversion.to_currency')} data={currencies} searchable required {...form.getInputProps('to_currency_id')} />
           </SimpleGrid>
-          <NumberInput
-            label={t('admin.conversion.rate')}
-            description={t('admin.conversion.rate_help')}
-            decimalScale={8}
-            min={0}
-            required
-            {...form.getInputProps('rate')}
-          />
+          <TextInput label={t('admin.conversion.rate')} description={t('admin.conversion.rate_help')} inputMode="decimal" required {...form.getInputProps('rate')} />
           <TextInput type="date" label={t('admin.conversion.valid_from')} required {...form.getInputProps('valid_from')} />
           <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
         </Stack>

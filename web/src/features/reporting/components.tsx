@@ -1,5 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDecimal } from '../../lib/numbers.ts';
 import { Alert, Badge, Button, Center, Group, Loader, Modal, Pagination, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import type { Preflight, Report } from '@mss/contracts/reports';
 import { errorMessage } from '../../app/feedback.tsx';
@@ -16,6 +17,7 @@ export function formatDateTime(value: string | null | undefined): string {
 /** A date of the wire (YYYY-MM-DD or ISO): the date part only. */
 export const formatDate = (value: string | null | undefined): string => (value ? value.slice(0, 10) : '–');
 
+/** A count (rows, reports) as the user's locale writes it. Figures are decimal strings: `formatDecimal`. */
 export const formatNumber = (value: number | null | undefined): string => (value === null || value === undefined ? '' : value.toLocaleString());
 
 export function ReportStatusBadge({ status }: { status: number }) {
@@ -143,16 +145,16 @@ export function RowsTable({ report }: { report: Pick<Report, 'rows' | 'totals'> 
             <Table.Tr key={row.code_id}>
               <Table.Td>{row.code}</Table.Td>
               <Table.Td>{row.name}</Table.Td>
-              <Table.Td ta="right">{formatNumber(row.volume)}</Table.Td>
-              <Table.Td ta="right">{formatNumber(row.value)}</Table.Td>
+              <Table.Td ta="right">{formatDecimal(row.volume)}</Table.Td>
+              <Table.Td ta="right">{formatDecimal(row.value)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
         <Table.Tfoot>
           <Table.Tr fw={700}>
             <Table.Td colSpan={2}>{t('reporting.rows.totals')}</Table.Td>
-            <Table.Td ta="right">{formatNumber(report.totals.volume)}</Table.Td>
-            <Table.Td ta="right">{formatNumber(report.totals.value)}</Table.Td>
+            <Table.Td ta="right">{formatDecimal(report.totals.volume)}</Table.Td>
+            <Table.Td ta="right">{formatDecimal(report.totals.value)}</Table.Td>
           </Table.Tr>
         </Table.Tfoot>
       </Table>
