@@ -77,7 +77,11 @@ export function httpUpload(base: string, method: 'POST' | 'PUT', url: string, he
   return new Promise<{ status: number; sent: number; json: () => { message: string; errors?: Record<string, string[]>; data?: unknown } }>((resolve, reject) => {
     let answer: { status: number; sent: number; text: string } | null = null;
     const settle = () => resolve({ status: answer!.status, sent: answer!.sent, json: () => JSON.parse(answer!.text) });
-    const req = http.request(`${base}${url}`, { method, agent: false, headers: { ...headers, 'content-type': body.contentType, 'content-length': body.length } }, (res) => {
+    // Kept alive as a browser's connection is: a server that answers before the body is all sent
+    // then reads and discards the rest. (With "Connection: close" it would close the socket under
+    // a client still writing, which fails the write with EPIPE.)
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const req = http.request(`${base}${url}`, { method, agent, headers: { ...headers, 'content-type': body.contentType, 'content-length': body.length } }, (res) => {
       answer = { status: res.statusCode ?? 0, sent: written, text: '' };
       res.setEncoding('utf8');
       res.on('data', (c: string) => (answer!.text += c));
@@ -85,6 +89,7 @@ export function httpUpload(base: string, method: 'POST' | 'PUT', url: string, he
         settle();
         // The server may answer before the whole body is sent (a refusal): the rest is not sent.
         req.destroy();
+        agent.destroy();
       });
     });
     // A write still under way when the answer came may fail as the connection goes: the answer
