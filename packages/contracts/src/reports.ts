@@ -111,7 +111,7 @@ export function reportEventRefusal(
 }
 
 /** The statuses a user may ask for with POST /reports/{uuid}/status, and the event each means. */
-export const REQUESTABLE_STATUS_EVENTS: Partial<Record<number, ReportEvent>> = {
+export const REQUESTABLE_STATUS_EVENTS: Partial<Record<number, 'submit' | 'send_back' | 'approve'>> = {
   [ReportStatus.WaitingForApproval]: 'submit',
   [ReportStatus.WaitingForCompletion]: 'send_back',
   [ReportStatus.Approved]: 'approve',
