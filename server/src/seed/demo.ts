@@ -251,6 +251,9 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
           { market_id: market.id, title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31', deadline: '2026-11-10', status: 'open', opened_at: new Date('2026-10-01T06:00:00Z') },
         ])
         .returning();
+      // The one place besides reports.workflow.ts that writes report statuses and history: the
+      // demo's past is back-dated (and September is approved in a closed period, which the
+      // workflow rightly refuses), so it is written as it would have been recorded.
       for (const company of reportingCompanies[market.id]!) {
         const [approved] = await tx
           .insert(reports)

@@ -5,18 +5,19 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { canUploadInStatus, nextReportStatus, type Import, type ImportDetail } from '@mss/contracts/reports';
+import type { Import, ImportDetail } from '@mss/contracts/reports';
 import { type CodeDisabledStatus, ReportStatus } from '@mss/contracts/enums';
 import { translate } from '@mss/contracts/messages';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db, Executor } from '../../db/client.ts';
-import { codeMarkets, codes, companies, companyCodes, files, imports, markets, periods, reports, reportStatusChanges, users } from '../../db/schema.ts';
-import { AppError, forbidden, notFound } from '../../errors.ts';
+import type { Db } from '../../db/client.ts';
+import { codeMarkets, codes, companies, companyCodes, files, imports, markets, periods, reports, users } from '../../db/schema.ts';
+import { notFound } from '../../errors.ts';
 import { deleteFile, fileContent, storeFile } from '../../lib/files.ts';
 import type { Who } from '../periods/periods.service.ts';
 import { runPreflight } from '../preflight/preflight.service.ts';
 import { findReportRow, reportsFor, visibleReports } from '../reports/reports.service.ts';
 import { createRowSet, deleteStaleRowSets, insertRows, setCurrentRowSet } from '../reports/row-sets.ts';
+import { applyReportEvent, assertReportEvent } from '../reports/reports.workflow.ts';
 import type { TemplateCode } from './imports.sheets.ts';
 import type { CodeInfo, CodeLookup } from './imports.validator.ts';
 import { validateReportFile } from './imports.validator.ts';
@@ -82,25 +83,17 @@ export async function acceptUpload(
   queue: { sendImport(importId: number): Promise<void> } | null,
 ): Promise<{ uuid: string; status: string }> {
   const report = await findReportRow(db, who, reportUuid);
-  if (!(await reportsFor(db, who, report))) throw forbidden('report_status.no_access');
-  if (report.period.status === 'closed') throw new AppError('conflict', 'report_status.period_closed');
-  if (report.status === ReportStatus.Approved) throw new AppError('conflict', 'report_status.already_approved');
-  if (!canUploadInStatus(report.status)) throw new AppError('conflict', 'report.upload_not_allowed');
+  const mayAct = await reportsFor(db, who, report);
+  assertReportEvent({ status: report.status, periodStatus: report.period.status }, 'upload', mayAct);
   const file = await readFile();
   // Stored as sent; the worker judges the content (not the name or the declared type).
   const fileId = await storeFile(db, { name: file.name, mimeType: 'application/octet-stream', content: file.content });
   // The status may have changed while the file arrived: then the stored file is nobody's.
   const created = await db.transaction(async (tx) => {
-    const moved = await tx
-      .update(reports)
-      .set({ status: ReportStatus.ProcessingFile, updated_at: sql`now()` })
-      .where(and(eq(reports.id, report.id), eq(reports.status, report.status)))
-      .returning({ id: reports.id });
-    if (moved.length === 0) throw new AppError('conflict', 'report.upload_not_allowed');
-    await tx.insert(reportStatusChanges).values({ report_id: report.id, user_id: who.actor.userId, from_status: report.status, to_status: ReportStatus.ProcessingFile });
+    const moved = await applyReportEvent(tx, { event: 'upload', reportId: report.id, actor: who.actor.userId, mayAct });
     const [row] = await tx
       .insert(imports)
-      .values({ report_id: report.id, user_id: who.actor.userId, file_id: fileId, report_status_before: report.status })
+      .values({ report_id: report.id, user_id: who.actor.userId, file_id: fileId, report_status_before: moved.from })
       .returning({ id: imports.id, uuid: imports.uuid, status: imports.status });
     return row!;
   }).catch(async (error: unknown) => {
@@ -110,11 +103,6 @@ export async function acceptUpload(
   // Without a worker in this process the import waits, queued, for the next one that starts.
   await queue?.sendImport(created.id);
   return { uuid: created.uuid, status: created.status };
-}
-
-async function setReportStatus(db: Executor, reportId: number, from: number, to: number) {
-  await db.update(reports).set({ status: to, updated_at: sql`now()` }).where(eq(reports.id, reportId));
-  await db.insert(reportStatusChanges).values({ report_id: reportId, user_id: null, from_status: from, to_status: to });
 }
 
 /** Rows handed to the database at a time while the file is still being read. */
@@ -138,7 +126,7 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
   const [report] = await db.select({ id: reports.id, status: reports.status }).from(reports).where(eq(reports.id, item.report_id));
   if (!report) return;
   // Interrupted while storing rows: go back to Processing file and start over.
-  if (report.status === ReportStatus.ProcessingData) await setReportStatus(db, report.id, report.status, ReportStatus.ProcessingFile);
+  if (report.status === ReportStatus.ProcessingData) await applyReportEvent(db, { event: 'restart', reportId: report.id, actor: null });
   else if (report.status !== ReportStatus.ProcessingFile) {
     await db.update(imports).set({ status: 'failed', finished_at: sql`now()` }).where(eq(imports.id, importId));
     return;
@@ -171,20 +159,19 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
           // A cut list ends with one "too many errors" entry, which is not an error of the file.
           .set({ status: 'invalid', errors: stored, error_count: result.errors.length - (result.truncated ? 1 : 0), row_count: result.dataRowCount, finished_at: sql`now()` })
           .where(eq(imports.id, importId));
-        await setReportStatus(tx, report.id, ReportStatus.ProcessingFile, ReportStatus.InvalidFile);
+        await applyReportEvent(tx, { event: 'file_invalid', reportId: report.id, actor: null });
       });
       await deleteStaleRowSets(db, report.id);
       return;
     }
-    await setReportStatus(db, report.id, ReportStatus.ProcessingFile, ReportStatus.ProcessingData);
-    const back = nextReportStatus(ReportStatus.ProcessingData, 'rows_stored', item.report_status_before)!;
+    await applyReportEvent(db, { event: 'file_valid', reportId: report.id, actor: null });
     await db.transaction(async (tx) => {
       await setCurrentRowSet(tx, report.id, rowSetId);
       await tx.update(imports).set({ status: 'done', row_count: result.rowCount, error_count: 0, finished_at: sql`now()` }).where(eq(imports.id, importId));
       // In the same step (DESIGN §5 "rows stored, preflight run"): whoever sees the import done
       // sees its preflight too (the import screen stops polling once it is done).
       await runPreflight(tx, report.id);
-      await setReportStatus(tx, report.id, ReportStatus.ProcessingData, back);
+      await applyReportEvent(tx, { event: 'rows_stored', reportId: report.id, actor: null, before: item.report_status_before });
     });
     await deleteStaleRowSets(db, report.id);
   } catch (error) {
@@ -212,9 +199,9 @@ async function giveUpImport(db: Db, importId: number, reportId: number): Promise
     if (failed.length === 0) return;
     const [report] = await tx.select({ status: reports.status }).from(reports).where(eq(reports.id, reportId)).for('update');
     // From Processing data the way back goes through Processing file (the status machine).
-    if (report?.status === ReportStatus.ProcessingData) await setReportStatus(tx, reportId, ReportStatus.ProcessingData, ReportStatus.ProcessingFile);
+    if (report?.status === ReportStatus.ProcessingData) await applyReportEvent(tx, { event: 'restart', reportId, actor: null });
     if (report?.status === ReportStatus.ProcessingFile || report?.status === ReportStatus.ProcessingData) {
-      await setReportStatus(tx, reportId, ReportStatus.ProcessingFile, ReportStatus.InvalidFile);
+      await applyReportEvent(tx, { event: 'give_up', reportId, actor: null });
     }
   });
 }

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
 import { type AbilitySubject, canInMarket } from '@mss/contracts/abilities';
-import { ReportStatus } from '@mss/contracts/enums';
 import type { Period, PeriodInput } from '@mss/contracts/reports';
 import type { Actor } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
-import { companies, companyMarkets, markets, periods, reports, reportStatusChanges } from '../../db/schema.ts';
+import { companies, companyMarkets, markets, periods, reports } from '../../db/schema.ts';
 import { AppError, forbidden, validationError } from '../../errors.ts';
+import { applyReportEvent } from '../reports/reports.workflow.ts';
 
 /*
  * Which periods of a market a user sees (docs/permissions.md, issue 8): those who run the
@@ -195,15 +195,7 @@ export async function changePeriod(db: Db, who: Who, uuid: string, action: Perio
             notExists(tx.select({ one: sql`1` }).from(reports).where(and(eq(reports.period_id, period.id), eq(reports.company_id, companies.id)))),
           ),
         );
-      const created = eligible.length
-        ? await tx
-            .insert(reports)
-            .values(eligible.map((c) => ({ period_id: period.id, company_id: c.id, status: ReportStatus.Ongoing })))
-            .returning({ id: reports.id })
-        : [];
-      if (created.length) {
-        await tx.insert(reportStatusChanges).values(created.map((r) => ({ report_id: r.id, user_id: who.actor.userId, from_status: null, to_status: ReportStatus.Ongoing, comment: null })));
-      }
+      if (eligible.length) await applyReportEvent(tx, { event: 'create', create: { periodId: period.id, companyIds: eligible.map((c) => c.id) }, actor: who.actor.userId });
     } else if (action === 'close') {
       if (period.status !== 'open') throw refuse();
       await tx.update(periods).set({ status: 'closed', closed_at: sql`now()`, updated_at: sql`now()` }).where(eq(periods.id, period.id));

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { canInMarket } from '@mss/contracts/abilities';
-import { PreflightSeverity, ReportStatus } from '@mss/contracts/enums';
-import { nextReportStatus, type PeriodStatus, REQUESTABLE_STATUS_EVENTS, type Report, type ReportEvent, type ReportSummary } from '@mss/contracts/reports';
+import { PreflightSeverity } from '@mss/contracts/enums';
+import { type PeriodStatus, REQUESTABLE_STATUS_EVENTS, type Report, type ReportSummary } from '@mss/contracts/reports';
 import type { Db } from '../../db/client.ts';
 import type { Locale } from '@mss/contracts/enums';
 import { translate } from '@mss/contracts/messages';
@@ -10,6 +10,7 @@ import { AppError, forbidden, notFound, validationError } from '../../errors.ts'
 import { findPeriodRow, marketsWith, organizationMarketIds, type Who } from '../periods/periods.service.ts';
 import { findPreviousReport, latestPreflight, loadReportRows, runPreflight } from '../preflight/preflight.service.ts';
 import { copyCurrentRows, createRowSet, deleteStaleRowSets } from './row-sets.ts';
+import { applyReportEvent, assertReportEvent } from './reports.workflow.ts';
 
 /** Abilities with which a company's own users see its reports. */
 const COMPANY_READERS = ['upload-reports', 'view-company-reports', 'view-report-history'];
@@ -164,63 +165,35 @@ export async function createReport(db: Db, who: Who, input: { company_id: number
     .from(companyMarkets)
     .where(and(eq(companyMarkets.company_id, input.company_id), eq(companyMarkets.market_id, period.market_id)));
   if (!reporting) throw validationError('company_id', 'period.not_for_company');
-  if (period.status === 'closed') throw new AppError('conflict', 'report_status.period_closed');
-  const [existing] = await db
-    .select({ id: reports.id })
-    .from(reports)
-    .where(and(eq(reports.period_id, period.id), eq(reports.company_id, input.company_id)));
-  if (existing) throw new AppError('conflict', 'report.exists');
-  const uuid = await db.transaction(async (tx) => {
-    const [report] = await tx.insert(reports).values({ period_id: period.id, company_id: input.company_id, status: ReportStatus.Ongoing }).returning();
-    await tx.insert(reportStatusChanges).values({ report_id: report!.id, user_id: who.actor.userId, from_status: null, to_status: ReportStatus.Ongoing });
-    return report!.uuid;
-  });
-  return findReport(db, who, uuid);
+  // Period closed, then "This report already exists." (the workflow's order).
+  const [created] = await applyReportEvent(db, { event: 'create', create: { periodId: period.id, companyIds: [input.company_id] }, actor: who.actor.userId });
+  const [report] = await db.select({ uuid: reports.uuid }).from(reports).where(eq(reports.id, created!.reportId));
+  return findReport(db, who, report!.uuid);
 }
 
 /**
- * The one place where users change a report's status (DESIGN §5): submit (40) by the
- * company's reporter, send back (50) or approve (60) by an approver of the market.
+ * Where users ask for a status (DESIGN §5): submit (40) by the company's reporter, send back (50)
+ * or approve (60) by an approver of the market. The change itself is the workflow's.
  */
 export async function changeReportStatus(db: Db, who: Who, uuid: string, input: { status: number; comment?: string | null }): Promise<Report> {
   const row = await findReportRow(db, who, uuid);
-  const event: ReportEvent | undefined = REQUESTABLE_STATUS_EVENTS[input.status];
+  const event = REQUESTABLE_STATUS_EVENTS[input.status];
   if (!event) throw validationError('status', 'report_status.invalid');
-  const allowed = event === 'submit' ? await reportsFor(db, who, row) : canInMarket(who.subject, 'approve-reports', row.market.id);
-  if (!allowed) throw forbidden('report_status.no_access');
-  if (row.period.status === 'closed') throw new AppError('conflict', 'report_status.period_closed');
-  if (row.status === ReportStatus.Approved) throw new AppError('conflict', 'report_status.already_approved');
-  const to = nextReportStatus(row.status, event);
-  if (to === null) throw new AppError('conflict', 'report.invalid_status_for_action');
+  const mayAct = event === 'submit' ? await reportsFor(db, who, row) : canInMarket(who.subject, 'approve-reports', row.market.id);
+  assertReportEvent({ status: row.status, periodStatus: row.period.status }, event, mayAct);
   if (event === 'submit') {
     const preflight = await runPreflight(db, row.id);
     if (preflight.severity >= PreflightSeverity.Error) throw new AppError('conflict', 'report.preflight_has_errors');
   }
-  await db.transaction(async (tx) => {
-    // The status in the WHERE makes a concurrent change lose cleanly instead of overwriting.
-    const updated = await tx
-      .update(reports)
-      .set({
-        status: to,
-        updated_at: sql`now()`,
-        ...(event === 'submit' ? { submitted_at: sql`now()` } : {}),
-        ...(event === 'approve' ? { approved_at: sql`now()` } : {}),
-      })
-      .where(and(eq(reports.id, row.id), eq(reports.status, row.status)))
-      .returning({ id: reports.id });
-    if (updated.length === 0) throw new AppError('conflict', 'report.invalid_status_for_action');
-    await tx.insert(reportStatusChanges).values({ report_id: row.id, user_id: who.actor.userId, from_status: row.status, to_status: to, comment: input.comment ?? null });
-  });
+  await applyReportEvent(db, { event, reportId: row.id, actor: who.actor.userId, mayAct, comment: input.comment });
   return findReport(db, who, uuid);
 }
 
 /** Starts the report from the same company's report of the previous period. */
 export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promise<Report> {
   const row = await findReportRow(db, who, uuid);
-  if (!(await reportsFor(db, who, row))) throw forbidden('report_status.no_access');
-  if (row.period.status === 'closed') throw new AppError('conflict', 'report_status.period_closed');
-  if (row.status === ReportStatus.Approved) throw new AppError('conflict', 'report_status.already_approved');
-  if (nextReportStatus(row.status, 'upload') === null) throw new AppError('conflict', 'report.invalid_status_for_action');
+  const mayAct = await reportsFor(db, who, row);
+  assertReportEvent({ status: row.status, periodStatus: row.period.status }, 'copy_previous', mayAct);
   const previous = await findPreviousReport(db, row.id);
   if (!previous.reportId) {
     throw new AppError('validation', 'period.no_previous_report', { previous_period_title: previous.periodTitle ?? '-' });
@@ -229,20 +202,16 @@ export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promis
   await db.transaction(async (tx) => {
     const rowSetId = await createRowSet(tx, row.id);
     await copyCurrentRows(tx, previousReportId, rowSetId);
-    // A report whose last file was invalid has rows again: back to where the upload came from.
-    let status = row.status;
-    if (row.status === ReportStatus.InvalidFile) {
-      const [last] = await tx
-        .select({ before: imports.report_status_before })
-        .from(imports)
-        .where(eq(imports.report_id, row.id))
-        .orderBy(desc(imports.id))
-        .limit(1);
-      status = last?.before === ReportStatus.WaitingForCompletion ? ReportStatus.WaitingForCompletion : ReportStatus.Ongoing;
-      await tx.insert(reportStatusChanges).values({ report_id: row.id, user_id: who.actor.userId, from_status: row.status, to_status: status, comment: null });
-    }
+    // A report whose last file was invalid has rows again: back to where that upload came from.
+    const [last] = await tx
+      .select({ before: imports.report_status_before })
+      .from(imports)
+      .where(eq(imports.report_id, row.id))
+      .orderBy(desc(imports.id))
+      .limit(1);
+    await applyReportEvent(tx, { event: 'copy_previous', reportId: row.id, actor: who.actor.userId, mayAct, before: last?.before });
     // The copy becomes the report's rows.
-    await tx.update(reports).set({ status, row_set_id: rowSetId, updated_at: sql`now()` }).where(eq(reports.id, row.id));
+    await tx.update(reports).set({ row_set_id: rowSetId, updated_at: sql`now()` }).where(eq(reports.id, row.id));
   });
   await deleteStaleRowSets(db, row.id);
   await runPreflight(db, row.id);

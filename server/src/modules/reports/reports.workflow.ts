@@ -1,0 +1,132 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { ReportStatus } from '@mss/contracts/enums';
+import type { MessageKey } from '@mss/contracts/messages';
+import { nextReportStatus, type ReportEvent, type ReportEventRefusal, reportEventRefusal } from '@mss/contracts/reports';
+import type { Executor } from '../../db/client.ts';
+import { periods, reports, reportStatusChanges } from '../../db/schema.ts';
+import { AppError, type ErrorCode } from '../../errors.ts';
+
+/*
+ * The report workflow (DESIGN §5): the ONLY code that writes `reports.status` or records a status
+ * change (reports.workflow.test.ts checks the server's sources for any other). Persons (through
+ * the reports, imports and periods services), the import job and "copy from previous period"
+ * all come here.
+ *
+ * Guards, in one fixed order (reportEventRefusal in the contracts):
+ *   0. (in the service) the report or period is visible to the actor: 404; a status a user may
+ *      ask for: 422 "Invalid status."
+ *   1. access (403), decided by the service that knows the person and passed as `mayAct`
+ *   2. period closed (409)          3. already approved (409)
+ *   4. the transition table (409, the event's own message)
+ * A service checks them with `assertReportEvent` before its slow or irreversible work (reading
+ * an upload, running the preflight), and `applyReportEvent` checks them again on the locked row,
+ * so the answer to a request that lost a race is the message of the state it lost to.
+ */
+
+const REFUSAL_CODE: Record<ReportEventRefusal, ErrorCode> = {
+  'report_status.no_access': 'forbidden',
+  'report_status.period_closed': 'conflict',
+  'report_status.already_approved': 'conflict',
+  'report.exists': 'conflict',
+  'report.upload_not_allowed': 'conflict',
+  'report.invalid_status_for_action': 'conflict',
+};
+
+// Every refusal is a catalogue message (a compile-time check).
+const _refusalsAreMessages: ReportEventRefusal extends MessageKey ? true : never = true;
+void _refusalsAreMessages;
+
+/** Throws the guards' first refusal (403 or 409), in the fixed order above. */
+export function assertReportEvent(state: { status: number | null; periodStatus: string }, event: ReportEvent, mayAct = true): void {
+  const refusal = reportEventRefusal(state, event, mayAct);
+  if (refusal) throw new AppError(REFUSAL_CODE[refusal], refusal);
+}
+
+export interface ReportTransition {
+  reportId: number;
+  from: ReportStatus | null;
+  to: ReportStatus;
+}
+
+interface ChangeInput {
+  event: Exclude<ReportEvent, 'create'>;
+  reportId: number;
+  /** The person who asked, or null for the import job. */
+  actor: number | null;
+  /** Whether that person may do this to this report (1st guard); the job passes nothing. */
+  mayAct?: boolean;
+  comment?: string | null;
+  /** The status the report had when its last file was uploaded, for `rows_stored` and `copy_previous` from 11. */
+  before?: number | null;
+}
+
+interface CreateInput {
+  event: 'create';
+  /** The reports to create: one per company, in the period. */
+  create: { periodId: number; companyIds: number[] };
+  actor: number | null;
+  mayAct?: boolean;
+}
+
+/**
+ * Applies one workflow event, in a transaction of its own (a savepoint inside the caller's, so
+ * that the caller's writes and the status change commit together):
+ * - `create`: locks the period row, refuses companies that already have a report there, inserts
+ *   the reports (20) and their first history rows;
+ * - any other event: locks the report row (`select … for update`: of two concurrent requests the
+ *   second waits and is judged on the state the first left) and shares its period's (a close
+ *   waits for the change, a change after the close is refused), checks the guards on it, writes the
+ *   new status (with `submitted_at`/`approved_at` for submit and approve) and the history row
+ *   (actor or null, from, to, comment). An event that leaves the status as it is (copy from the
+ *   previous period in 20 or 50) writes nothing: nothing changed.
+ */
+export async function applyReportEvent(db: Executor, input: CreateInput): Promise<ReportTransition[]>;
+export async function applyReportEvent(db: Executor, input: ChangeInput): Promise<ReportTransition & { from: ReportStatus }>;
+export async function applyReportEvent(db: Executor, input: CreateInput | ChangeInput): Promise<ReportTransition | ReportTransition[]> {
+  return db.transaction(async (tx) => (input.event === 'create' ? createReports(tx, input) : changeStatus(tx, input)));
+}
+
+async function createReports(tx: Executor, input: CreateInput): Promise<ReportTransition[]> {
+  const { periodId, companyIds } = input.create;
+  const [period] = await tx.select({ status: periods.status }).from(periods).where(eq(periods.id, periodId)).for('update');
+  if (!period) throw new AppError('not_found', 'generic.not_found');
+  if (companyIds.length === 0) {
+    assertReportEvent({ status: null, periodStatus: period.status }, 'create', input.mayAct);
+    return [];
+  }
+  const existing = await tx
+    .select({ status: reports.status })
+    .from(reports)
+    .where(and(eq(reports.period_id, periodId), inArray(reports.company_id, companyIds)))
+    .limit(1);
+  assertReportEvent({ status: existing[0]?.status ?? null, periodStatus: period.status }, 'create', input.mayAct);
+  const to = nextReportStatus(null, 'create')!;
+  const created = await tx
+    .insert(reports)
+    .values(companyIds.map((company_id) => ({ period_id: periodId, company_id, status: to })))
+    .returning({ id: reports.id });
+  await tx.insert(reportStatusChanges).values(created.map((r) => ({ report_id: r.id, user_id: input.actor, from_status: null, to_status: to, comment: null })));
+  return created.map((r) => ({ reportId: r.id, from: null, to }));
+}
+
+async function changeStatus(tx: Executor, input: ChangeInput): Promise<ReportTransition & { from: ReportStatus }> {
+  const [report] = await tx.select({ status: reports.status, periodId: reports.period_id }).from(reports).where(eq(reports.id, input.reportId)).for('update');
+  if (!report) throw new AppError('not_found', 'generic.not_found');
+  // Shared: changes of the period's reports run side by side, closing the period waits for them.
+  const [period] = await tx.select({ status: periods.status }).from(periods).where(eq(periods.id, report.periodId)).for('share');
+  assertReportEvent({ status: report.status, periodStatus: period!.status }, input.event, input.mayAct);
+  const from = report.status as ReportStatus;
+  const to = nextReportStatus(from, input.event, input.before)!;
+  if (to === from) return { reportId: input.reportId, from, to };
+  await tx
+    .update(reports)
+    .set({
+      status: to,
+      updated_at: sql`now()`,
+      ...(input.event === 'submit' ? { submitted_at: sql`now()` } : {}),
+      ...(input.event === 'approve' ? { approved_at: sql`now()` } : {}),
+    })
+    .where(eq(reports.id, input.reportId));
+  await tx.insert(reportStatusChanges).values({ report_id: input.reportId, user_id: input.actor, from_status: from, to_status: to, comment: input.comment ?? null });
+  return { reportId: input.reportId, from, to };
+}
