@@ -193,7 +193,8 @@ export const reportRowSchema = z.object({
 
 export const preflightResultSchema = z.object({
   severity: z.number().int(),
-  key: z.string(),
+  /** Null only for an error stored before keys were (its message is as it was stored). */
+  key: z.string().nullable(),
   params: z.record(z.string(), z.union([z.string(), z.number()])),
   message: z.string(),
 });
@@ -254,7 +255,15 @@ export const importSchema = z.object({
   finished_at: z.string().nullable(),
 });
 export type Import = z.infer<typeof importSchema>;
-export const importErrorSchema = z.object({ row: z.number().int().nullable(), code: z.string().nullable(), message: z.string() });
+/** A row error: its message key and parameters (for clients that branch on them), and the message in the request's language. */
+export const importErrorSchema = z.object({
+  row: z.number().int().nullable(),
+  code: z.string().nullable(),
+  /** Null only for an error stored before keys were (its message is as it was stored). */
+  key: z.string().nullable(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+  message: z.string(),
+});
 export const importDetailSchema = importSchema.extend({ errors: z.array(importErrorSchema), errors_truncated: z.boolean() });
 export type ImportDetail = z.infer<typeof importDetailSchema>;
 export const importListQuerySchema = z.object({ report_uuid: z.string().uuid().optional() });

@@ -110,3 +110,46 @@ describe('moving file contents into chunks (0008)', () => {
     }
   });
 });
+
+describe('import errors as message keys (0009)', () => {
+  it('when stored errors carry their English sentence, then it is dropped where a key is there to render it', async () => {
+    const older = await openDatabase({ inMemory: true });
+    try {
+      const q = (text: string, values: unknown[] = []) => older.pool.query(text, values).then((r) => r.rows);
+      const before = firstMigrations(9); // 0000-0008
+      folders.push(before);
+      await migrate(older.db, { migrationsFolder: before });
+      const [org] = await q(`insert into organizations (name) values ('Org') returning id`);
+      const [market] = await q(`insert into markets (organization_id, international_name, local_name, iso_code) values ($1, 'Sweden', 'Sverige', 'SE') returning id`, [org.id]);
+      const [company] = await q(`insert into companies (name) values ('Company') returning id`);
+      const [period] = await q(`insert into periods (market_id, title, starts_on, ends_on) values ($1, '2026-09', '2026-09-01', '2026-09-30') returning id`, [market.id]);
+      const [report] = await q(`insert into reports (period_id, company_id) values ($1, $2) returning id`, [period.id, company.id]);
+      const [file] = await q(`insert into files (name, mime_type, size, sha256, complete) values ('f', 'x', 0, '', true) returning id`);
+      const errors = [
+        { row: 2, code: 'X', key: 'import.invalid_code', params: { row: 2 }, message: 'Invalid code on row 2.' },
+        { row: null, code: null, message: 'A sentence from before keys.' },
+      ];
+      const [item] = await q(`insert into imports (report_id, file_id, report_status_before, status, errors) values ($1, $2, 20, 'invalid', $3) returning id`, [
+        report.id,
+        file.id,
+        JSON.stringify(errors),
+      ]);
+      const [empty] = await q(`insert into imports (report_id, file_id, report_status_before, status) values ($1, $2, 20, 'done') returning id`, [report.id, file.id]);
+
+      await migrateDatabase(older.db);
+
+      expect(await q(`select id, errors from imports order by id`)).toEqual([
+        {
+          id: item.id,
+          errors: [
+            { row: 2, code: 'X', key: 'import.invalid_code', params: { row: 2 } },
+            { row: null, code: null, message: 'A sentence from before keys.' },
+          ],
+        },
+        { id: empty.id, errors: [] },
+      ]);
+    } finally {
+      await older.close();
+    }
+  });
+});

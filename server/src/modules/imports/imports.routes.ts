@@ -7,6 +7,7 @@ import type { App, AppContext } from '../../context.ts';
 import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';
 import { actorOf } from '../../auth/session-auth.ts';
 import { validationError } from '../../errors.ts';
+import { localeOf } from '../../i18n.ts';
 import { uploadedContent, uploadedFileName } from '../../lib/files.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { findReportRow } from '../reports/reports.service.ts';
@@ -36,7 +37,7 @@ function attachment(reply: FastifyReply, name: string) {
 
 export function importsRoutes(app: App, ctx: AppContext) {
   const signedIn = requireAbilitySubject(ctx);
-  const who = (request: FastifyRequest) => ({ actor: actorOf(request), subject: abilitySubjectOf(request) });
+  const who = (request: FastifyRequest) => ({ actor: actorOf(request), subject: abilitySubjectOf(request), locale: localeOf(request) });
   const maxBytes = Math.floor(ctx.config.IMPORT_MAX_MB * 1024 * 1024);
 
   app.post(
@@ -106,7 +107,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
     { schema: { tags, summary: 'The error list as an xlsx (Row, Code, Error)', params: uuidParams }, preValidation: signedIn },
     async (request, reply) => {
       const errors = await findImportErrors(ctx.db, who(request), request.params.uuid);
-      const content = await xlsxBuffer((out) => writeErrorSheet(errors, out));
+      const content = await xlsxBuffer((out) => writeErrorSheet(errors.map(({ row, code, message }) => ({ row, code, message })), out));
       attachment(reply, `errors-${request.params.uuid}.xlsx`);
       return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(content);
     },

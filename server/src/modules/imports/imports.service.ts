@@ -7,7 +7,8 @@ import { pipeline } from 'node:stream/promises';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Import, ImportDetail } from '@mss/contracts/reports';
 import { type CodeDisabledStatus, ReportStatus } from '@mss/contracts/enums';
-import { translate } from '@mss/contracts/messages';
+import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
+import type { Locale } from '@mss/contracts/enums';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { codeMarkets, codes, companies, companyCodes, files, imports, markets, periods, reports, users } from '../../db/schema.ts';
@@ -152,7 +153,8 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
       sink: { batchSize: WRITE_BATCH_ROWS, write: (rows) => insertRows(db, rowSetId, rows) },
     });
     if (!result.ok) {
-      const stored = result.errors.slice(0, MAX_STORED_ERRORS).map((e) => ({ row: e.row, code: e.code, key: e.key, params: e.params, message: e.message }));
+      // Stored as message keys with their parameters: rendered in each reader's language when served.
+      const stored: StoredError[] = result.errors.slice(0, MAX_STORED_ERRORS).map((e) => ({ row: e.row, code: e.code, key: e.key, params: e.params }));
       await db.transaction(async (tx) => {
         await tx
           .update(imports)
@@ -189,7 +191,7 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
  * An import that got as far as done (a later step failed, say the preflight) stays done.
  */
 async function giveUpImport(db: Db, importId: number, reportId: number): Promise<void> {
-  const error = { row: null, code: null, key: 'import.failed', params: {}, message: translate('import.failed') };
+  const error: StoredError = { row: null, code: null, key: 'import.failed', params: {} };
   await db.transaction(async (tx) => {
     const failed = await tx
       .update(imports)
@@ -281,11 +283,21 @@ async function findImportRow(db: Db, who: Who, uuid: string): Promise<ImportRowD
   return row;
 }
 
-type StoredError = { row: number | null; code: string | null; message: string };
+/**
+ * A row error as stored: its message key and parameters (migration 0009 dropped the stored English
+ * sentences). An entry from before keys were stored, if any, keeps its sentence.
+ */
+type StoredError = { row: number | null; code: string | null; key: MessageKey; params: MessageParams } | { row: number | null; code: string | null; key?: undefined; message: string };
+
+/** A stored error with its message in the reader's language. */
+export function renderImportError(error: StoredError, locale?: Locale) {
+  if (error.key === undefined) return { row: error.row, code: error.code ?? null, key: null, params: {}, message: error.message };
+  return { row: error.row, code: error.code ?? null, key: error.key, params: error.params, message: translate(error.key, error.params, locale) };
+}
 
 export async function findImport(db: Db, who: Who, uuid: string): Promise<ImportDetail> {
   const row = await findImportRow(db, who, uuid);
-  const errors = (row.errors as StoredError[]).map((e) => ({ row: e.row, code: e.code ?? null, message: e.message }));
+  const errors = (row.errors as StoredError[]).map((e) => renderImportError(e, who.locale));
   return { ...toImport(row), errors, errors_truncated: row.error_count > errors.length };
 }
 
@@ -294,6 +306,6 @@ export async function findImportFile(db: Db, who: Who, uuid: string): Promise<{ 
   return { name: row.file_name, size: row.file_size, content: fileContent(db, row.file_id) };
 }
 
-export async function findImportErrors(db: Db, who: Who, uuid: string): Promise<StoredError[]> {
-  return (await findImportRow(db, who, uuid)).errors as StoredError[];
+export async function findImportErrors(db: Db, who: Who, uuid: string) {
+  return ((await findImportRow(db, who, uuid)).errors as StoredError[]).map((e) => renderImportError(e, who.locale));
 }

@@ -183,6 +183,17 @@ describe('importing a report file', () => {
     throw new Error('import did not finish');
   });
 
+  it('when row errors are stored, then as message keys with parameters; the API renders them in the request language', async () => {
+    const w = await world();
+    const res = await upload(w.reporter, w.report.uuid, 'bad.xlsx', await xlsx([['9999', 1, 1]]));
+    await settled(w.reporter, res.json().data.uuid);
+    const [stored] = await t.db.select({ errors: imports.errors }).from(imports).where(eq(imports.uuid, res.json().data.uuid));
+    expect(stored!.errors).toEqual([{ row: 1, code: '9999', key: 'import.invalid_code', params: { row: 1 } }]);
+    // Only en-US has texts (spec §1): another language falls back to it, rendered when served.
+    const served = await t.app.inject({ url: `/api/v1/imports/${res.json().data.uuid}`, headers: { ...w.reporter, 'accept-language': 'sv-SE' } });
+    expect(served.json().data.errors).toEqual([{ row: 1, code: '9999', key: 'import.invalid_code', params: { row: 1 }, message: 'Invalid code on row 1.' }]);
+  });
+
   it('when the file is not an xlsx, then the import is invalid with the catalogue message', async () => {
     const w = await world();
     const res = await upload(w.reporter, w.report.uuid, 'report.xlsx', Buffer.from('code;volume;value\n1001;1;1\n'));

@@ -3,6 +3,7 @@ import { type AbilitySubject, canInMarket } from '@mss/contracts/abilities';
 import type { Period, PeriodInput } from '@mss/contracts/reports';
 import type { Actor } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
+import type { Locale } from '@mss/contracts/enums';
 import { companies, companyMarkets, markets, periods, reports } from '../../db/schema.ts';
 import { AppError, forbidden, validationError } from '../../errors.ts';
 import { applyReportEvent } from '../reports/reports.workflow.ts';
@@ -52,6 +53,8 @@ function visiblePeriods(who: Who, marketIds: readonly number[]): SQL {
 export interface Who {
   actor: Actor;
   subject: AbilitySubject;
+  /** The language messages are rendered in (the request's Accept-Language); en-US when absent. */
+  locale?: Locale;
 }
 
 /** The markets (ids) of the actor's organization where the actor holds any of the abilities. */

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { ORGANIZATION_SETTINGS } from '@mss/contracts/admin';
 import { decimalShape, decimalUnits, normalizeDecimal } from '@mss/contracts/decimal';
-import { PreflightSeverity } from '@mss/contracts/enums';
+import { type Locale, PreflightSeverity } from '@mss/contracts/enums';
 import { type MessageKey, translate } from '@mss/contracts/messages';
 import type { Preflight } from '@mss/contracts/reports';
 import type { Db, Executor } from '../../db/client.ts';
@@ -122,16 +122,17 @@ async function deviationThreshold(db: Executor, reportId: number): Promise<numbe
   return Number.isFinite(value) ? value : ORGANIZATION_SETTINGS.deviation_percentage.default;
 }
 
-function render(findings: Finding[], createdAt: Date): Preflight {
+/** Findings are stored as message keys with their parameters, and rendered in the reader's language. */
+function render(findings: Finding[], createdAt: Date, locale?: Locale): Preflight {
   return {
     severity: Math.max(...findings.map((f) => f.severity)),
-    results: findings.map((f) => ({ ...f, message: translate(f.key, f.params) })),
+    results: findings.map((f) => ({ ...f, message: translate(f.key, f.params, locale) })),
     created_at: createdAt.toISOString(),
   };
 }
 
 /** Runs the preflight of a report and stores the result. */
-export async function runPreflight(db: Executor, reportId: number): Promise<Preflight> {
+export async function runPreflight(db: Executor, reportId: number, locale?: Locale): Promise<Preflight> {
   const previous = await findPreviousReport(db, reportId);
   // Without a previous report only emptiness is checked: no need to load the rows.
   const [current, threshold] = previous.reportId
@@ -141,10 +142,10 @@ export async function runPreflight(db: Executor, reportId: number): Promise<Pref
   const findings = preflightFindings(current, previousRows && previous.periodTitle ? { title: previous.periodTitle, rows: previousRows } : null, threshold);
   const severity = Math.max(...findings.map((f) => f.severity));
   const [stored] = await db.insert(preflights).values({ report_id: reportId, severity, results: findings }).returning({ created_at: preflights.created_at });
-  return render(findings, stored!.created_at);
+  return render(findings, stored!.created_at, locale);
 }
 
-export async function latestPreflight(db: Db, reportId: number): Promise<Preflight | null> {
+export async function latestPreflight(db: Db, reportId: number, locale?: Locale): Promise<Preflight | null> {
   const [row] = await db.select().from(preflights).where(eq(preflights.report_id, reportId)).orderBy(desc(preflights.id)).limit(1);
-  return row ? render(row.results as Finding[], row.created_at) : null;
+  return row ? render(row.results as Finding[], row.created_at, locale) : null;
 }

@@ -32,7 +32,7 @@ const uuidParams = z.object({ uuid: z.string().max(100) });
 
 export function reportsRoutes(app: App, ctx: AppContext) {
   const signedIn = requireAbilitySubject(ctx);
-  const who = (request: FastifyRequest) => ({ actor: actorOf(request), subject: abilitySubjectOf(request) });
+  const who = (request: FastifyRequest) => ({ actor: actorOf(request), subject: abilitySubjectOf(request), locale: localeOf(request) });
   const one = { params: uuidParams, response: { 200: dataOf(reportSchema) } };
 
   app.get(

@@ -119,7 +119,7 @@ export async function findReport(db: Db, who: Who, uuid: string): Promise<Report
   const [rows, totals, preflight, history] = await Promise.all([
     loadReportRows(db, row.id),
     reportTotals(db, row.id),
-    latestPreflight(db, row.id),
+    latestPreflight(db, row.id, who.locale),
     db
       .select({
         from_status: reportStatusChanges.from_status,
@@ -225,9 +225,9 @@ export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promis
  */
 export async function findReportPreflight(db: Db, who: Who, uuid: string, rerun: boolean) {
   const row = await findReportRow(db, who, uuid);
-  if (!rerun) return latestPreflight(db, row.id);
+  if (!rerun) return latestPreflight(db, row.id, who.locale);
   if (!canInMarket(who.subject, 'approve-reports', row.market.id) && !(await reportsFor(db, who, row))) throw forbidden('report_status.no_access');
-  return runPreflight(db, row.id);
+  return runPreflight(db, row.id, who.locale);
 }
 
 /** Every reporting company's report for the period (companies disabled by now are hidden). */

@@ -48,8 +48,8 @@ function summary(status: number): ReportSummary {
 
 describe('the import status panel', () => {
   it('when an import runs, then it is polled until it ends, the errors are shown and the screen is told once', async () => {
-    const answers = [detail('queued'), detail('processing'), detail('invalid', [{ row: 3, code: '9999', message: 'Invalid code 9999 on row 3.' }])];
-    const api = fakeApi().on('GET', 'imports/imp-1', () => ({ body: { data: answers.shift() ?? detail('invalid', [{ row: 3, code: '9999', message: 'Invalid code 9999 on row 3.' }]) } }));
+    const answers = [detail('queued'), detail('processing'), detail('invalid', [{ row: 3, code: '9999', key: 'import.invalid_code', params: { row: 3 }, message: 'Invalid code on row 3.' }])];
+    const api = fakeApi().on('GET', 'imports/imp-1', () => ({ body: { data: answers.shift() ?? detail('invalid', [{ row: 3, code: '9999', key: 'import.invalid_code', params: { row: 3 }, message: 'Invalid code on row 3.' }]) } }));
     const onEnded = vi.fn();
 
     render(
@@ -60,7 +60,7 @@ describe('the import status panel', () => {
 
     expect(await screen.findByText('The file is waiting to be processed…')).toBeTruthy();
     expect(await screen.findByText('The file has errors', {}, { timeout: 4 * IMPORT_POLL_MS })).toBeTruthy();
-    expect(screen.getByText('Invalid code 9999 on row 3.')).toBeTruthy();
+    expect(screen.getByText('Invalid code on row 3.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Download the error list' }).getAttribute('href')).toBe('/api/v1/imports/imp-1/errors');
     expect(onEnded).toHaveBeenCalledTimes(1);
     const polls = api.callsTo('GET', 'imports/imp-1').length;
