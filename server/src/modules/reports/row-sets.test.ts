@@ -104,15 +104,18 @@ describe.runIf(process.env.TEST_DATABASE_URL)('report rows and deletes at the sa
     return { worked, finished, release, rollback };
   }
 
-  /** Resolves once a session of the test database waits for a lock; fails after 5 s. */
-  async function someoneWaitsForALock(): Promise<void> {
-    for (let i = 0; i < 100; i++) {
+  /**
+   * Whether a session of the test database comes to wait for a lock within 2 s. Asserted after
+   * the outcome, so that without the locks a test shows what went wrong (both sides succeeded).
+   */
+  async function someoneWaitsForALock(): Promise<boolean> {
+    for (let i = 0; i < 40; i++) {
       const result = await t.db.execute<{ n: number }>(sql`
         select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
-      if (result.rows[0]!.n > 0) return;
+      if (result.rows[0]!.n > 0) return true;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    throw new Error('nobody waits for a lock');
+    return false;
   }
 
   const pending = (promise: Promise<unknown>) => Promise.race([promise.then(() => 'settled', () => 'settled'), new Promise((resolve) => setTimeout(() => resolve('pending'), 200))]);
@@ -122,8 +125,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('report rows and deletes at the sa
     const importing = heldTransaction((tx) => insertRows(tx, rowSetId, figures(code.id)));
     await importing.worked;
     const deleting = deleteCodeViaApi(code.id);
-    await someoneWaitsForALock();
-    expect(await pending(deleting)).toBe('pending');
+    const waited = await someoneWaitsForALock();
+    const whileHeld = await pending(deleting);
     importing.release();
     await importing.finished;
     const res = await deleting;
@@ -131,6 +134,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('report rows and deletes at the sa
     expect(res.json().message).toBe('The code RACE-1 is still in use and cannot be deleted.');
     expect(await codeExists(code.id)).toBe(true);
     expect(await rowsOfCode(code.id)).toBe(1);
+    expect(waited).toBe(true);
+    expect(whileHeld).toBe('pending');
   });
 
   it('when that import rolls back instead, then the waiting delete goes through', async () => {
@@ -138,11 +143,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('report rows and deletes at the sa
     const importing = heldTransaction((tx) => insertRows(tx, rowSetId, figures(code.id)));
     await importing.worked;
     const deleting = deleteCodeViaApi(code.id);
-    await someoneWaitsForALock();
+    const waited = await someoneWaitsForALock();
     importing.rollback();
     await expect(importing.finished).rejects.toThrow();
     expect((await deleting).statusCode).toBe(204);
     expect(await codeExists(code.id)).toBe(false);
+    expect(waited).toBe(true);
   });
 
   it('when a code is deleted and not yet committed, then an import writing rows naming it waits, and fails with 23503 once the delete commits', async () => {
@@ -152,14 +158,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('report rows and deletes at the sa
     });
     await deleting.worked;
     const writing = insertRows(t.db, rowSetId, figures(code.id));
-    await someoneWaitsForALock();
-    expect(await pending(writing)).toBe('pending');
+    const waited = await someoneWaitsForALock();
+    const whileHeld = await pending(writing);
     deleting.release();
     await deleting.finished;
     await expect(writing).rejects.toMatchObject({ cause: { code: '23503' } });
     expect(await codeExists(code.id)).toBe(false);
     expect(await rowsOfCode(code.id)).toBe(0);
     expect(await orphanRows()).toBe(0);
+    expect(waited).toBe(true);
+    expect(whileHeld).toBe('pending');
   });
 
   it('when an import has written rows into a set and not yet committed, then deleting the set waits and takes those rows with it', async () => {
@@ -167,13 +175,15 @@ describe.runIf(process.env.TEST_DATABASE_URL)('report rows and deletes at the sa
     const importing = heldTransaction((tx) => insertRows(tx, rowSetId, figures(code.id)));
     await importing.worked;
     const deleting = t.db.delete(reportRowSets).where(eq(reportRowSets.id, rowSetId)).then(() => undefined);
-    await someoneWaitsForALock();
-    expect(await pending(deleting)).toBe('pending');
+    const waited = await someoneWaitsForALock();
+    const whileHeld = await pending(deleting);
     importing.release();
     await importing.finished;
     await deleting;
     expect(await rowsOfSet(rowSetId)).toBe(0);
     expect(await orphanRows()).toBe(0);
+    expect(waited).toBe(true);
+    expect(whileHeld).toBe('pending');
   });
 
   it('when a row set is deleted and not yet committed, then an import writing into it waits, and fails with 23503 once the delete commits', async () => {
@@ -183,12 +193,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('report rows and deletes at the sa
     });
     await deleting.worked;
     const writing = insertRows(t.db, rowSetId, figures(code.id));
-    await someoneWaitsForALock();
-    expect(await pending(writing)).toBe('pending');
+    const waited = await someoneWaitsForALock();
+    const whileHeld = await pending(writing);
     deleting.release();
     await deleting.finished;
     await expect(writing).rejects.toMatchObject({ cause: { code: '23503' } });
     expect(await rowsOfSet(rowSetId)).toBe(0);
     expect(await orphanRows()).toBe(0);
+    expect(waited).toBe(true);
+    expect(whileHeld).toBe('pending');
   });
 });
