@@ -540,9 +540,11 @@ export const reportRowSets = pgTable(
 
 /**
  * The rows of a row set. Their references to row sets and codes are checked once per statement
- * by triggers (migrations 0004, 0005) instead of per row by foreign keys: an import writes
+ * by triggers (migrations 0004, 0006) instead of per row by foreign keys: an import writes
  * 100,000 rows, and row-by-row checks took most of its time (docs/performance.md). Deleting a
- * row set (or its report) deletes its rows; deleting a code that has rows is refused.
+ * row set (or its report) deletes its rows; deleting a code that has rows is refused. The checks
+ * take locks (migration 0010) so that they hold when a delete and a write run at the same time
+ * (docs/decisions.md "Report rows and concurrent deletes").
  */
 export const reportRows = pgTable(
   'report_rows',

@@ -146,5 +146,19 @@ export async function deleteCode(db: Db, actor: Actor, id: number): Promise<void
     db.select({ n: count() }).from(reportRows).where(eq(reportRows.code_id, id)),
   ]);
   if (assigned!.n > 0 || reported!.n > 0) throw inUse(`The code ${code.code}`);
-  await db.delete(codes).where(eq(codes.id, id));
+  try {
+    await db.delete(codes).where(eq(codes.id, id));
+  } catch (error) {
+    // Rows written since the count: the database's check (migration 0010) waited for their import
+    // to commit and refused the delete; answered as the count would have.
+    if (sqlStateOf(error) === '23503') throw inUse(`The code ${code.code}`);
+    throw error;
+  }
+}
+
+/** Drizzle wraps the driver's error; the SQLSTATE is on the cause. */
+function sqlStateOf(error: unknown): string | undefined {
+  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+  const state = typeof code === 'string' ? code : cause?.code;
+  return typeof state === 'string' ? state : undefined;
 }
