@@ -199,6 +199,7 @@ const REQUESTS: Record<string, Build> = {
   'GET /reports': (_w, s) => ({ url: `/reports?period_uuid=${s.period}` }),
   'POST /reports': (_w, s) => ({ url: '/reports', payload: { company_id: s.company, period_uuid: s.period } }),
   'GET /reports/:uuid': (_w, s) => ({ url: `/reports/${s.report}` }),
+  'GET /reports/:uuid/rows': (_w, s) => ({ url: `/reports/${s.report}/rows` }),
   // Processing file (10) is no person's step: whoever may see the report gets 422 "Invalid status.".
   'POST /reports/:uuid/status': (_w, s, _t, side) => ({ url: `/reports/${s.report}/status`, payload: { status: side === 'own' ? 10 : 60 } }),
   'POST /reports/bulk-status': (_w, s, _t, side) => ({ url: '/reports/bulk-status', payload: { uuids: [s.report], status: side === 'own' ? 10 : 60 } }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ReportStatus } from './enums.ts';
-import { isoDateSchema, marketSummarySchema, refSchema } from './common.ts';
+import { isoDateSchema, listQuerySchema, marketSummarySchema, refSchema } from './common.ts';
 import { decimalStringSchema } from './decimal.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -190,6 +190,16 @@ export const reportRowSchema = z.object({
   volume: decimalStringSchema.nullable(),
   value: decimalStringSchema.nullable(),
 });
+export type ReportRow = z.infer<typeof reportRowSchema>;
+
+/** The columns GET /reports/{uuid}/rows sorts by; the first is the default. */
+export const REPORT_ROW_SORTS = ['code', 'name', 'volume', 'value'] as const;
+/**
+ * Query of GET /reports/{uuid}/rows: the list conventions of every list (page, per_page, search
+ * longer than 2 characters on code or name, sort, direction).
+ */
+export const reportRowsQuerySchema = listQuerySchema.omit({ organization_id: true });
+export type ReportRowsQuery = z.input<typeof reportRowsQuerySchema>;
 
 export const preflightResultSchema = z.object({
   severity: z.number().int(),
@@ -205,9 +215,12 @@ export const preflightSchema = z.object({
 });
 export type Preflight = z.infer<typeof preflightSchema>;
 
+/**
+ * One report without its rows (a report may hold 100,000 of them: GET /reports/{uuid}/rows pages
+ * them); `row_count` counts them and `totals` sums all of them.
+ */
 export const reportSchema = reportSummarySchema.extend({
-  rows: z.array(reportRowSchema),
-  /** Summed by the database (numeric), exact. */
+  /** Summed by the database (numeric) over every row, exact. */
   totals: z.object({ volume: decimalStringSchema, value: decimalStringSchema }),
   preflight: preflightSchema.nullable(),
   history: z.array(statusChangeSchema),

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { dataOf } from '@mss/contracts/common';
+import { dataOf, listOf } from '@mss/contracts/common';
 import {
   bulkStatusInputSchema,
   bulkStatusResultSchema,
   preflightSchema,
   reportCreateSchema,
   reportListQuerySchema,
+  reportRowSchema,
+  reportRowsQuerySchema,
   reportSchema,
   reportStatusInputSchema,
   reportSummarySchema,
@@ -23,6 +25,7 @@ import {
   findApprovalList,
   findReport,
   findReportPreflight,
+  findReportRows,
   findReports,
 } from './reports.service.ts';
 
@@ -50,8 +53,22 @@ export function reportsRoutes(app: App, ctx: AppContext) {
   );
   app.get(
     '/reports/:uuid',
-    { schema: { tags, summary: 'A report with rows, totals, latest preflight and status history', ...one }, preValidation: signedIn },
+    { schema: { tags, summary: 'A report with its row count, totals, latest preflight and status history (rows: GET /reports/{uuid}/rows)', ...one }, preValidation: signedIn },
     async (request) => ({ data: await findReport(ctx.db, who(request), request.params.uuid) }),
+  );
+  app.get(
+    '/reports/:uuid/rows',
+    {
+      schema: {
+        tags,
+        summary: "A page of the report's rows (sort: code, name, volume, value; search: code or name, longer than 2 characters)",
+        params: uuidParams,
+        querystring: reportRowsQuerySchema,
+        response: { 200: listOf(reportRowSchema) },
+      },
+      preValidation: signedIn,
+    },
+    async (request) => findReportRows(ctx.db, who(request), request.params.uuid, request.query),
   );
   app.post(
     '/reports/:uuid/status',

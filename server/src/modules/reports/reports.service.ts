@@ -1,14 +1,16 @@
-import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { canInMarket } from '@mss/contracts/abilities';
 import { PreflightSeverity } from '@mss/contracts/enums';
-import { type PeriodStatus, REQUESTABLE_STATUS_EVENTS, type Report, type ReportSummary } from '@mss/contracts/reports';
+import type { ListQuery } from '@mss/contracts/common';
+import { type PeriodStatus, REQUESTABLE_STATUS_EVENTS, type Report, type ReportRow as ReportRowItem, type ReportSummary } from '@mss/contracts/reports';
 import type { Db } from '../../db/client.ts';
 import type { Locale } from '@mss/contracts/enums';
 import { translate } from '@mss/contracts/messages';
-import { companies, companyMarkets, imports, markets, periods, preflights, reportRows, reports, reportStatusChanges, users } from '../../db/schema.ts';
+import { codes, companies, companyMarkets, imports, markets, periods, preflights, reportRows, reports, reportStatusChanges, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
 import { findPeriodRow, marketsWith, organizationMarketIds, type Who } from '../periods/periods.service.ts';
-import { findPreviousReport, latestPreflight, loadReportRows, runPreflight } from '../preflight/preflight.service.ts';
+import { type Paged, planList } from '../../lib/list.ts';
+import { findPreviousReport, latestPreflight, runPreflight } from '../preflight/preflight.service.ts';
 import { copyCurrentRows, createRowSet, deleteStaleRowSets } from './row-sets.ts';
 import { applyReportEvent, assertReportEvent } from './reports.workflow.ts';
 
@@ -116,8 +118,7 @@ export async function reportTotals(db: Db, reportId: number): Promise<{ volume: 
 
 export async function findReport(db: Db, who: Who, uuid: string): Promise<Report> {
   const row = await findReportRow(db, who, uuid);
-  const [rows, totals, preflight, history] = await Promise.all([
-    loadReportRows(db, row.id),
+  const [totals, preflight, history] = await Promise.all([
     reportTotals(db, row.id),
     latestPreflight(db, row.id, who.locale),
     db
@@ -138,7 +139,6 @@ export async function findReport(db: Db, who: Who, uuid: string): Promise<Report
   ]);
   return {
     ...toSummary(row),
-    rows,
     totals,
     preflight,
     history: history.map((h) => ({
@@ -149,6 +149,36 @@ export async function findReport(db: Db, who: Who, uuid: string): Promise<Report
       user: h.user_id === null ? null : { id: h.user_id, name: `${h.first_name ?? ''} ${h.last_name ?? ''}`.trim() || (h.email ?? '') },
     })),
   };
+}
+
+/**
+ * A page of the report's rows (GET /reports/{uuid}/rows), for whoever may see the report: by
+ * code unless sorted otherwise, searched on code or name. The figures stay the database's exact
+ * decimal strings.
+ */
+export async function findReportRows(db: Db, who: Who, uuid: string, query: Omit<ListQuery, 'organization_id'>): Promise<Paged<ReportRowItem>> {
+  const report = await findReportRow(db, who, uuid);
+  const plan = planList(query, {
+    sortable: { code: codes.code, name: sql`lower(${codes.name})`, volume: reportRows.volume, value: reportRows.value },
+    searchable: [codes.code, codes.name],
+  });
+  const where = and(eq(reportRows.row_set_id, sql`(select ${reports.row_set_id} from ${reports} where ${reports.id} = ${report.id})`), plan.search);
+  const [rows, [total]] = await Promise.all([
+    // code_id first: planList's second sort key is the first selected column (unique in a set).
+    db
+      .select({ code_id: reportRows.code_id, code: codes.code, name: codes.name, volume: reportRows.volume, value: reportRows.value })
+      .from(reportRows)
+      .innerJoin(codes, eq(codes.id, reportRows.code_id))
+      .where(where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
+    // Without a search the count needs no join; row_count is the report's own.
+    plan.search
+      ? db.select({ n: count() }).from(reportRows).innerJoin(codes, eq(codes.id, reportRows.code_id)).where(where)
+      : Promise.resolve([{ n: Number(report.row_count) }]),
+  ]);
+  return { data: rows, meta: plan.meta(total!.n) };
 }
 
 /** Whether the actor reports for the report's company in its market (upload, submit, copy). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../../../test/helpers.ts';
 import { codes, companies, companyMarkets, companyOrganizations, preflights, reportRows, reportRowSets, reports } from '../../db/schema.ts';
 
@@ -46,6 +46,8 @@ async function openPeriod(w: Awaited<ReturnType<typeof world>>, title: string, s
   const list = await t.app.inject({ url: `/api/v1/reports?period_uuid=${period.uuid}`, headers: w.reporter });
   return { period, report: list.json().data[0] };
 }
+
+const rowsOf = (headers: Record<string, string>, uuid: string, query = '') => t.app.inject({ url: `/api/v1/reports/${uuid}/rows${query}`, headers });
 
 const status = (headers: Record<string, string>, uuid: string, payload: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: `/api/v1/reports/${uuid}/status`, headers, payload });
@@ -160,7 +162,9 @@ describe('the report workflow', () => {
     const second = await openPeriod(w, '2026-10', '2026-10-01');
     const copied = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${second.report.uuid}/copy-previous`, headers: w.reporter });
     expect(copied.statusCode).toBe(200);
-    expect(copied.json().data.rows.map((r: { code: string; volume: string }) => [r.code, r.volume])).toEqual([
+    expect(copied.json().data).toMatchObject({ row_count: 2, totals: { volume: '30.0000', value: '300.0000' } });
+    expect(copied.json().data).not.toHaveProperty('rows');
+    expect((await rowsOf(w.reporter, second.report.uuid)).json().data.map((r: { code: string; volume: string }) => [r.code, r.volume])).toEqual([
       ['1001', '10.0000'],
       ['1002', '20.0000'],
     ]);
@@ -169,7 +173,8 @@ describe('the report workflow', () => {
     await t.db.update(reports).set({ status: 11 }).where(eq(reports.uuid, second.report.uuid));
     const recopied = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${second.report.uuid}/copy-previous`, headers: w.reporter });
     expect(recopied.json().data.status).toBe(20);
-    expect(recopied.json().data.rows).toHaveLength(2);
+    expect(recopied.json().data.row_count).toBe(2);
+    expect((await rowsOf(w.reporter, second.report.uuid)).json().meta.total).toBe(2);
     // Copying again replaced the rows: the earlier copy's set is gone, the source report keeps its own.
     const [target] = await t.db.select().from(reports).where(eq(reports.uuid, second.report.uuid));
     const targetSets = await t.db.select({ id: reportRowSets.id }).from(reportRowSets).where(eq(reportRowSets.report_id, target!.id));
@@ -244,3 +249,82 @@ describe('running the preflight (issue 8: a user who only follows the reports co
   });
 });
 
+describe("a report's rows", () => {
+  async function bigReport() {
+    const w = await world();
+    const { report } = await openPeriod(w, '2026-10', '2026-10-01');
+    // 1001 Small, 1002 Large (from the world), then 2000..2029 "Item n", one "Electric tractors".
+    const more = await t.db
+      .insert(codes)
+      .values(Array.from({ length: 30 }, (_, i) => ({ organization_id: w.org.id, code: String(2000 + i), name: i === 7 ? 'Electric tractors' : `Item ${i}` })))
+      .returning();
+    const all = [...w.codes, ...more];
+    await storeRows(
+      report.uuid,
+      all.map((c, i) => [c.id, i, i === 0 ? null : 1]),
+    );
+    // One exact figure beyond a float's reach.
+    const [stored] = await t.db.select({ row_set_id: reports.row_set_id }).from(reports).where(eq(reports.uuid, report.uuid));
+    await t.db.update(reportRows).set({ value: '123456789012345.6789' }).where(and(eq(reportRows.row_set_id, stored!.row_set_id!), eq(reportRows.code_id, w.codes[1]!.id)));
+    return { w, report };
+  }
+
+  it('when a report is read, then it carries its row count and SQL totals, not its rows', async () => {
+    const { w, report } = await bigReport();
+    const res = await t.app.inject({ url: `/api/v1/reports/${report.uuid}`, headers: w.reporter });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ uuid: report.uuid, row_count: 32, totals: { volume: '496.0000', value: '123456789012375.6789' } });
+    expect(res.json().data).not.toHaveProperty('rows');
+  });
+
+  it('when rows are paged, then a page comes by code with the meta of every row and exact decimal strings', async () => {
+    const { w, report } = await bigReport();
+    const first = await rowsOf(w.reporter, report.uuid, '?per_page=10');
+    expect(first.statusCode).toBe(200);
+    expect(first.json().meta).toEqual({ page: 1, per_page: 10, total: 32 });
+    expect(first.json().data).toHaveLength(10);
+    expect(first.json().data[0]).toEqual({ code_id: w.codes[0]!.id, code: '1001', name: 'Small', volume: '0.0000', value: null });
+    expect(first.json().data[1]).toMatchObject({ code: '1002', volume: '1.0000', value: '123456789012345.6789' });
+
+    const last = await rowsOf(w.reporter, report.uuid, '?per_page=10&page=4');
+    expect(last.json().data.map((r: { code: string }) => r.code)).toEqual(['2028', '2029']);
+    expect(last.json().meta).toEqual({ page: 4, per_page: 10, total: 32 });
+
+    const byName = await rowsOf(w.reporter, report.uuid, '?sort=name&direction=desc&per_page=2');
+    expect(byName.json().data.map((r: { name: string }) => r.name)).toEqual(['Small', 'Large']);
+    expect((await rowsOf(w.reporter, report.uuid, '?sort=volume&direction=desc&per_page=1')).json().data[0].code).toBe('2029');
+    const unknownSort = await rowsOf(w.reporter, report.uuid, '?sort=company');
+    expect(unknownSort.statusCode).toBe(422);
+  });
+
+  it('when searching, then code or name match in any case, and fewer than 3 characters are refused', async () => {
+    const { w, report } = await bigReport();
+    const byName = await rowsOf(w.reporter, report.uuid, '?search=ELECTRIC');
+    expect(byName.json().data.map((r: { code: string }) => r.code)).toEqual(['2007']);
+    expect(byName.json().meta).toEqual({ page: 1, per_page: 25, total: 1 });
+    const byCode = await rowsOf(w.reporter, report.uuid, '?search=100');
+    expect(byCode.json().data.map((r: { code: string }) => r.code)).toEqual(['1001', '1002']);
+    expect(byCode.json().meta.total).toBe(2);
+    // A LIKE wildcard is a character like any other.
+    expect((await rowsOf(w.reporter, report.uuid, '?search=10%25')).json().meta.total).toBe(0);
+
+    const short = await rowsOf(w.reporter, report.uuid, '?search=10');
+    expect(short.statusCode).toBe(422);
+    expect(short.json()).toEqual({ message: 'The search must be longer than 2 characters.', errors: { search: ['The search must be longer than 2 characters.'] } });
+  });
+
+  it("when another company's reporter asks for the rows, then 404, as for the report; the market's approver reads them", async () => {
+    const { w, report } = await bigReport();
+    const hidden = await rowsOf(w.rivalReporter, report.uuid);
+    expect(hidden.statusCode).toBe(404);
+    expect((await rowsOf(w.rivalReporter, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await rowsOf(w.admin, report.uuid)).json().meta.total).toBe(32);
+  });
+
+  it('when a report has no rows, then an empty page', async () => {
+    const w = await world();
+    const { report } = await openPeriod(w, '2026-10', '2026-10-01');
+    const res = await rowsOf(w.reporter, report.uuid);
+    expect(res.json()).toEqual({ data: [], meta: { page: 1, per_page: 25, total: 0 } });
+  });
+});

@@ -3,8 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { formatDecimal } from '../../lib/numbers.ts';
 import { Alert, Badge, Button, Center, Group, Loader, Modal, Pagination, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import type { Preflight, Report } from '@mss/contracts/reports';
+import { useDebouncedValue } from '@mantine/hooks';
 import { errorMessage } from '../../app/feedback.tsx';
+import { effectiveSearch } from '../admin/data-table.tsx';
 import { useEnumLabel } from '../admin/enum-options.ts';
+import { useReportRows } from './api/report-rows.ts';
 import { reportStatusColor, severityColor } from './status-actions.ts';
 
 /** A date-time of the wire (ISO) as the user's locale writes it; '–' when absent. */
@@ -90,28 +93,75 @@ export function Section({ title, actions, children }: { title: string; actions?:
   );
 }
 
-/** The report's rows with their totals. */
 /** Rows shown at a time: a report can hold 100,000 rows, which one table cannot render. */
 export const ROWS_PAGE_SIZE = 100;
 
-/** The rows whose code or name contains the search text (any case). */
-export function filterRows<R extends { code: string; name: string }>(rows: readonly R[], search: string): readonly R[] {
-  const needle = search.trim().toLocaleLowerCase();
-  if (!needle) return rows;
-  return rows.filter((row) => row.code.toLocaleLowerCase().includes(needle) || row.name.toLocaleLowerCase().includes(needle));
-}
-
-export function RowsTable({ report }: { report: Pick<Report, 'rows' | 'totals'> }) {
+/**
+ * The report's rows with their totals. The rows come a page at a time from the server
+ * (GET /reports/{uuid}/rows), searched there on code or name (debounced, longer than 2
+ * characters); the totals and the row count are the whole report's, from the report itself.
+ */
+export function RowsTable({ report, searchDelay = 300 }: { report: Pick<Report, 'uuid' | 'row_count' | 'totals'>; searchDelay?: number }) {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
+  const [searchText, setSearchText] = useState('');
   const [page, setPage] = useState(1);
-  if (!report.rows.length) return <Text c="dimmed">{t('reporting.rows.none')}</Text>;
+  const [debounced] = useDebouncedValue(searchText, searchDelay);
+  const search = effectiveSearch(debounced);
+  // A new search starts from the first page (checked at render, so no extra request is made).
+  const [lastSearch, setLastSearch] = useState(search);
+  if (lastSearch !== search) {
+    setLastSearch(search);
+    setPage(1);
+  }
+  const empty = report.row_count === 0;
+  const rows = useReportRows(report.uuid, { page, per_page: ROWS_PAGE_SIZE, ...(search ? { search } : {}) }, { enabled: !empty });
+  if (empty) return <Text c="dimmed">{t('reporting.rows.none')}</Text>;
   // Large reports get a search and pages; the totals are always those of the whole report.
-  const large = report.rows.length > ROWS_PAGE_SIZE;
-  const matching = filterRows(report.rows, search);
-  const pages = Math.max(1, Math.ceil(matching.length / ROWS_PAGE_SIZE));
-  const current = Math.min(page, pages);
-  const shown = large ? matching.slice((current - 1) * ROWS_PAGE_SIZE, current * ROWS_PAGE_SIZE) : matching;
+  const large = report.row_count > ROWS_PAGE_SIZE;
+  const shown = rows.data?.data ?? [];
+  const matching = rows.data?.meta.total ?? 0;
+  const pages = Math.max(1, Math.ceil(matching / ROWS_PAGE_SIZE));
+  let body: ReactNode;
+  if (rows.isPending) {
+    body = (
+      <Table.Tr>
+        <Table.Td colSpan={4}>
+          <Center py="md">
+            <Loader size="sm" aria-label={t('app.loading')} />
+          </Center>
+        </Table.Td>
+      </Table.Tr>
+    );
+  } else if (rows.isError) {
+    body = (
+      <Table.Tr>
+        <Table.Td colSpan={4}>
+          <Text c="red" ta="center" py="md" role="alert">
+            {errorMessage(rows.error)}
+          </Text>
+        </Table.Td>
+      </Table.Tr>
+    );
+  } else if (!shown.length) {
+    body = (
+      <Table.Tr>
+        <Table.Td colSpan={4}>
+          <Text c="dimmed" ta="center" py="md" data-testid="empty-state">
+            {search ? t('admin.list.no_matches', { search }) : t('reporting.rows.none')}
+          </Text>
+        </Table.Td>
+      </Table.Tr>
+    );
+  } else {
+    body = shown.map((row) => (
+      <Table.Tr key={row.code_id}>
+        <Table.Td>{row.code}</Table.Td>
+        <Table.Td>{row.name}</Table.Td>
+        <Table.Td ta="right">{formatDecimal(row.volume)}</Table.Td>
+        <Table.Td ta="right">{formatDecimal(row.value)}</Table.Td>
+      </Table.Tr>
+    ));
+  }
   return (
     <Stack gap="xs">
       {large && (
@@ -119,19 +169,18 @@ export function RowsTable({ report }: { report: Pick<Report, 'rows' | 'totals'> 
           <TextInput
             aria-label={t('reporting.rows.search')}
             placeholder={t('reporting.rows.search')}
-            value={search}
-            onChange={(event) => {
-              setSearch(event.currentTarget.value);
-              setPage(1);
-            }}
+            value={searchText}
+            onChange={(event) => setSearchText(event.currentTarget.value)}
             w={280}
           />
-          <Text size="sm" c="dimmed">
-            {t('reporting.rows.count', { shown: formatNumber(shown.length), matching: formatNumber(matching.length), total: formatNumber(report.rows.length) })}
-          </Text>
+          {rows.data && (
+            <Text size="sm" c="dimmed">
+              {t('reporting.rows.count', { shown: formatNumber(shown.length), matching: formatNumber(matching), total: formatNumber(report.row_count) })}
+            </Text>
+          )}
         </Group>
       )}
-      <Table striped withTableBorder aria-label={t('reporting.rows.title')} data-testid="report-rows">
+      <Table striped withTableBorder aria-label={t('reporting.rows.title')} aria-busy={rows.isFetching} data-testid="report-rows">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('reporting.rows.code')}</Table.Th>
@@ -140,16 +189,7 @@ export function RowsTable({ report }: { report: Pick<Report, 'rows' | 'totals'> 
             <Table.Th ta="right">{t('reporting.rows.value')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>
-          {shown.map((row) => (
-            <Table.Tr key={row.code_id}>
-              <Table.Td>{row.code}</Table.Td>
-              <Table.Td>{row.name}</Table.Td>
-              <Table.Td ta="right">{formatDecimal(row.volume)}</Table.Td>
-              <Table.Td ta="right">{formatDecimal(row.value)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
+        <Table.Tbody>{body}</Table.Tbody>
         <Table.Tfoot>
           <Table.Tr fw={700}>
             <Table.Td colSpan={2}>{t('reporting.rows.totals')}</Table.Td>
@@ -158,7 +198,7 @@ export function RowsTable({ report }: { report: Pick<Report, 'rows' | 'totals'> 
           </Table.Tr>
         </Table.Tfoot>
       </Table>
-      {large && pages > 1 && <Pagination total={pages} value={current} onChange={setPage} size="sm" aria-label={t('reporting.rows.pages')} />}
+      {pages > 1 && <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} size="sm" aria-label={t('reporting.rows.pages')} />}
     </Stack>
   );
 }

@@ -9,11 +9,11 @@ import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../app/screen.ts';
 import { errorMessage, feedback } from '../../app/feedback.tsx';
 import { AdminPage } from '../admin/admin-page.tsx';
-import { IMPORT_POLL_MS, downloads, importRunning, reportingApi, reportingKeys, reportingQueries, useReportingMutation } from './api/reporting.ts';
+import { downloads, importRunning, reportingApi, reportingKeys, reportingQueries, useReportingMutation } from './api/reporting.ts';
 import { uploadReportFile } from './api/upload.ts';
 import { PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, StatusHistory, formatDate, formatDateTime, formatNumber } from './components.tsx';
 import { ReportStatusActions } from './report-actions.tsx';
-import { reportActions, reportProcessing } from './status-actions.ts';
+import { reportActions } from './status-actions.ts';
 
 /**
  * /import/:uuid — the data import screen of one REPORT (:uuid is the report's uuid): upload with
@@ -22,12 +22,9 @@ import { reportActions, reportProcessing } from './status-actions.ts';
  */
 export function ImportScreen({ title, params }: ScreenProps) {
   const uuid = params.uuid ?? '';
-  const report = useQuery({
-    ...reportingQueries.report(uuid),
-    meta: { handlesErrors: true },
-    // While a file or its rows are processed, the report is polled too.
-    refetchInterval: (query) => (query.state.data && reportProcessing(query.state.data.status) ? IMPORT_POLL_MS : false),
-  });
+  // Not polled: while a file is processed only the import is (ImportStatusPanel), and the report
+  // (with its rows, under its key) is fetched again once, when the import ends.
+  const report = useQuery({ ...reportingQueries.report(uuid), meta: { handlesErrors: true } });
   return (
     <AdminPage title={title}>
       <QueryState query={report}>{(data) => <ImportWorkspace report={data} />}</QueryState>
@@ -74,6 +71,7 @@ function ImportWorkspace({ report }: { report: Report }) {
   const copy = useReportingMutation(reportingApi.copyPrevious);
   const preflight = useReportingMutation(reportingApi.runPreflight);
 
+  // The report's key is the prefix of its rows' keys: its rows are fetched again with it.
   const refreshReport = () =>
     Promise.all([client.invalidateQueries({ queryKey: reportingKeys.report(report.uuid) }), client.invalidateQueries({ queryKey: reportingKeys.imports })]);
 

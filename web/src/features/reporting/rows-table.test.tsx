@@ -1,56 +1,94 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { ReportRow } from '@mss/contracts/reports';
 import { AppProviders } from '../../app/providers.tsx';
-import { ROWS_PAGE_SIZE, RowsTable, filterRows } from './components.tsx';
+import { fakeApi, type RecordedCall } from '../../test/fake-api.ts';
+import { ROWS_PAGE_SIZE, RowsTable } from './components.tsx';
 
-const rows = Array.from({ length: 250 }, (_, i) => ({
+const rows: ReportRow[] = Array.from({ length: 250 }, (_, i) => ({
   code_id: i + 1,
   code: String(1000 + i),
   name: i === 42 ? 'Electric tractors' : `Item ${i}`,
   volume: `${i}.0000`,
   value: i === 0 ? '123456789012345.6789' : null,
 }));
-// Totals come from the server (summed in SQL); the screen shows them as they are.
-const report = { rows, totals: { volume: '31125.0000', value: '123456789012345.6789' } };
+// Totals and the row count come with the report (summed in SQL); the screen shows them as they are.
+const report = { uuid: 'rep-1', row_count: rows.length, totals: { volume: '31125.0000', value: '123456789012345.6789' } };
+
+/** The server's GET /reports/rep-1/rows: pages and searches (code or name, any case) like the real one. */
+function rowsEndpoint(all: ReportRow[]) {
+  return fakeApi().on('GET', 'reports/rep-1/rows', (call: RecordedCall) => {
+    const query = new URL(call.url, 'http://localhost').searchParams;
+    const page = Number(query.get('page'));
+    const perPage = Number(query.get('per_page'));
+    const search = query.get('search')?.toLowerCase();
+    const matching = search ? all.filter((r) => r.code.toLowerCase().includes(search) || r.name.toLowerCase().includes(search)) : all;
+    return { body: { data: matching.slice((page - 1) * perPage, page * perPage), meta: { page, per_page: perPage, total: matching.length } } };
+  });
+}
 
 const bodyRows = () => within(screen.getByTestId('report-rows')).getAllByRole('row').filter((r) => r.closest('tbody'));
+const searches = (api: ReturnType<typeof fakeApi>) => api.callsTo('GET', 'reports/rep-1/rows').map((c) => new URL(c.url, 'http://localhost').searchParams.get('search'));
 
 describe('the rows of a report', () => {
-  it('when a report has more rows than a page, then a page is shown with the totals of all rows, and pages and search reach the rest', () => {
+  it('when a report has more rows than a page, then the server sends one page, the totals are the whole report, and pages and search ask the server', async () => {
+    const api = rowsEndpoint(rows);
     render(
       <AppProviders>
-        <RowsTable report={report} />
+        <RowsTable report={report} searchDelay={10} />
       </AppProviders>,
     );
+    expect(await screen.findByText('1000')).toBeTruthy();
     expect(bodyRows()).toHaveLength(ROWS_PAGE_SIZE);
-    expect(bodyRows()[0]!.textContent).toContain('1000');
-    expect(screen.getByText(`100 shown of 250 matching (250 rows)`)).toBeTruthy();
+    expect(api.calls[0]!.url).toBe(`/api/v1/reports/rep-1/rows?page=1&per_page=${ROWS_PAGE_SIZE}`);
+    expect(screen.getByText('100 shown of 250 matching (250 rows)')).toBeTruthy();
     expect(within(screen.getByTestId('report-rows')).getByText('31,125')).toBeTruthy();
     // Every decimal of an exact figure, grouped by the locale, never rounded through a float.
     expect(within(screen.getByTestId('report-rows')).getAllByText('123,456,789,012,345.6789')).toHaveLength(2);
 
     fireEvent.click(screen.getByRole('button', { name: '3' }));
+    expect(await screen.findByText('1200')).toBeTruthy();
     expect(bodyRows()).toHaveLength(50);
-    expect(bodyRows()[0]!.textContent).toContain('1200');
+    expect(api.calls.at(-1)!.url).toBe(`/api/v1/reports/rep-1/rows?page=3&per_page=${ROWS_PAGE_SIZE}`);
 
-    fireEvent.change(screen.getByRole('textbox', { name: 'Search by code or name' }), { target: { value: 'electric' } });
+    // Two characters are not a search (the server would refuse them); the third one is, from page 1.
+    const search = screen.getByRole('textbox', { name: 'Search by code or name' });
+    fireEvent.change(search, { target: { value: 'el' } });
+    fireEvent.change(search, { target: { value: 'ELECTRIC' } });
+    expect(await screen.findByText('Electric tractors')).toBeTruthy();
     expect(bodyRows()).toHaveLength(1);
     expect(bodyRows()[0]!.textContent).toContain('1042');
     expect(screen.getByText('1 shown of 1 matching (250 rows)')).toBeTruthy();
+    expect(api.calls.at(-1)!.url).toBe(`/api/v1/reports/rep-1/rows?page=1&per_page=${ROWS_PAGE_SIZE}&search=ELECTRIC`);
+    // Debounced: the typing in between sent nothing, and never a search under 3 characters.
+    expect(searches(api)).toEqual([null, null, 'ELECTRIC']);
+    // The totals stay those of the whole report.
+    expect(within(screen.getByTestId('report-rows')).getByText('31,125')).toBeTruthy();
+
+    fireEvent.change(search, { target: { value: 'nothing like it' } });
+    expect(await screen.findByText('Nothing matches "nothing like it".')).toBeTruthy();
   });
 
-  it('when a report is small, then all rows show without search or pages', () => {
+  it('when a report is small, then all its rows show without search or pages', async () => {
+    rowsEndpoint(rows.slice(0, 3));
     render(
       <AppProviders>
-        <RowsTable report={{ rows: rows.slice(0, 3), totals: { volume: '3.0000', value: '0.0000' } }} />
+        <RowsTable report={{ uuid: 'rep-1', row_count: 3, totals: { volume: '3.0000', value: '0.0000' } }} />
       </AppProviders>,
     );
-    expect(bodyRows()).toHaveLength(3);
+    await waitFor(() => expect(bodyRows()).toHaveLength(3));
     expect(screen.queryByRole('textbox', { name: 'Search by code or name' })).toBeNull();
+    expect(screen.queryByRole('navigation')).toBeNull();
   });
 
-  it('matches codes and names in any case', () => {
-    expect(filterRows(rows, ' ITEM 24').map((r) => r.code)).toEqual(['1024', '1240', '1241', '1242', '1243', '1244', '1245', '1246', '1247', '1248', '1249']);
-    expect(filterRows(rows, '')).toBe(rows);
+  it('when a report has no rows, then it says so and asks the server nothing', () => {
+    const api = rowsEndpoint([]);
+    render(
+      <AppProviders>
+        <RowsTable report={{ uuid: 'rep-1', row_count: 0, totals: { volume: '0.0000', value: '0.0000' } }} />
+      </AppProviders>,
+    );
+    expect(screen.getByText('The report has no rows yet.')).toBeTruthy();
+    expect(api.calls).toHaveLength(0);
   });
 });

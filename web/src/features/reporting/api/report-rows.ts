@@ -1,0 +1,47 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { ListMeta } from '@mss/contracts/common';
+import type { ReportRow } from '@mss/contracts/reports';
+import { http } from '../../../api/http.ts';
+import { reportingKeys } from './reporting.ts';
+
+/**
+ * GET /reports/{uuid}/rows: a page of a report's rows, searched and sorted by the server (the
+ * report itself carries only its row count and totals). The keys sit under the report's key,
+ * ['reports', 'detail', uuid, 'rows', query], so whatever invalidates the report (an import
+ * done, a copy from the previous period, any reporting mutation) refetches its rows too.
+ */
+
+export interface ReportRowsQuery {
+  page: number;
+  per_page: number;
+  /** Sent only when longer than 2 characters (the table decides). */
+  search?: string;
+  sort?: 'code' | 'name' | 'volume' | 'value';
+  direction?: 'asc' | 'desc';
+}
+
+export interface ReportRowsPage {
+  data: ReportRow[];
+  meta: ListMeta;
+}
+
+export const reportRowsKeys = {
+  all: (reportUuid: string) => [...reportingKeys.report(reportUuid), 'rows'] as const,
+  page: (reportUuid: string, query: ReportRowsQuery) => [...reportingKeys.report(reportUuid), 'rows', query] as const,
+};
+
+export const fetchReportRows = (reportUuid: string, query: ReportRowsQuery) =>
+  http.get<ReportRowsPage>(`reports/${reportUuid}/rows`, { query: { ...query } });
+
+export const reportRowsQuery = (reportUuid: string, query: ReportRowsQuery) =>
+  queryOptions({
+    queryKey: reportRowsKeys.page(reportUuid, query),
+    queryFn: () => fetchReportRows(reportUuid, query),
+    staleTime: 0,
+    // The page shown stays while the next one (or the next search) loads.
+    placeholderData: keepPreviousData,
+  });
+
+export function useReportRows(reportUuid: string, query: ReportRowsQuery, options: { enabled?: boolean } = {}) {
+  return useQuery({ ...reportRowsQuery(reportUuid, query), enabled: options.enabled ?? true, meta: { handlesErrors: true } });
+}

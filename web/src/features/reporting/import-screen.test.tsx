@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { ReportStatus } from '@mss/contracts/enums';
+import type { ImportDetail, Report } from '@mss/contracts/reports';
+import { setSession } from '../../api/session.ts';
+import { AppProviders } from '../../app/providers.tsx';
+import { fakeApi, makeUser, marketAbility } from '../../test/fake-api.ts';
+import { IMPORT_POLL_MS } from './api/reporting.ts';
+import { ImportScreen } from './import-screen.tsx';
+
+const market = { id: 1, international_name: 'Sweden', local_name: 'Sverige', iso_code: 'SE' };
+
+function report(status: number, rowCount: number, totals: Report['totals']): Report {
+  return {
+    uuid: 'rep-1',
+    status,
+    company: { id: 1, name: 'Nordlys Trading AB' },
+    market,
+    period: { uuid: 'per-1', title: '2026-11', status: 'open', deadline: null },
+    submitted_at: null,
+    approved_at: null,
+    row_count: rowCount,
+    preflight_severity: null,
+    updated_at: '2026-11-21T06:00:00Z',
+    totals,
+    preflight: null,
+    history: [],
+  };
+}
+
+function importOf(status: ImportDetail['status']): ImportDetail {
+  return {
+    uuid: 'imp-1',
+    status,
+    report: { uuid: 'rep-1', status: ReportStatus.ProcessingFile },
+    company: { id: 1, name: 'Nordlys Trading AB' },
+    market,
+    period: { uuid: 'per-1', title: '2026-11' },
+    user: { id: 1, name: 'Rita Reporter' },
+    file_name: 'report.xlsx',
+    file_size: 1000,
+    row_count: status === 'done' ? 1 : null,
+    error_count: 0,
+    created_at: '2026-11-21T06:00:00Z',
+    finished_at: null,
+    errors: [],
+    errors_truncated: false,
+  };
+}
+
+describe('the data import screen while a file is processed', () => {
+  it('when the import runs, then only the import is polled, and the report and its rows are fetched once more when it ends', async () => {
+    const imports = [importOf('processing'), importOf('processing')];
+    let ended = false;
+    const api = fakeApi()
+      .withEnumerations()
+      .on('GET', 'reports/rep-1', () => ({ body: { data: ended ? report(ReportStatus.Ongoing, 1, { volume: '5.0000', value: '7.5000' }) : report(ReportStatus.ProcessingFile, 0, { volume: '0.0000', value: '0.0000' }) } }))
+      .on('GET', 'reports/rep-1/rows', () => ({
+        body: { data: [{ code_id: 1, code: '1001', name: 'Tractors', volume: '5.0000', value: '7.5000' }], meta: { page: 1, per_page: 100, total: 1 } },
+      }))
+      .on('GET', 'imports', { body: { data: [importOf('processing')] } })
+      .on('GET', 'imports/imp-1', () => {
+        const next = imports.shift();
+        if (next) return { body: { data: next } };
+        ended = true;
+        return { body: { data: importOf('done') } };
+      });
+    setSession({ user: makeUser({ role: 'reporter' }), abilities: [marketAbility('upload-reports', 1)] });
+    const router = createMemoryRouter([{ path: '/import/:uuid', element: <ImportScreen params={{ uuid: 'rep-1' }} title="Data import" /> }], { initialEntries: ['/import/rep-1'] });
+    render(
+      <AppProviders>
+        <RouterProvider router={router} />
+      </AppProviders>,
+    );
+
+    expect(await screen.findByText('The report has no rows yet.')).toBeTruthy();
+    expect(await screen.findByText('The file was imported', {}, { timeout: 5 * IMPORT_POLL_MS })).toBeTruthy();
+    // Once done: the report (its totals) and its rows, fetched again once.
+    expect(await screen.findByText('Tractors')).toBeTruthy();
+    // Three polls, then once more with the imports (invalidated with the report when it ended).
+    expect(api.callsTo('GET', 'imports/imp-1')).toHaveLength(4);
+    expect(api.callsTo('GET', 'reports/rep-1')).toHaveLength(2);
+    expect(api.callsTo('GET', 'reports/rep-1/rows')).toHaveLength(1);
+    expect(screen.getByText('7.5', { selector: 'tfoot td' })).toBeTruthy();
+
+    // Nothing is polled any more.
+    await new Promise((resolve) => setTimeout(resolve, IMPORT_POLL_MS * 1.5));
+    expect(api.callsTo('GET', 'imports/imp-1')).toHaveLength(4);
+    expect(api.callsTo('GET', 'reports/rep-1')).toHaveLength(2);
+  }, 15_000);
+});
