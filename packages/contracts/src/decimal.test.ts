@@ -7,6 +7,10 @@ describe('exact decimals as text', () => {
     expect(normalizeDecimal('123456789012345.6789')).toBe('123456789012345.6789');
     expect(normalizeDecimal(' 0.10 ')).toBe('0.1');
     expect(normalizeDecimal('-0.0')).toBe('0');
+    expect(normalizeDecimal('-0')).toBe('0');
+    expect(normalizeDecimal('0.50')).toBe('0.5');
+    expect(normalizeDecimal('-0.0001')).toBe('-0.0001');
+    expect(normalizeDecimal('12345678901234567890123.5')).toBe('12345678901234567890123.5');
     expect(normalizeDecimal('007')).toBe('7');
     expect(normalizeDecimal('+5')).toBe('5');
     expect(normalizeDecimal('.5')).toBe('0.5');

@@ -15,12 +15,16 @@ export const FIGURE_LIMITS = { integerDigits: 16, scale: 4 } as const;
 export const RATE_LIMITS = { integerDigits: 10, scale: 10 } as const;
 
 const SCIENTIFIC = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/;
+/** Canonical already (no exponent, no leading or trailing zeros); short enough to skip the slow path. */
+const CANONICAL_SHORT = /^-?(?:0|[1-9]\d{0,20})(?:\.\d{0,19}[1-9])?$/;
 
 /**
  * "1.2345E+3" → "1234.5", "-0.10" → "-0.1", "007" → "7", "-0" → "0": the decimal a number's text
  * means, in canonical form, by moving the point (never by computing). Null for anything else.
  */
 export function normalizeDecimal(text: string): string | null {
+  // Fast path: most cells are already canonical ("1234.5670" is not: trailing zero).
+  if (CANONICAL_SHORT.test(text)) return text === '-0' ? '0' : text;
   const match = SCIENTIFIC.exec(text.trim());
   if (!match) return null;
   const [, sign, intPart = '', fracPart = '', exponentText] = match;
@@ -63,6 +67,8 @@ export function fitsDecimal(decimal: string, limits: { integerDigits: number; sc
 export function roundSignificant(decimal: string, significant: number): string {
   const negative = decimal.startsWith('-');
   const [integer = '0', fraction = ''] = (negative ? decimal.slice(1) : decimal).split('.');
+  // No more digits than asked for (the usual case): nothing to round, no BigInt needed.
+  if (integer.length + fraction.length <= significant) return decimal;
   // The digits as one integer, at the decimal's own scale (exact: BigInt, not a float).
   const units = BigInt(integer + fraction);
   const length = units.toString().length;
