@@ -5,7 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { setErrorReporter } from './api/query-client.ts';
 import { setNavigator, startSessionSync } from './api/session.ts';
-import { feedback } from './app/feedback.tsx';
+import { feedback } from './components/feedback.tsx';
 import { AppProviders } from './app/providers.tsx';
 import { createAppRouter } from './app/router.tsx';
 

@@ -6,7 +6,7 @@ import { initSession } from '../api/auth.ts';
 import { enumerationLocale } from '../api/locale.ts';
 import { queryClient } from '../api/query-client.ts';
 import { abilitySubject, getSession, isSessionValid, LOGIN_PATH, logout } from '../api/session.ts';
-import { enumerationsQuery } from '../features/protocol/api/enumerations.ts';
+import { enumerationsQuery } from '../api/enumerations.ts';
 
 /**
  * The route guard of spec §5. A route's permission is a list marked `any` (at least one

@@ -6,7 +6,7 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { queryClient } from '../api/query-client.ts';
 import { i18n } from '../i18n/index.ts';
-import { GlobalLoadingOverlay } from './feedback.tsx';
+import { GlobalLoadingOverlay } from '../components/feedback.tsx';
 import { theme } from './theme.ts';
 
 /** Everything a screen may rely on: theme, query cache, translations, modals, toasts, loading overlay. */

@@ -30,7 +30,7 @@ import { ForbiddenScreen } from '../features/system/forbidden-screen.tsx';
 import { NotAvailableScreen } from '../features/system/not-available-screen.tsx';
 import { NotFoundScreen } from '../features/system/not-found-screen.tsx';
 import type { GuardedRoute, RoutePermission } from './guard.ts';
-import type { ScreenProps } from './screen.ts';
+import type { ScreenProps } from '../lib/screen.ts';
 
 export type NavGroup = 'main' | 'reporting' | 'administration' | 'help';
 

@@ -4,7 +4,7 @@ import { AppShell, Avatar, Box, Burger, Button, Divider, Group, NavLink, ScrollA
 import { useDisclosure } from '@mantine/hooks';
 import { abilitySubject, logout, useSession } from '../api/session.ts';
 import { BrandMark } from './brand.tsx';
-import { feedback } from './feedback.tsx';
+import { feedback } from '../components/feedback.tsx';
 import { NAV_GROUPS, isActive, navEntries } from './navigation.ts';
 
 function initials(name: string): string {

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Anchor, Button, Group, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { OrganizationChoice } from '../../api/auth.ts';
-import { errorMessage } from '../../app/feedback.tsx';
-import type { ScreenProps } from '../../app/screen.ts';
+import { errorMessage } from '../../components/feedback.tsx';
+import type { ScreenProps } from '../../lib/screen.ts';
 import { useLogin } from './api/auth.ts';
 import { AuthCard } from './auth-card.tsx';
 

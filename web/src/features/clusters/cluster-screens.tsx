@@ -1,13 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { MultiSelect, Stack, TextInput } from '@mantine/core';
 import type { Cluster } from '@mss/contracts/admin';
-import type { ScreenProps } from '../../app/screen.ts';
-import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
-import { marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
-import { MarketBadges } from '../admin/fields.tsx';
-import { OrganizationSelect, useIsSuperAdmin } from '../admin/organization-field.tsx';
-import { useRecordForm } from '../admin/record-form.ts';
-import { RecordListPage } from '../admin/record-list.tsx';
+import type { ScreenProps } from '../../lib/screen.ts';
+import { FormActions, FormCard, recordScreens } from '../../components/page.tsx';
+import { marketLabel, optionQueries, useOptions } from '../../api/options.ts';
+import { MarketBadges } from '../../components/fields.tsx';
+import { OrganizationSelect, useIsSuperAdmin } from '../../components/organization-field.tsx';
+import { useRecordForm } from '../../lib/record-form.ts';
+import { RecordListPage } from '../../components/record-list.tsx';
 import { clustersApi as api } from './api/clusters.ts';
 
 const BASE = '/clusters';

@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { MultiSelect, Stack, TextInput } from '@mantine/core';
 import type { CodeGroup } from '@mss/contracts/admin';
-import type { ScreenProps } from '../../app/screen.ts';
-import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
-import { codeLabel, optionQueries, useOptions } from '../admin/api/options.ts';
-import { OrganizationSelect } from '../admin/organization-field.tsx';
-import { useRecordForm } from '../admin/record-form.ts';
-import { RecordListPage } from '../admin/record-list.tsx';
+import type { ScreenProps } from '../../lib/screen.ts';
+import { FormActions, FormCard, recordScreens } from '../../components/page.tsx';
+import { codeLabel, optionQueries, useOptions } from '../../api/options.ts';
+import { OrganizationSelect } from '../../components/organization-field.tsx';
+import { useRecordForm } from '../../lib/record-form.ts';
+import { RecordListPage } from '../../components/record-list.tsx';
 import { codeGroupsApi as api } from './api/code-groups.ts';
 
 const BASE = '/code_groups';

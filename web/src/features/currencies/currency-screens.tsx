@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { Stack, TextInput } from '@mantine/core';
 import type { Currency } from '@mss/contracts/admin';
-import type { ScreenProps } from '../../app/screen.ts';
-import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
-import { useRecordForm } from '../admin/record-form.ts';
-import { RecordListPage } from '../admin/record-list.tsx';
-import { useIsSuperAdmin } from '../admin/organization-field.tsx';
+import type { ScreenProps } from '../../lib/screen.ts';
+import { FormActions, FormCard, recordScreens } from '../../components/page.tsx';
+import { useRecordForm } from '../../lib/record-form.ts';
+import { RecordListPage } from '../../components/record-list.tsx';
+import { useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { currenciesApi as api } from './api/currencies.ts';
 
 const BASE = '/currencies';

@@ -2,12 +2,12 @@ import { useTranslation } from 'react-i18next';
 import { formatDecimal } from '../../lib/numbers.ts';
 import { Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import type { CurrencyConversion } from '@mss/contracts/admin';
-import type { ScreenProps } from '../../app/screen.ts';
-import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
-import { optionQueries, useOptions } from '../admin/api/options.ts';
-import { useRecordForm } from '../admin/record-form.ts';
-import { RecordListPage } from '../admin/record-list.tsx';
-import { useIsSuperAdmin } from '../admin/organization-field.tsx';
+import type { ScreenProps } from '../../lib/screen.ts';
+import { FormActions, FormCard, recordScreens } from '../../components/page.tsx';
+import { optionQueries, useOptions } from '../../api/options.ts';
+import { useRecordForm } from '../../lib/record-form.ts';
+import { RecordListPage } from '../../components/record-list.tsx';
+import { useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { currencyConversionsApi as api } from './api/currency-conversions.ts';
 
 const BASE = '/currency-conversions';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { canInMarket } from '@mss/contracts/abilities';
 import { abilitySubject, useSession } from '../../api/session.ts';
-import type { ScreenProps } from '../../app/screen.ts';
+import type { ScreenProps } from '../../lib/screen.ts';
 import { ReportingTasks } from '../reporting/dashboard-tasks.tsx';
 import { SignInNotices } from './sign-in-notices.tsx';
 

@@ -1,6 +1,6 @@
 import Markdown from 'react-markdown';
 import { Paper, Typography } from '@mantine/core';
-import type { ScreenProps } from '../../app/screen.ts';
+import type { ScreenProps } from '../../lib/screen.ts';
 import userGuide from '../../../../docs/user-guide.md?raw';
 
 /** The user guide (docs/user-guide.md), bundled with the app. */

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { SimpleGrid, Stack, Switch, TextInput, Textarea } from '@mantine/core';
 import type { InformationModal } from '@mss/contracts/admin';
-import type { ScreenProps } from '../../app/screen.ts';
-import { AdminPage, FormActions, FormCard, RecordLoader } from '../admin/admin-page.tsx';
-import { emptyToNull } from '../admin/form.ts';
-import { useRecordForm } from '../admin/record-form.ts';
+import type { ScreenProps } from '../../lib/screen.ts';
+import { AdminPage, FormActions, FormCard, RecordLoader } from '../../components/page.tsx';
+import { emptyToNull } from '../../lib/form.ts';
+import { useRecordForm } from '../../lib/record-form.ts';
 import { informationModalsApi as api } from './api/information-modals.ts';
 
 const FIELDS = ['organization_id', 'title', 'body', 'active', 'starts_on', 'ends_on'] as const;

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
 import type { Release } from '@mss/contracts/admin';
-import type { ScreenProps } from '../../app/screen.ts';
-import { FormActions, FormCard, recordScreens } from '../admin/admin-page.tsx';
-import { useRecordForm } from '../admin/record-form.ts';
-import { RecordListPage } from '../admin/record-list.tsx';
+import type { ScreenProps } from '../../lib/screen.ts';
+import { FormActions, FormCard, recordScreens } from '../../components/page.tsx';
+import { useRecordForm } from '../../lib/record-form.ts';
+import { RecordListPage } from '../../components/record-list.tsx';
 import { releasesApi as api } from './api/releases.ts';
 
 const BASE = '/releases';

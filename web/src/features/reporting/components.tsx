@@ -4,9 +4,9 @@ import { formatDecimal } from '../../lib/numbers.ts';
 import { Alert, Badge, Button, Center, Group, Loader, Modal, Pagination, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import type { Preflight, Report } from '@mss/contracts/reports';
 import { useDebouncedValue } from '@mantine/hooks';
-import { errorMessage } from '../../app/feedback.tsx';
-import { effectiveSearch } from '../admin/data-table.tsx';
-import { useEnumLabel } from '../admin/enum-options.ts';
+import { errorMessage } from '../../components/feedback.tsx';
+import { effectiveSearch } from '../../components/data-table.tsx';
+import { useEnumLabel } from '../../lib/enum-options.ts';
 import { useReportRows } from './api/report-rows.ts';
 import { reportStatusColor, severityColor } from './status-actions.ts';
 

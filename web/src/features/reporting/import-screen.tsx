@@ -6,9 +6,9 @@ import { Alert, Anchor, Button, FileInput, Group, Progress, SimpleGrid, Stack, T
 import type { ImportDetail, Report } from '@mss/contracts/reports';
 import { isApiError } from '../../api/http.ts';
 import { abilitySubject, useSession } from '../../api/session.ts';
-import type { ScreenProps } from '../../app/screen.ts';
-import { errorMessage, feedback } from '../../app/feedback.tsx';
-import { AdminPage } from '../admin/admin-page.tsx';
+import type { ScreenProps } from '../../lib/screen.ts';
+import { errorMessage, feedback } from '../../components/feedback.tsx';
+import { AdminPage } from '../../components/page.tsx';
 import { downloads, importRunning, reportingApi, reportingKeys, reportingQueries, useReportingMutation } from './api/reporting.ts';
 import { uploadReportFile } from './api/upload.ts';
 import { PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, StatusHistory, formatDate, formatDateTime, formatNumber } from './components.tsx';

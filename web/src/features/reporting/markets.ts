@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { can, canInMarket } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
 import { abilitySubject, useSession } from '../../api/session.ts';
-import { marketLabel, optionQueries } from '../admin/api/options.ts';
+import { marketLabel, optionQueries } from '../../api/options.ts';
 
 export interface MarketChoice {
   id: number;

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Group } from '@mantine/core';
 import type { ReportSummary } from '@mss/contracts/reports';
 import { abilitySubject, useSession } from '../../api/session.ts';
-import { feedback } from '../../app/feedback.tsx';
+import { feedback } from '../../components/feedback.tsx';
 import { reportingApi, useReportingMutation } from './api/reporting.ts';
 import { CommentModal } from './components.tsx';
 import { reportActions, statusFor } from './status-actions.ts';

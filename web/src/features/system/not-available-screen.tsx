@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Table } from '@mantine/core';
-import type { ScreenProps } from '../../app/screen.ts';
+import type { ScreenProps } from '../../lib/screen.ts';
 import { StatusPage } from './status-page.tsx';
 
 /** Stands in for a screen that a later release builds; it shows the route parameters it received. */

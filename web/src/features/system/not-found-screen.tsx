@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { ScreenProps } from '../../app/screen.ts';
+import type { ScreenProps } from '../../lib/screen.ts';
 import { HomeButton } from './home-button.tsx';
 import { StatusPage } from './status-page.tsx';
 

@@ -4,15 +4,15 @@ import { Alert, Badge, Button, Checkbox, Group, MultiSelect, Paper, PasswordInpu
 import type { AdminUser, AdminUserInput } from '@mss/contracts/admin';
 import { MIN_PASSWORD_LENGTH } from '@mss/contracts/auth';
 import type { Role } from '@mss/contracts/enums';
-import type { ScreenProps } from '../../app/screen.ts';
-import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, recordScreens } from '../admin/admin-page.tsx';
-import { marketLabel, optionQueries, useOptions } from '../admin/api/options.ts';
-import { DataTable } from '../admin/data-table.tsx';
-import { useEnumLabel, useEnumOptions } from '../admin/enum-options.ts';
-import { MarketBadges, useCan } from '../admin/fields.tsx';
-import { emptyToNull } from '../admin/form.ts';
-import { useIsSuperAdmin } from '../admin/organization-field.tsx';
-import { useRecordForm } from '../admin/record-form.ts';
+import type { ScreenProps } from '../../lib/screen.ts';
+import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, recordScreens } from '../../components/page.tsx';
+import { marketLabel, optionQueries, useOptions } from '../../api/options.ts';
+import { DataTable } from '../../components/data-table.tsx';
+import { useEnumLabel, useEnumOptions } from '../../lib/enum-options.ts';
+import { MarketBadges, useCan } from '../../components/fields.tsx';
+import { emptyToNull } from '../../lib/form.ts';
+import { useIsSuperAdmin } from '../../components/organization-field.tsx';
+import { useRecordForm } from '../../lib/record-form.ts';
 import { usersApi as api } from './api/users.ts';
 
 const BASE = '/users';

@@ -1,4 +1,4 @@
 import type { CodeSection, CodeSectionInput } from '@mss/contracts/admin';
-import { resourceApi } from '../../admin/api/resource.ts';
+import { resourceApi } from '../../../api/resource.ts';
 
 export const codeSectionsApi = resourceApi<CodeSection, CodeSectionInput>({ key: 'code_sections', path: 'admin/code_sections' });

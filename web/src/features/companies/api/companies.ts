@@ -1,6 +1,6 @@
 import type { Company, CompanyInput, CompanyListItem } from '@mss/contracts/admin';
 
-import { resourceApi } from '../../admin/api/resource.ts';
+import { resourceApi } from '../../../api/resource.ts';
 
 /** One company (edit screen) and writes: /companies/{id}. */
 export const companiesApi = resourceApi<Company, CompanyInput>({ key: 'companies', path: 'companies' });

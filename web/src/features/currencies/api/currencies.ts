@@ -1,5 +1,5 @@
 import type { Currency, CurrencyInput } from '@mss/contracts/admin';
-import { resourceApi } from '../../admin/api/resource.ts';
+import { resourceApi } from '../../../api/resource.ts';
 
 /** Currencies are shared by every organization (docs/administration.md). */
 export const currenciesApi = resourceApi<Currency, CurrencyInput>({ key: 'currencies', path: 'admin/currencies' });

@@ -1,5 +1,5 @@
 import type { CurrencyConversion, CurrencyConversionInput } from '@mss/contracts/admin';
-import { resourceApi } from '../../admin/api/resource.ts';
+import { resourceApi } from '../../../api/resource.ts';
 
 export const currencyConversionsApi = resourceApi<CurrencyConversion, CurrencyConversionInput>({
   key: 'currency_conversions',

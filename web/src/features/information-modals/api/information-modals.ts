@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InformationModal, InformationModalInput } from '@mss/contracts/admin';
 import { http, type ApiBody } from '../../../api/http.ts';
-import { resourceApi } from '../../admin/api/resource.ts';
+import { resourceApi } from '../../../api/resource.ts';
 
 export const informationModalsApi = resourceApi<InformationModal, InformationModalInput>({
   key: 'information_modals',

@@ -1,5 +1,5 @@
 import type { Market, MarketInput } from '@mss/contracts/admin';
-import { resourceApi } from '../../admin/api/resource.ts';
+import { resourceApi } from '../../../api/resource.ts';
 
 /** Listing and viewing: view-markets (GET /markets); the rest under admin/ (manage-markets). */
 export const marketsApi = resourceApi<Market, MarketInput>({ key: 'markets', path: 'admin/markets', listPath: 'markets' });

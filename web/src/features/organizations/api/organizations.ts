@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Organization, OrganizationInput } from '@mss/contracts/admin';
 import { http, type ApiBody } from '../../../api/http.ts';
-import { resourceApi } from '../../admin/api/resource.ts';
+import { resourceApi } from '../../../api/resource.ts';
 
 export const organizationsApi = resourceApi<Organization, OrganizationInput>({ key: 'organizations', path: 'admin/organizations' });
 

@@ -1,6 +1,6 @@
-import { isApiError } from '../../api/http.ts';
-import { feedback } from '../../app/feedback.tsx';
-import { i18n } from '../../i18n/index.ts';
+import { isApiError } from '../api/http.ts';
+import { feedback } from '../components/feedback.tsx';
+import { i18n } from '../i18n/index.ts';
 
 /**
  * The 422 field errors of a server answer mapped onto the fields of a form, one message each.

@@ -1,6 +1,6 @@
 import type { QueryKey } from '@tanstack/react-query';
 import { Text } from '@mantine/core';
-import { AddButton, AdminPage, DeleteButton, EditLink, useDeleteRecord } from './admin-page.tsx';
+import { AddButton, AdminPage, DeleteButton, EditLink, useDeleteRecord } from './page.tsx';
 import { DataTable, type DataTableProps } from './data-table.tsx';
 
 export interface RecordListPageProps<T extends { id: number }, K extends QueryKey> extends Omit<DataTableProps<T, K>, 'label' | 'rowActions'> {

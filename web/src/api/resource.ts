@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ListMeta } from '@mss/contracts/common';
-import { http, type ApiBody } from '../../../api/http.ts';
+import { http, type ApiBody } from './http.ts';
 
 /** The query of every list endpoint (docs/administration.md). */
 export interface ListParams {

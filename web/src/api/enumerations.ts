@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { EnumerationName } from '@mss/contracts/enums';
 import type { Enumerations } from '@mss/contracts/protocol';
-import { http, type ApiBody } from '../../../api/http.ts';
-import { enumerationLocale } from '../../../api/locale.ts';
+import { http, type ApiBody } from './http.ts';
+import { enumerationLocale } from './locale.ts';
 
 export const protocolKeys = {
   all: ['protocol'] as const,

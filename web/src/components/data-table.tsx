@@ -4,8 +4,8 @@ import { type QueryKey, useQuery, type UseQueryOptions } from '@tanstack/react-q
 import { Center, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { MIN_SEARCH_LENGTH } from '@mss/contracts/common';
-import { errorMessage } from '../../app/feedback.tsx';
-import type { ListParams, Page } from './api/resource.ts';
+import { errorMessage } from './feedback.tsx';
+import type { ListParams, Page } from '../api/resource.ts';
 import { OrganizationFilter } from './organization-field.tsx';
 
 export interface Column<T> {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { Currency } from '@mss/contracts/admin';
-import { AppProviders } from '../../app/providers.tsx';
-import { fakeApi, type RecordedCall } from '../../test/fake-api.ts';
-import { currenciesApi } from '../currencies/api/currencies.ts';
+import { AppProviders } from '../app/providers.tsx';
+import { fakeApi, type RecordedCall } from '../test/fake-api.ts';
+import { currenciesApi } from '../features/currencies/api/currencies.ts';
 import { DataTable, effectiveSearch } from './data-table.tsx';
 
 const currency = (id: number): Currency => ({ id, iso_code: `C${String(id).padStart(2, '0')}`, name: `Currency ${id}` });

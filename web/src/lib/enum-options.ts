@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ENUMERATIONS, type EnumerationName } from '@mss/contracts/enums';
-import { enumLabel, useEnumerations } from '../protocol/api/enumerations.ts';
+import { enumLabel, useEnumerations } from '../api/enumerations.ts';
 
 /**
  * The label of an enumeration value as the server's enumerations give it (loaded before every

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Select, type SelectProps } from '@mantine/core';
-import { useSession } from '../../api/session.ts';
-import { optionQueries, useOptions } from './api/options.ts';
+import { useSession } from '../api/session.ts';
+import { optionQueries, useOptions } from '../api/options.ts';
 
 /** A super-admin belongs to no organization (spec §5) and names one for organization-owned records. */
 export function useIsSuperAdmin(): boolean {

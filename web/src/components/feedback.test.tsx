@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ApiError } from '../api/transport.ts';
 import { feedback } from './feedback.tsx';
-import { AppProviders } from './providers.tsx';
+import { AppProviders } from '../app/providers.tsx';
 
 function renderProviders() {
   render(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../api/http.ts';
+import { ApiError } from '../api/http.ts';
 import { mapFieldErrors } from './form.ts';
 
 describe('mapFieldErrors', () => {

@@ -1,8 +1,8 @@
 import { useNavigate } from 'react-router';
 import { type FormValidateInput, useForm } from '@mantine/form';
-import { useDeleteRecord, useSaved, useSaveRecord } from './admin-page.tsx';
+import { useDeleteRecord, useSaved, useSaveRecord } from '../components/page.tsx';
 import { showSaveError } from './form.ts';
-import { useIsSuperAdmin } from './organization-field.tsx';
+import { useIsSuperAdmin } from '../components/organization-field.tsx';
 
 /** What an administration resource's API gives its add/edit form (see `resourceApi`). */
 export interface RecordFormApi<T, I> {

@@ -1,10 +1,10 @@
-import type { ScreenProps } from '../../app/screen.ts';
+import type { ScreenProps } from '../lib/screen.ts';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { type QueryKey, useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
 import { Alert, Anchor, Button, Center, Group, Loader, Paper, Stack, Title } from '@mantine/core';
-import { errorMessage, feedback } from '../../app/feedback.tsx';
+import { errorMessage, feedback } from './feedback.tsx';
 
 /** The frame of every administration screen: heading, actions on the right, content. */
 export function AdminPage({ title, actions, back, children }: { title: string; actions?: ReactNode; back?: string; children: ReactNode }) {

@@ -4,10 +4,10 @@ import { useMutation } from '@tanstack/react-query';
 import { Badge, Button, FileInput, Group, Image, Stack, Text } from '@mantine/core';
 import { can } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
-import { http } from '../../api/http.ts';
-import { abilitySubject, useSession } from '../../api/session.ts';
-import { buildUrl } from '../../api/transport.ts';
-import { feedback } from '../../app/feedback.tsx';
+import { http } from '../api/http.ts';
+import { abilitySubject, useSession } from '../api/session.ts';
+import { buildUrl } from '../api/transport.ts';
+import { feedback } from './feedback.tsx';
 
 /** Whether the signed-in user holds a global ability (to show or hide actions). */
 export function useCan(name: AbilityName): boolean {
