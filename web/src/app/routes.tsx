@@ -22,10 +22,10 @@ import { InformationModalAddScreen, InformationModalEditScreen } from '../featur
 import { OrganizationAddScreen, OrganizationEditScreen, OrganizationListScreen } from '../features/organizations/organization-screens.tsx';
 import { ReleaseAddScreen, ReleaseEditScreen, ReleaseListScreen } from '../features/releases/release-screens.tsx';
 import { DashboardScreen } from '../features/dashboard/dashboard-screen.tsx';
-import { ApprovalListScreen } from '../features/reporting/approval-screen.tsx';
-import { ImportHistoryScreen, ReportHistoryScreen, ReportStatisticsScreen, ReportingCompaniesScreen } from '../features/reporting/history-screens.tsx';
-import { ImportScreen } from '../features/reporting/import-screen.tsx';
-import { ClusterPeriodListScreen, PeriodListScreen } from '../features/reporting/period-screens.tsx';
+import { ApprovalListScreen } from '../features/approvals/approval-screen.tsx';
+import { ImportHistoryScreen, ReportHistoryScreen, ReportStatisticsScreen, ReportingCompaniesScreen } from '../features/reports/report-screens.tsx';
+import { ImportScreen } from '../features/imports/import-screen.tsx';
+import { ClusterPeriodListScreen, PeriodListScreen } from '../features/periods/period-screens.tsx';
 import { ForbiddenScreen } from '../features/system/forbidden-screen.tsx';
 import { NotAvailableScreen } from '../features/system/not-available-screen.tsx';
 import { NotFoundScreen } from '../features/system/not-found-screen.tsx';

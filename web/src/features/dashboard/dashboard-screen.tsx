@@ -4,7 +4,7 @@ import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@man
 import { canInMarket } from '@mss/contracts/abilities';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
-import { ReportingTasks } from '../reporting/dashboard-tasks.tsx';
+import { ReportingTasks } from './dashboard-tasks.tsx';
 import { SignInNotices } from './sign-in-notices.tsx';
 
 function InfoCard({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {

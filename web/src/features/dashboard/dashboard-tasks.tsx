@@ -6,9 +6,9 @@ import { canSomewhere } from '@mss/contracts/abilities';
 import { ReportStatus } from '@mss/contracts/enums';
 import type { ReportSummary } from '@mss/contracts/reports';
 import { abilitySubject, useSession } from '../../api/session.ts';
-import { reportingQueries } from './api/reporting.ts';
-import { ReportStatusBadge, formatDate } from './components.tsx';
-import { OPEN_REPORT_STATUSES } from './status-actions.ts';
+import { reportingQueries } from '../../api/reporting.ts';
+import { ReportStatusBadge, formatDate } from '../../components/reporting.tsx';
+import { OPEN_REPORT_STATUSES } from '../../lib/report-status.ts';
 
 function TaskCard({ label, testId, children }: { label: string; testId: string; children: React.ReactNode }) {
   return (

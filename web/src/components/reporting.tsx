@@ -1,14 +1,14 @@
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDecimal } from '../../lib/numbers.ts';
+import { formatDecimal } from '../lib/numbers.ts';
 import { Alert, Badge, Button, Center, Group, Loader, Modal, Pagination, Paper, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import type { Preflight, Report } from '@mss/contracts/reports';
 import { useDebouncedValue } from '@mantine/hooks';
-import { errorMessage } from '../../components/feedback.tsx';
-import { effectiveSearch } from '../../components/data-table.tsx';
-import { useEnumLabel } from '../../lib/enum-options.ts';
-import { useReportRows } from './api/report-rows.ts';
-import { reportStatusColor, severityColor } from './status-actions.ts';
+import { errorMessage } from './feedback.tsx';
+import { effectiveSearch } from './data-table.tsx';
+import { useEnumLabel } from '../lib/enum-options.ts';
+import { useReportRows } from '../api/report-rows.ts';
+import { reportStatusColor, severityColor } from '../lib/report-status.ts';
 
 /** A date-time of the wire (ISO) as the user's locale writes it; '–' when absent. */
 export function formatDateTime(value: string | null | undefined): string {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ListMeta } from '@mss/contracts/common';
 import type { ReportRow } from '@mss/contracts/reports';
-import { http } from '../../../api/http.ts';
+import { http } from './http.ts';
 import { reportingKeys } from './reporting.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Import, ImportDetail, Period, PeriodInput, PeriodStatus, Preflight, Report, ReportSummary } from '@mss/contracts/reports';
-import { http, type ApiBody } from '../../../api/http.ts';
-import { buildUrl } from '../../../api/transport.ts';
+import { http, type ApiBody } from './http.ts';
+import { buildUrl } from './transport.ts';
 
 /**
  * The reporting API (issue 4): periods, reports, imports. Query keys start with 'periods',

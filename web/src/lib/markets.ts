@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { can, canInMarket } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
-import { abilitySubject, useSession } from '../../api/session.ts';
-import { marketLabel, optionQueries } from '../../api/options.ts';
+import { abilitySubject, useSession } from '../api/session.ts';
+import { marketLabel, optionQueries } from '../api/options.ts';
 
 export interface MarketChoice {
   id: number;

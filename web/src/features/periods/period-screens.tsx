@@ -11,9 +11,9 @@ import type { ScreenProps } from '../../lib/screen.ts';
 import { feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { emptyToNull, showSaveError } from '../../lib/form.ts';
-import { type PeriodAction, reportingApi, reportingQueries, useReportingMutation } from './api/reporting.ts';
-import { PeriodStatusBadge, QueryState, formatDate } from './components.tsx';
-import { useMarketParam, useMarketsWith } from './markets.ts';
+import { type PeriodAction, reportingApi, reportingQueries, useReportingMutation } from '../../api/reporting.ts';
+import { PeriodStatusBadge, QueryState, formatDate } from '../../components/reporting.tsx';
+import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 
 const FIELDS = ['market_id', 'title', 'starts_on', 'ends_on', 'deadline'] as const;
 

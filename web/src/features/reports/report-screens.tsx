@@ -5,9 +5,9 @@ import { Anchor, Badge, Button, Group, Select, Stack, Table, Text } from '@manti
 import { useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage } from '../../components/page.tsx';
-import { downloads, reportingQueries } from './api/reporting.ts';
-import { QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, formatDate, formatDateTime, formatNumber } from './components.tsx';
-import { useMarketParam, useMarketsWith } from './markets.ts';
+import { downloads, reportingQueries } from '../../api/reporting.ts';
+import { QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, formatDate, formatDateTime, formatNumber } from '../../components/reporting.tsx';
+import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 
 /** /history/import — the imports of the reports the user may see, newest first. */
 export function ImportHistoryScreen({ title }: ScreenProps) {

@@ -5,9 +5,9 @@ import type { ImportDetail, ReportSummary } from '@mss/contracts/reports';
 import { setSession } from '../../api/session.ts';
 import { AppProviders } from '../../app/providers.tsx';
 import { fakeApi, makeUser, marketAbility } from '../../test/fake-api.ts';
-import { IMPORT_POLL_MS } from './api/reporting.ts';
+import { IMPORT_POLL_MS } from '../../api/reporting.ts';
 import { ImportStatusPanel } from './import-screen.tsx';
-import { ReportStatusActions } from './report-actions.tsx';
+import { ReportStatusActions } from '../../components/report-status-actions.tsx';
 
 const market = { id: 1, international_name: 'Sweden', local_name: 'Sverige', iso_code: 'SE' };
 

@@ -8,10 +8,10 @@ import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
-import { type BulkStatusResult, reportingApi, reportingQueries, useReportingMutation } from './api/reporting.ts';
-import { PeriodStatusBadge, PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, StatusHistory, formatDate, formatDateTime, formatNumber } from './components.tsx';
-import { ReportStatusActions } from './report-actions.tsx';
-import { reportActions, statusFor } from './status-actions.ts';
+import { type BulkStatusResult, reportingApi, reportingQueries, useReportingMutation } from '../../api/reporting.ts';
+import { PeriodStatusBadge, PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, StatusHistory, formatDate, formatDateTime, formatNumber } from '../../components/reporting.tsx';
+import { ReportStatusActions } from '../../components/report-status-actions.tsx';
+import { reportActions, statusFor } from '../../lib/report-status.ts';
 
 /**
  * /approval-list/:periodUuid and /cluster-approval/:periodUuid: every reporting company's

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Ability } from '@mss/contracts/abilities';
 import { ReportStatus } from '@mss/contracts/enums';
-import { periodActions } from './period-screens.tsx';
-import { reportActions, statusFor } from './status-actions.ts';
+import { periodActions } from '../features/periods/period-screens.tsx';
+import { reportActions, statusFor } from './report-status.ts';
 
 const market = (name: string, id = 1): Ability => ({ name, entity_id: id, entity_type: 'market' });
 const reporter = { abilities: [market('upload-reports')] };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReportRow } from '@mss/contracts/reports';
-import { AppProviders } from '../../app/providers.tsx';
-import { fakeApi, type RecordedCall } from '../../test/fake-api.ts';
-import { ROWS_PAGE_SIZE, RowsTable } from './components.tsx';
+import { AppProviders } from '../app/providers.tsx';
+import { fakeApi, type RecordedCall } from '../test/fake-api.ts';
+import { ROWS_PAGE_SIZE, RowsTable } from './reporting.tsx';
 
 const rows: ReportRow[] = Array.from({ length: 250 }, (_, i) => ({
   code_id: i + 1,

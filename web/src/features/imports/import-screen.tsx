@@ -9,11 +9,11 @@ import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
-import { downloads, importRunning, reportingApi, reportingKeys, reportingQueries, useReportingMutation } from './api/reporting.ts';
+import { downloads, importRunning, reportingApi, reportingKeys, reportingQueries, useReportingMutation } from '../../api/reporting.ts';
 import { uploadReportFile } from './api/upload.ts';
-import { PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, StatusHistory, formatDate, formatDateTime, formatNumber } from './components.tsx';
-import { ReportStatusActions } from './report-actions.tsx';
-import { reportActions } from './status-actions.ts';
+import { PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, StatusHistory, formatDate, formatDateTime, formatNumber } from '../../components/reporting.tsx';
+import { ReportStatusActions } from '../../components/report-status-actions.tsx';
+import { reportActions } from '../../lib/report-status.ts';
 
 /**
  * /import/:uuid — the data import screen of one REPORT (:uuid is the report's uuid): upload with

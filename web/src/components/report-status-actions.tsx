@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Group } from '@mantine/core';
 import type { ReportSummary } from '@mss/contracts/reports';
-import { abilitySubject, useSession } from '../../api/session.ts';
-import { feedback } from '../../components/feedback.tsx';
-import { reportingApi, useReportingMutation } from './api/reporting.ts';
-import { CommentModal } from './components.tsx';
-import { reportActions, statusFor } from './status-actions.ts';
+import { abilitySubject, useSession } from '../api/session.ts';
+import { feedback } from './feedback.tsx';
+import { reportingApi, useReportingMutation } from '../api/reporting.ts';
+import { CommentModal } from './reporting.tsx';
+import { reportActions, statusFor } from '../lib/report-status.ts';
 
 type Event = 'submit' | 'send_back' | 'approve';
 
