@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { Currency } from '@mss/contracts/admin';
+import type { Currency, CurrencyInput } from '@mss/contracts/admin';
 import { AppProviders } from '../app/providers.tsx';
 import { fakeApi, type RecordedCall } from '../test/fake-api.ts';
-import { currenciesApi } from '../features/currencies/api/currencies.ts';
+import { resourceApi } from '../api/resource.ts';
 import { DataTable, effectiveSearch } from './data-table.tsx';
+
+const currenciesApi = resourceApi<Currency, CurrencyInput>({ key: 'currencies', path: 'admin/currencies' });
 
 const currency = (id: number): Currency => ({ id, iso_code: `C${String(id).padStart(2, '0')}`, name: `Currency ${id}` });
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Ability } from '@mss/contracts/abilities';
 import { ReportStatus } from '@mss/contracts/enums';
-import { periodActions } from '../features/periods/period-screens.tsx';
 import { reportActions, statusFor } from './report-status.ts';
 
 const market = (name: string, id = 1): Ability => ({ name, entity_id: id, entity_type: 'market' });
@@ -50,13 +49,5 @@ describe('the report actions the status machine allows', () => {
     expect(statusFor('submit')).toBe(ReportStatus.WaitingForApproval);
     expect(statusFor('send_back')).toBe(ReportStatus.WaitingForCompletion);
     expect(statusFor('approve')).toBe(ReportStatus.Approved);
-  });
-});
-
-describe('the period actions', () => {
-  it('when a period is in a state, then only the changes the server accepts are offered', () => {
-    expect(periodActions({ status: 'draft', published: false })).toEqual(['open']);
-    expect(periodActions({ status: 'open', published: false })).toEqual(['close', 'publish']);
-    expect(periodActions({ status: 'closed', published: true })).toEqual(['open', 'unpublish']);
   });
 });

@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useActiveInformationModals, useDismissInformationModal } from '../information-modals/api/information-modals.ts';
-import { useUnreadReleases, useViewRelease } from '../releases/api/releases.ts';
+import { useActiveInformationModals, useDismissInformationModal, useUnreadReleases, useViewRelease } from './api/notices.ts';
 
 /**
  * After sign-in the dashboard shows, one at a time, the active information modals of the

@@ -11,8 +11,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { emptyToNull, showSaveError } from '../../lib/form.ts';
 import { useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
-import { informationModalsApi } from '../information-modals/api/information-modals.ts';
-import { organizationsApi as api, useUpdateOrganizationSettings } from './api/organizations.ts';
+import { organizationInformationModalsQuery, organizationsApi as api, useUpdateOrganizationSettings } from './api/organizations.ts';
 
 const BASE = '/organizations';
 const FIELDS = ['name', 'mail_description'] as const;
@@ -119,7 +118,7 @@ function SettingsForm({ organization }: { organization: Organization }) {
 function InformationModals({ organizationId }: { organizationId: number }) {
   const { t } = useTranslation();
   const { data, isPending } = useQuery({
-    ...informationModalsApi.listQuery({ page: 1, per_page: 100, organization_id: organizationId, sort: 'id', direction: 'desc' }),
+    ...organizationInformationModalsQuery(organizationId),
     meta: { handlesErrors: true },
   });
   const modals = data?.data ?? [];

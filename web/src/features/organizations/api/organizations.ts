@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Organization, OrganizationInput } from '@mss/contracts/admin';
+import type { InformationModal, InformationModalInput, Organization, OrganizationInput } from '@mss/contracts/admin';
 import { http, type ApiBody } from '../../../api/http.ts';
 import { resourceApi } from '../../../api/resource.ts';
 
@@ -18,3 +18,11 @@ export function useUpdateOrganizationSettings() {
     meta: { handlesErrors: true },
   });
 }
+
+/**
+ * The information modals of one organization, listed on its edit screen. Same key root and path
+ * as the information-modals feature's resource, so its changes refresh this list.
+ */
+const informationModalsApi = resourceApi<InformationModal, InformationModalInput>({ key: 'information_modals', path: 'admin/information-modals' });
+export const organizationInformationModalsQuery = (organizationId: number) =>
+  informationModalsApi.listQuery({ page: 1, per_page: 100, organization_id: organizationId, sort: 'id', direction: 'desc' });
