@@ -23,7 +23,8 @@ import { OrganizationAddScreen, OrganizationEditScreen, OrganizationListScreen }
 import { ReleaseAddScreen, ReleaseEditScreen, ReleaseListScreen } from '../features/releases/release-screens.tsx';
 import { DashboardScreen } from '../features/dashboard/dashboard-screen.tsx';
 import { ApprovalListScreen } from '../features/approvals/approval-screen.tsx';
-import { ImportHistoryScreen, ReportHistoryScreen, ReportStatisticsScreen, ReportingCompaniesScreen } from '../features/reports/report-screens.tsx';
+import { ImportHistoryScreen } from '../features/imports/import-history-screen.tsx';
+import { ReportHistoryScreen, ReportStatisticsScreen, ReportingCompaniesScreen } from '../features/reports/report-screens.tsx';
 import { ImportScreen } from '../features/imports/import-screen.tsx';
 import { ClusterPeriodListScreen, PeriodListScreen } from '../features/periods/period-screens.tsx';
 import { ForbiddenScreen } from '../features/system/forbidden-screen.tsx';

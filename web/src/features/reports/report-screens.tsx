@@ -1,97 +1,13 @@
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { Anchor, Badge, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage } from '../../components/page.tsx';
-import { downloads, reportingQueries } from '../../api/reporting.ts';
+import { reportingQueries } from '../../api/reporting.ts';
 import { QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, formatDate, formatDateTime, formatNumber } from '../../components/reporting.tsx';
 import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
-
-/** /history/import — the imports of the reports the user may see, newest first. */
-export function ImportHistoryScreen({ title }: ScreenProps) {
-  const { t } = useTranslation();
-  const query = useQuery({ ...reportingQueries.imports(), meta: { handlesErrors: true } });
-  return (
-    <AdminPage title={title}>
-      <QueryState query={query} empty={(rows) => rows.length === 0}>
-        {(imports) => (
-          <Table.ScrollContainer minWidth={900}>
-            <Table striped withTableBorder aria-label={title}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('reporting.history.when')}</Table.Th>
-                  <Table.Th>{t('reporting.history.who')}</Table.Th>
-                  <Table.Th>{t('reporting.company')}</Table.Th>
-                  <Table.Th>{t('reporting.market')}</Table.Th>
-                  <Table.Th>{t('reporting.period.title')}</Table.Th>
-                  <Table.Th>{t('reporting.import.file')}</Table.Th>
-                  <Table.Th>{t('reporting.status')}</Table.Th>
-                  <Table.Th ta="right">{t('reporting.row_count')}</Table.Th>
-                  <Table.Th ta="right">{t('reporting.import.errors')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {imports.map((item) => (
-                  <Table.Tr key={item.uuid}>
-                    <Table.Td>{formatDateTime(item.created_at)}</Table.Td>
-                    <Table.Td>{item.user?.name ?? '–'}</Table.Td>
-                    <Table.Td>{item.company.name}</Table.Td>
-                    <Table.Td>{item.market.iso_code}</Table.Td>
-                    <Table.Td>{item.period.title}</Table.Td>
-                    <Table.Td>{item.file_name}</Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" tt="none" color={item.status === 'done' ? 'teal' : item.status === 'invalid' || item.status === 'failed' ? 'red' : 'blue'}>
-                        {t(`reporting.import.status.${item.status}`)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td ta="right">{formatNumber(item.row_count)}</Table.Td>
-                    <Table.Td ta="right">{item.error_count || ''}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap" justify="flex-end">
-                        <Button component="a" href={downloads.importFile(item.uuid)} download size="xs" variant="subtle">
-                          {t('reporting.import.download_original')}
-                        </Button>
-                        {item.error_count > 0 && (
-                          <Button component="a" href={downloads.errorSheet(item.uuid)} download size="xs" variant="subtle" color="red">
-                            {t('reporting.import.download_errors')}
-                          </Button>
-                        )}
-                        <Button component={Link} to={`/import/${item.report.uuid}`} size="xs" variant="light">
-                          {t('reporting.open_report')}
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </QueryState>
-    </AdminPage>
-  );
-}
-
-/** A market picker that navigates to `${base}/${id}`. */
-function MarketPicker({ base, value, ability }: { base: string; value: number | undefined; ability: Parameters<typeof useMarketsWith>[0] }) {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { options } = useMarketsWith(ability);
-  return (
-    <Select
-      label={t('reporting.market')}
-      data={options}
-      value={value ? String(value) : null}
-      onChange={(id) => id && void navigate(`${base}/${id}`)}
-      searchable
-      allowDeselect={false}
-      maw={360}
-    />
-  );
-}
 
 /**
  * /history/:market — the reports over periods in a market (:market is the market id or ISO code): the
@@ -258,5 +174,23 @@ export function ReportStatisticsScreen({ title, params }: ScreenProps) {
         </QueryState>
       )}
     </AdminPage>
+  );
+}
+
+/** A market picker that navigates to `${base}/${id}`. */
+function MarketPicker({ base, value, ability }: { base: string; value: number | undefined; ability: Parameters<typeof useMarketsWith>[0] }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { options } = useMarketsWith(ability);
+  return (
+    <Select
+      label={t('reporting.market')}
+      data={options}
+      value={value ? String(value) : null}
+      onChange={(id) => id && void navigate(`${base}/${id}`)}
+      searchable
+      allowDeselect={false}
+      maw={360}
+    />
   );
 }
