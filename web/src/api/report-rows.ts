@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { ListMeta } from '@mss/contracts/common';
 import type { ReportRow } from '@mss/contracts/reports';
 import { http } from './http.ts';
-import { reportingKeys } from './reporting.ts';
+import { reportKeys } from './reports.ts';
 
 /**
  * GET /reports/{uuid}/rows: a page of a report's rows, searched and sorted by the server (the
@@ -26,8 +26,8 @@ export interface ReportRowsPage {
 }
 
 export const reportRowsKeys = {
-  all: (reportUuid: string) => [...reportingKeys.report(reportUuid), 'rows'] as const,
-  page: (reportUuid: string, query: ReportRowsQuery) => [...reportingKeys.report(reportUuid), 'rows', query] as const,
+  all: (reportUuid: string) => [...reportKeys.report(reportUuid), 'rows'] as const,
+  page: (reportUuid: string, query: ReportRowsQuery) => [...reportKeys.report(reportUuid), 'rows', query] as const,
 };
 
 export const fetchReportRows = (reportUuid: string, query: ReportRowsQuery) =>

@@ -4,7 +4,8 @@ import { Button, Group } from '@mantine/core';
 import type { ReportSummary } from '@mss/contracts/reports';
 import { abilitySubject, useSession } from '../api/session.ts';
 import { feedback } from './feedback.tsx';
-import { reportingApi, useReportingMutation } from '../api/reporting.ts';
+import { useReportingMutation } from '../api/reporting.ts';
+import { reportsApi } from '../api/reports.ts';
 import { CommentModal } from './reporting.tsx';
 import { reportActions, statusFor } from '../lib/report-status.ts';
 
@@ -20,7 +21,7 @@ export function ReportStatusActions({ report, onChanged }: { report: ReportSumma
   const session = useSession();
   const actions = reportActions(report, abilitySubject(session));
   const [asking, setAsking] = useState<Exclude<Event, 'submit'> | null>(null);
-  const change = useReportingMutation(reportingApi.changeStatus);
+  const change = useReportingMutation(reportsApi.changeStatus);
 
   const run = async (event: Event, comment?: string) => {
     try {

@@ -8,7 +8,9 @@ import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
-import { type BulkStatusResult, reportingApi, reportingQueries, useReportingMutation } from '../../api/reporting.ts';
+import { periodQueries } from '../../api/periods.ts';
+import { useReportingMutation } from '../../api/reporting.ts';
+import { type BulkStatusResult, reportQueries, reportsApi } from '../../api/reports.ts';
 import { PeriodStatusBadge, PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, StatusHistory, formatDate, formatDateTime, formatNumber } from '../../components/reporting.tsx';
 import { ReportStatusActions } from '../../components/report-status-actions.tsx';
 import { reportActions, statusFor } from '../../lib/report-status.ts';
@@ -21,8 +23,8 @@ import { reportActions, statusFor } from '../../lib/report-status.ts';
 export function ApprovalListScreen({ title, params }: ScreenProps) {
   const { t } = useTranslation();
   const uuid = params.periodUuid ?? '';
-  const period = useQuery({ ...reportingQueries.period(uuid), meta: { handlesErrors: true } });
-  const list = useQuery({ ...reportingQueries.approvalList(uuid), meta: { handlesErrors: true } });
+  const period = useQuery({ ...periodQueries.period(uuid), meta: { handlesErrors: true } });
+  const list = useQuery({ ...periodQueries.approvalList(uuid), meta: { handlesErrors: true } });
   return (
     <AdminPage title={title}>
       {period.data && (
@@ -53,7 +55,7 @@ function ApprovalTable({ reports }: { reports: ReportSummary[] }) {
   const [selected, setSelected] = useState<string[]>([]);
   const [opened, setOpened] = useState<string | null>(null);
   const [refused, setRefused] = useState<BulkStatusResult['refused']>([]);
-  const bulk = useReportingMutation(reportingApi.bulkStatus);
+  const bulk = useReportingMutation(reportsApi.bulkStatus);
   const approvable = reports.filter((r) => reportActions(r, subject).approve).map((r) => r.uuid);
   const toggle = (uuid: string) => setSelected((s) => (s.includes(uuid) ? s.filter((u) => u !== uuid) : [...s, uuid]));
   const companyOf = (uuid: string) => reports.find((r) => r.uuid === uuid)?.company.name ?? uuid;
@@ -152,7 +154,7 @@ function ApprovalTable({ reports }: { reports: ReportSummary[] }) {
 /** One report for an approver: status, actions, rows, preflight, history. */
 export function ReportDetail({ uuid }: { uuid: string }) {
   const { t } = useTranslation();
-  const report = useQuery({ ...reportingQueries.report(uuid), meta: { handlesErrors: true } });
+  const report = useQuery({ ...reportQueries.report(uuid), meta: { handlesErrors: true } });
   return (
     <QueryState query={report}>
       {(data) => (

@@ -6,7 +6,7 @@ import { canSomewhere } from '@mss/contracts/abilities';
 import { ReportStatus } from '@mss/contracts/enums';
 import type { ReportSummary } from '@mss/contracts/reports';
 import { abilitySubject, useSession } from '../../api/session.ts';
-import { reportingQueries } from '../../api/reporting.ts';
+import { reportQueries } from '../../api/reports.ts';
 import { ReportStatusBadge, formatDate } from '../../components/reporting.tsx';
 import { OPEN_REPORT_STATUSES } from '../../lib/report-status.ts';
 
@@ -36,7 +36,7 @@ export function ReportingTasks() {
 
 function OpenReports() {
   const { t } = useTranslation();
-  const query = useQuery({ ...reportingQueries.reports({ status: OPEN_REPORT_STATUSES, period_status: 'open' }), meta: { handlesErrors: true } });
+  const query = useQuery({ ...reportQueries.reports({ status: OPEN_REPORT_STATUSES, period_status: 'open' }), meta: { handlesErrors: true } });
   const reports = query.data ?? [];
   return (
     <TaskCard label={t('dashboard.open_reports')} testId="dashboard-open-reports">
@@ -122,7 +122,7 @@ export function progressByPeriod(reports: readonly ReportSummary[]): PeriodProgr
 /** For approvers: each open period of their markets, its deadline and how far its reports are. */
 function OpenPeriods() {
   const { t } = useTranslation();
-  const query = useQuery({ ...reportingQueries.reports({ period_status: 'open' }), meta: { handlesErrors: true } });
+  const query = useQuery({ ...reportQueries.reports({ period_status: 'open' }), meta: { handlesErrors: true } });
   const periods = progressByPeriod(query.data ?? []);
   return (
     <TaskCard label={t('dashboard.open_periods')} testId="dashboard-open-periods">
@@ -153,7 +153,7 @@ function OpenPeriods() {
 
 function WaitingReports() {
   const { t } = useTranslation();
-  const query = useQuery({ ...reportingQueries.reports({ status: [ReportStatus.WaitingForApproval] }), meta: { handlesErrors: true } });
+  const query = useQuery({ ...reportQueries.reports({ status: [ReportStatus.WaitingForApproval] }), meta: { handlesErrors: true } });
   const byPeriod = new Map<string, { report: ReportSummary; count: number }>();
   for (const report of query.data ?? []) {
     const entry = byPeriod.get(report.period.uuid);

@@ -4,13 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Group, Table } from '@mantine/core';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage } from '../../components/page.tsx';
-import { downloads, reportingQueries } from '../../api/reporting.ts';
+import { importDownloads, importQueries } from '../../api/imports.ts';
 import { QueryState, formatDateTime, formatNumber } from '../../components/reporting.tsx';
 
 /** /history/import — the imports of the reports the user may see, newest first. */
 export function ImportHistoryScreen({ title }: ScreenProps) {
   const { t } = useTranslation();
-  const query = useQuery({ ...reportingQueries.imports(), meta: { handlesErrors: true } });
+  const query = useQuery({ ...importQueries.imports(), meta: { handlesErrors: true } });
   return (
     <AdminPage title={title}>
       <QueryState query={query} empty={(rows) => rows.length === 0}>
@@ -49,11 +49,11 @@ export function ImportHistoryScreen({ title }: ScreenProps) {
                     <Table.Td ta="right">{item.error_count || ''}</Table.Td>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap" justify="flex-end">
-                        <Button component="a" href={downloads.importFile(item.uuid)} download size="xs" variant="subtle">
+                        <Button component="a" href={importDownloads.importFile(item.uuid)} download size="xs" variant="subtle">
                           {t('reporting.import.download_original')}
                         </Button>
                         {item.error_count > 0 && (
-                          <Button component="a" href={downloads.errorSheet(item.uuid)} download size="xs" variant="subtle" color="red">
+                          <Button component="a" href={importDownloads.errorSheet(item.uuid)} download size="xs" variant="subtle" color="red">
                             {t('reporting.import.download_errors')}
                           </Button>
                         )}

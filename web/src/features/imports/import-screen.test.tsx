@@ -6,7 +6,7 @@ import type { ImportDetail, Report } from '@mss/contracts/reports';
 import { setSession } from '../../api/session.ts';
 import { AppProviders } from '../../app/providers.tsx';
 import { fakeApi, makeUser, marketAbility } from '../../test/fake-api.ts';
-import { IMPORT_POLL_MS } from '../../api/reporting.ts';
+import { IMPORT_POLL_MS } from '../../api/imports.ts';
 import { ImportScreen } from './import-screen.tsx';
 
 const market = { id: 1, international_name: 'Sweden', local_name: 'Sverige', iso_code: 'SE' };

@@ -9,7 +9,9 @@ import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
-import { downloads, importRunning, reportingApi, reportingKeys, reportingQueries, useReportingMutation } from '../../api/reporting.ts';
+import { importDownloads, importKeys, importQueries, importRunning } from '../../api/imports.ts';
+import { useReportingMutation } from '../../api/reporting.ts';
+import { reportDownloads, reportKeys, reportQueries, reportsApi } from '../../api/reports.ts';
 import { uploadReportFile } from './api/upload.ts';
 import { PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, StatusHistory, formatDate, formatDateTime, formatNumber } from '../../components/reporting.tsx';
 import { ReportStatusActions } from '../../components/report-status-actions.tsx';
@@ -24,7 +26,7 @@ export function ImportScreen({ title, params }: ScreenProps) {
   const uuid = params.uuid ?? '';
   // Not polled: while a file is processed only the import is (ImportStatusPanel), and the report
   // (with its rows, under its key) is fetched again once, when the import ends.
-  const report = useQuery({ ...reportingQueries.report(uuid), meta: { handlesErrors: true } });
+  const report = useQuery({ ...reportQueries.report(uuid), meta: { handlesErrors: true } });
   return (
     <AdminPage title={title}>
       <QueryState query={report}>{(data) => <ImportWorkspace report={data} />}</QueryState>
@@ -62,18 +64,18 @@ function ImportWorkspace({ report }: { report: Report }) {
   const session = useSession();
   const client = useQueryClient();
   const actions = reportActions(report, abilitySubject(session));
-  const imports = useQuery({ ...reportingQueries.imports(report.uuid), meta: { handlesErrors: true } });
+  const imports = useQuery({ ...importQueries.imports(report.uuid), meta: { handlesErrors: true } });
   const [uploadedImport, setUploadedImport] = useState<string | null>(null);
   // After "copy from previous period" the last import's result no longer describes the report.
   const [hiddenImport, setHiddenImport] = useState<string | null>(null);
   const latestImport = uploadedImport ?? imports.data?.[0]?.uuid ?? null;
   const currentImport = latestImport === hiddenImport ? null : latestImport;
-  const copy = useReportingMutation(reportingApi.copyPrevious);
-  const preflight = useReportingMutation(reportingApi.runPreflight);
+  const copy = useReportingMutation(reportsApi.copyPrevious);
+  const preflight = useReportingMutation(reportsApi.runPreflight);
 
   // The report's key is the prefix of its rows' keys: its rows are fetched again with it.
   const refreshReport = () =>
-    Promise.all([client.invalidateQueries({ queryKey: reportingKeys.report(report.uuid) }), client.invalidateQueries({ queryKey: reportingKeys.imports })]);
+    Promise.all([client.invalidateQueries({ queryKey: reportKeys.report(report.uuid) }), client.invalidateQueries({ queryKey: importKeys.imports })]);
 
   const copyPrevious = async () => {
     try {
@@ -97,7 +99,7 @@ function ImportWorkspace({ report }: { report: Report }) {
     <Stack gap="md">
       <ReportHeader report={report} />
       <Group gap="xs">
-        <Button component="a" href={downloads.template(report.uuid)} download variant="light">
+        <Button component="a" href={reportDownloads.template(report.uuid)} download variant="light">
           {t('reporting.import.template')}
         </Button>
         {actions.upload && (
@@ -198,7 +200,7 @@ export function UploadPanel({ reportUuid, onAccepted }: { reportUuid: string; on
 
 /** The import's live status (polled while it runs), then its errors; `onEnded` once it ends. */
 export function ImportStatusPanel({ importUuid, fresh = false, onEnded }: { importUuid: string; fresh?: boolean; onEnded: () => void }) {
-  const query = useQuery({ ...reportingQueries.import(importUuid), meta: { handlesErrors: true } });
+  const query = useQuery({ ...importQueries.import(importUuid), meta: { handlesErrors: true } });
   const status = query.data?.status;
   // A just-uploaded import counts as running, even if it ends before the first answer.
   const wasRunning = useRef(fresh);
@@ -246,7 +248,7 @@ function ImportResult({ detail }: { detail: ImportDetail }) {
               </Table.Tbody>
             </Table>
             {detail.errors_truncated && <Text size="sm">{t('reporting.import.errors_truncated', { count: detail.error_count })}</Text>}
-            <Anchor href={downloads.errorSheet(detail.uuid)} download size="sm">
+            <Anchor href={importDownloads.errorSheet(detail.uuid)} download size="sm">
               {t('reporting.import.download_errors')}
             </Anchor>
           </>

@@ -5,7 +5,7 @@ import type { ImportDetail, ReportSummary } from '@mss/contracts/reports';
 import { setSession } from '../../api/session.ts';
 import { AppProviders } from '../../app/providers.tsx';
 import { fakeApi, makeUser, marketAbility } from '../../test/fake-api.ts';
-import { IMPORT_POLL_MS } from '../../api/reporting.ts';
+import { IMPORT_POLL_MS } from '../../api/imports.ts';
 import { ImportStatusPanel } from './import-screen.tsx';
 import { ReportStatusActions } from '../../components/report-status-actions.tsx';
 

@@ -11,7 +11,8 @@ import type { ScreenProps } from '../../lib/screen.ts';
 import { feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { emptyToNull, showSaveError } from '../../lib/form.ts';
-import { type PeriodAction, reportingApi, reportingQueries, useReportingMutation } from '../../api/reporting.ts';
+import { type PeriodAction, periodQueries, periodsApi } from '../../api/periods.ts';
+import { useReportingMutation } from '../../api/reporting.ts';
 import { PeriodStatusBadge, QueryState, formatDate } from '../../components/reporting.tsx';
 import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 
@@ -90,7 +91,7 @@ interface Values {
 
 function PeriodForm({ marketChoices, marketId }: { marketChoices: { value: string; label: string }[] | null; marketId?: number }) {
   const { t } = useTranslation();
-  const create = useReportingMutation(reportingApi.createPeriod);
+  const create = useReportingMutation(periodsApi.createPeriod);
   const form = useForm<Values>({ initialValues: { market_id: null, title: '', starts_on: '', ends_on: '', deadline: '' } });
   const submit = form.onSubmit(async (values) => {
     const market = marketId ?? Number(values.market_id);
@@ -135,8 +136,8 @@ function PeriodTable({ filter, approvalBase, showMarket = false }: { filter: { m
   const { t } = useTranslation();
   const session = useSession();
   const subject = abilitySubject(session);
-  const query = useQuery({ ...reportingQueries.periods(filter), meta: { handlesErrors: true } });
-  const change = useReportingMutation(reportingApi.changePeriod);
+  const query = useQuery({ ...periodQueries.periods(filter), meta: { handlesErrors: true } });
+  const change = useReportingMutation(periodsApi.changePeriod);
   const [busy, setBusy] = useState<string | null>(null);
 
   const act = async (period: Period, action: PeriodAction) => {

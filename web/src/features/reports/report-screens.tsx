@@ -5,7 +5,8 @@ import { Anchor, Button, Group, Select, Stack, Table, Text } from '@mantine/core
 import { useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage } from '../../components/page.tsx';
-import { reportingQueries } from '../../api/reporting.ts';
+import { periodQueries } from '../../api/periods.ts';
+import { reportQueries } from '../../api/reports.ts';
 import { QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, formatDate, formatDateTime, formatNumber } from '../../components/reporting.tsx';
 import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 
@@ -18,7 +19,7 @@ export function ReportHistoryScreen({ title, params }: ScreenProps) {
   const { user } = useSession();
   const marketId = useMarketParam(params.market, 'view-report-history');
   const query = useQuery({
-    ...reportingQueries.reports({ market_id: marketId, company_id: user?.company?.id }),
+    ...reportQueries.reports({ market_id: marketId, company_id: user?.company?.id }),
     enabled: marketId !== undefined,
     meta: { handlesErrors: true },
   });
@@ -79,11 +80,11 @@ export function ReportHistoryScreen({ title, params }: ScreenProps) {
 export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
   const { t } = useTranslation();
   const marketId = useMarketParam(params.market, 'approve-reports');
-  const periods = useQuery({ ...reportingQueries.periods({ market_id: marketId }), enabled: marketId !== undefined, meta: { handlesErrors: true } });
+  const periods = useQuery({ ...periodQueries.periods({ market_id: marketId }), enabled: marketId !== undefined, meta: { handlesErrors: true } });
   const latest = periods.data
     ?.filter((p) => p.status !== 'draft')
     .sort((a, b) => b.starts_on.localeCompare(a.starts_on))[0];
-  const list = useQuery({ ...reportingQueries.approvalList(latest?.uuid ?? ''), enabled: !!latest, meta: { handlesErrors: true } });
+  const list = useQuery({ ...periodQueries.approvalList(latest?.uuid ?? ''), enabled: !!latest, meta: { handlesErrors: true } });
   return (
     <AdminPage title={title}>
       <MarketPicker base="/reporting-companies" value={marketId} ability="approve-reports" />
@@ -142,13 +143,13 @@ export function ReportStatisticsScreen({ title, params }: ScreenProps) {
   const companyId = Number(params.companyId) || undefined;
   const marketId = useMarketParam(params.market, 'view-statistics');
   const lookup = useQuery({
-    ...reportingQueries.reports({ company_id: companyId, market_id: marketId }),
+    ...reportQueries.reports({ company_id: companyId, market_id: marketId }),
     enabled: !params.report && marketId !== undefined,
     meta: { handlesErrors: true },
   });
   const found = lookup.data?.find((r) => r.period.uuid === params.period || r.period.title === params.period);
   const uuid = params.report ?? found?.uuid;
-  const report = useQuery({ ...reportingQueries.report(uuid ?? ''), enabled: !!uuid, meta: { handlesErrors: true } });
+  const report = useQuery({ ...reportQueries.report(uuid ?? ''), enabled: !!uuid, meta: { handlesErrors: true } });
   return (
     <AdminPage title={title}>
       {!params.report && lookup.data && !found && <Text c="dimmed">{t('reporting.empty')}</Text>}

@@ -1,0 +1,41 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { Import, ImportDetail } from '@mss/contracts/reports';
+import { http, type ApiBody } from './http.ts';
+import { buildUrl } from './transport.ts';
+
+/** Imports (issue 4): keys start with 'imports'; reporting mutations invalidate them (./reporting.ts). */
+
+export const importKeys = {
+  imports: ['imports'] as const,
+  importList: (reportUuid?: string) => ['imports', 'list', reportUuid ?? null] as const,
+  import: (uuid: string) => ['imports', 'detail', uuid] as const,
+};
+
+const data = <T>(body: ApiBody<T>) => body.data;
+
+export const importsApi = {
+  imports: (reportUuid?: string) => http.get<ApiBody<Import[]>>('imports', { query: { report_uuid: reportUuid } }).then(data),
+  import: (uuid: string) => http.get<ApiBody<ImportDetail>>(`imports/${uuid}`).then(data),
+};
+
+/** Download addresses: plain links (GET with the session cookie). */
+export const importDownloads = {
+  importFile: (importUuid: string) => buildUrl(`imports/${importUuid}/file`),
+  errorSheet: (importUuid: string) => buildUrl(`imports/${importUuid}/errors`),
+};
+
+/** An import still runs while queued or processing; the screen polls it until then. */
+export const IMPORT_POLL_MS = 1000;
+export const importRunning = (status: ImportDetail['status'] | undefined) => status === 'queued' || status === 'processing';
+
+export const importQueries = {
+  imports: (reportUuid?: string) => queryOptions({ queryKey: importKeys.importList(reportUuid), queryFn: () => importsApi.imports(reportUuid), staleTime: 0 }),
+  /** Polled every second while the import runs (refetchInterval), then left alone. */
+  import: (uuid: string) =>
+    queryOptions({
+      queryKey: importKeys.import(uuid),
+      queryFn: () => importsApi.import(uuid),
+      staleTime: 0,
+      refetchInterval: (query) => (importRunning(query.state.data?.status) ? IMPORT_POLL_MS : false),
+    }),
+};

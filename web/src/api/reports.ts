@@ -1,0 +1,46 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { PeriodStatus, Preflight, Report, ReportSummary } from '@mss/contracts/reports';
+import { http, type ApiBody } from './http.ts';
+import { buildUrl } from './transport.ts';
+
+/** Reports (issue 4): keys start with 'reports'; reporting mutations invalidate them (./reporting.ts). */
+
+export interface ReportListFilter {
+  period_uuid?: string;
+  company_id?: number;
+  market_id?: number;
+  status?: number[];
+  period_status?: PeriodStatus;
+}
+export interface BulkStatusResult {
+  changed: string[];
+  refused: { uuid: string; message: string }[];
+}
+
+export const reportKeys = {
+  reports: ['reports'] as const,
+  reportList: (filter: ReportListFilter) => ['reports', 'list', filter] as const,
+  report: (uuid: string) => ['reports', 'detail', uuid] as const,
+};
+
+const data = <T>(body: ApiBody<T>) => body.data;
+
+export const reportsApi = {
+  reports: (filter: ReportListFilter) => http.get<ApiBody<ReportSummary[]>>('reports', { query: { ...filter } }).then(data),
+  report: (uuid: string) => http.get<ApiBody<Report>>(`reports/${uuid}`).then(data),
+  changeStatus: ({ uuid, status, comment }: { uuid: string; status: number; comment?: string | null }) =>
+    http.post<ApiBody<Report>>(`reports/${uuid}/status`, { status, comment: comment || null }).then(data),
+  bulkStatus: (input: { uuids: string[]; status: number; comment?: string | null }) => http.post<ApiBody<BulkStatusResult>>('reports/bulk-status', input).then(data),
+  copyPrevious: (uuid: string) => http.post<ApiBody<Report>>(`reports/${uuid}/copy-previous`).then(data),
+  runPreflight: (uuid: string) => http.post<ApiBody<Preflight | null>>(`reports/${uuid}/preflight`).then(data),
+};
+
+/** Download addresses: plain links (GET with the session cookie). */
+export const reportDownloads = {
+  template: (reportUuid: string) => buildUrl(`reports/${reportUuid}/template`),
+};
+
+export const reportQueries = {
+  reports: (filter: ReportListFilter) => queryOptions({ queryKey: reportKeys.reportList(filter), queryFn: () => reportsApi.reports(filter) }),
+  report: (uuid: string) => queryOptions({ queryKey: reportKeys.report(uuid), queryFn: () => reportsApi.report(uuid), staleTime: 0 }),
+};
