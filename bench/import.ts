@@ -26,8 +26,8 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { createMarket, createOrganization, createTestApp, createUser, signIn, unique, XHR, type TestApp } from '../server/test/helpers.ts';
-import { companies, companyMarkets, companyOrganizations, reports } from '../server/src/db/schema.ts';
+import { createReportWithCodes, createTestApp, type TestApp } from '../server/test/helpers.ts';
+import { reports } from '../server/src/db/schema.ts';
 import { writeXlsx } from '../server/src/lib/xlsx-writer/index.ts';
 import { openXlsx } from '../server/src/lib/xlsx/index.ts';
 import { codeLookupFor } from '../server/src/modules/imports/imports.service.ts';
@@ -128,39 +128,7 @@ function sampleMemory() {
 
 const codeOf = (i: number) => String(1_000_000 + i);
 
-async function world(t: TestApp, n: number) {
-  const org = await createOrganization(t.db);
-  const market = await createMarket(t.db, org.id);
-  const [company] = await t.db.insert(companies).values({ name: unique('Bench company') }).returning();
-  await t.db.insert(companyOrganizations).values({ company_id: company!.id, organization_id: org.id });
-  await t.db.insert(companyMarkets).values({ company_id: company!.id, market_id: market.id });
-  // One statement: the codes, their market and the company's codes.
-  await t.db.execute(sql`
-    with c as (
-      insert into codes (organization_id, code, name)
-      select ${org.id}, (1000000 + g)::text, 'Code ' || g from generate_series(1, ${n}::int) g
-      returning id
-    ), m as (
-      insert into code_markets (code_id, market_id) select id, ${market.id}::int from c
-    )
-    insert into company_codes (company_id, code_id) select ${company!.id}::int, id from c`);
-  const reporterUser = await createUser(t.db, { roles: ['reporter'], organizationIds: [org.id], marketIds: [market.id], companyId: company!.id });
-  const reporter = { ...XHR, cookie: await signIn(t.app, reporterUser.email) };
-  const adminUser = await createUser(t.db, { roles: ['market-admin'], organizationIds: [org.id], marketIds: [market.id] });
-  const admin = { ...XHR, cookie: await signIn(t.app, adminUser.email) };
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/periods',
-    headers: admin,
-    payload: { market_id: market.id, title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31' },
-  });
-  if (created.statusCode !== 201 && created.statusCode !== 200) throw new Error(`period not created: ${created.statusCode} ${created.body}`);
-  const opened = await t.app.inject({ method: 'POST', url: `/api/v1/periods/${created.json().data.uuid}/open`, headers: admin });
-  if (opened.statusCode >= 300) throw new Error(`period not opened: ${opened.statusCode} ${opened.body}`);
-  const [report] = await t.db.select().from(reports).where(eq(reports.company_id, company!.id));
-  if (!report) throw new Error('opening the period created no report');
-  return { reporter, report };
-}
+const world = (t: TestApp, n: number) => createReportWithCodes(t, n);
 
 async function writeFile(dir: string, n: number): Promise<string> {
   const file = path.join(dir, `report-${n}.xlsx`);

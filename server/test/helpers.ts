@@ -3,11 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { eq, sql } from 'drizzle-orm';
 import type { Role } from '@mss/contracts/enums';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { migrateDatabase, openDatabase, type Database, type Db } from '../src/db/client.ts';
-import { companies, companyMarkets, markets, organizations, userMarkets, userOrganizations, userRoles, users } from '../src/db/schema.ts';
+import { companies, companyMarkets, companyOrganizations, markets, organizations, reports, userMarkets, userOrganizations, userRoles, users } from '../src/db/schema.ts';
 import { hashPassword } from '../src/auth/passwords.ts';
 import type { App } from '../src/context.ts';
 
@@ -142,4 +143,42 @@ export async function signInAs(t: TestApp, roles: Role[], options: { organizatio
   const user = await createUser(t.db, { roles, organizationIds: organizationId ? [organizationId] : [], marketIds: options.marketIds });
   const cookie = await signIn(t.app, user.email);
   return { user, organizationId, cookie, headers: { cookie, ...XHR } };
+}
+
+/**
+ * A company with `n` codes (codes 1000001…, all in one market and all the company's, made in one
+ * statement), its reporter, and an open period that a market administrator opened through the
+ * API, with the company's report (status 20). For import tests and benchmarks.
+ */
+export async function createReportWithCodes(t: TestApp, n: number) {
+  const org = await createOrganization(t.db);
+  const market = await createMarket(t.db, org.id);
+  const [company] = await t.db.insert(companies).values({ name: unique('Company') }).returning();
+  await t.db.insert(companyOrganizations).values({ company_id: company!.id, organization_id: org.id });
+  await t.db.insert(companyMarkets).values({ company_id: company!.id, market_id: market.id });
+  await t.db.execute(sql`
+    with c as (
+      insert into codes (organization_id, code, name)
+      select ${org.id}, (1000000 + g)::text, 'Code ' || g from generate_series(1, ${n}::int) g
+      returning id
+    ), m as (
+      insert into code_markets (code_id, market_id) select id, ${market.id}::int from c
+    )
+    insert into company_codes (company_id, code_id) select ${company!.id}::int, id from c`);
+  const reporterUser = await createUser(t.db, { roles: ['reporter'], organizationIds: [org.id], marketIds: [market.id], companyId: company!.id });
+  const reporter = { ...XHR, cookie: await signIn(t.app, reporterUser.email) };
+  const adminUser = await createUser(t.db, { roles: ['market-admin'], organizationIds: [org.id], marketIds: [market.id] });
+  const admin = { ...XHR, cookie: await signIn(t.app, adminUser.email) };
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/periods',
+    headers: admin,
+    payload: { market_id: market.id, title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31' },
+  });
+  if (created.statusCode !== 201 && created.statusCode !== 200) throw new Error(`period not created: ${created.statusCode} ${created.body}`);
+  const opened = await t.app.inject({ method: 'POST', url: `/api/v1/periods/${created.json().data.uuid}/open`, headers: admin });
+  if (opened.statusCode >= 300) throw new Error(`period not opened: ${opened.statusCode} ${opened.body}`);
+  const [report] = await t.db.select().from(reports).where(eq(reports.company_id, company!.id));
+  if (!report) throw new Error('opening the period created no report');
+  return { reporter, report };
 }

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
-import { createMarket, createOrganization, createTestApp, createUser, signIn, unique, XHR, type TestApp } from '../../../test/helpers.ts';
+import { eq } from 'drizzle-orm';
+import { createReportWithCodes, createTestApp, unique, type TestApp } from '../../../test/helpers.ts';
 import { multipart } from '../../../test/world.ts';
-import { companies, companyMarkets, companyOrganizations, reportRows, reports } from '../../db/schema.ts';
+import { reportRows, reports } from '../../db/schema.ts';
 import { writeXlsx, type XlsxCellInput } from '../../lib/xlsx-writer/index.ts';
 
 // Issue 9, "Exact numbers": figures travel as decimal text from the file to the database and back,
@@ -29,31 +29,7 @@ const rowsOf = async (w: { report: { uuid: string }; reporter: Record<string, st
 const N = 100_000;
 const codeOf = (i: number) => String(1_000_000 + i);
 
-/** A company with N codes in one market, its reporter, and an open period with its report. */
-async function world(n: number) {
-  const org = await createOrganization(t.db);
-  const market = await createMarket(t.db, org.id);
-  const [company] = await t.db.insert(companies).values({ name: unique('Exact AB') }).returning();
-  await t.db.insert(companyOrganizations).values({ company_id: company!.id, organization_id: org.id });
-  await t.db.insert(companyMarkets).values({ company_id: company!.id, market_id: market.id });
-  await t.db.execute(sql`
-    with c as (
-      insert into codes (organization_id, code, name)
-      select ${org.id}, (1000000 + g)::text, 'Code ' || g from generate_series(1, ${n}::int) g
-      returning id
-    ), m as (
-      insert into code_markets (code_id, market_id) select id, ${market.id}::int from c
-    )
-    insert into company_codes (company_id, code_id) select ${company!.id}::int, id from c`);
-  const reporterUser = await createUser(t.db, { roles: ['reporter'], organizationIds: [org.id], marketIds: [market.id], companyId: company!.id });
-  const reporter = { ...XHR, cookie: await signIn(t.app, reporterUser.email) };
-  const adminUser = await createUser(t.db, { roles: ['market-admin'], organizationIds: [org.id], marketIds: [market.id] });
-  const admin = { ...XHR, cookie: await signIn(t.app, adminUser.email) };
-  const period = await t.app.inject({ method: 'POST', url: '/api/v1/periods', headers: admin, payload: { market_id: market.id, title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31' } });
-  await t.app.inject({ method: 'POST', url: `/api/v1/periods/${period.json().data.uuid}/open`, headers: admin });
-  const [report] = await t.db.select().from(reports).where(eq(reports.company_id, company!.id));
-  return { reporter, report: report! };
-}
+const world = (n: number) => createReportWithCodes(t, n);
 
 async function importRows(w: Awaited<ReturnType<typeof world>>, rows: XlsxCellInput[][]) {
   const file = path.join(dir, `${unique('exact')}.xlsx`);
