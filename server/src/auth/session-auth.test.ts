@@ -141,5 +141,7 @@ describe('CSRF: only a request that a valid bearer token authenticates may leave
     const token = await tokenFor(m.user.email);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: { authorization: `Bearer ${token}` } });
     expect(res.statusCode).toBe(200);
+    // The scheme's letter case does not matter (RFC 7235).
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: { authorization: `bearer ${token}` } })).statusCode).toBe(200);
   });
 });

@@ -40,7 +40,8 @@ declare module 'fastify' {
 export function credentialOf(request: FastifyRequest): { token: string; kind: 'session' | 'token' } | null {
   const header = request.headers.authorization;
   if (header !== undefined) {
-    const match = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/.exec(header);
+    // The scheme is case-insensitive (RFC 7235): "bearer" works as "Bearer" does.
+    const match = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i.exec(header);
     return match ? { token: match[1]!, kind: 'token' } : null;
   }
   const cookie = request.cookies[SESSION_COOKIE];
