@@ -23,7 +23,10 @@ const tests = ['**/*.test.{ts,tsx}'];
 const importDirection = [
   ...FEATURE_DEPTHS.flatMap((d) => [
     { files: [featureGlob(d)], ignores: tests, rules: { 'no-restricted-imports': ['error', { patterns: [leaveFeature(d), intoApp(d + 2)] }] } },
-    { files: [featureGlob(d)].map((g) => g.replace('*.{ts,tsx}', '*.test.{ts,tsx}')), rules: { 'no-restricted-imports': ['error', { patterns: [leaveFeature(d)] }] } },
+    {
+      files: [featureGlob(d)].map((g) => g.replace('*.{ts,tsx}', '*.test.{ts,tsx}')),
+      rules: { 'no-restricted-imports': ['error', { patterns: [leaveFeature(d)] }] },
+    },
   ]),
   ...['components', 'lib', 'api'].flatMap((layer) => {
     const noFeature = { regex: '(^|/)features/', message: `${layer}/ imports no feature: the feature imports it.` };

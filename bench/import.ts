@@ -144,7 +144,9 @@ function multipart(name: string, content: Buffer) {
   const boundary = '----mss-bench-import';
   return {
     payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`,
+      ),
       content,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]),
@@ -209,7 +211,8 @@ const findLast = (list: Statement[], pattern: RegExp) => [...list].reverse().fin
 function phasesOf(list: Statement[], t0: number, accepted: number, seen: number): Phases | null {
   const job = list.filter((s) => !/pgboss/i.test(s.text));
   const jobStart = find(job, /^select .* from "imports" where "imports"\."id" = \$1$/, accepted);
-  const lookupScope = jobStart && find(job, /^select "reports"\."company_id", "periods"\."market_id", "markets"\."organization_id" from "reports"/, jobStart.start);
+  const lookupScope =
+    jobStart && find(job, /^select "reports"\."company_id", "periods"\."market_id", "markets"\."organization_id" from "reports"/, jobStart.start);
   const lookupCodes = lookupScope && find(job, /^select "codes"\."id", "codes"\."code"/, lookupScope.start);
   const inserts = lookupCodes ? job.filter((s) => s.start >= lookupCodes.start && /^insert into "report_rows"/.test(s.text)) : [];
   const lastInsert = inserts.at(-1);
@@ -256,7 +259,8 @@ async function importFile(t: TestApp, n: number, file: string): Promise<ImportRu
     if (performance.now() - t0 > TIMEOUT_MS) throw new Error(`${n} rows: not done after ${TIMEOUT_MS} ms`);
     if (Number.isNaN(statusDone)) {
       const item = (await t.app.inject({ url: `/api/v1/imports/${importUuid}`, headers: reporter })).json().data;
-      if (item.status === 'invalid' || item.status === 'failed') throw new Error(`${n} rows: import ${item.status}: ${JSON.stringify(item.errors.slice(0, 3))}`);
+      if (item.status === 'invalid' || item.status === 'failed')
+        throw new Error(`${n} rows: import ${item.status}: ${JSON.stringify(item.errors.slice(0, 3))}`);
       if (item.status === 'done') {
         statusDone = performance.now();
         rowCount = item.row_count;
@@ -333,11 +337,15 @@ const t = await createTestApp({ JOBS: 'on', IMPORT_MAX_MB: '100' });
 let exitCode = 0;
 try {
   const [{ version }] = (await t.db.execute<{ version: string }>(sql`select version() as version`)).rows as { version: string }[];
-  const database = usingServer ? `PostgreSQL server (TEST_DATABASE_URL): ${version.split(' on ')[0]}` : `embedded PGlite in a worker thread, in memory (${version.split(' on ')[0]})`;
+  const database = usingServer
+    ? `PostgreSQL server (TEST_DATABASE_URL): ${version.split(' on ')[0]}`
+    : `embedded PGlite in a worker thread, in memory (${version.split(' on ')[0]})`;
   console.log(`Import benchmark, ${new Date().toISOString()}`);
   console.log(`Machine: ${machine.cpu}, ${machine.memory} RAM, ${machine.os}, Node ${machine.node}`);
   console.log(`Database: ${database}`);
-  console.log('Path: multipart upload (app.inject) → pg-boss job → validation → row insert → preflight; done = import done and preflight visible through the API\n');
+  console.log(
+    'Path: multipart upload (app.inject) → pg-boss job → validation → row insert → preflight; done = import done and preflight visible through the API\n',
+  );
 
   // Warm-up (not reported): JIT, the queue's first poll, first statements.
   const warmFile = await writeFile(dir, WARM_UP_ROWS);
@@ -352,13 +360,14 @@ try {
     if (read.rows !== n + 1) throw new Error(`reader saw ${read.rows} rows in a file of ${n + 1}`);
     const run = await importFile(t, n, file);
     if (run.rowCount !== n) throw new Error(`import stored ${run.rowCount} rows of ${n}`);
-    const [report] = await t.db.execute<{ uuid: string }>(
-      sql`select r.uuid from reports r join imports i on i.report_id = r.id order by i.id desc limit 1`,
-    ).then((r) => r.rows as { uuid: string }[]);
+    const [report] = await t.db
+      .execute<{ uuid: string }>(sql`select r.uuid from reports r join imports i on i.report_id = r.id order by i.id desc limit 1`)
+      .then((r) => r.rows as { uuid: string }[]);
     const alone = await isolated(t, file, report!.uuid);
     results.push({ run, read, alone });
     console.log(`${n.toLocaleString('en-US')} rows: done in ${fmtMs(run.doneMs)} ms (bare read ${fmtMs(read.ms)} ms)`);
-    if (process.env.BENCH_IMPORT_DEBUG) for (const s of run.statements) console.log(`  ${fmtMs(s.start).padStart(6)} ${fmtMs(s.end - s.start).padStart(5)} ms  ${s.text.slice(0, 140)}`);
+    if (process.env.BENCH_IMPORT_DEBUG)
+      for (const s of run.statements) console.log(`  ${fmtMs(s.start).padStart(6)} ${fmtMs(s.end - s.start).padStart(5)} ms  ${s.text.slice(0, 140)}`);
   }
 
   const mainHeader = ['rows', 'file', 'bare read', 'accepted (202)', 'upload→done', '× bare read', 'seen via API', 'RSS peak growth', 'heapUsed peak growth'];
@@ -382,7 +391,18 @@ try {
     `${fmtMs(alone.lookupMs)} ms`,
     `${fmtMs(alone.validateMs)} ms`,
   ]);
-  const phaseHeader = ['rows', 'accept', 'queue pickup', 'load job+file', 'code lookup SQL', 'read+validate+write', '(row inserts in the database)', 'switch to the new rows', 'preflight', 'poll detect'];
+  const phaseHeader = [
+    'rows',
+    'accept',
+    'queue pickup',
+    'load job+file',
+    'code lookup SQL',
+    'read+validate+write',
+    '(row inserts in the database)',
+    'switch to the new rows',
+    'preflight',
+    'poll detect',
+  ];
   const phaseRows = results.map(({ run }) => {
     const p = run.phases;
     if (!p) return [run.rows.toLocaleString('en-US'), ...phaseHeader.slice(1).map(() => '?')];
@@ -407,8 +427,16 @@ try {
   if (target) {
     const ratio = target.run.doneMs / target.read.ms;
     verdicts.push(
-      { label: `${TARGET_ROWS.toLocaleString('en-US')} rows done in under ${TARGET_DONE_MS / 1000} s`, value: `${fmtMs(target.run.doneMs)} ms`, met: target.run.doneMs < TARGET_DONE_MS },
-      { label: `within ${TARGET_READ_RATIO}× of the bare reading time`, value: `${ratio.toFixed(1)}× (${fmtMs(target.run.doneMs)} / ${fmtMs(target.read.ms)} ms)`, met: ratio <= TARGET_READ_RATIO },
+      {
+        label: `${TARGET_ROWS.toLocaleString('en-US')} rows done in under ${TARGET_DONE_MS / 1000} s`,
+        value: `${fmtMs(target.run.doneMs)} ms`,
+        met: target.run.doneMs < TARGET_DONE_MS,
+      },
+      {
+        label: `within ${TARGET_READ_RATIO}× of the bare reading time`,
+        value: `${ratio.toFixed(1)}× (${fmtMs(target.run.doneMs)} / ${fmtMs(target.read.ms)} ms)`,
+        met: ratio <= TARGET_READ_RATIO,
+      },
       { label: `peak memory growth under ${TARGET_RSS_MB} MB (RSS)`, value: `${fmtMb(target.run.rssMb)} MB`, met: target.run.rssMb < TARGET_RSS_MB },
     );
     console.log('\nTargets (100,000 rows):');
@@ -435,7 +463,7 @@ try {
       '',
       markdownTable(mainHeader, mainRows),
       '',
-      `upload→done: from the start of the multipart upload until the job's last statement (the preflight) completed, timed by the bench's SQL hook; seen via API: when the bench's poll of the API (every ${POLL_MS} ms) showed the import done with its preflight. Memory: growth of the peak over the value just before the upload, sampled every ${SAMPLE_MS} ms; RSS is the whole process${usingServer ? '' : ' (the embedded database\'s worker thread included)'}, heapUsed the main thread.`,
+      `upload→done: from the start of the multipart upload until the job's last statement (the preflight) completed, timed by the bench's SQL hook; seen via API: when the bench's poll of the API (every ${POLL_MS} ms) showed the import done with its preflight. Memory: growth of the peak over the value just before the upload, sampled every ${SAMPLE_MS} ms; RSS is the whole process${usingServer ? '' : " (the embedded database's worker thread included)"}, heapUsed the main thread.`,
       '',
       '### Targets (100,000 rows)',
       '',
@@ -466,7 +494,11 @@ try {
     const at = existing.indexOf(START_MARK);
     const endAt = existing.indexOf(END_MARK);
     const next =
-      at >= 0 && endAt > at ? existing.slice(0, at) + section + existing.slice(endAt + END_MARK.length) : existing ? `${existing.trimEnd()}\n\n${section}\n` : `${intro}${section}\n`;
+      at >= 0 && endAt > at
+        ? existing.slice(0, at) + section + existing.slice(endAt + END_MARK.length)
+        : existing
+          ? `${existing.trimEnd()}\n\n${section}\n`
+          : `${intro}${section}\n`;
     fs.writeFileSync(DOC, next);
     console.log(`\nWritten to ${path.relative(process.cwd(), DOC)}`);
   } else {

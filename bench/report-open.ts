@@ -31,7 +31,12 @@ try {
   await t.db.insert(companyMarkets).values({ company_id: company!.id, market_id: market.id });
   const admin = await signInAs(t, ['market-admin'], { organizationId: org.id, marketIds: [market.id] });
   const period = (
-    await t.app.inject({ method: 'POST', url: '/api/v1/periods', headers: admin.headers, payload: { market_id: market.id, title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31' } })
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/periods',
+      headers: admin.headers,
+      payload: { market_id: market.id, title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31' },
+    })
   ).json().data;
   await t.app.inject({ method: 'POST', url: `/api/v1/periods/${period.uuid}/open`, headers: admin.headers });
   const [report] = await t.db.select().from(reports).where(eq(reports.company_id, company!.id));
@@ -44,7 +49,9 @@ try {
       .insert(codes)
       .values(Array.from({ length: size }, (_, i) => ({ organization_id: org.id, code: String(1_000_000 + from + i), name: `Item ${from + i}` })))
       .returning({ id: codes.id });
-    await t.db.insert(reportRows).values(inserted.map((c, i) => ({ row_set_id: rowSet!.id, code_id: c.id, volume: `1234.567${(from + i) % 10}`, value: `${from + i}.5` })));
+    await t.db
+      .insert(reportRows)
+      .values(inserted.map((c, i) => ({ row_set_id: rowSet!.id, code_id: c.id, volume: `1234.567${(from + i) % 10}`, value: `${from + i}.5` })));
   }
   await t.db.update(reports).set({ row_set_id: rowSet!.id }).where(eq(reports.id, report!.id));
   console.log(`seeded ${N} rows in ${Math.round(performance.now() - seedStart)} ms`);
@@ -55,7 +62,13 @@ try {
   const totalText = Number(api.totals.volume).toLocaleString('en-US', { maximumFractionDigits: 4 });
   // The API alone (app.inject, no browser): median of 5 after one warm-up.
   const apiTimes: Record<string, number> = {};
-  for (const url of ['', '/rows?page=1&per_page=100', '/rows?page=1000&per_page=100', '/rows?page=1&per_page=100&search=item%2012345', '/rows?page=1&per_page=100&sort=value&direction=desc']) {
+  for (const url of [
+    '',
+    '/rows?page=1&per_page=100',
+    '/rows?page=1000&per_page=100',
+    '/rows?page=1&per_page=100&search=item%2012345',
+    '/rows?page=1&per_page=100&sort=value&direction=desc',
+  ]) {
     const samples: number[] = [];
     for (let i = 0; i <= 5; i++) {
       const start = performance.now();
@@ -108,7 +121,9 @@ try {
   }
   await browser.close();
   times.sort((a, b) => a - b);
-  console.log(`${N} rows, /import/{uuid} to first row and totals: median ${Math.round(times[Math.floor(RUNS / 2)]!)} ms (min ${Math.round(times[0]!)}, max ${Math.round(times.at(-1)!)})`);
+  console.log(
+    `${N} rows, /import/{uuid} to first row and totals: median ${Math.round(times[Math.floor(RUNS / 2)]!)} ms (min ${Math.round(times[0]!)}, max ${Math.round(times.at(-1)!)})`,
+  );
   console.log('API answers (bytes):', JSON.stringify(apiBytes));
 } finally {
   await t.close();

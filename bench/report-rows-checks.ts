@@ -58,12 +58,19 @@ try {
   const withoutSetLock = current.replace(/ FOR KEY SHARE/g, '');
   if (withoutSetLock === current) throw new Error('the check no longer locks the row set: update this bench');
   const variants: { name: string; on: string[]; off: string[] }[] = [
-    { name: 'none', on: triggers.map((n) => `alter table report_rows disable trigger ${n}`), off: triggers.map((n) => `alter table report_rows enable trigger ${n}`) },
+    {
+      name: 'none',
+      on: triggers.map((n) => `alter table report_rows disable trigger ${n}`),
+      off: triggers.map((n) => `alter table report_rows enable trigger ${n}`),
+    },
     { name: 'triggers (0006: no lock)', on: [withoutSetLock], off: [current] },
     { name: 'triggers (0010)', on: [], off: [] },
     {
       name: 'triggers + codes FOR KEY SHARE',
-      on: [codesLock, `create trigger bench_lock_codes after insert on report_rows referencing new table as new_rows for each statement execute function bench_lock_codes()`],
+      on: [
+        codesLock,
+        `create trigger bench_lock_codes after insert on report_rows referencing new table as new_rows for each statement execute function bench_lock_codes()`,
+      ],
       off: [`drop trigger bench_lock_codes on report_rows`, `drop function bench_lock_codes()`],
     },
     {

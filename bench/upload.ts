@@ -88,7 +88,10 @@ async function runServer() {
   // A company reporting in a market with its codes, its reporter, and another user of the organization.
   const org = await createOrganization(db);
   const market = await createMarket(db, org.id);
-  const [company] = await db.insert(companies).values({ name: unique('Bench company') }).returning();
+  const [company] = await db
+    .insert(companies)
+    .values({ name: unique('Bench company') })
+    .returning();
   await db.insert(companyOrganizations).values({ company_id: company!.id, organization_id: org.id });
   await db.insert(companyMarkets).values({ company_id: company!.id, market_id: market.id });
   await db.execute(sql`
@@ -102,7 +105,12 @@ async function runServer() {
   const other = await createUser(db, { roles: ['viewer'], organizationIds: [org.id], marketIds: [market.id] });
   const admin = await createUser(db, { roles: ['market-admin'], organizationIds: [org.id], marketIds: [market.id] });
   const adminHeaders = { ...XHR, cookie: await signIn(app, admin.email) };
-  const created = await app.inject({ method: 'POST', url: '/api/v1/periods', headers: adminHeaders, payload: { market_id: market.id, title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31' } });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/v1/periods',
+    headers: adminHeaders,
+    payload: { market_id: market.id, title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31' },
+  });
   await app.inject({ method: 'POST', url: `/api/v1/periods/${created.json().data.uuid}/open`, headers: adminHeaders });
   const [report] = await db.select().from(reports).where(eq(reports.company_id, company!.id));
   if (!report) throw new Error('opening the period created no report');
@@ -286,7 +294,10 @@ function upload(base: string, reportUuid: string, cookie: string, content: Buffe
  */
 function largeWorkbook(): Buffer {
   const cell = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
-  const rows = Array.from({ length: DATA_ROWS }, (_, i) => `<row r="${i + 2}">${cell(`A${i + 2}`, codeOf(i))}<c r="B${i + 2}"><v>${i + 1}</v></c><c r="C${i + 2}"><v>${(i + 1) * 10}</v></c></row>`);
+  const rows = Array.from(
+    { length: DATA_ROWS },
+    (_, i) => `<row r="${i + 2}">${cell(`A${i + 2}`, codeOf(i))}<c r="B${i + 2}"><v>${i + 1}</v></c><c r="C${i + 2}"><v>${(i + 1) * 10}</v></c></row>`,
+  );
   const xml = `<row r="1">${cell('A1', 'Code')}${cell('B1', 'Volume')}${cell('C1', 'Value')}</row>${rows.join('')}`;
   const without = buildMiniXlsx({ sheets: [{ name: 'Report', xml }] });
   const name = 'xl/media/image1.bin';
@@ -325,10 +336,14 @@ async function runBench(): Promise<number> {
     const pid = child.pid!;
     const cpus = os.cpus();
     console.log(`Upload benchmark, ${new Date().toISOString()}`);
-    console.log(`Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, load average ${os.loadavg()[0]!.toFixed(1)}, Node ${process.version}`);
+    console.log(
+      `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, load average ${os.loadavg()[0]!.toFixed(1)}, Node ${process.version}`,
+    );
     console.log(`Server: the app in a child process, embedded PGlite on disk in a worker thread (${server.database}), IMPORT_MAX_MB=${server.importMaxMb}`);
     const content = largeWorkbook();
-    console.log(`File: ${content.length.toLocaleString('en-US')} bytes (${DATA_ROWS.toLocaleString('en-US')} rows and a stored picture of random bytes); ${RUNS} uploads\n`);
+    console.log(
+      `File: ${content.length.toLocaleString('en-US')} bytes (${DATA_ROWS.toLocaleString('en-US')} rows and a stored picture of random bytes); ${RUNS} uploads\n`,
+    );
     const agent = new http.Agent({ keepAlive: true });
 
     const results = [];
@@ -364,7 +379,19 @@ async function runBench(): Promise<number> {
       const idle = latencies(pings.pings, t0 - IDLE_MS, t0 - 1);
       const during = latencies(pings.pings, t0, t202);
       const job = latencies(pings.pings, t202, tDone, true);
-      const result = { uploadMs: t202 - t0, loopMaxMs, idle, during, job, jobMs: tDone - t202, rssBefore, rssPeak: rss.peak, rssAt202: rss.now, jobRss, kernel: rss.kernel };
+      const result = {
+        uploadMs: t202 - t0,
+        loopMaxMs,
+        idle,
+        during,
+        job,
+        jobMs: tDone - t202,
+        rssBefore,
+        rssPeak: rss.peak,
+        rssAt202: rss.now,
+        jobRss,
+        kernel: rss.kernel,
+      };
       results.push(result);
       console.log(
         `upload ${run}: ${fmt(result.uploadMs)} to 202 | other user during it: ${during.count} requests, max ${fmt(during.max)}, p99 ${fmt(during.p99)}, median ${fmt(during.median)}` +

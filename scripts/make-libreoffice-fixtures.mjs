@@ -53,7 +53,11 @@ const WORKBOOKS = {
   ],
   formulas: [
     ['Code', 'Volume', 'Value'],
-    [{ formula: 'of:="10"&"01"', type: 'string', value: '1001' }, { formula: 'of:=2*3', type: 'float', value: 6 }, { formula: 'of:=[.B2]/4', type: 'float', value: 1.5 }],
+    [
+      { formula: 'of:="10"&"01"', type: 'string', value: '1001' },
+      { formula: 'of:=2*3', type: 'float', value: 6 },
+      { formula: 'of:=[.B2]/4', type: 'float', value: 1.5 },
+    ],
     [{ formula: 'of:=1000+2', type: 'float', value: 1002 }, { formula: 'of:=TEXT(5;"0")', type: 'string', value: '5' }, 7],
   ],
   types: [
@@ -68,21 +72,30 @@ const WORKBOOKS = {
 const STYLES = {
   date: '<number:date-style style:name="N-date"><number:year number:style="long"/><number:text>-</number:text><number:month number:style="long"/><number:text>-</number:text><number:day number:style="long"/></number:date-style>',
   bool: '<number:boolean-style style:name="N-bool"><number:boolean/></number:boolean-style>',
-  thousands: '<number:number-style style:name="N-thousands"><number:number number:decimal-places="2" number:min-decimal-places="2" number:min-integer-digits="1" number:grouping="true"/></number:number-style>',
-  percent: '<number:percentage-style style:name="N-percent"><number:number number:decimal-places="0" number:min-decimal-places="0" number:min-integer-digits="1"/><number:text>%</number:text></number:percentage-style>',
-  currency: '<number:currency-style style:name="N-currency"><number:number number:decimal-places="2" number:min-decimal-places="2" number:min-integer-digits="1" number:grouping="true"/><number:text> </number:text><number:currency-symbol>€</number:currency-symbol></number:currency-style>',
-  decimals: '<number:number-style style:name="N-decimals"><number:number number:decimal-places="3" number:min-decimal-places="3" number:min-integer-digits="1"/></number:number-style>',
+  thousands:
+    '<number:number-style style:name="N-thousands"><number:number number:decimal-places="2" number:min-decimal-places="2" number:min-integer-digits="1" number:grouping="true"/></number:number-style>',
+  percent:
+    '<number:percentage-style style:name="N-percent"><number:number number:decimal-places="0" number:min-decimal-places="0" number:min-integer-digits="1"/><number:text>%</number:text></number:percentage-style>',
+  currency:
+    '<number:currency-style style:name="N-currency"><number:number number:decimal-places="2" number:min-decimal-places="2" number:min-integer-digits="1" number:grouping="true"/><number:text> </number:text><number:currency-symbol>€</number:currency-symbol></number:currency-style>',
+  decimals:
+    '<number:number-style style:name="N-decimals"><number:number number:decimal-places="3" number:min-decimal-places="3" number:min-integer-digits="1"/></number:number-style>',
 };
 
 const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const paragraph = (text) => `<text:p>${escape(text).replace(/ {2,}/g, (spaces) => ` <text:s text:c="${spaces.length - 1}"/>`).replace(/^ /, '<text:s/>')}</text:p>`;
+const paragraph = (text) =>
+  `<text:p>${escape(text)
+    .replace(/ {2,}/g, (spaces) => ` <text:s text:c="${spaces.length - 1}"/>`)
+    .replace(/^ /, '<text:s/>')}</text:p>`;
 
 function cell(value) {
   if (value === null) return '<table:table-cell/>';
   if (typeof value === 'string') return `<table:table-cell office:value-type="string">${paragraph(value)}</table:table-cell>`;
   if (typeof value === 'number') return `<table:table-cell office:value-type="float" office:value="${value}">${paragraph(value)}</table:table-cell>`;
-  if ('date' in value) return `<table:table-cell table:style-name="C-date" office:value-type="date" office:date-value="${value.date}">${paragraph(value.date)}</table:table-cell>`;
-  if ('bool' in value) return `<table:table-cell table:style-name="C-bool" office:value-type="boolean" office:boolean-value="${value.bool}">${paragraph(value.bool ? 'TRUE' : 'FALSE')}</table:table-cell>`;
+  if ('date' in value)
+    return `<table:table-cell table:style-name="C-date" office:value-type="date" office:date-value="${value.date}">${paragraph(value.date)}</table:table-cell>`;
+  if ('bool' in value)
+    return `<table:table-cell table:style-name="C-bool" office:value-type="boolean" office:boolean-value="${value.bool}">${paragraph(value.bool ? 'TRUE' : 'FALSE')}</table:table-cell>`;
   if ('n' in value) {
     const type = value.style === 'percent' ? 'percentage' : value.style === 'currency' ? 'currency' : 'float';
     const currency = type === 'currency' ? ' office:currency="EUR"' : '';
@@ -113,9 +126,25 @@ try {
   for (const [name, rows] of Object.entries(WORKBOOKS)) fs.writeFileSync(path.join(work, `${name}.fods`), fods(rows));
   const sources = Object.keys(WORKBOOKS).map((name) => path.join(work, `${name}.fods`));
   // A profile of its own: no first-start wizard, no interference with a user's LibreOffice.
-  execFileSync('soffice', [`-env:UserInstallation=file://${path.join(work, 'profile')}`, '--headless', '--calc', '--convert-to', 'xlsx:Calc MS Excel 2007 XML', '--outdir', OUT, ...sources], { stdio: 'inherit' });
+  execFileSync(
+    'soffice',
+    [
+      `-env:UserInstallation=file://${path.join(work, 'profile')}`,
+      '--headless',
+      '--calc',
+      '--convert-to',
+      'xlsx:Calc MS Excel 2007 XML',
+      '--outdir',
+      OUT,
+      ...sources,
+    ],
+    { stdio: 'inherit' },
+  );
   const version = execFileSync('soffice', ['--version'], { encoding: 'utf8' }).trim();
-  fs.writeFileSync(path.join(OUT, 'README.md'), `# LibreOffice fixtures\n\nWritten by \`node scripts/make-libreoffice-fixtures.mjs\` with ${version}.\nThe workbooks are described in that script; \`imports.libreoffice.test.ts\` validates them.\n`);
+  fs.writeFileSync(
+    path.join(OUT, 'README.md'),
+    `# LibreOffice fixtures\n\nWritten by \`node scripts/make-libreoffice-fixtures.mjs\` with ${version}.\nThe workbooks are described in that script; \`imports.libreoffice.test.ts\` validates them.\n`,
+  );
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }

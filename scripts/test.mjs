@@ -50,9 +50,13 @@ if (!chromium) {
   }
 } else {
   buildWebIfStale();
-  e2eCode = await run(process.execPath, [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'web/playwright.config.ts', '--reporter=list,json'], {
-    env: { ...process.env, CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
-  });
+  e2eCode = await run(
+    process.execPath,
+    [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'web/playwright.config.ts', '--reporter=list,json'],
+    {
+      env: { ...process.env, CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
+    },
+  );
   if (fs.existsSync(playwrightReport)) {
     const s = JSON.parse(fs.readFileSync(playwrightReport, 'utf8')).stats;
     totals.passed += s.expected + (s.flaky ?? 0);

@@ -24,7 +24,13 @@ afterAll(async () => {
 
 const characters = (attribute: string) => `The ${attribute} contains characters that are not allowed.`;
 /** How the error handler names a field in its messages: the last segment that is not an index. */
-const attributeOf = (field: string) => (field.split('.').filter((s) => !/^\d+$/.test(s)).pop() ?? field).replace(/_/g, ' ');
+const attributeOf = (field: string) =>
+  (
+    field
+      .split('.')
+      .filter((s) => !/^\d+$/.test(s))
+      .pop() ?? field
+  ).replace(/_/g, ' ');
 
 const BODY_LIMIT = 1024 * 1024;
 const LONGEST = 'a'.repeat(BODY_LIMIT); // 1,048,576 characters: a body holding it is over the limit
@@ -105,7 +111,8 @@ function inputsOf(route: RouteOptions, method: string): TextInput[] {
   const schema = (route.schema ?? {}) as { querystring?: ZodLike; body?: ZodLike };
   const out: TextInput[] = paramNames(route.url).map((p) => ({ where: 'params' as const, path: [p] }));
   // Every query value is text on the wire, numbers included.
-  if (schema.querystring) out.push(...Object.keys((schema.querystring._zod.def.shape ?? {}) as object).map((k) => ({ where: 'querystring' as const, path: [k] })));
+  if (schema.querystring)
+    out.push(...Object.keys((schema.querystring._zod.def.shape ?? {}) as object).map((k) => ({ where: 'querystring' as const, path: [k] })));
   if (schema.body) out.push(...textPaths(schema.body, [], name).map((path) => ({ where: 'body' as const, path })));
   return out;
 }
@@ -169,7 +176,9 @@ describe('every text input of every route (issue 8: NUL bytes, broken UTF-16, hu
           for (const bad of ['nul', 'surrogate', 'longest', 'long'] as Bad[]) {
             const res = await requestFor(route, method, input, bad);
             sent++;
-            const body = res.headers['content-type']?.toString().includes('json') ? (res.json() as { message?: string; errors?: Record<string, string[]> }) : {};
+            const body = res.headers['content-type']?.toString().includes('json')
+              ? (res.json() as { message?: string; errors?: Record<string, string[]> })
+              : {};
             if (res.statusCode >= 500) {
               failures.push(`${where} ${bad}: ${res.statusCode} ${res.body.slice(0, 120)}`);
               continue;
@@ -215,7 +224,12 @@ describe('every text input of every route (issue 8: NUL bytes, broken UTF-16, hu
   });
 
   it('when a tab, a line feed or a carriage return is in a text, then it is accepted as text', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/admin/currencies', headers: superAdmin, payload: { iso_code: 'XTB', name: 'Line one\r\n\tline two' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/currencies',
+      headers: superAdmin,
+      payload: { iso_code: 'XTB', name: 'Line one\r\n\tline two' },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().data.name).toBe('Line one\r\n\tline two');
   });

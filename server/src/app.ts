@@ -84,7 +84,12 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     app.addHook('onClose', stopMaintenance);
   }
   if (config.JOBS === 'on') {
-    ctx.queue = await startJobQueue({ database: deps.database, log: app.log, processImport: (id) => processImport(ctx.db, app.log, id), attempts: IMPORT_MAX_ATTEMPTS });
+    ctx.queue = await startJobQueue({
+      database: deps.database,
+      log: app.log,
+      processImport: (id) => processImport(ctx.db, app.log, id),
+      attempts: IMPORT_MAX_ATTEMPTS,
+    });
     app.addHook('onClose', async () => ctx.queue?.stop());
     const recovered = await recoverImports(ctx.db, ctx.queue);
     if (recovered) app.log.info({ recovered }, 'unfinished imports queued again');
@@ -165,7 +170,9 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     if (SAFE_METHODS.has(request.method) || keepsPrincipals.has(request.routeOptions.url ?? '')) return;
     principals.clear();
     if (notifyOthers) {
-      await deps.database.pool.query(`select pg_notify('${INVALIDATION_CHANNEL}', '')`).catch((error: unknown) => request.log.error({ err: error }, 'principal cache: notify failed'));
+      await deps.database.pool
+        .query(`select pg_notify('${INVALIDATION_CHANNEL}', '')`)
+        .catch((error: unknown) => request.log.error({ err: error }, 'principal cache: notify failed'));
     }
   };
   app.addHook('onSend', async (request) => invalidate(request));

@@ -29,7 +29,10 @@ interface Request {
 }
 
 /** The smallest PNG (a logotype), and bytes that are no workbook (the import judges them later). */
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4f80000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4f80000000049454e44ae426082',
+  'hex',
+);
 const NOT_A_WORKBOOK = Buffer.from('not a workbook');
 type Build = (w: World, s: Side, t: TestApp, side: 'own' | 'other') => Request | Promise<Request>;
 
@@ -60,7 +63,10 @@ const REQUESTS: Record<string, Build> = {
   'GET /admin/currencies': () => ({ url: '/admin/currencies' }),
   'GET /admin/currencies/:id': (w) => ({ url: `/admin/currencies/${w.currency}` }),
   'POST /admin/currencies': (_w, _s, _t, side) => ({ url: '/admin/currencies', payload: side === 'own' ? {} : { iso_code: 'XTS', name: 'Testing' } }),
-  'PUT /admin/currencies/:id': (w, _s, _t, side) => ({ url: `/admin/currencies/${w.currency}`, payload: side === 'own' ? {} : { iso_code: 'SEK', name: 'Swedish krona' } }),
+  'PUT /admin/currencies/:id': (w, _s, _t, side) => ({
+    url: `/admin/currencies/${w.currency}`,
+    payload: side === 'own' ? {} : { iso_code: 'SEK', name: 'Swedish krona' },
+  }),
   'DELETE /admin/currencies/:id': async (_w, _s, t) => ({ url: `/admin/currencies/${await disposable.currency(t)}` }),
   'GET /currency_conversions': () => ({ url: '/currency_conversions' }),
   'GET /currency_conversions/:id': (w) => ({ url: `/currency_conversions/${w.conversion}` }),
@@ -103,7 +109,10 @@ const REQUESTS: Record<string, Build> = {
   'GET /admin/clusters': () => ({ url: '/admin/clusters' }),
   'GET /admin/clusters/:id': (_w, s) => ({ url: `/admin/clusters/${s.cluster}` }),
   'POST /admin/clusters': (_w, s, _t, side) => ({ url: '/admin/clusters', payload: side === 'own' ? {} : { name: uniq('Matrix'), market_ids: [s.market] } }),
-  'PUT /admin/clusters/:id': (_w, s, _t, side) => ({ url: `/admin/clusters/${s.cluster}`, payload: side === 'own' ? {} : { name: 'Baltic', market_ids: [s.market] } }),
+  'PUT /admin/clusters/:id': (_w, s, _t, side) => ({
+    url: `/admin/clusters/${s.cluster}`,
+    payload: side === 'own' ? {} : { name: 'Baltic', market_ids: [s.market] },
+  }),
   'DELETE /admin/clusters/:id': async (_w, s, t) => ({ url: `/admin/clusters/${await disposable.cluster(t, s.organization)}` }),
 
   'GET /markets': () => ({ url: '/markets' }),
@@ -125,7 +134,10 @@ const REQUESTS: Record<string, Build> = {
 
   'GET /admin/codes': () => ({ url: '/admin/codes' }),
   'GET /admin/codes/:id': (_w, s) => ({ url: `/admin/codes/${s.code}` }),
-  'POST /admin/codes': (_w, s, _t, side) => ({ url: '/admin/codes', payload: side === 'own' ? {} : { organization_id: s.organization, code: uniq('M'), name: 'Matrix' } }),
+  'POST /admin/codes': (_w, s, _t, side) => ({
+    url: '/admin/codes',
+    payload: side === 'own' ? {} : { organization_id: s.organization, code: uniq('M'), name: 'Matrix' },
+  }),
   'PUT /admin/codes/:id': (_w, s, _t, side) => ({
     url: `/admin/codes/${s.code}`,
     payload: side === 'own' ? {} : { code: 'EE-1', name: 'Baltic code', market_ids: [s.market] },
@@ -144,7 +156,10 @@ const REQUESTS: Record<string, Build> = {
   'DELETE /admin/code_sections/:id': async (_w, s, t) => ({ url: `/admin/code_sections/${await disposable.codeSection(t, s.organization)}` }),
   'GET /admin/code_groups': () => ({ url: '/admin/code_groups' }),
   'GET /admin/code_groups/:id': (_w, s) => ({ url: `/admin/code_groups/${s.codeGroup}` }),
-  'POST /admin/code_groups': (_w, s, _t, side) => ({ url: '/admin/code_groups', payload: side === 'own' ? {} : { organization_id: s.organization, title: uniq('Matrix') } }),
+  'POST /admin/code_groups': (_w, s, _t, side) => ({
+    url: '/admin/code_groups',
+    payload: side === 'own' ? {} : { organization_id: s.organization, title: uniq('Matrix') },
+  }),
   'PUT /admin/code_groups/:id': (_w, s, _t, side) => ({
     url: `/admin/code_groups/${s.codeGroup}`,
     payload: side === 'own' ? {} : { title: 'Baltic group', code_ids: [s.code] },
@@ -154,13 +169,22 @@ const REQUESTS: Record<string, Build> = {
   'GET /companies/companies-with-disabled': () => ({ url: '/companies/companies-with-disabled' }),
   'GET /companies': () => ({ url: '/companies' }),
   'GET /companies/:id': (_w, s) => ({ url: `/companies/${s.company}` }),
-  'POST /companies': (_w, s, _t, side) => ({ url: '/companies', payload: side === 'own' ? {} : { name: uniq('Matrix company'), organization_ids: [s.organization] } }),
+  'POST /companies': (_w, s, _t, side) => ({
+    url: '/companies',
+    payload: side === 'own' ? {} : { name: uniq('Matrix company'), organization_ids: [s.organization] },
+  }),
   'PUT /companies/:id': (_w, s, _t, side) => ({
     url: `/companies/${s.company}`,
     payload:
       side === 'own'
         ? {}
-        : { name: 'Baltic Trading OÜ', organization_ids: [s.organization], markets: [{ market_id: s.market, roles: ['reporter'] }], code_ids: [s.code], user_ids: [s.user] },
+        : {
+            name: 'Baltic Trading OÜ',
+            organization_ids: [s.organization],
+            markets: [{ market_id: s.market, roles: ['reporter'] }],
+            code_ids: [s.code],
+            user_ids: [s.user],
+          },
   }),
   'DELETE /companies/:id': async (_w, s, t) => ({ url: `/companies/${await disposable.company(t, s.organization)}` }),
   'GET /companies/:id/logotype': (_w, s) => ({ url: `/companies/${s.company}/logotype` }),
@@ -244,7 +268,12 @@ describe('authorization matrix', () => {
   it('covers every registered route, and nothing else', () => {
     const registered = t.app.registeredRoutes
       .filter((r) => r.url.startsWith('/api/v1/'))
-      .flatMap((r) => [r.method].flat().filter((m) => m !== 'HEAD').map((m) => `${m} ${r.url.slice('/api/v1'.length)}`));
+      .flatMap((r) =>
+        [r.method]
+          .flat()
+          .filter((m) => m !== 'HEAD')
+          .map((m) => `${m} ${r.url.slice('/api/v1'.length)}`),
+      );
     expect([...registered].sort()).toEqual(Object.keys(REQUESTS).sort());
     expect(Object.keys(AUTHORIZATION_MATRIX).sort()).toEqual(Object.keys(REQUESTS).sort());
   });
@@ -272,4 +301,3 @@ describe('authorization matrix', () => {
     ).toEqual([]);
   }, 120_000);
 });
-

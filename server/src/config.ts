@@ -27,7 +27,11 @@ const envSchema = z.object({
    * Absolute lifetime of a browser session in hours (OWASP ASVS 3.3): refreshing never extends a
    * session past this time after sign-in; then the user signs in again.
    */
-  SESSION_ABSOLUTE_LIFETIME_HOURS: z.coerce.number().positive().max(24 * 90).default(12),
+  SESSION_ABSOLUTE_LIFETIME_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 90)
+    .default(12),
   /** Lifetime of an integration (bearer) token in days. */
   TOKEN_LIFETIME_DAYS: z.coerce.number().int().min(1).default(365),
   /** Set when the app is served over HTTPS, so that the session cookie is marked Secure. */

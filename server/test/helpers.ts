@@ -8,7 +8,18 @@ import type { Role } from '@mss/contracts/enums';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { migrateDatabase, openDatabase, type Database, type Db } from '../src/db/client.ts';
-import { companies, companyMarkets, companyOrganizations, markets, organizations, reports, userMarkets, userOrganizations, userRoles, users } from '../src/db/schema.ts';
+import {
+  companies,
+  companyMarkets,
+  companyOrganizations,
+  markets,
+  organizations,
+  reports,
+  userMarkets,
+  userOrganizations,
+  userRoles,
+  users,
+} from '../src/db/schema.ts';
 import { hashPassword } from '../src/auth/passwords.ts';
 import type { App } from '../src/context.ts';
 
@@ -153,7 +164,10 @@ export async function signInAs(t: TestApp, roles: Role[], options: { organizatio
 export async function createReportWithCodes(t: TestApp, n: number) {
   const org = await createOrganization(t.db);
   const market = await createMarket(t.db, org.id);
-  const [company] = await t.db.insert(companies).values({ name: unique('Company') }).returning();
+  const [company] = await t.db
+    .insert(companies)
+    .values({ name: unique('Company') })
+    .returning();
   await t.db.insert(companyOrganizations).values({ company_id: company!.id, organization_id: org.id });
   await t.db.insert(companyMarkets).values({ company_id: company!.id, market_id: market.id });
   await t.db.execute(sql`

@@ -96,10 +96,19 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const su = headers['super-admin'];
 
   // Organization B: a record of every kind, made through the API as a super-admin would.
-  const [ee] = await t.db.select().from(markets).where(and(eq(markets.organization_id, baltic.id), eq(markets.iso_code, 'EE')));
+  const [ee] = await t.db
+    .select()
+    .from(markets)
+    .where(and(eq(markets.organization_id, baltic.id), eq(markets.iso_code, 'EE')));
   const bCode = await post(t, su, '/admin/codes', { organization_id: baltic.id, code: 'EE-1', name: 'Baltic code', market_ids: [ee!.id] });
   const bCluster = await post(t, su, '/admin/clusters', { organization_id: baltic.id, name: 'Baltic', market_ids: [ee!.id] });
-  const bSection = await post(t, su, '/admin/code_sections', { organization_id: baltic.id, name: 'Baltic section', start: 0, length: 10, market_ids: [ee!.id] });
+  const bSection = await post(t, su, '/admin/code_sections', {
+    organization_id: baltic.id,
+    name: 'Baltic section',
+    start: 0,
+    length: 10,
+    market_ids: [ee!.id],
+  });
   const bGroup = await post(t, su, '/admin/code_groups', { organization_id: baltic.id, title: 'Baltic group', code_ids: [bCode.id] });
   const bModal = await post(t, su, '/admin/information-modals', { organization_id: baltic.id, title: 'Baltic notice', body: 'Hello Baltic.', active: false });
   const bCompany = await post(t, su, '/companies', {
@@ -124,7 +133,12 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const [bReport] = await t.db.select().from(reports).where(eq(reports.company_id, bCompany.id));
   const bHeaders = { cookie: '', ...XHR };
   {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: XHR, payload: { email: 'baltic-reporter@demo.test', password: DEMO_PASSWORD } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: XHR,
+      payload: { email: 'baltic-reporter@demo.test', password: DEMO_PASSWORD },
+    });
     bHeaders.cookie = `mss_session=${res.cookies.find((c) => c.name === 'mss_session')!.value}`;
   }
   const bImport = await upload(t, bHeaders, bReport!.uuid);
@@ -135,7 +149,12 @@ export async function buildWorld(t: TestApp): Promise<World> {
     if (!row) throw new Error('world: a demo record is missing');
     return row;
   };
-  const aMarket = await first(t.db.select().from(markets).where(and(eq(markets.organization_id, nordic.id), eq(markets.iso_code, 'SE'))));
+  const aMarket = await first(
+    t.db
+      .select()
+      .from(markets)
+      .where(and(eq(markets.organization_id, nordic.id), eq(markets.iso_code, 'SE'))),
+  );
   const reporterCompany = (await first(t.db.select({ company_id: users.company_id }).from(users).where(eq(users.email, 'reporter@demo.test')))).company_id!;
   const aReport = await first(
     t.db
@@ -194,52 +213,112 @@ const next = () => ++counter;
 export const disposable = {
   async currency(t: TestApp) {
     const n = next();
-    const iso = `Q${String.fromCharCode(65 + Math.floor(n / 26) % 26)}${String.fromCharCode(65 + (n % 26))}`;
-    return (await t.db.insert(currencies).values({ iso_code: iso, name: `Disposable ${n}` }).returning())[0]!.id;
+    const iso = `Q${String.fromCharCode(65 + (Math.floor(n / 26) % 26))}${String.fromCharCode(65 + (n % 26))}`;
+    return (
+      await t.db
+        .insert(currencies)
+        .values({ iso_code: iso, name: `Disposable ${n}` })
+        .returning()
+    )[0]!.id;
   },
   async conversion(t: TestApp, currency: number) {
     const other = await disposable.currency(t);
     const day = String(1 + (next() % 28)).padStart(2, '0');
-    return (await t.db.insert(currencyConversions).values({ from_currency_id: currency, to_currency_id: other, rate: '1.5', valid_from: `2020-01-${day}` }).returning())[0]!.id;
+    return (
+      await t.db
+        .insert(currencyConversions)
+        .values({ from_currency_id: currency, to_currency_id: other, rate: '1.5', valid_from: `2020-01-${day}` })
+        .returning()
+    )[0]!.id;
   },
   async release(t: TestApp) {
-    return (await t.db.insert(releases).values({ version: `0.0.${next()}`, release_date: '2020-01-01' }).returning())[0]!.id;
+    return (
+      await t.db
+        .insert(releases)
+        .values({ version: `0.0.${next()}`, release_date: '2020-01-01' })
+        .returning()
+    )[0]!.id;
   },
   async organization(t: TestApp) {
-    return (await t.db.insert(organizations).values({ name: `Disposable organization ${next()}` }).returning())[0]!.id;
+    return (
+      await t.db
+        .insert(organizations)
+        .values({ name: `Disposable organization ${next()}` })
+        .returning()
+    )[0]!.id;
   },
   async informationModal(t: TestApp, organizationId: number) {
     return (await t.db.insert(informationModals).values({ organization_id: organizationId, title: 'Disposable', body: 'x', active: false }).returning())[0]!.id;
   },
   async cluster(t: TestApp, organizationId: number) {
-    return (await t.db.insert(clusters).values({ organization_id: organizationId, name: `Disposable ${next()}` }).returning())[0]!.id;
+    return (
+      await t.db
+        .insert(clusters)
+        .values({ organization_id: organizationId, name: `Disposable ${next()}` })
+        .returning()
+    )[0]!.id;
   },
   async market(t: TestApp, organizationId: number) {
     const n = next();
-    const iso = `Z${String.fromCharCode(65 + (n % 26))}${String.fromCharCode(65 + Math.floor(n / 26) % 26)}`;
-    return (await t.db.insert(markets).values({ organization_id: organizationId, international_name: `Disposable ${n}`, local_name: 'x', iso_code: iso }).returning())[0]!.id;
+    const iso = `Z${String.fromCharCode(65 + (n % 26))}${String.fromCharCode(65 + (Math.floor(n / 26) % 26))}`;
+    return (
+      await t.db
+        .insert(markets)
+        .values({ organization_id: organizationId, international_name: `Disposable ${n}`, local_name: 'x', iso_code: iso })
+        .returning()
+    )[0]!.id;
   },
   async code(t: TestApp, organizationId: number) {
-    return (await t.db.insert(codes).values({ organization_id: organizationId, code: `DISP-${next()}`, name: 'Disposable' }).returning())[0]!.id;
+    return (
+      await t.db
+        .insert(codes)
+        .values({ organization_id: organizationId, code: `DISP-${next()}`, name: 'Disposable' })
+        .returning()
+    )[0]!.id;
   },
   async codeSection(t: TestApp, organizationId: number) {
-    return (await t.db.insert(codeSections).values({ organization_id: organizationId, name: `Disposable ${next()}`, start: 0, length: 1 }).returning())[0]!.id;
+    return (
+      await t.db
+        .insert(codeSections)
+        .values({ organization_id: organizationId, name: `Disposable ${next()}`, start: 0, length: 1 })
+        .returning()
+    )[0]!.id;
   },
   async codeGroup(t: TestApp, organizationId: number) {
-    return (await t.db.insert(codeGroups).values({ organization_id: organizationId, title: `Disposable ${next()}` }).returning())[0]!.id;
+    return (
+      await t.db
+        .insert(codeGroups)
+        .values({ organization_id: organizationId, title: `Disposable ${next()}` })
+        .returning()
+    )[0]!.id;
   },
   async company(t: TestApp, organizationId: number) {
-    const id = (await t.db.insert(companies).values({ name: `Disposable ${next()}` }).returning())[0]!.id;
+    const id = (
+      await t.db
+        .insert(companies)
+        .values({ name: `Disposable ${next()}` })
+        .returning()
+    )[0]!.id;
     await t.db.insert(companyOrganizations).values({ company_id: id, organization_id: organizationId });
     return id;
   },
   async user(t: TestApp, organizationId: number) {
-    const id = (await t.db.insert(users).values({ email: `disposable-${next()}@example.test` }).returning())[0]!.id;
+    const id = (
+      await t.db
+        .insert(users)
+        .values({ email: `disposable-${next()}@example.test` })
+        .returning()
+    )[0]!.id;
     await t.db.insert(userOrganizations).values({ user_id: id, organization_id: organizationId });
     return id;
   },
   async period(t: TestApp, marketId: number) {
     const n = next();
-    return (await t.db.insert(periods).values({ market_id: marketId, title: `D-${n}`, starts_on: '2019-01-01', ends_on: '2019-01-31' }).returning())[0]!.uuid;
+    return (
+      await t.db
+        .insert(periods)
+        .values({ market_id: marketId, title: `D-${n}`, starts_on: '2019-01-01', ends_on: '2019-01-31' })
+        .returning()
+    )[0]!.uuid;
   },
 };

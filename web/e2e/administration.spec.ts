@@ -262,7 +262,14 @@ test.describe('administration', () => {
     expect(code.status()).toBe(201);
     const user = await page.request.post('/api/v1/admin/users', {
       headers,
-      data: { email: 'paula@demo.test', first_name: 'Paula', last_name: 'Parts', password: 'paula-password', password_confirmation: 'paula-password', roles: ['reporter'] },
+      data: {
+        email: 'paula@demo.test',
+        first_name: 'Paula',
+        last_name: 'Parts',
+        password: 'paula-password',
+        password_confirmation: 'paula-password',
+        roles: ['reporter'],
+      },
     });
     expect(user.status()).toBe(201);
 
@@ -393,4 +400,3 @@ test.describe('administration', () => {
     await expect(row(page, 'Nordic')).toHaveCount(1);
   });
 });
-

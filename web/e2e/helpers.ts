@@ -68,7 +68,13 @@ export async function newestMailTo(to: string, timeoutMs = 10_000): Promise<stri
   const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'mail');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse() : [];
+    const files = fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir)
+          .filter((f) => f.endsWith('.eml'))
+          .sort()
+          .reverse()
+      : [];
     for (const file of files) {
       const mail = decodeMail(fs.readFileSync(path.join(dir, file), 'utf8'));
       if (new RegExp(`^To:.*${to.replace(/[.+]/g, '\\$&')}`, 'mi').test(mail)) return mail;
@@ -77,7 +83,6 @@ export async function newestMailTo(to: string, timeoutMs = 10_000): Promise<stri
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
-
 
 /** Signs in as the administrator of two organizations, working in `organization`. */
 export async function signInAsAdmin(page: Page, organization = 'Nordic Sales Association', options: SignInOptions = {}): Promise<void> {
@@ -92,7 +97,11 @@ export async function signInAsAdmin(page: Page, organization = 'Nordic Sales Ass
 
 /** Picks `option` in the Mantine Select or MultiSelect labelled `label`, then closes its dropdown. */
 export async function pick(page: Page, label: string | RegExp, option: string | RegExp): Promise<void> {
-  await page.getByRole('textbox', { name: label }).or(page.getByRole('combobox', { name: label })).first().click();
+  await page
+    .getByRole('textbox', { name: label })
+    .or(page.getByRole('combobox', { name: label }))
+    .first()
+    .click();
   await page.getByRole('option', { name: option }).first().click();
   await page.keyboard.press('Escape');
 }

@@ -52,7 +52,9 @@ async function expectErrorModal(page: Page, message: string) {
 }
 
 async function upload(page: Page, name: string, content: Buffer) {
-  await page.locator('input[type="file"]').setInputFiles({ name, mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: content });
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name, mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: content });
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
 }
 
@@ -91,7 +93,15 @@ test.describe('reporting workflow', () => {
     await expect(header).toContainText('2027-04-10');
 
     // A file with errors: every error is listed with its spreadsheet row.
-    await upload(reporter, 'with-errors.xlsx', await xlsx([['1001', 5, 100], ['9999', 1, 1], ['1002', 'abc', 10]]));
+    await upload(
+      reporter,
+      'with-errors.xlsx',
+      await xlsx([
+        ['1001', 5, 100],
+        ['9999', 1, 1],
+        ['1002', 'abc', 10],
+      ]),
+    );
     const status = reporter.getByTestId('import-status');
     await expect(status).toContainText('The file has errors', { timeout: 20_000 });
     const errors = reporter.getByTestId('import-errors');
@@ -172,7 +182,10 @@ test.describe('reporting workflow', () => {
     await createAndOpenPeriod(admin, title, { starts: '2025-01-01', ends: '2025-01-31', deadline: '2025-02-10' });
 
     const reporter = await signedInPage(browser, 'reporter@demo.test');
-    await reporter.getByTestId('dashboard-open-reports').getByRole('link', { name: new RegExp(`Nordlys Trading AB · SE · ${title}`) }).click();
+    await reporter
+      .getByTestId('dashboard-open-reports')
+      .getByRole('link', { name: new RegExp(`Nordlys Trading AB · SE · ${title}`) })
+      .click();
     const header = reporter.getByTestId('report-header');
     await expect(header).toContainText('Ongoing');
 

@@ -30,15 +30,15 @@ describe('markets of a role (spec §6)', () => {
     company: { markets: [cm(10, 3, ['viewer']), cm(11, 4, ['reporter', 'viewer'])] },
   });
 
-  it('when the role is market-admin, then all of the user\'s markets, held or not', () => {
+  it("when the role is market-admin, then all of the user's markets, held or not", () => {
     expect(marketsOfRole(base, 'market-admin')).toEqual([1, 2]);
   });
 
-  it('when the role is super-admin, then all of the user\'s markets', () => {
+  it("when the role is super-admin, then all of the user's markets", () => {
     expect(marketsOfRole(base, 'super-admin')).toEqual([1, 2]);
   });
 
-  it('when another role is held directly, then the user\'s own markets', () => {
+  it("when another role is held directly, then the user's own markets", () => {
     expect(marketsOfRole({ ...base, roles: [{ name: 'viewer' }] }, 'viewer')).toEqual([1, 2]);
   });
 
@@ -99,7 +99,7 @@ describe('ability check (spec §6)', () => {
     expect(can({ abilities: [global] }, 'list-users')).toBe(false);
   });
 
-  it('per market: the company market of that market, a global ability or the market\'s own ability', () => {
+  it("per market: the company market of that market, a global ability or the market's own ability", () => {
     const subject = { abilities: [inMarket7], companyMarkets: [cm(1, 3, [], ['upload-reports'])] };
     expect(canInMarket(subject, 'upload-reports', 3)).toBe(true);
     expect(canInMarket(subject, 'upload-reports', 4)).toBe(false);

@@ -23,7 +23,11 @@ export type NewestFirstListQuery = z.infer<typeof newestFirstListQuerySchema>;
 export const currencySchema = z.object({ id: z.number().int(), iso_code: z.string(), name: z.string() });
 export type Currency = z.infer<typeof currencySchema>;
 export const currencyInputSchema = z.object({
-  iso_code: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'iso_code'),
+  iso_code: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{3}$/, 'iso_code'),
   /** Missing or empty: the standard English name of the ISO 4217 code (docs/decisions.md). */
   name: z.string().trim().max(100).nullish(),
 });
@@ -73,9 +77,7 @@ const settingValue = z.unknown().superRefine((value, ctx) => {
   if (typeof value === 'string' && value.length > 50) ctx.addIssue({ code: 'too_big', origin: 'string', maximum: 50, inclusive: true, input: value });
 });
 export const organizationSettingsInputSchema = z.object({
-  settings: z
-    .record(z.string(), settingValue)
-    .refine((settings) => Object.keys(settings).every((key) => key.length <= 100), 'settings'),
+  settings: z.record(z.string(), settingValue).refine((settings) => Object.keys(settings).every((key) => key.length <= 100), 'settings'),
 });
 
 export const informationModalSchema = z.object({
@@ -129,7 +131,11 @@ export const marketInputSchema = z.object({
   organization_id: z.number().int().positive().optional(),
   international_name: name(100),
   local_name: name(100),
-  iso_code: z.string().trim().toUpperCase().regex(/^[A-Z]{2,3}$/, 'iso_code'),
+  iso_code: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2,3}$/, 'iso_code'),
   currency_id: z.number().int().positive().nullable(),
 });
 export type MarketInput = z.infer<typeof marketInputSchema>;
@@ -166,7 +172,12 @@ export const codeSchema = codeRefSchema.extend({
 export type Code = z.infer<typeof codeSchema>;
 export const codeInputSchema = z.object({
   organization_id: z.number().int().positive().optional(),
-  code: z.string().trim().min(1).max(50).regex(/^[\p{L}\p{N}._-]+$/u, 'code'),
+  code: z
+    .string()
+    .trim()
+    .min(1)
+    .max(50)
+    .regex(/^[\p{L}\p{N}._-]+$/u, 'code'),
   name: name(200),
   disabled_status: disabledStatus.default(0),
   market_ids: ids,

@@ -40,7 +40,10 @@ export type ListMeta = z.infer<typeof listMetaSchema>;
 export const idParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 
 /** A calendar date on the wire: YYYY-MM-DD. */
-export const isoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'date').refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'date');
+export const isoDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'date')
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'date');
 
 export const refSchema = z.object({ id: z.number().int(), name: z.string() });
 export const marketSummarySchema = z.object({

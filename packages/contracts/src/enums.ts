@@ -35,17 +35,7 @@ export const CommunicationStatus = {
 } as const;
 export type CommunicationStatus = (typeof CommunicationStatus)[keyof typeof CommunicationStatus];
 
-export const ROLES = [
-  'admin',
-  'super-admin',
-  'reporter',
-  'cluster-admin',
-  'market-admin',
-  'viewer',
-  'cluster-viewer',
-  'just-stats',
-  'company',
-] as const;
+export const ROLES = ['admin', 'super-admin', 'reporter', 'cluster-admin', 'market-admin', 'viewer', 'cluster-viewer', 'just-stats', 'company'] as const;
 export type Role = (typeof ROLES)[number];
 
 export function isRole(value: unknown): value is Role {

@@ -72,7 +72,11 @@ describe('report status machine', () => {
   });
 
   it('allows uploads only in Ongoing, Invalid file and Waiting for completion', () => {
-    expect(ALL.filter((s): s is number => s !== null).filter(canUploadInStatus).sort()).toEqual([S.InvalidFile, S.Ongoing, S.WaitingForCompletion].sort());
+    expect(
+      ALL.filter((s): s is number => s !== null)
+        .filter(canUploadInStatus)
+        .sort(),
+    ).toEqual([S.InvalidFile, S.Ongoing, S.WaitingForCompletion].sort());
   });
 });
 

@@ -10,17 +10,7 @@ import { decimalStringSchema } from './decimal.ts';
 // ---------------------------------------------------------------------------------------------
 
 export type ReportEvent =
-  | 'create'
-  | 'upload'
-  | 'file_invalid'
-  | 'file_valid'
-  | 'rows_stored'
-  | 'restart'
-  | 'give_up'
-  | 'copy_previous'
-  | 'submit'
-  | 'send_back'
-  | 'approve';
+  'create' | 'upload' | 'file_invalid' | 'file_valid' | 'rows_stored' | 'restart' | 'give_up' | 'copy_previous' | 'submit' | 'send_back' | 'approve';
 
 export const REPORT_EVENTS: readonly ReportEvent[] = [
   'create',
@@ -97,11 +87,7 @@ export type ReportEventRefusal =
  *      status for this action.".
  * So an approved report of a closed period answers the closed-period message.
  */
-export function reportEventRefusal(
-  state: { status: number | null; periodStatus: string },
-  event: ReportEvent,
-  mayAct = true,
-): ReportEventRefusal | null {
+export function reportEventRefusal(state: { status: number | null; periodStatus: string }, event: ReportEvent, mayAct = true): ReportEventRefusal | null {
   const worker = WORKER_EVENTS.includes(event);
   if (!worker && !mayAct) return 'report_status.no_access';
   if (!worker && state.periodStatus === 'closed') return 'report_status.period_closed';

@@ -37,9 +37,7 @@ export const userSchema = personSchema.extend({
   organizations: z.array(organizationRefSchema),
   markets: z.array(marketRefSchema),
   roles: z.array(roleRefSchema),
-  company: z
-    .object({ id: z.number().int(), name: z.string(), markets: z.array(companyMarketSchema) })
-    .nullable(),
+  company: z.object({ id: z.number().int(), name: z.string(), markets: z.array(companyMarketSchema) }).nullable(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -48,7 +48,14 @@ describe.skipIf(!serverUrl)('two API processes on one PostgreSQL server', () => 
     await admin.end();
     const url = new URL(serverUrl!);
     url.pathname = `/${name}`;
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web'), JOBS: 'off', DATABASE_URL: url.toString() });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      WEB_DIST: path.join(dataDir, 'no-web'),
+      JOBS: 'off',
+      DATABASE_URL: url.toString(),
+    });
     databases = [await openDatabase({ databaseUrl: url.toString() }), await openDatabase({ databaseUrl: url.toString() })];
     await migrateDatabase(databases[0]!.db);
     apps = await Promise.all(databases.map((database) => buildApp({ config, database }, { logger: false })));

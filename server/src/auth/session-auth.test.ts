@@ -84,7 +84,10 @@ describe('every request checks the session against the user as they are now', ()
 describe('the absolute lifetime of a browser session (12 hours here)', () => {
   it('when a session signed in 11 h 50 min ago refreshes, then it is extended only to its absolute end', async () => {
     const m = await member();
-    await t.db.update(sessions).set({ created_at: sql`now() - interval '11 hours 50 minutes'` }).where(eq(sessions.user_id, m.user.id));
+    await t.db
+      .update(sessions)
+      .set({ created_at: sql`now() - interval '11 hours 50 minutes'` })
+      .where(eq(sessions.user_id, m.user.id));
     const res = await refresh(m.headers);
     expect(res.statusCode).toBe(200);
     const expiresIn = res.json().data.expires_in as number;
@@ -107,7 +110,10 @@ describe('the absolute lifetime of a browser session (12 hours here)', () => {
   it('when an integration token is older than 12 hours, then it still works (it has its own lifetime)', async () => {
     const m = await member();
     const token = await tokenFor(m.user.email);
-    await t.db.update(sessions).set({ created_at: sql`now() - interval '13 hours'` }).where(and(eq(sessions.user_id, m.user.id), eq(sessions.kind, 'token')));
+    await t.db
+      .update(sessions)
+      .set({ created_at: sql`now() - interval '13 hours'` })
+      .where(and(eq(sessions.user_id, m.user.id), eq(sessions.kind, 'token')));
     expect((await me({ authorization: `Bearer ${token}` })).statusCode).toBe(200);
   });
 });

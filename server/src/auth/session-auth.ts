@@ -60,7 +60,12 @@ type PrincipalRow = {
   organizations: { id: number; uuid: string; name: string }[];
   markets: { id: number; international_name: string; local_name: string; iso_code: string }[];
   company: { id: number; name: string } | null;
-  company_markets: { id: number; market_id: number; roles: string[]; market: { id: number; international_name: string; local_name: string; iso_code: string } }[];
+  company_markets: {
+    id: number;
+    market_id: number;
+    roles: string[];
+    market: { id: number; international_name: string; local_name: string; iso_code: string };
+  }[];
 };
 
 /**

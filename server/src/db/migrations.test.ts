@@ -38,11 +38,18 @@ describe('migrating report rows into row sets (0005, 0006)', () => {
     await migrate(database.db, { migrationsFolder: before });
 
     const [org] = await q(`insert into organizations (name) values ('Org') returning id`);
-    const [market] = await q(`insert into markets (organization_id, international_name, local_name, iso_code) values ($1, 'Sweden', 'Sverige', 'SE') returning id`, [org.id]);
+    const [market] = await q(
+      `insert into markets (organization_id, international_name, local_name, iso_code) values ($1, 'Sweden', 'Sverige', 'SE') returning id`,
+      [org.id],
+    );
     const [company] = await q(`insert into companies (name) values ('Company') returning id`);
     const codes = await q(`insert into codes (organization_id, code, name) values ($1, 'A', 'a'), ($1, 'B', 'b') returning id`, [org.id]);
-    const [period] = await q(`insert into periods (market_id, title, starts_on, ends_on) values ($1, '2026-09', '2026-09-01', '2026-09-30') returning id`, [market.id]);
-    const [next] = await q(`insert into periods (market_id, title, starts_on, ends_on) values ($1, '2026-10', '2026-10-01', '2026-10-31') returning id`, [market.id]);
+    const [period] = await q(`insert into periods (market_id, title, starts_on, ends_on) values ($1, '2026-09', '2026-09-01', '2026-09-30') returning id`, [
+      market.id,
+    ]);
+    const [next] = await q(`insert into periods (market_id, title, starts_on, ends_on) values ($1, '2026-10', '2026-10-01', '2026-10-31') returning id`, [
+      market.id,
+    ]);
     const [withRows] = await q(`insert into reports (period_id, company_id) values ($1, $2) returning id`, [period.id, company.id]);
     const [withoutRows] = await q(`insert into reports (period_id, company_id) values ($1, $2) returning id`, [next.id, company.id]);
     await q(`insert into report_rows (report_id, code_id, volume, value) values ($1, $2, 1, 10), ($1, $3, 2, null)`, [withRows.id, codes[0].id, codes[1].id]);
@@ -85,7 +92,10 @@ describe('moving file contents into chunks (0008)', () => {
         ids.push(row.id);
       }
       const [org] = await q(`insert into organizations (name) values ('Org') returning id`);
-      await q(`insert into markets (organization_id, international_name, local_name, iso_code, logotype_file_id) values ($1, 'Sweden', 'Sverige', 'SE', $2)`, [org.id, ids[1]]);
+      await q(`insert into markets (organization_id, international_name, local_name, iso_code, logotype_file_id) values ($1, 'Sweden', 'Sverige', 'SE', $2)`, [
+        org.id,
+        ids[1],
+      ]);
 
       await migrateDatabase(older.db);
 
@@ -120,9 +130,14 @@ describe('import errors as message keys (0009)', () => {
       folders.push(before);
       await migrate(older.db, { migrationsFolder: before });
       const [org] = await q(`insert into organizations (name) values ('Org') returning id`);
-      const [market] = await q(`insert into markets (organization_id, international_name, local_name, iso_code) values ($1, 'Sweden', 'Sverige', 'SE') returning id`, [org.id]);
+      const [market] = await q(
+        `insert into markets (organization_id, international_name, local_name, iso_code) values ($1, 'Sweden', 'Sverige', 'SE') returning id`,
+        [org.id],
+      );
       const [company] = await q(`insert into companies (name) values ('Company') returning id`);
-      const [period] = await q(`insert into periods (market_id, title, starts_on, ends_on) values ($1, '2026-09', '2026-09-01', '2026-09-30') returning id`, [market.id]);
+      const [period] = await q(`insert into periods (market_id, title, starts_on, ends_on) values ($1, '2026-09', '2026-09-01', '2026-09-30') returning id`, [
+        market.id,
+      ]);
       const [report] = await q(`insert into reports (period_id, company_id) values ($1, $2) returning id`, [period.id, company.id]);
       const [file] = await q(`insert into files (name, mime_type, size, sha256, complete) values ('f', 'x', 0, '', true) returning id`);
       const errors = [
@@ -134,7 +149,10 @@ describe('import errors as message keys (0009)', () => {
         file.id,
         JSON.stringify(errors),
       ]);
-      const [empty] = await q(`insert into imports (report_id, file_id, report_status_before, status) values ($1, $2, 20, 'done') returning id`, [report.id, file.id]);
+      const [empty] = await q(`insert into imports (report_id, file_id, report_status_before, status) values ($1, $2, 20, 'done') returning id`, [
+        report.id,
+        file.id,
+      ]);
 
       await migrateDatabase(older.db);
 

@@ -17,7 +17,7 @@ try {
   await server.start();
   parentPort.postMessage({ type: 'ready' });
 } catch (error) {
-  parentPort.postMessage({ type: 'error', message: error instanceof Error ? error.stack ?? error.message : String(error) });
+  parentPort.postMessage({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
 }
 
 parentPort.on('message', async (message) => {

@@ -161,7 +161,10 @@ export const companyMarkets = pgTable(
     market_id: integer('market_id')
       .notNull()
       .references(() => markets.id, { onDelete: 'cascade' }),
-    roles: text('roles').array().notNull().default(sql`'{}'::text[]`),
+    roles: text('roles')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     ...timestamps,
   },
   (t) => [uniqueIndex('company_markets_company_market_unique').on(t.company_id, t.market_id)],
@@ -594,7 +597,9 @@ export const imports = pgTable(
     report_status_before: integer('report_status_before').notNull(),
     row_count: integer('row_count'),
     error_count: integer('error_count').notNull().default(0),
-    errors: jsonb('errors').notNull().default(sql`'[]'::jsonb`),
+    errors: jsonb('errors')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     attempts: integer('attempts').notNull().default(0),
     created_at: timestamps.created_at,
     started_at: timestamp('started_at', { withTimezone: true }),

@@ -132,7 +132,10 @@ export async function storeFile(db: Db, file: { name: string; mimeType: string; 
       if (pendingBytes >= FILE_CHUNK_BYTES) await flush();
     }
     if (pendingBytes > 0) await flush();
-    await db.update(files).set({ size, sha256: hash.digest('hex'), complete: true }).where(eq(files.id, id));
+    await db
+      .update(files)
+      .set({ size, sha256: hash.digest('hex'), complete: true })
+      .where(eq(files.id, id));
     return id;
   } catch (error) {
     // The reason the upload failed is what the caller needs; if the database cannot delete the
@@ -178,7 +181,10 @@ export async function* fileContent(db: Db, id: number): AsyncGenerator<Buffer> {
 /** Sends a stored image with its type; `nosniff` (helmet) keeps the browser from guessing. */
 export async function sendFile(db: Db, reply: FastifyReply, id: number | null): Promise<FastifyReply> {
   if (id === null) throw notFound();
-  const [file] = await db.select({ mime_type: files.mime_type, size: files.size, sha256: files.sha256 }).from(files).where(and(eq(files.id, id), eq(files.complete, true)));
+  const [file] = await db
+    .select({ mime_type: files.mime_type, size: files.size, sha256: files.sha256 })
+    .from(files)
+    .where(and(eq(files.id, id), eq(files.complete, true)));
   if (!file) throw notFound();
   return reply
     .header('Content-Type', file.mime_type)

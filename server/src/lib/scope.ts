@@ -76,7 +76,10 @@ export function assertOrganizationUnchanged(requested: number | undefined | null
 export async function administeredOrganizations(db: Db, actor: Actor): Promise<'all' | Set<number>> {
   if (isCrossOrganization(actor)) return 'all';
   const [roles, memberships] = await Promise.all([
-    db.select({ role: userRoles.role }).from(userRoles).where(and(eq(userRoles.user_id, actor.userId), eq(userRoles.role, 'admin'))),
+    db
+      .select({ role: userRoles.role })
+      .from(userRoles)
+      .where(and(eq(userRoles.user_id, actor.userId), eq(userRoles.role, 'admin'))),
     db.select({ id: userOrganizations.organization_id }).from(userOrganizations).where(eq(userOrganizations.user_id, actor.userId)),
   ]);
   return roles.length ? new Set(memberships.map((m) => m.id)) : new Set();

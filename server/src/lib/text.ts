@@ -48,7 +48,11 @@ const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
 /** The name a field is called in a message: its last segment that is not a list index. */
 export function attributeOf(field: string): string {
-  const name = field.split('.').filter((segment) => !/^\d+$/.test(segment)).pop() ?? field;
+  const name =
+    field
+      .split('.')
+      .filter((segment) => !/^\d+$/.test(segment))
+      .pop() ?? field;
   return name.replace(/_/g, ' ');
 }
 

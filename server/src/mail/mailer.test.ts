@@ -65,7 +65,9 @@ describe('mail over SMTP_URL', () => {
     expect(mail.to).toEqual([user.email]);
     expect(mail.raw).toContain('Subject: Reset your password');
     const body = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-    expect(body).toMatch(new RegExp(`https://stats\\.example\\.test/reset-password/[A-Za-z0-9_-]{43}\\?email=${encodeURIComponent(user.email).replace(/\./g, '\\.')}`));
+    expect(body).toMatch(
+      new RegExp(`https://stats\\.example\\.test/reset-password/[A-Za-z0-9_-]{43}\\?email=${encodeURIComponent(user.email).replace(/\./g, '\\.')}`),
+    );
   });
 
   it('when the SMTP server refuses the recipient, then the answer is the same, the failure is logged and the link deleted', async () => {

@@ -8,7 +8,10 @@ import { hashPassword } from '../auth/passwords.ts';
  * the password it has, so restarting with the variables still set changes nothing.
  */
 export async function bootstrapAdmin(db: Db, email: string, password: string): Promise<'created' | 'exists'> {
-  const [existing] = await db.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+  const [existing] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
   if (existing) return 'exists';
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {

@@ -43,11 +43,23 @@ describe('demo data', () => {
   });
 
   it('then the reporter has the October reports to do and the approved September ones to compare with', async () => {
-    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: XHR, payload: { email: 'reporter@demo.test', password: DEMO_PASSWORD } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: XHR,
+      payload: { email: 'reporter@demo.test', password: DEMO_PASSWORD },
+    });
     const cookie = `mss_session=${login.cookies[0]!.value}`;
     const open = await t.app.inject({ url: '/api/v1/reports?status[]=20', headers: { cookie } });
-    expect(open.json().data.map((r: { market: { iso_code: string }; period: { title: string } }) => `${r.market.iso_code} ${r.period.title}`).sort()).toEqual(['NO 2026-10', 'SE 2026-10']);
+    expect(
+      open
+        .json()
+        .data.map((r: { market: { iso_code: string }; period: { title: string } }) => `${r.market.iso_code} ${r.period.title}`)
+        .sort(),
+    ).toEqual(['NO 2026-10', 'SE 2026-10']);
     const approved = await t.app.inject({ url: '/api/v1/reports?status[]=60', headers: { cookie } });
-    expect(approved.json().data.every((r: { company: { name: string }; row_count: number }) => r.company.name === 'Nordlys Trading AB' && r.row_count === 14)).toBe(true);
+    expect(
+      approved.json().data.every((r: { company: { name: string }; row_count: number }) => r.company.name === 'Nordlys Trading AB' && r.row_count === 14),
+    ).toBe(true);
   });
 });

@@ -161,11 +161,13 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
     ];
     await tx.insert(codeGroupCodes).values(groupCodes.flatMap(([groupId, ids]) => ids.map((code_id) => ({ code_group_id: groupId, code_id }))));
     // What each company reports.
-    await tx.insert(companyCodes).values([
-      ...[...codeIds('10'), ...codeIds('30')].map((code_id) => ({ company_id: nordlys!.id, code_id })),
-      ...codeIds('20').map((code_id) => ({ company_id: fjord!.id, code_id })),
-      ...[...codeIds('11'), ...codeIds('10')].map((code_id) => ({ company_id: sisu!.id, code_id })),
-    ]);
+    await tx
+      .insert(companyCodes)
+      .values([
+        ...[...codeIds('10'), ...codeIds('30')].map((code_id) => ({ company_id: nordlys!.id, code_id })),
+        ...codeIds('20').map((code_id) => ({ company_id: fjord!.id, code_id })),
+        ...[...codeIds('11'), ...codeIds('10')].map((code_id) => ({ company_id: sisu!.id, code_id })),
+      ]);
 
     // Conversions between the four currencies and EUR (rate: multiply to convert).
     const rates: [string, string, string, string][] = [
@@ -242,13 +244,34 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
       ],
     };
     const admin = signInIds.get('admin@demo.test')!;
-    const submitters: Record<number, number | undefined> = { [nordlys!.id]: signInIds.get('reporter@demo.test'), [sisu!.id]: signInIds.get('company@demo.test') };
+    const submitters: Record<number, number | undefined> = {
+      [nordlys!.id]: signInIds.get('reporter@demo.test'),
+      [sisu!.id]: signInIds.get('company@demo.test'),
+    };
     for (const market of reportingMarkets) {
       const [september, october] = await tx
         .insert(periods)
         .values([
-          { market_id: market.id, title: '2026-09', starts_on: '2026-09-01', ends_on: '2026-09-30', deadline: '2026-10-10', status: 'closed', opened_at: new Date('2026-09-01T06:00:00Z'), closed_at: new Date('2026-10-15T06:00:00Z'), published_at: new Date('2026-10-16T06:00:00Z') },
-          { market_id: market.id, title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31', deadline: '2026-11-10', status: 'open', opened_at: new Date('2026-10-01T06:00:00Z') },
+          {
+            market_id: market.id,
+            title: '2026-09',
+            starts_on: '2026-09-01',
+            ends_on: '2026-09-30',
+            deadline: '2026-10-10',
+            status: 'closed',
+            opened_at: new Date('2026-09-01T06:00:00Z'),
+            closed_at: new Date('2026-10-15T06:00:00Z'),
+            published_at: new Date('2026-10-16T06:00:00Z'),
+          },
+          {
+            market_id: market.id,
+            title: '2026-10',
+            starts_on: '2026-10-01',
+            ends_on: '2026-10-31',
+            deadline: '2026-11-10',
+            status: 'open',
+            opened_at: new Date('2026-10-01T06:00:00Z'),
+          },
         ])
         .returning();
       // The one place besides reports.workflow.ts that writes report statuses and history: the
@@ -257,7 +280,13 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
       for (const company of reportingCompanies[market.id]!) {
         const [approved] = await tx
           .insert(reports)
-          .values({ period_id: september!.id, company_id: company.id, status: ReportStatus.Approved, submitted_at: new Date('2026-10-08T09:00:00Z'), approved_at: new Date('2026-10-12T09:00:00Z') })
+          .values({
+            period_id: september!.id,
+            company_id: company.id,
+            status: ReportStatus.Approved,
+            submitted_at: new Date('2026-10-08T09:00:00Z'),
+            approved_at: new Date('2026-10-12T09:00:00Z'),
+          })
           .returning();
         // Deterministic, plausible figures: volumes in tens, values in local currency.
         const [rowSet] = await tx.insert(reportRowSets).values({ report_id: approved!.id }).returning();
@@ -270,11 +299,25 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
         await tx.update(reports).set({ row_set_id: rowSet!.id }).where(eq(reports.id, approved!.id));
         await tx.insert(reportStatusChanges).values([
           { report_id: approved!.id, user_id: admin, from_status: null, to_status: ReportStatus.Ongoing, created_at: new Date('2026-09-01T06:00:00Z') },
-          { report_id: approved!.id, user_id: submitters[company.id] ?? null, from_status: ReportStatus.Ongoing, to_status: ReportStatus.WaitingForApproval, created_at: new Date('2026-10-08T09:00:00Z') },
-          { report_id: approved!.id, user_id: admin, from_status: ReportStatus.WaitingForApproval, to_status: ReportStatus.Approved, created_at: new Date('2026-10-12T09:00:00Z') },
+          {
+            report_id: approved!.id,
+            user_id: submitters[company.id] ?? null,
+            from_status: ReportStatus.Ongoing,
+            to_status: ReportStatus.WaitingForApproval,
+            created_at: new Date('2026-10-08T09:00:00Z'),
+          },
+          {
+            report_id: approved!.id,
+            user_id: admin,
+            from_status: ReportStatus.WaitingForApproval,
+            to_status: ReportStatus.Approved,
+            created_at: new Date('2026-10-12T09:00:00Z'),
+          },
         ]);
         const [ongoing] = await tx.insert(reports).values({ period_id: october!.id, company_id: company.id, status: ReportStatus.Ongoing }).returning();
-        await tx.insert(reportStatusChanges).values({ report_id: ongoing!.id, user_id: admin, from_status: null, to_status: ReportStatus.Ongoing, created_at: new Date('2026-10-01T06:00:00Z') });
+        await tx
+          .insert(reportStatusChanges)
+          .values({ report_id: ongoing!.id, user_id: admin, from_status: null, to_status: ReportStatus.Ongoing, created_at: new Date('2026-10-01T06:00:00Z') });
       }
     }
     return signIns;

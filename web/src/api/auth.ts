@@ -3,15 +3,7 @@ import type { LoginBody, LoginResponse } from '@mss/contracts/auth';
 import { translate } from '@mss/contracts/messages';
 import type { User } from '@mss/contracts/users';
 import { request } from './http.ts';
-import {
-  ensureFreshSession,
-  getSession,
-  isRefreshing,
-  isSessionValid,
-  logout,
-  setSession,
-  storeTokenTimes,
-} from './session.ts';
+import { ensureFreshSession, getSession, isRefreshing, isSessionValid, logout, setSession, storeTokenTimes } from './session.ts';
 import { ApiError, type ApiBody, send } from './transport.ts';
 
 /** The signing-in side of the session (spec §4): login, loading the user, initialising on navigation. */

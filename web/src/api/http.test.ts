@@ -31,7 +31,7 @@ describe('request shape (spec §7)', () => {
     expect(buildQueryString({ ids: [1, 2], search: 'nor way', page: 2, cluster: true, none: undefined, nothing: null })).toBe(
       '?ids[]=1&ids[]=2&search=nor%20way&page=2&cluster=1',
     );
-    expect(buildUrl('codes', { query: { 'market_ids': [3] } })).toBe('/api/v1/codes?market_ids[]=3');
+    expect(buildUrl('codes', { query: { market_ids: [3] } })).toBe('/api/v1/codes?market_ids[]=3');
   });
 
   it('when the server answers 422, then the error carries the message and the field errors', async () => {

@@ -30,8 +30,7 @@ export const reportRowsKeys = {
   page: (reportUuid: string, query: ReportRowsQuery) => [...reportKeys.report(reportUuid), 'rows', query] as const,
 };
 
-export const fetchReportRows = (reportUuid: string, query: ReportRowsQuery) =>
-  http.get<ReportRowsPage>(`reports/${reportUuid}/rows`, { query: { ...query } });
+export const fetchReportRows = (reportUuid: string, query: ReportRowsQuery) => http.get<ReportRowsPage>(`reports/${reportUuid}/rows`, { query: { ...query } });
 
 export const reportRowsQuery = (reportUuid: string, query: ReportRowsQuery) =>
   queryOptions({

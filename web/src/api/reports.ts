@@ -30,7 +30,8 @@ export const reportsApi = {
   report: (uuid: string) => http.get<ApiBody<Report>>(`reports/${uuid}`).then(data),
   changeStatus: ({ uuid, status, comment }: { uuid: string; status: number; comment?: string | null }) =>
     http.post<ApiBody<Report>>(`reports/${uuid}/status`, { status, comment: comment || null }).then(data),
-  bulkStatus: (input: { uuids: string[]; status: number; comment?: string | null }) => http.post<ApiBody<BulkStatusResult>>('reports/bulk-status', input).then(data),
+  bulkStatus: (input: { uuids: string[]; status: number; comment?: string | null }) =>
+    http.post<ApiBody<BulkStatusResult>>('reports/bulk-status', input).then(data),
   copyPrevious: (uuid: string) => http.post<ApiBody<Report>>(`reports/${uuid}/copy-previous`).then(data),
   runPreflight: (uuid: string) => http.post<ApiBody<Preflight | null>>(`reports/${uuid}/preflight`).then(data),
 };

@@ -59,8 +59,7 @@ export function resourceApi<T, Input>(paths: ResourcePaths) {
   const update = ({ id, input }: { id: number; input: Input }) => http.put<ApiBody<T>>(`${path}/${id}`, input).then((body) => body.data);
   const remove = (id: number) => http.delete<null>(`${path}/${id}`);
 
-  const listQuery = (params: ListParams) =>
-    queryOptions({ queryKey: keys.list(params), queryFn: () => fetchList(params), placeholderData: keepPreviousData });
+  const listQuery = (params: ListParams) => queryOptions({ queryKey: keys.list(params), queryFn: () => fetchList(params), placeholderData: keepPreviousData });
   const oneQuery = (id: number) => queryOptions({ queryKey: keys.detail(id), queryFn: () => fetchOne(id) });
 
   const useInvalidate = () => {

@@ -26,7 +26,10 @@ async function navigateTo(url: string): Promise<{ redirect: string | null; route
 }
 
 function routeAt(url: string): AppRoute {
-  const matches = matchRoutes(appRoutes.map((route) => ({ path: route.path, route })), url);
+  const matches = matchRoutes(
+    appRoutes.map((route) => ({ path: route.path, route })),
+    url,
+  );
   return (matches!.at(-1)!.route as unknown as { route: AppRoute }).route;
 }
 
@@ -176,14 +179,19 @@ describe('the guard before each navigation', () => {
 
   it('when the user fetch fails, then the guard treats the user as signed out', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    fakeApi().withEnumerations().on('GET', 'users/me', { status: 500, body: { message: 'x' } }).on('POST', 'auth/logout', { status: 204 });
+    fakeApi()
+      .withEnumerations()
+      .on('GET', 'users/me', { status: 500, body: { message: 'x' } })
+      .on('POST', 'auth/logout', { status: 204 });
     storeTokenTimes(600);
 
     expect((await navigateTo('/docs')).redirect).toBe('/login?redirect=%2Fdocs');
   });
 
   it('when the user lacks the permission, then the guard redirects to /403', async () => {
-    fakeApi().withEnumerations().signedInAs(makeUser({ role: 'viewer' }), [marketAbility('view-statistics', 1)]);
+    fakeApi()
+      .withEnumerations()
+      .signedInAs(makeUser({ role: 'viewer' }), [marketAbility('view-statistics', 1)]);
     storeTokenTimes(600);
 
     expect((await navigateTo('/users')).redirect).toBe('/403');
@@ -191,7 +199,9 @@ describe('the guard before each navigation', () => {
   });
 
   it('when the user has the permission, then the screen loads, and the user is loaded once for later navigations', async () => {
-    const api = fakeApi().withEnumerations().signedInAs(makeUser({ role: 'admin' }), [globalAbility('list-users')]);
+    const api = fakeApi()
+      .withEnumerations()
+      .signedInAs(makeUser({ role: 'admin' }), [globalAbility('list-users')]);
     storeTokenTimes(600);
 
     expect((await navigateTo('/users')).redirect).toBeNull();

@@ -12,10 +12,7 @@ import { enumerationsQuery } from '../api/enumerations.ts';
  * The route guard of spec §5. A route's permission is a list marked `any` (at least one
  * ability), a list marked `all` (every ability), or a function of the user and the abilities.
  */
-export type RoutePermission =
-  | { any: readonly AbilityName[] }
-  | { all: readonly AbilityName[] }
-  | ((user: User, abilities: AbilitySubject) => boolean);
+export type RoutePermission = { any: readonly AbilityName[] } | { all: readonly AbilityName[] } | ((user: User, abilities: AbilitySubject) => boolean);
 
 /** public: no sign-in (login, password reset). protected: signed in, plus the permission if any. system: 403 and 404, open to all. */
 export type RouteAccess = 'public' | 'protected' | 'system';
@@ -38,10 +35,7 @@ export function isAllowed(permission: RoutePermission | undefined, user: User, a
 export type GuardDecision = { kind: 'allow' } | { kind: 'login' } | { kind: 'forbidden' };
 
 /** The decision for a protected route once the session is known. */
-export function decideAccess(
-  route: GuardedRoute,
-  session: { signedIn: boolean; user: User | null; abilities: AbilitySubject },
-): GuardDecision {
+export function decideAccess(route: GuardedRoute, session: { signedIn: boolean; user: User | null; abilities: AbilitySubject }): GuardDecision {
   if (route.access !== 'protected') return { kind: 'allow' };
   if (!session.signedIn || !session.user) return { kind: 'login' };
   return isAllowed(route.permission, session.user, session.abilities) ? { kind: 'allow' } : { kind: 'forbidden' };

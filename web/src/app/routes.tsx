@@ -58,13 +58,14 @@ const DocsScreen = lazy(() => import('../features/docs/docs-screen.tsx').then((m
 /** A screen that a later issue builds; the route and its permission exist already. */
 const later = NotAvailableScreen;
 
-const protectedRoute = (
-  path: string,
-  title: UiKey,
-  screen: ComponentType<ScreenProps>,
-  permission?: RoutePermission,
-  nav?: AppRoute['nav'],
-): AppRoute => ({ path, access: 'protected', title, screen, permission, nav });
+const protectedRoute = (path: string, title: UiKey, screen: ComponentType<ScreenProps>, permission?: RoutePermission, nav?: AppRoute['nav']): AppRoute => ({
+  path,
+  access: 'protected',
+  title,
+  screen,
+  permission,
+  nav,
+});
 
 /** An administration list with its add and edit screens, all under one permission. */
 const adminCrud = (
@@ -93,7 +94,9 @@ export const appRoutes: AppRoute[] = [
   protectedRoute('/docs', 'title.docs', DocsScreen, undefined, { group: 'help' }),
 
   // Reporting and history
-  protectedRoute('/history/import', 'title.import_history', ImportHistoryScreen, somewhere('upload-reports', 'approve-reports', 'view-report-history'), { group: 'reporting' }),
+  protectedRoute('/history/import', 'title.import_history', ImportHistoryScreen, somewhere('upload-reports', 'approve-reports', 'view-report-history'), {
+    group: 'reporting',
+  }),
   protectedRoute('/reporting-companies/:market/:marketId?', 'title.reporting_companies', ReportingCompaniesScreen, somewhere('approve-reports')),
   protectedRoute('/history/:market', 'title.report_history', ReportHistoryScreen, somewhere('view-report-history')),
   protectedRoute(

@@ -105,7 +105,11 @@ export function useDeleteRecord(remove: (id: number) => Promise<unknown>, invali
   const mutation = useMutation({ mutationFn: remove, meta: { handlesErrors: true } });
   /** `wording` replaces the confirmation, its button and the toast (removing rather than deleting). */
   return async (id: number, name: string, wording?: { confirm: string; button: string; done: string }): Promise<boolean> => {
-    const confirmed = await feedback.confirm({ message: wording?.confirm ?? t('admin.delete_confirm', { name }), confirmLabel: wording?.button ?? t('admin.delete'), danger: true });
+    const confirmed = await feedback.confirm({
+      message: wording?.confirm ?? t('admin.delete_confirm', { name }),
+      confirmLabel: wording?.button ?? t('admin.delete'),
+      danger: true,
+    });
     if (!confirmed) return false;
     try {
       await feedback.loading.during(mutation.mutateAsync(id));
@@ -141,7 +145,13 @@ export function useSaved() {
 }
 
 /** Create or update, by whether the record has an id yet. */
-export function useSaveRecord<T, I>(api: { useCreate: () => { mutateAsync: (input: I) => Promise<T>; isPending: boolean }; useUpdate: () => { mutateAsync: (v: { id: number; input: I }) => Promise<T>; isPending: boolean } }, id: number | undefined) {
+export function useSaveRecord<T, I>(
+  api: {
+    useCreate: () => { mutateAsync: (input: I) => Promise<T>; isPending: boolean };
+    useUpdate: () => { mutateAsync: (v: { id: number; input: I }) => Promise<T>; isPending: boolean };
+  },
+  id: number | undefined,
+) {
   const create = api.useCreate();
   const update = api.useUpdate();
   return {
@@ -154,11 +164,7 @@ export function useSaveRecord<T, I>(api: { useCreate: () => { mutateAsync: (inpu
  * The add and edit screens of an administration resource: the same form, empty on add and
  * loaded with the record (by the route's :id) on edit.
  */
-export function recordScreens<T, K extends QueryKey>(
-  back: string,
-  oneQuery: (id: number) => UseQueryOptions<T, Error, T, K>,
-  form: (record?: T) => ReactNode,
-) {
+export function recordScreens<T, K extends QueryKey>(back: string, oneQuery: (id: number) => UseQueryOptions<T, Error, T, K>, form: (record?: T) => ReactNode) {
   function AddScreen({ title }: ScreenProps) {
     return (
       <AdminPage title={title} back={back}>

@@ -20,7 +20,15 @@ export interface RecordListPageProps<T extends { id: number }, K extends QueryKe
  * The list screen of an administration resource: its table, Add, and Edit and Delete on every row.
  * Lists with other actions or permissions (markets, users, codes) compose the same pieces.
  */
-export function RecordListPage<T extends { id: number }, K extends QueryKey = QueryKey>({ title, base, api, nameOf, readOnly, notice, ...table }: RecordListPageProps<T, K>) {
+export function RecordListPage<T extends { id: number }, K extends QueryKey = QueryKey>({
+  title,
+  base,
+  api,
+  nameOf,
+  readOnly,
+  notice,
+  ...table
+}: RecordListPageProps<T, K>) {
   const remove = useDeleteRecord(api.remove, api.keys.all);
   return (
     <AdminPage title={title} actions={readOnly ? undefined : <AddButton to={`${base}/add`} />}>

@@ -27,8 +27,12 @@ function rowsEndpoint(all: ReportRow[]) {
   });
 }
 
-const bodyRows = () => within(screen.getByTestId('report-rows')).getAllByRole('row').filter((r) => r.closest('tbody'));
-const searches = (api: ReturnType<typeof fakeApi>) => api.callsTo('GET', 'reports/rep-1/rows').map((c) => new URL(c.url, 'http://localhost').searchParams.get('search'));
+const bodyRows = () =>
+  within(screen.getByTestId('report-rows'))
+    .getAllByRole('row')
+    .filter((r) => r.closest('tbody'));
+const searches = (api: ReturnType<typeof fakeApi>) =>
+  api.callsTo('GET', 'reports/rep-1/rows').map((c) => new URL(c.url, 'http://localhost').searchParams.get('search'));
 
 describe('the rows of a report', () => {
   it('when a report has more rows than a page, then the server sends one page, the totals are the whole report, and pages and search ask the server', async () => {

@@ -275,7 +275,8 @@ export const uiEnUS = {
 
   // Administration: resources (model names are used in "… not saved." and "… deleted.")
   'admin.currency.model': 'Currency',
-  'admin.currency.name_help': 'Leave it empty to use the standard name of the ISO code (such as "Swiss Franc" for CHF). A code that is not a standard ISO 4217 currency needs a name.',
+  'admin.currency.name_help':
+    'Leave it empty to use the standard name of the ISO code (such as "Swiss Franc" for CHF). A code that is not a standard ISO 4217 currency needs a name.',
   'admin.conversion.model': 'Currency conversion',
   'admin.conversion.rate': 'Rate',
   'admin.conversion.rate_help': 'A multiplier: an amount in the from currency × rate is the amount in the to currency. Up to 10 decimals, kept exactly.',
@@ -359,13 +360,14 @@ export const uiEnUS = {
   'admin.user.shared_badge_other': '+{{count}} organizations',
   'admin.user.shared_title': 'This user also belongs to another organization',
   'admin.user.shared_body':
-    'The e-mail, password, names, phone, language, company, roles and disabled state act in every organization the user belongs to, so only an administrator of all of them can change them. You can change this organization\'s markets, or remove the user from this organization.',
+    "The e-mail, password, names, phone, language, company, roles and disabled state act in every organization the user belongs to, so only an administrator of all of them can change them. You can change this organization's markets, or remove the user from this organization.",
   'admin.user.remove': 'Remove from organization',
-  'admin.user.remove_confirm': 'Remove {{name}} from this organization? They keep their account and their other organizations; their sessions in this organization end.',
+  'admin.user.remove_confirm':
+    'Remove {{name}} from this organization? They keep their account and their other organizations; their sessions in this organization end.',
   'admin.user.removed': '{{name}} removed from this organization.',
   'admin.company.shared_title': 'This company also belongs to another organization',
   'admin.company.shared_body':
-    'Its name, disabled state and logotype act in every organization it belongs to, so only an administrator of all of them can change them. You can change this organization\'s markets, codes and users.',
+    "Its name, disabled state and logotype act in every organization it belongs to, so only an administrator of all of them can change them. You can change this organization's markets, codes and users.",
 
   // Notices after sign-in (release notes, information modals)
   'notices.release_title': 'What is new in {{version}}',

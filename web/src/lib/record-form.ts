@@ -38,7 +38,8 @@ export interface RecordFormOptions<T extends { id: number }, I, V extends object
 }
 
 /** The organization field of a form's values, if it has one. */
-const organizationOf = (values: object): number | null => ('organization_id' in values && typeof values.organization_id === 'number' ? values.organization_id : null);
+const organizationOf = (values: object): number | null =>
+  'organization_id' in values && typeof values.organization_id === 'number' ? values.organization_id : null;
 
 /**
  * The set-up every add/edit form of an administration resource shares: the Mantine form,
@@ -64,8 +65,7 @@ export function useRecordForm<T extends { id: number }, I, V extends object>(opt
       showSaveError(form, error, options.fields, options.model, options.aliases);
     }
   });
-  const onDelete =
-    record && options.deletable !== false ? () => void remove(record.id, nameOf(record)).then((ok) => ok && navigate(back)) : undefined;
+  const onDelete = record && options.deletable !== false ? () => void remove(record.id, nameOf(record)).then((ok) => ok && navigate(back)) : undefined;
   /** The organization whose options the form offers: the one picked by a super-admin, else the user's own (null). */
   const organizationId = superAdmin ? organizationOf(form.values) : null;
   return { form, submit, saving, onDelete, superAdmin, organizationId };

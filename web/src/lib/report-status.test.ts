@@ -7,7 +7,10 @@ const market = (name: string, id = 1): Ability => ({ name, entity_id: id, entity
 const reporter = { abilities: [market('upload-reports')] };
 const approver = { abilities: [market('approve-reports')] };
 const report = (status: number, periodStatus = 'open', marketId = 1) => ({ status, market: { id: marketId }, period: { status: periodStatus } });
-const offered = (actions: ReturnType<typeof reportActions>) => Object.entries(actions).filter(([, on]) => on).map(([name]) => name);
+const offered = (actions: ReturnType<typeof reportActions>) =>
+  Object.entries(actions)
+    .filter(([, on]) => on)
+    .map(([name]) => name);
 
 describe('the report actions the status machine allows', () => {
   it.each([

@@ -91,7 +91,14 @@ describe('xlsx writer', () => {
     await writeXlsx(path, rows, { header: ['Code', 'Volume', 'Value'] });
     const read = await collect(path);
     expect(read).toEqual([
-      { row: 1, cells: [{ kind: 'string', value: 'Code' }, { kind: 'string', value: 'Volume' }, { kind: 'string', value: 'Value' }] },
+      {
+        row: 1,
+        cells: [
+          { kind: 'string', value: 'Code' },
+          { kind: 'string', value: 'Volume' },
+          { kind: 'string', value: 'Value' },
+        ],
+      },
       {
         row: 2,
         cells: [
@@ -125,11 +132,18 @@ describe('xlsx writer', () => {
 
   it('is read by ExcelJS with the bold header, the widths and the values', async () => {
     const path = tmp.path('exceljs.xlsx');
-    await writeXlsx(path, [['1001', 12, 'Name'], ['1002', -4.25, 'Other']], {
-      header: ['Code', 'Volume', 'Name'],
-      columnWidths: [16, 12, 40],
-      sheetName: 'Report',
-    });
+    await writeXlsx(
+      path,
+      [
+        ['1001', 12, 'Name'],
+        ['1002', -4.25, 'Other'],
+      ],
+      {
+        header: ['Code', 'Volume', 'Name'],
+        columnWidths: [16, 12, 40],
+        sheetName: 'Report',
+      },
+    );
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(path);
     const ws = wb.getWorksheet('Report')!;
@@ -155,7 +169,12 @@ describe('xlsx writer', () => {
     await writeXlsx(sink, [['x', 1]]);
     expect(sink.writableFinished).toBe(true);
     const path = tmp.write('from-stream.xlsx', Buffer.concat(chunks));
-    expect((await collect(path)).map((r) => r.cells)).toEqual([[{ kind: 'string', value: 'x' }, { kind: 'number', value: 1, text: '1' }]]);
+    expect((await collect(path)).map((r) => r.cells)).toEqual([
+      [
+        { kind: 'string', value: 'x' },
+        { kind: 'number', value: 1, text: '1' },
+      ],
+    ]);
   });
 
   it('fails on a non-finite number and removes the partial file', async () => {

@@ -207,11 +207,7 @@ export function xlsxReadable(rows: XlsxRowsInput, options: XlsxWriteOptions = {}
  * stream (which is ended when the workbook is complete). Resolves when every
  * byte has been handed over; a partially written file is removed on failure.
  */
-export async function writeXlsx(
-  out: string | NodeJS.WritableStream,
-  rows: XlsxRowsInput,
-  options: XlsxWriteOptions = {},
-): Promise<void> {
+export async function writeXlsx(out: string | NodeJS.WritableStream, rows: XlsxRowsInput, options: XlsxWriteOptions = {}): Promise<void> {
   const source = xlsxReadable(rows, options);
   if (typeof out !== 'string') {
     await pipeline(source, out);

@@ -19,7 +19,10 @@ export function isBuiltinDateFormatId(id: number): boolean {
  * dates.
  */
 export function isDateFormatCode(code: string): boolean {
-  let s = code.replace(/"[^"]*"/g, '').replace(/\\./g, '').replace(/[_*]./g, '');
+  let s = code
+    .replace(/"[^"]*"/g, '')
+    .replace(/\\./g, '')
+    .replace(/[_*]./g, '');
   if (/\[(?:h+|m+|s+)\]/i.test(s)) return true;
   s = s.replace(/\[[^\]]*\]/g, '');
   return /[dmyhs]/i.test(s);

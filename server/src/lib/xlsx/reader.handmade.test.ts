@@ -269,7 +269,12 @@ describe('xlsx reader on hand-written packages', () => {
     expect((await failure(openXlsx(onlyChart))).code).toBe('no_sheet');
     const noSheets = write({ sheets: [] });
     expect((await failure(openXlsx(noSheets))).code).toBe('no_sheet');
-    const docx = write(buildZip([{ name: 'word/document.xml', data: '<w:document/>' }, { name: '[Content_Types].xml', data: '<Types/>' }]));
+    const docx = write(
+      buildZip([
+        { name: 'word/document.xml', data: '<w:document/>' },
+        { name: '[Content_Types].xml', data: '<Types/>' },
+      ]),
+    );
     expect((await failure(openXlsx(docx))).code).toBe('not_xlsx');
   });
 

@@ -1,15 +1,7 @@
 import type { Entry } from 'yauzl';
 import { XlsxError } from './errors.ts';
 import { resolveLimits, type XlsxLimits } from './limits.ts';
-import {
-  RelsSink,
-  SharedStringsSink,
-  StylesSink,
-  WorkbookSink,
-  relationshipOfType,
-  relsPartFor,
-  type Relationship,
-} from './parts.ts';
+import { RelsSink, SharedStringsSink, StylesSink, WorkbookSink, relationshipOfType, relsPartFor, type Relationship } from './parts.ts';
 import { RowIterator } from './rows.ts';
 import { SheetSink } from './sheet.ts';
 import type { XlsxRow } from './types.ts';

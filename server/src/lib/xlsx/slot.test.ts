@@ -27,7 +27,16 @@ describe('slot limiter', () => {
     expect(results[1]).toEqual({ status: 'fulfilled', value: 1 });
     // All slots were released: two more can run together.
     let together = 0;
-    await Promise.all([limit(async () => { together++; await tick(); }), limit(async () => { together++; await tick(); })]);
+    await Promise.all([
+      limit(async () => {
+        together++;
+        await tick();
+      }),
+      limit(async () => {
+        together++;
+        await tick();
+      }),
+    ]);
     expect(together).toBe(2);
   });
 

@@ -15,7 +15,8 @@ export function createSlotLimiter(max: number): SlotLimiter {
 
   const release = () => {
     const next = waiting.shift();
-    if (next) next(); // hand the slot over directly
+    if (next)
+      next(); // hand the slot over directly
     else running--;
   };
 

@@ -194,7 +194,11 @@ export function buildMiniXlsx(spec: MiniXlsx): Buffer {
 }
 
 /** A temporary folder for one test file; call `cleanup` in afterAll. */
-export function tempFolder(prefix = 'xlsx-test-'): { path: (name: string) => string; write: (name: string, data: Buffer | string) => string; cleanup: () => void } {
+export function tempFolder(prefix = 'xlsx-test-'): {
+  path: (name: string) => string;
+  write: (name: string, data: Buffer | string) => string;
+  cleanup: () => void;
+} {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return {
     path: (name) => join(dir, name),

@@ -20,7 +20,7 @@ export function localName(name: string): string {
 /** Value of the first attribute with this local name, whatever its prefix (`r:id`, `rel:id` → `id`). */
 export function attributeByLocalName(attributes: Readonly<Record<string, string>>, local: string): string | undefined {
   for (const key in attributes) {
-    if (key === local || (key.endsWith(local) && key.charCodeAt(key.length - local.length - 1) === 58 /* : */)) {
+    if (key === local || (key.endsWith(local) && key.charCodeAt(key.length - local.length - 1) === 58) /* : */) {
       return attributes[key];
     }
   }
@@ -85,10 +85,7 @@ export class XmlFeeder {
     this.fed += chunk.length;
     this.feed(this.decoder.decode(chunk, { stream: true }));
     if (this.fed - this.lastEventAt > this.maxTokenBytes) {
-      throw new XlsxError(
-        'too_large',
-        `${this.part} has a single XML token (text, tag or comment) over ${this.maxTokenBytes} bytes`,
-      );
+      throw new XlsxError('too_large', `${this.part} has a single XML token (text, tag or comment) over ${this.maxTokenBytes} bytes`);
     }
   }
 
@@ -127,12 +124,7 @@ function sniffEncoding(chunk: Buffer): string {
 }
 
 /** Reads a whole (small) part through the sink. */
-export async function parsePart(
-  chunks: AsyncIterable<Buffer>,
-  part: string,
-  sink: XmlSink,
-  maxTokenBytes: number,
-): Promise<void> {
+export async function parsePart(chunks: AsyncIterable<Buffer>, part: string, sink: XmlSink, maxTokenBytes: number): Promise<void> {
   const feeder = new XmlFeeder(part, sink, maxTokenBytes);
   for await (const chunk of chunks) feeder.write(chunk);
   feeder.end();

@@ -160,18 +160,12 @@ function checkEntry(entry: Entry, limits: XlsxLimits): void {
   const name = entry.fileName;
   if (entry.isEncrypted()) throw corrupt(`${name} is encrypted`);
   if (entry.uncompressedSize > limits.maxSheetBytes) {
-    throw new XlsxError(
-      'too_large',
-      `${name} declares ${entry.uncompressedSize} bytes uncompressed (at most ${limits.maxSheetBytes} allowed)`,
-    );
+    throw new XlsxError('too_large', `${name} declares ${entry.uncompressedSize} bytes uncompressed (at most ${limits.maxSheetBytes} allowed)`);
   }
   if (entry.uncompressedSize >= RATIO_CHECK_MIN_BYTES) {
     const ratio = entry.uncompressedSize / Math.max(entry.compressedSize, 1);
     if (ratio > limits.maxCompressionRatio) {
-      throw new XlsxError(
-        'too_large',
-        `${name} has a compression ratio of ${Math.round(ratio)}:1 (at most ${limits.maxCompressionRatio}:1 allowed)`,
-      );
+      throw new XlsxError('too_large', `${name} has a compression ratio of ${Math.round(ratio)}:1 (at most ${limits.maxCompressionRatio}:1 allowed)`);
     }
   }
 }

@@ -32,7 +32,13 @@ async function toAdminUsers(db: Db, actor: Actor, rows: UserRow[]): Promise<Admi
       .where(inArray(userOrganizations.user_id, ids))
       .orderBy(asc(organizations.name)),
     db
-      .select({ user_id: userMarkets.user_id, id: markets.id, international_name: markets.international_name, local_name: markets.local_name, iso_code: markets.iso_code })
+      .select({
+        user_id: userMarkets.user_id,
+        id: markets.id,
+        international_name: markets.international_name,
+        local_name: markets.local_name,
+        iso_code: markets.iso_code,
+      })
       .from(userMarkets)
       .innerJoin(markets, eq(markets.id, userMarkets.market_id))
       .where(and(inArray(userMarkets.user_id, ids), actor.organizationId === null ? undefined : eq(markets.organization_id, actor.organizationId)))
@@ -103,7 +109,12 @@ async function assertMayChangePerson(db: Db, actor: Actor, input: AdminUserInput
   if (administersAll(await administeredOrganizations(db, actor), await membershipsOf(db, existing.id))) return;
   const changed = await personChanges(db, input, existing);
   if (changed.length === 0) return;
-  const names = changed.map((f) => f.replace(/_id$/, '').replace(/_/g, ' ').replace(/^email$/, 'e-mail'));
+  const names = changed.map((f) =>
+    f
+      .replace(/_id$/, '')
+      .replace(/_/g, ' ')
+      .replace(/^email$/, 'e-mail'),
+  );
   const fieldErrors = Object.fromEntries(changed.map((f, i) => [f, [{ key: 'users.person_shared' as const, params: { attribute: names[i]! } }]]));
   throw new AppError('forbidden', 'users.person_shared', { attribute: names.join(', ') }, fieldErrors);
 }
@@ -120,14 +131,23 @@ export async function findAdminUsers(db: Db, actor: Actor, query: ListQuery): Pr
   });
   const where = and(userScope(actor, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
-    db.select().from(users).where(where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ n: count() }).from(users).where(where),
   ]);
   return { data: await toAdminUsers(db, actor, rows), meta: plan.meta(total!.n) };
 }
 
 async function findUserRow(db: Db, actor: Actor, id: number): Promise<UserRow> {
-  const [row] = await db.select().from(users).where(and(eq(users.id, id), userScope(actor)));
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), userScope(actor)));
   if (!row) throw notFound();
   return row;
 }
@@ -170,7 +190,10 @@ async function saveUser(db: Db, actor: Actor, input: AdminUserInput, existing?: 
   const marketIds = [...new Set(input.market_ids)];
   if (marketIds.length) {
     const found = orgIds.length
-      ? await db.select({ id: markets.id }).from(markets).where(and(inArray(markets.id, marketIds), inArray(markets.organization_id, orgIds)))
+      ? await db
+          .select({ id: markets.id })
+          .from(markets)
+          .where(and(inArray(markets.id, marketIds), inArray(markets.organization_id, orgIds)))
       : [];
     if (found.length !== marketIds.length) throw validationError('market_ids', 'admin.not_in_organization');
   }
@@ -204,12 +227,18 @@ async function saveUser(db: Db, actor: Actor, input: AdminUserInput, existing?: 
       const [row] = await tx.insert(users).values(values).returning({ id: users.id });
       userId = row!.id;
     } else {
-      await tx.update(users).set({ ...values, updated_at: sql`now()` }).where(eq(users.id, userId));
+      await tx
+        .update(users)
+        .set({ ...values, updated_at: sql`now()` })
+        .where(eq(users.id, userId));
     }
     const uid = userId;
     // Disabling a user, or a new password, ends their sessions.
     if (existing && (input.disabled || passwordHash)) {
-      await tx.update(sessions).set({ revoked_at: sql`now()` }).where(and(eq(sessions.user_id, uid), isNull(sessions.revoked_at)));
+      await tx
+        .update(sessions)
+        .set({ revoked_at: sql`now()` })
+        .where(and(eq(sessions.user_id, uid), isNull(sessions.revoked_at)));
     }
     await tx.delete(userRoles).where(eq(userRoles.user_id, uid));
     if (roles.length) await tx.insert(userRoles).values(roles.map((role) => ({ user_id: uid, role })));
@@ -218,11 +247,25 @@ async function saveUser(db: Db, actor: Actor, input: AdminUserInput, existing?: 
     const editedOrgs = actor.organizationId === null ? undefined : [actor.organizationId];
     const left = await tx
       .delete(userOrganizations)
-      .where(and(eq(userOrganizations.user_id, uid), editedOrgs ? inArray(userOrganizations.organization_id, editedOrgs) : undefined, orgIds.length ? notInArray(userOrganizations.organization_id, orgIds) : undefined))
+      .where(
+        and(
+          eq(userOrganizations.user_id, uid),
+          editedOrgs ? inArray(userOrganizations.organization_id, editedOrgs) : undefined,
+          orgIds.length ? notInArray(userOrganizations.organization_id, orgIds) : undefined,
+        ),
+      )
       .returning({ id: userOrganizations.organization_id });
     // Taken out of an organization: their sessions and tokens there end now.
-    await revokeSessionsIn(tx, uid, left.map((o) => o.id));
-    if (orgIds.length) await tx.insert(userOrganizations).values(orgIds.map((organization_id) => ({ user_id: uid, organization_id }))).onConflictDoNothing();
+    await revokeSessionsIn(
+      tx,
+      uid,
+      left.map((o) => o.id),
+    );
+    if (orgIds.length)
+      await tx
+        .insert(userOrganizations)
+        .values(orgIds.map((organization_id) => ({ user_id: uid, organization_id })))
+        .onConflictDoNothing();
     const editedMarkets = editedOrgs
       ? sql`(select ${markets.id} from ${markets} where ${inArray(markets.organization_id, editedOrgs)})`
       : sql`(select ${markets.id} from ${markets})`;
@@ -270,7 +313,12 @@ export async function deleteAdminUser(db: Db, actor: Actor, id: number): Promise
         await tx.delete(userOrganizations).where(and(eq(userOrganizations.user_id, id), eq(userOrganizations.organization_id, organizationId)));
         await tx
           .delete(userMarkets)
-          .where(and(eq(userMarkets.user_id, id), inArray(userMarkets.market_id, sql`(select ${markets.id} from ${markets} where ${markets.organization_id} = ${organizationId})`)));
+          .where(
+            and(
+              eq(userMarkets.user_id, id),
+              inArray(userMarkets.market_id, sql`(select ${markets.id} from ${markets} where ${markets.organization_id} = ${organizationId})`),
+            ),
+          );
         await revokeSessionsIn(tx, id, [organizationId]);
       });
       return;

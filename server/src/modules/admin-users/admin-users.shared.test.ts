@@ -42,9 +42,23 @@ describe('a user shared by two organizations', () => {
     });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ message: `${REFUSAL} password.`, errors: { password: [`${REFUSAL} password.`] } });
-    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: XHR, payload: { email: w.shared.email, password: 'taken-over-123', organization: w.orgB.uuid } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: XHR,
+      payload: { email: w.shared.email, password: 'taken-over-123', organization: w.orgB.uuid },
+    });
     expect(login.statusCode).toBe(422);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: XHR, payload: { email: w.shared.email, password: PASSWORD, organization: w.orgB.uuid } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          headers: XHR,
+          payload: { email: w.shared.email, password: PASSWORD, organization: w.orgB.uuid },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('when an administrator of A makes a shared viewer an administrator, changes the e-mail, disables them or gives them a company, then 403 naming each field and nothing changes', async () => {
@@ -72,7 +86,12 @@ describe('a user shared by two organizations', () => {
   it("when an administrator of A changes only A's part (A's markets), then 200 and B's markets stay", async () => {
     const w = await sharedWorld();
     const marketA2 = await createMarket(t.db, w.orgA.id);
-    const res = await t.app.inject({ method: 'PUT', url: `${url}/${w.shared.id}`, headers: w.headersA, payload: { ...w.unchanged, market_ids: [marketA2.id] } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${w.shared.id}`,
+      headers: w.headersA,
+      payload: { ...w.unchanged, market_ids: [marketA2.id] },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ person_editable: false, other_organizations: 1, markets: [expect.objectContaining({ id: marketA2.id })] });
     const kept = await t.db.select({ id: userMarkets.market_id }).from(userMarkets).where(eq(userMarkets.user_id, w.shared.id));
@@ -85,7 +104,12 @@ describe('a user shared by two organizations', () => {
     const headers = { cookie: await signIn(t.app, both.email, PASSWORD, w.orgA.uuid), ...XHR };
     const shown = await t.app.inject({ url: `${url}/${w.shared.id}`, headers });
     expect(shown.json().data).toMatchObject({ person_editable: true, other_organizations: 1 });
-    const res = await t.app.inject({ method: 'PUT', url: `${url}/${w.shared.id}`, headers, payload: { ...w.unchanged, first_name: 'Renamed', roles: ['viewer', 'reporter'] } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${w.shared.id}`,
+      headers,
+      payload: { ...w.unchanged, first_name: 'Renamed', roles: ['viewer', 'reporter'] },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ first_name: 'Renamed', roles: [{ name: 'reporter' }, { name: 'viewer' }] });
   });
@@ -116,9 +140,16 @@ describe('a user shared by two organizations', () => {
     const body = { name: company.name, organization_ids: [], markets: [], code_ids: [], user_ids: [] };
     const shown = await t.app.inject({ url: `/api/v1/companies/${company.id}`, headers: w.headersA });
     expect(shown.json().data.company_editable).toBe(false);
-    const renamed = await t.app.inject({ method: 'PUT', url: `/api/v1/companies/${company.id}`, headers: w.headersA, payload: { ...body, name: 'Taken over' } });
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/companies/${company.id}`,
+      headers: w.headersA,
+      payload: { ...body, name: 'Taken over' },
+    });
     expect(renamed.statusCode).toBe(403);
-    expect(renamed.json().message).toBe('This company also belongs to another organization: only an administrator of every organization the company belongs to can change the name.');
+    expect(renamed.json().message).toBe(
+      'This company also belongs to another organization: only an administrator of every organization the company belongs to can change the name.',
+    );
     const disabled = await t.app.inject({
       method: 'PUT',
       url: `/api/v1/companies/${company.id}`,
@@ -157,7 +188,10 @@ describe('removing a membership ends the sessions in that organization', () => {
     const me = await t.app.inject({ url: '/api/v1/users/me', headers: inB });
     expect(me.statusCode).toBe(200);
     expect(me.json().data.organizations).toEqual([{ uuid: w.orgB.uuid, name: w.orgB.name }]);
-    const rows = await t.db.select({ organization_id: sessions.organization_id, revoked_at: sessions.revoked_at }).from(sessions).where(eq(sessions.user_id, w.shared.id));
+    const rows = await t.db
+      .select({ organization_id: sessions.organization_id, revoked_at: sessions.revoked_at })
+      .from(sessions)
+      .where(eq(sessions.user_id, w.shared.id));
     expect(rows.filter((r) => r.organization_id === w.orgA.id).every((r) => r.revoked_at !== null)).toBe(true);
     expect(rows.filter((r) => r.organization_id === w.orgB.id).every((r) => r.revoked_at === null)).toBe(true);
   });

@@ -41,7 +41,9 @@ describe('administration of users', () => {
 
   it('when the e-mail is taken, badly formatted, or the password short or unconfirmed, then the catalogue messages', async () => {
     const existing = await createUser(t.db, { organizationIds: [admin.organizationId!] });
-    expect((await post({ ...base, email: existing.email.toUpperCase() })).json().errors).toEqual({ email: ['The email address is already in use by another account.'] });
+    expect((await post({ ...base, email: existing.email.toUpperCase() })).json().errors).toEqual({
+      email: ['The email address is already in use by another account.'],
+    });
     expect((await post({ ...base, email: 'nope' })).json().errors).toEqual({ email: ['The email address is badly formatted.'] });
     expect((await post({ ...base, email: 'short@example.test', password: 'short', password_confirmation: 'short' })).json().errors).toEqual({
       password: ['The password must be 8 characters long or more.'],
@@ -73,11 +75,16 @@ describe('administration of users', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data.disabled_at).not.toBeNull();
     expect((await t.app.inject({ url: '/api/v1/users/me', headers: { cookie } })).statusCode).toBe(401);
-    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'x-requested-with': 'XMLHttpRequest' }, payload: { email: user.email, password: PASSWORD } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'x-requested-with': 'XMLHttpRequest' },
+      payload: { email: user.email, password: PASSWORD },
+    });
     expect(login.statusCode).toBe(403);
   });
 
-  it("when a user of another organization is asked for, then 404; a list-users holder reads but cannot write", async () => {
+  it('when a user of another organization is asked for, then 404; a list-users holder reads but cannot write', async () => {
     const otherOrg = await createOrganization(t.db);
     const stranger = await createUser(t.db, { organizationIds: [otherOrg.id] });
     expect((await t.app.inject({ url: `${url}/${stranger.id}`, headers: admin.headers })).statusCode).toBe(404);
@@ -99,10 +106,19 @@ describe('administration of users', () => {
       payload: { email: shared.email, first_name: 'Test', last_name: 'User', roles: ['viewer'] },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ organizations: [expect.objectContaining({ id: admin.organizationId })], other_organizations: 1, person_editable: false });
+    expect(res.json().data).toMatchObject({
+      organizations: [expect.objectContaining({ id: admin.organizationId })],
+      other_organizations: 1,
+      person_editable: false,
+    });
     const superAdmin = await signInAs(t, ['super-admin']);
     const full = await t.app.inject({ url: `${url}/${shared.id}`, headers: superAdmin.headers });
-    expect(full.json().data.organizations.map((o: { id: number }) => o.id).sort()).toEqual([admin.organizationId, otherOrg.id].sort());
+    expect(
+      full
+        .json()
+        .data.organizations.map((o: { id: number }) => o.id)
+        .sort(),
+    ).toEqual([admin.organizationId, otherOrg.id].sort());
     expect(full.json().data).toMatchObject({ other_organizations: 0, person_editable: true });
     expect((await t.app.inject({ method: 'DELETE', url: `${url}/${shared.id}`, headers: admin.headers })).statusCode).toBe(204);
     expect((await t.app.inject({ url: `${url}/${shared.id}`, headers: admin.headers })).statusCode).toBe(404);

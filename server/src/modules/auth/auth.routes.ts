@@ -13,15 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.ts';
 import { actorOf, requireActor, resolveActor, SESSION_COOKIE } from '../../auth/session-auth.ts';
 import { localeOf } from '../../i18n.ts';
-import {
-  checkCredentials,
-  createSession,
-  issueToken,
-  refreshSession,
-  requestPasswordReset,
-  resetPassword,
-  revokeSession,
-} from './auth.service.ts';
+import { checkCredentials, createSession, issueToken, refreshSession, requestPasswordReset, resetPassword, revokeSession } from './auth.service.ts';
 
 const tags = ['auth'];
 
@@ -42,8 +34,7 @@ export function authRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Sign in; sets the session cookie',
-        description:
-          'A user in several organizations who sends none gets must_choose_organization with the list of organizations, and no session.',
+        description: 'A user in several organizations who sends none gets must_choose_organization with the list of organizations, and no session.',
         body: loginBodySchema,
         response: { 200: loginResponseSchema },
       },

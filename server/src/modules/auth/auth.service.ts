@@ -1,11 +1,5 @@
 import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import {
-  DEVICE_NAME_PATTERN,
-  LOGIN_DECAY_SECONDS,
-  LOGIN_MAX_ATTEMPTS,
-  MIN_PASSWORD_LENGTH,
-  PASSWORD_RESET_LIFETIME_HOURS,
-} from '@mss/contracts/auth';
+import { DEVICE_NAME_PATTERN, LOGIN_DECAY_SECONDS, LOGIN_MAX_ATTEMPTS, MIN_PASSWORD_LENGTH, PASSWORD_RESET_LIFETIME_HOURS } from '@mss/contracts/auth';
 import type { AppContext } from '../../context.ts';
 import { loginAttempts, organizations, passwordResets, sessions, userOrganizations, userRoles, users } from '../../db/schema.ts';
 import { AppError, validationError } from '../../errors.ts';
@@ -27,8 +21,7 @@ export interface Credentials {
 }
 
 export type SignInResult =
-  | { kind: 'choose-organization'; organizations: { uuid: string; name: string }[] }
-  | { kind: 'signed-in'; userId: number; organizationId: number | null };
+  { kind: 'choose-organization'; organizations: { uuid: string; name: string }[] } | { kind: 'signed-in'; userId: number; organizationId: number | null };
 
 /** Seconds until another attempt is allowed, or 0 when the e-mail and address may try now. */
 async function throttledFor(ctx: AppContext, email: string, ip: string): Promise<number> {
@@ -39,11 +32,7 @@ async function throttledFor(ctx: AppContext, email: string, ip: string): Promise
     })
     .from(loginAttempts)
     .where(
-      and(
-        eq(loginAttempts.email, email),
-        eq(loginAttempts.ip, ip),
-        gt(loginAttempts.attempted_at, sql`now() - make_interval(secs => ${LOGIN_DECAY_SECONDS})`),
-      ),
+      and(eq(loginAttempts.email, email), eq(loginAttempts.ip, ip), gt(loginAttempts.attempted_at, sql`now() - make_interval(secs => ${LOGIN_DECAY_SECONDS})`)),
     )
     .orderBy(desc(loginAttempts.attempted_at))
     .limit(LOGIN_MAX_ATTEMPTS);
@@ -72,7 +61,11 @@ export async function checkCredentials(ctx: AppContext, input: Credentials): Pro
     await recordFailure(ctx, email, input.ip);
     throw validationError('email', 'auth.invalid_email');
   }
-  const [user] = await ctx.db.select().from(users).where(eq(sql`lower(${users.email})`, email)).limit(1);
+  const [user] = await ctx.db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email))
+    .limit(1);
   // Unknown user and wrong password answer alike, in words and in time (the password is checked
   // against a dummy hash when there is no user), so nobody can probe which e-mails exist.
   const passwordMatches = await verifyPassword(input.password, user?.password_hash ?? null);
@@ -83,7 +76,13 @@ export async function checkCredentials(ctx: AppContext, input: Credentials): Pro
   await ctx.db.delete(loginAttempts).where(and(eq(loginAttempts.email, email), eq(loginAttempts.ip, input.ip)));
   if (user.disabled_at) throw new AppError('forbidden', 'auth.user_disabled');
 
-  const isSuperAdmin = (await ctx.db.select().from(userRoles).where(and(eq(userRoles.user_id, user.id), eq(userRoles.role, 'super-admin')))).length > 0;
+  const isSuperAdmin =
+    (
+      await ctx.db
+        .select()
+        .from(userRoles)
+        .where(and(eq(userRoles.user_id, user.id), eq(userRoles.role, 'super-admin')))
+    ).length > 0;
   // A super-admin belongs to no organization (spec §5) and acts across all of them.
   if (isSuperAdmin) return { kind: 'signed-in', userId: user.id, organizationId: null };
 
@@ -160,7 +159,10 @@ export async function refreshSession(ctx: AppContext, sessionId: number): Promis
 }
 
 export async function revokeSession(ctx: AppContext, sessionId: number): Promise<void> {
-  await ctx.db.update(sessions).set({ revoked_at: sql`now()` }).where(and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)));
+  await ctx.db
+    .update(sessions)
+    .set({ revoked_at: sql`now()` })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -239,13 +241,16 @@ export async function sendPasswordReset(ctx: AppContext, input: { email: string;
 /** Resolves when the reset mails requested so far have been sent (or have failed and been logged). */
 export const passwordResetWork = backgroundWorkDone;
 
-export async function resetPassword(
-  ctx: AppContext,
-  input: { token: string; email: string; password: string; password_confirmation: string },
-): Promise<void> {
+export async function resetPassword(ctx: AppContext, input: { token: string; email: string; password: string; password_confirmation: string }): Promise<void> {
   checkPasswordRules(input.password, input.password_confirmation);
   const [reset] = await ctx.db
-    .select({ id: passwordResets.id, user_id: passwordResets.user_id, expires_at: passwordResets.expires_at, used_at: passwordResets.used_at, email: users.email })
+    .select({
+      id: passwordResets.id,
+      user_id: passwordResets.user_id,
+      expires_at: passwordResets.expires_at,
+      used_at: passwordResets.used_at,
+      email: users.email,
+    })
     .from(passwordResets)
     .innerJoin(users, eq(users.id, passwordResets.user_id))
     .where(eq(passwordResets.token_hash, hashToken(input.token)))
@@ -263,9 +268,15 @@ export async function resetPassword(
       .where(and(eq(passwordResets.id, reset.id), isNull(passwordResets.used_at)))
       .returning({ id: passwordResets.id });
     if (used.length === 0) throw validationError('token', 'passwords.token');
-    await tx.update(users).set({ password_hash: passwordHash, updated_at: sql`now()` }).where(eq(users.id, reset.user_id));
+    await tx
+      .update(users)
+      .set({ password_hash: passwordHash, updated_at: sql`now()` })
+      .where(eq(users.id, reset.user_id));
     // Whoever knew the old password is signed out everywhere.
-    await tx.update(sessions).set({ revoked_at: sql`now()` }).where(and(eq(sessions.user_id, reset.user_id), isNull(sessions.revoked_at)));
+    await tx
+      .update(sessions)
+      .set({ revoked_at: sql`now()` })
+      .where(and(eq(sessions.user_id, reset.user_id), isNull(sessions.revoked_at)));
   });
   await ctx.db.delete(loginAttempts).where(eq(loginAttempts.email, normalizeEmail(reset.email)));
 }

@@ -28,7 +28,10 @@ describe('POST /auth/login', () => {
     const cookie = res.cookies.find((c) => c.name === 'mss_session')!;
     expect(cookie.httpOnly).toBe(true);
     expect(cookie.sameSite).toBe('Lax');
-    const [stored] = await t.db.select().from(sessions).where(eq(sessions.token_hash, hashToken(cookie.value)));
+    const [stored] = await t.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.token_hash, hashToken(cookie.value)));
     expect(stored?.user_id).toBe(user.id);
     expect(stored?.organization_id).toBe(org.id);
   });
@@ -235,7 +238,10 @@ describe('session: refresh, logout, unauthenticated calls', () => {
     const org = await createOrganization(t.db);
     const user = await createUser(t.db, { roles: ['viewer'], organizationIds: [org.id] });
     const cookie = await signIn(t.app, user.email);
-    await t.db.update(sessions).set({ expires_at: new Date(Date.now() + 10_000) }).where(eq(sessions.user_id, user.id));
+    await t.db
+      .update(sessions)
+      .set({ expires_at: new Date(Date.now() + 10_000) })
+      .where(eq(sessions.user_id, user.id));
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: { ...XHR, cookie } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ data: { expires_in: 7200 } });
@@ -247,7 +253,10 @@ describe('session: refresh, logout, unauthenticated calls', () => {
     const org = await createOrganization(t.db);
     const user = await createUser(t.db, { roles: ['viewer'], organizationIds: [org.id] });
     const cookie = await signIn(t.app, user.email);
-    await t.db.update(sessions).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(sessions.user_id, user.id));
+    await t.db
+      .update(sessions)
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where(eq(sessions.user_id, user.id));
     const me = await t.app.inject({ url: '/api/v1/users/me', headers: { cookie } });
     expect(me.statusCode).toBe(401);
     expect(me.json()).toEqual({ message: 'You are not signed in.' });
@@ -290,7 +299,12 @@ describe('POST /auth/token', () => {
     const org = await createOrganization(t.db);
     const user = await createUser(t.db, { roles: ['reporter'], organizationIds: [org.id] });
     for (const device_name of ['', 'x'.repeat(101), 'bad\nname', '<script>']) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/token', headers: XHR, payload: { email: user.email, password: PASSWORD, device_name } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        headers: XHR,
+        payload: { email: user.email, password: PASSWORD, device_name },
+      });
       expect(res.statusCode).toBe(422);
       expect(res.json().message).toBe('Device name is missing or invalid.');
     }
@@ -332,7 +346,12 @@ describe('POST /auth/token', () => {
 describe('password reset', () => {
   const mailDir = () => path.join(t.dataDir, 'mail');
   const readMails = () =>
-    fs.existsSync(mailDir()) ? fs.readdirSync(mailDir()).sort().map((f) => fs.readFileSync(path.join(mailDir(), f), 'utf8')) : [];
+    fs.existsSync(mailDir())
+      ? fs
+          .readdirSync(mailDir())
+          .sort()
+          .map((f) => fs.readFileSync(path.join(mailDir(), f), 'utf8'))
+      : [];
   const linkIn = (eml: string) => {
     const decoded = eml.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
     const match = /http:\/\/localhost:3000\/reset-password\/([A-Za-z0-9_-]+)\?email=([^\s]+)/.exec(decoded);
@@ -396,7 +415,10 @@ describe('password reset', () => {
     const user = await createUser(t.db, { roles: ['viewer'], organizationIds: [org.id] });
     await forgot(user.email);
     const link = linkIn(readMails().at(-1)!)!;
-    await t.db.update(passwordResets).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(passwordResets.user_id, user.id));
+    await t.db
+      .update(passwordResets)
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where(eq(passwordResets.user_id, user.id));
     const res = await reset({ token: link.token, email: user.email, password: 'brand-new-pass', password_confirmation: 'brand-new-pass' });
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toBe('Could not reset the password, please request a new link.');

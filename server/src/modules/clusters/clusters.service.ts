@@ -45,7 +45,11 @@ export async function findClusters(db: Db, actor: Actor, query: ListQuery): Prom
   const plan = planList(query, { sortable: { name: sql`lower(${clusters.name})`, id: clusters.id }, searchable: [clusters.name] });
   const where = and(organizationCondition(actor, clusters.organization_id, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
-    selectClusters(db).where(where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    selectClusters(db)
+      .where(where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ n: count() }).from(clusters).where(where),
   ]);
   return { data: await withMarkets(db, rows), meta: plan.meta(total!.n) };
@@ -66,11 +70,7 @@ async function validate(db: Db, actor: Actor, input: ClusterInput, requestedOrga
     .select({ id: clusters.id })
     .from(clusters)
     .where(
-      and(
-        eq(clusters.organization_id, organizationId),
-        sql`lower(${clusters.name}) = lower(${input.name})`,
-        exceptId ? ne(clusters.id, exceptId) : undefined,
-      ),
+      and(eq(clusters.organization_id, organizationId), sql`lower(${clusters.name}) = lower(${input.name})`, exceptId ? ne(clusters.id, exceptId) : undefined),
     );
   if (taken) throw validationError('name', 'validation.unique');
   const marketIds = await assertIdsInOrganization(db, markets, input.market_ids, organizationId, 'market_ids');

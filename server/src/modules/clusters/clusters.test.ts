@@ -61,10 +61,17 @@ describe('clusters', () => {
     expect((await t.app.inject({ url, headers: admin.headers })).json()).toEqual({ data: [cluster], meta: { page: 1, per_page: 25, total: 1 } });
     expect((await t.app.inject({ url: `${url}/${cluster.id}`, headers: admin.headers })).json()).toEqual({ data: cluster });
 
-    const updated = await t.app.inject({ method: 'PUT', url: `${url}/${cluster.id}`, headers: admin.headers, payload: { name: 'Nordics', market_ids: [norway.id] } });
+    const updated = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${cluster.id}`,
+      headers: admin.headers,
+      payload: { name: 'Nordics', market_ids: [norway.id] },
+    });
     expect(updated.statusCode).toBe(200);
     expect(updated.json().data).toMatchObject({ name: 'Nordics', markets: [summary(norway)] });
-    expect(await t.db.select().from(clusterMarkets).where(eq(clusterMarkets.cluster_id, cluster.id))).toEqual([{ cluster_id: cluster.id, market_id: norway.id }]);
+    expect(await t.db.select().from(clusterMarkets).where(eq(clusterMarkets.cluster_id, cluster.id))).toEqual([
+      { cluster_id: cluster.id, market_id: norway.id },
+    ]);
 
     expect((await t.app.inject({ method: 'DELETE', url: `${url}/${cluster.id}`, headers: admin.headers })).statusCode).toBe(204);
     expect((await t.app.inject({ url: `${url}/${cluster.id}`, headers: admin.headers })).statusCode).toBe(404);
@@ -100,7 +107,12 @@ describe('clusters', () => {
     expect(await t.db.select().from(clusters).where(eq(clusters.organization_id, admin.organizationId!))).toHaveLength(0);
 
     const cluster = await createCluster(admin.organizationId!, 'Kept', [own.id]);
-    const update = await t.app.inject({ method: 'PUT', url: `${url}/${cluster.id}`, headers: admin.headers, payload: { name: 'Kept', market_ids: [foreign.id] } });
+    const update = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${cluster.id}`,
+      headers: admin.headers,
+      payload: { name: 'Kept', market_ids: [foreign.id] },
+    });
     expect(update.statusCode).toBe(422);
     expect(await t.db.select().from(clusterMarkets).where(eq(clusterMarkets.cluster_id, cluster.id))).toEqual([{ cluster_id: cluster.id, market_id: own.id }]);
   });
@@ -135,7 +147,12 @@ describe('clusters', () => {
     const unnamed = await t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { name: 'Anywhere' } });
     expect(unnamed.statusCode).toBe(422);
     expect(unnamed.json().errors).toEqual({ organization_id: ['The organization id field is required.'] });
-    const created = await t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { organization_id: org.id, name: 'Central', market_ids: [market.id] } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: superAdmin.headers,
+      payload: { organization_id: org.id, name: 'Central', market_ids: [market.id] },
+    });
     expect(created.statusCode).toBe(201);
     expect(created.json().data).toMatchObject({ organization: { id: org.id, name: org.name }, markets: [summary(market)] });
     const list = await t.app.inject({ url: `${url}?organization_id=${org.id}`, headers: superAdmin.headers });

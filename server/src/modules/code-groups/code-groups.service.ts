@@ -18,7 +18,12 @@ async function hydrate(db: Db, rows: Row[]): Promise<CodeGroup[]> {
     .select({ group_id: codeGroupCodes.code_group_id, id: codes.id, code: codes.code, name: codes.name })
     .from(codeGroupCodes)
     .innerJoin(codes, eq(codes.id, codeGroupCodes.code_id))
-    .where(inArray(codeGroupCodes.code_group_id, rows.map((r) => r.id)))
+    .where(
+      inArray(
+        codeGroupCodes.code_group_id,
+        rows.map((r) => r.id),
+      ),
+    )
     .orderBy(asc(codes.code));
   return rows.map((r) => ({
     id: r.id,
@@ -35,7 +40,11 @@ export async function findCodeGroups(db: Db, actor: Actor, query: ListQuery): Pr
   const plan = planList(query, { sortable: { title: sql`lower(${codeGroups.title})`, id: codeGroups.id }, searchable: [codeGroups.title] });
   const where = and(organizationCondition(actor, codeGroups.organization_id, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
-    selectGroups(db).where(where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    selectGroups(db)
+      .where(where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ n: count() }).from(codeGroups).where(where),
   ]);
   return { data: await hydrate(db, rows), meta: plan.meta(total!.n) };
@@ -56,7 +65,10 @@ async function saveGroup(db: Db, organizationId: number, input: CodeGroupInput, 
       const [row] = await tx.insert(codeGroups).values({ title: input.title, organization_id: organizationId }).returning({ id: codeGroups.id });
       groupId = row!.id;
     } else {
-      await tx.update(codeGroups).set({ title: input.title, updated_at: sql`now()` }).where(eq(codeGroups.id, groupId));
+      await tx
+        .update(codeGroups)
+        .set({ title: input.title, updated_at: sql`now()` })
+        .where(eq(codeGroups.id, groupId));
     }
     await replaceLinks(tx, codeGroupCodes, 'code_group_id', groupId, 'code_id', codeIds);
     return groupId;

@@ -28,7 +28,9 @@ describe('code groups', () => {
     const group = res.json().data;
     expect(group.codes.map((c: { code: string }) => c.code)).toEqual(['10', '20']);
     const list = await t.app.inject({ url: `${url}?search=elec`, headers: admin.headers });
-    expect(list.json().data).toEqual([{ id: group.id, title: 'Electric', organization: { id: admin.organizationId, name: expect.any(String) }, codes: group.codes }]);
+    expect(list.json().data).toEqual([
+      { id: group.id, title: 'Electric', organization: { id: admin.organizationId, name: expect.any(String) }, codes: group.codes },
+    ]);
     const code = await t.app.inject({ url: `/api/v1/admin/codes/${a!.id}`, headers: admin.headers });
     expect(code.json().data.groups).toEqual([{ id: group.id, title: 'Electric' }]);
     expect((await t.app.inject({ method: 'DELETE', url: `${url}/${group.id}`, headers: admin.headers })).statusCode).toBe(204);

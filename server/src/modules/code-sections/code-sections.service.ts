@@ -22,10 +22,21 @@ type Row = { id: number; name: string; start: number; length: number; organizati
 async function hydrate(db: Db, rows: Row[]): Promise<CodeSection[]> {
   if (rows.length === 0) return [];
   const marketRows = await db
-    .select({ section_id: codeSectionMarkets.code_section_id, id: markets.id, international_name: markets.international_name, local_name: markets.local_name, iso_code: markets.iso_code })
+    .select({
+      section_id: codeSectionMarkets.code_section_id,
+      id: markets.id,
+      international_name: markets.international_name,
+      local_name: markets.local_name,
+      iso_code: markets.iso_code,
+    })
     .from(codeSectionMarkets)
     .innerJoin(markets, eq(markets.id, codeSectionMarkets.market_id))
-    .where(inArray(codeSectionMarkets.code_section_id, rows.map((r) => r.id)))
+    .where(
+      inArray(
+        codeSectionMarkets.code_section_id,
+        rows.map((r) => r.id),
+      ),
+    )
     .orderBy(asc(markets.international_name));
   return rows.map(({ organization_name, ...r }) => ({
     ...r,
@@ -44,7 +55,11 @@ export async function findCodeSections(db: Db, actor: Actor, query: ListQuery): 
   });
   const where = and(organizationCondition(actor, codeSections.organization_id, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
-    selectSections(db).where(where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    selectSections(db)
+      .where(where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ n: count() }).from(codeSections).where(where),
   ]);
   return { data: await hydrate(db, rows), meta: plan.meta(total!.n) };
@@ -77,10 +92,16 @@ async function saveSection(db: Db, organizationId: number, input: CodeSectionInp
     let sectionId = id;
     const values = { name: input.name, start: input.start, length: input.length };
     if (sectionId === undefined) {
-      const [row] = await tx.insert(codeSections).values({ ...values, organization_id: organizationId }).returning({ id: codeSections.id });
+      const [row] = await tx
+        .insert(codeSections)
+        .values({ ...values, organization_id: organizationId })
+        .returning({ id: codeSections.id });
       sectionId = row!.id;
     } else {
-      await tx.update(codeSections).set({ ...values, updated_at: sql`now()` }).where(eq(codeSections.id, sectionId));
+      await tx
+        .update(codeSections)
+        .set({ ...values, updated_at: sql`now()` })
+        .where(eq(codeSections.id, sectionId));
     }
     await replaceLinks(tx, codeSectionMarkets, 'code_section_id', sectionId, 'market_id', marketIds);
     return sectionId;

@@ -22,7 +22,14 @@ describe('code sections', () => {
     expect(res.statusCode).toBe(201);
     const list = await t.app.inject({ url, headers: admin.headers });
     expect(list.json().data).toEqual([
-      expect.objectContaining({ id: res.json().data.id, name: 'Trucks', start: 2000, length: 500, organization: { id: admin.organizationId, name: expect.any(String) }, markets: [expect.objectContaining({ international_name: 'Norway' })] }),
+      expect.objectContaining({
+        id: res.json().data.id,
+        name: 'Trucks',
+        start: 2000,
+        length: 500,
+        organization: { id: admin.organizationId, name: expect.any(String) },
+        markets: [expect.objectContaining({ international_name: 'Norway' })],
+      }),
     ]);
   });
 

@@ -7,7 +7,14 @@ import { codeGroupCodes, codeGroups, codeMarkets, codes, codeSections, companyCo
 import { notFound, validationError } from '../../errors.ts';
 import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { assertIdsInOrganization, assertInOrganization, assertOrganizationUnchanged, inUse, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import {
+  assertIdsInOrganization,
+  assertInOrganization,
+  assertOrganizationUnchanged,
+  inUse,
+  organizationCondition,
+  organizationForWrite,
+} from '../../lib/scope.ts';
 
 const marketColumns = {
   id: markets.id,
@@ -33,7 +40,10 @@ export function sectionOf(code: string, organizationId: number, sections: Sectio
 }
 
 /** Codes with their markets, section and groups, in the order given. */
-async function hydrate(db: Db, rows: { id: number; code: string; name: string; disabled_status: number; organization_id: number; organization_name: string }[]): Promise<Code[]> {
+async function hydrate(
+  db: Db,
+  rows: { id: number; code: string; name: string; disabled_status: number; organization_id: number; organization_name: string }[],
+): Promise<Code[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const organizationIds = [...new Set(rows.map((r) => r.organization_id))];
@@ -51,7 +61,13 @@ async function hydrate(db: Db, rows: { id: number; code: string; name: string; d
       .where(inArray(codeGroupCodes.code_id, ids))
       .orderBy(asc(codeGroups.title)),
     db
-      .select({ id: codeSections.id, name: codeSections.name, organization_id: codeSections.organization_id, start: codeSections.start, length: codeSections.length })
+      .select({
+        id: codeSections.id,
+        name: codeSections.name,
+        organization_id: codeSections.organization_id,
+        start: codeSections.start,
+        length: codeSections.length,
+      })
       .from(codeSections)
       .where(inArray(codeSections.organization_id, organizationIds)),
   ]);
@@ -117,10 +133,16 @@ async function saveCode(db: Db, organizationId: number, input: CodeInput, id?: n
     let codeId = id;
     const values = { code: input.code, name: input.name, disabled_status: input.disabled_status };
     if (codeId === undefined) {
-      const [row] = await tx.insert(codes).values({ ...values, organization_id: organizationId }).returning({ id: codes.id });
+      const [row] = await tx
+        .insert(codes)
+        .values({ ...values, organization_id: organizationId })
+        .returning({ id: codes.id });
       codeId = row!.id;
     } else {
-      await tx.update(codes).set({ ...values, updated_at: sql`now()` }).where(eq(codes.id, codeId));
+      await tx
+        .update(codes)
+        .set({ ...values, updated_at: sql`now()` })
+        .where(eq(codes.id, codeId));
     }
     await replaceLinks(tx, codeMarkets, 'code_id', codeId, 'market_id', marketIds);
     return codeId;

@@ -79,7 +79,12 @@ describe('codes', () => {
     const a = await createMarket(t.db, admin.organizationId!);
     const b = await createMarket(t.db, admin.organizationId!);
     const code = (await post({ code: 'UPD', name: 'x', market_ids: [a.id] })).json().data;
-    const res = await t.app.inject({ method: 'PUT', url: `${url}/${code.id}`, headers: admin.headers, payload: { code: 'UPD', name: 'y', market_ids: [b.id] } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${code.id}`,
+      headers: admin.headers,
+      payload: { code: 'UPD', name: 'y', market_ids: [b.id] },
+    });
     expect(res.json().data.markets.map((m: { id: number }) => m.id)).toEqual([b.id]);
   });
 });

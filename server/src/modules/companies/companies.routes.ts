@@ -5,15 +5,7 @@ import { requireAnyAbility } from '../../auth/permissions.ts';
 import { actorOf } from '../../auth/session-auth.ts';
 import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import { readLogotype, sendFile } from '../../lib/files.ts';
-import {
-  createCompany,
-  deleteCompany,
-  findCompanies,
-  findCompany,
-  findCompanyLogotypeId,
-  setCompanyLogotype,
-  updateCompany,
-} from './companies.service.ts';
+import { createCompany, deleteCompany, findCompanies, findCompany, findCompanyLogotypeId, setCompanyLogotype, updateCompany } from './companies.service.ts';
 
 const tags = ['companies'];
 
@@ -24,7 +16,12 @@ export function companiesRoutes(app: App, ctx: AppContext) {
   app.get(
     '/companies/companies-with-disabled',
     {
-      schema: { tags, summary: 'List every company, disabled ones too (by name)', querystring: listQuerySchema, response: { 200: listOf(companyListItemSchema) } },
+      schema: {
+        tags,
+        summary: 'List every company, disabled ones too (by name)',
+        querystring: listQuerySchema,
+        response: { 200: listOf(companyListItemSchema) },
+      },
       preValidation: canManage,
     },
     async (request) => findCompanies(ctx.db, actorOf(request), request.query, { includeDisabled: true }),
@@ -54,16 +51,22 @@ export function companiesRoutes(app: App, ctx: AppContext) {
   );
   app.put(
     '/companies/:id/logotype',
-    { schema: { tags, summary: 'Upload the logotype (multipart field "file", png or jpg by content, at most 2 MiB)', ...one, consumes: ['multipart/form-data'] }, preValidation: canManage },
+    {
+      schema: {
+        tags,
+        summary: 'Upload the logotype (multipart field "file", png or jpg by content, at most 2 MiB)',
+        ...one,
+        consumes: ['multipart/form-data'],
+      },
+      preValidation: canManage,
+    },
     async (request) => {
       const actor = actorOf(request);
       await findCompanyLogotypeId(ctx.db, actor, request.params.id);
       return { data: await setCompanyLogotype(ctx.db, actor, request.params.id, await readLogotype(request)) };
     },
   );
-  app.delete(
-    '/companies/:id/logotype',
-    { schema: { tags, summary: 'Remove the logotype', ...one }, preValidation: canManage },
-    async (request) => ({ data: await setCompanyLogotype(ctx.db, actorOf(request), request.params.id, null) }),
-  );
+  app.delete('/companies/:id/logotype', { schema: { tags, summary: 'Remove the logotype', ...one }, preValidation: canManage }, async (request) => ({
+    data: await setCompanyLogotype(ctx.db, actorOf(request), request.params.id, null),
+  }));
 }

@@ -35,7 +35,10 @@ const marketColumns = {
 function companyScope(actor: Actor, organizationId?: number) {
   const org = actor.organizationId ?? organizationId;
   if (org === undefined || org === null) return undefined;
-  return inArray(companies.id, sql`(select ${companyOrganizations.company_id} from ${companyOrganizations} where ${companyOrganizations.organization_id} = ${org})`);
+  return inArray(
+    companies.id,
+    sql`(select ${companyOrganizations.company_id} from ${companyOrganizations} where ${companyOrganizations.organization_id} = ${org})`,
+  );
 }
 
 /** Markets the actor may see on a company: those of their organization (a super-admin: all). */
@@ -45,13 +48,25 @@ function marketScope(actor: Actor) {
 
 const enabledNow = or(isNull(companies.disabled_at), gt(companies.disabled_at, sql`now()`));
 
-async function listItems(db: Db, actor: Actor, rows: { id: number; uuid: string; name: string; disabled_at: Date | null; logotype_file_id: number | null }[]): Promise<CompanyListItem[]> {
+async function listItems(
+  db: Db,
+  actor: Actor,
+  rows: { id: number; uuid: string; name: string; disabled_at: Date | null; logotype_file_id: number | null }[],
+): Promise<CompanyListItem[]> {
   if (rows.length === 0) return [];
   const marketRows = await db
     .select({ company_id: companyMarkets.company_id, ...marketColumns })
     .from(companyMarkets)
     .innerJoin(markets, eq(markets.id, companyMarkets.market_id))
-    .where(and(inArray(companyMarkets.company_id, rows.map((r) => r.id)), marketScope(actor)))
+    .where(
+      and(
+        inArray(
+          companyMarkets.company_id,
+          rows.map((r) => r.id),
+        ),
+        marketScope(actor),
+      ),
+    )
     .orderBy(asc(markets.international_name));
   return rows.map((r) => ({
     id: r.id,
@@ -68,11 +83,20 @@ async function listItems(db: Db, actor: Actor, rows: { id: number; uuid: string;
  * company, by name ascending unless sorted otherwise (spec §2).
  */
 export async function findCompanies(db: Db, actor: Actor, query: ListQuery, options: { includeDisabled: boolean }): Promise<Paged<CompanyListItem>> {
-  const plan = planList(query, { sortable: { name: sql`lower(${companies.name})`, disabled_at: companies.disabled_at, id: companies.id }, searchable: [companies.name] });
+  const plan = planList(query, {
+    sortable: { name: sql`lower(${companies.name})`, disabled_at: companies.disabled_at, id: companies.id },
+    searchable: [companies.name],
+  });
   const where = and(companyScope(actor, query.organization_id), options.includeDisabled ? undefined : enabledNow, plan.search);
   const [rows, [total]] = await Promise.all([
     db
-      .select({ id: companies.id, uuid: companies.uuid, name: companies.name, disabled_at: companies.disabled_at, logotype_file_id: companies.logotype_file_id })
+      .select({
+        id: companies.id,
+        uuid: companies.uuid,
+        name: companies.name,
+        disabled_at: companies.disabled_at,
+        logotype_file_id: companies.logotype_file_id,
+      })
       .from(companies)
       .where(where)
       .orderBy(...plan.orderBy)
@@ -84,7 +108,10 @@ export async function findCompanies(db: Db, actor: Actor, query: ListQuery, opti
 }
 
 async function findCompanyRow(db: Db, actor: Actor, id: number) {
-  const [row] = await db.select().from(companies).where(and(eq(companies.id, id), companyScope(actor)));
+  const [row] = await db
+    .select()
+    .from(companies)
+    .where(and(eq(companies.id, id), companyScope(actor)));
   if (!row) throw notFound();
   return row;
 }
@@ -114,7 +141,10 @@ export async function findCompany(db: Db, actor: Actor, id: number): Promise<Com
           eq(users.company_id, id),
           actor.organizationId === null
             ? undefined
-            : inArray(users.id, sql`(select ${userOrganizations.user_id} from ${userOrganizations} where ${userOrganizations.organization_id} = ${actor.organizationId})`),
+            : inArray(
+                users.id,
+                sql`(select ${userOrganizations.user_id} from ${userOrganizations} where ${userOrganizations.organization_id} = ${actor.organizationId})`,
+              ),
         ),
       )
       .orderBy(asc(users.email)),
@@ -198,7 +228,12 @@ async function assertMaySharedChanges(db: Db, actor: Actor, input: CompanyInput,
       ];
       if (changed.length) {
         const attribute = changed.map((f) => f.replace('_at', '').replace('_', ' ')).join(', ');
-        throw new AppError('forbidden', 'companies.shared', { attribute }, Object.fromEntries(changed.map((f) => [f, [{ key: 'companies.shared' as const, params: { attribute } }]])));
+        throw new AppError(
+          'forbidden',
+          'companies.shared',
+          { attribute },
+          Object.fromEntries(changed.map((f) => [f, [{ key: 'companies.shared' as const, params: { attribute } }]])),
+        );
       }
     }
   }
@@ -206,10 +241,26 @@ async function assertMaySharedChanges(db: Db, actor: Actor, input: CompanyInput,
   const current = id === undefined ? [] : (await db.select({ id: users.id }).from(users).where(eq(users.company_id, id))).map((u) => u.id);
   const moved = [...userIds.filter((u) => !current.includes(u)), ...current.filter((u) => !userIds.includes(u))];
   if (moved.length === 0) return;
-  const memberships = await db.select({ user_id: userOrganizations.user_id, id: userOrganizations.organization_id }).from(userOrganizations).where(inArray(userOrganizations.user_id, moved));
+  const memberships = await db
+    .select({ user_id: userOrganizations.user_id, id: userOrganizations.organization_id })
+    .from(userOrganizations)
+    .where(inArray(userOrganizations.user_id, moved));
   const inActorsOrganization = new Set(memberships.filter((m) => m.id === actor.organizationId).map((m) => m.user_id));
-  const shared = moved.filter((u) => inActorsOrganization.has(u) && !administersAll(administered, memberships.filter((m) => m.user_id === u).map((m) => m.id)));
-  if (shared.length) throw new AppError('forbidden', 'users.person_shared', { attribute: 'company' }, { user_ids: [{ key: 'users.person_shared', params: { attribute: 'company' } }] });
+  const shared = moved.filter(
+    (u) =>
+      inActorsOrganization.has(u) &&
+      !administersAll(
+        administered,
+        memberships.filter((m) => m.user_id === u).map((m) => m.id),
+      ),
+  );
+  if (shared.length)
+    throw new AppError(
+      'forbidden',
+      'users.person_shared',
+      { attribute: 'company' },
+      { user_ids: [{ key: 'users.person_shared', params: { attribute: 'company' } }] },
+    );
 }
 
 async function saveCompany(db: Db, actor: Actor, input: CompanyInput, id?: number): Promise<number> {
@@ -222,8 +273,18 @@ async function saveCompany(db: Db, actor: Actor, input: CompanyInput, id?: numbe
   }
   const codeIds = [...new Set(input.code_ids)];
   const userIds = [...new Set(input.user_ids)];
-  await assertAllIn(db, 'markets', marketIds, (ids) => db.select({ id: markets.id }).from(markets).where(and(inArray(markets.id, ids), inArray(markets.organization_id, orgIds))));
-  await assertAllIn(db, 'code_ids', codeIds, (ids) => db.select({ id: codes.id }).from(codes).where(and(inArray(codes.id, ids), inArray(codes.organization_id, orgIds))));
+  await assertAllIn(db, 'markets', marketIds, (ids) =>
+    db
+      .select({ id: markets.id })
+      .from(markets)
+      .where(and(inArray(markets.id, ids), inArray(markets.organization_id, orgIds))),
+  );
+  await assertAllIn(db, 'code_ids', codeIds, (ids) =>
+    db
+      .select({ id: codes.id })
+      .from(codes)
+      .where(and(inArray(codes.id, ids), inArray(codes.organization_id, orgIds))),
+  );
   await assertAllIn(db, 'user_ids', userIds, (ids) =>
     db
       .selectDistinct({ id: userOrganizations.user_id })
@@ -239,7 +300,10 @@ async function saveCompany(db: Db, actor: Actor, input: CompanyInput, id?: numbe
       const [row] = await tx.insert(companies).values({ name: input.name, disabled_at: disabledAt }).returning({ id: companies.id });
       companyId = row!.id;
     } else {
-      await tx.update(companies).set({ name: input.name, disabled_at: disabledAt, updated_at: sql`now()` }).where(eq(companies.id, companyId));
+      await tx
+        .update(companies)
+        .set({ name: input.name, disabled_at: disabledAt, updated_at: sql`now()` })
+        .where(eq(companies.id, companyId));
     }
     const cid = companyId;
     const editedMarkets = sql`(select ${markets.id} from ${markets} where ${inArray(markets.organization_id, orgIds)})`;
@@ -247,7 +311,8 @@ async function saveCompany(db: Db, actor: Actor, input: CompanyInput, id?: numbe
     const editedUsers = sql`(select ${userOrganizations.user_id} from ${userOrganizations} where ${inArray(userOrganizations.organization_id, orgIds)})`;
 
     // Organizations: a super-admin sets them; an administrator makes sure theirs is there.
-    if (actor.organizationId === null) await tx.delete(companyOrganizations).where(and(eq(companyOrganizations.company_id, cid), notInArray(companyOrganizations.organization_id, orgIds)));
+    if (actor.organizationId === null)
+      await tx.delete(companyOrganizations).where(and(eq(companyOrganizations.company_id, cid), notInArray(companyOrganizations.organization_id, orgIds)));
     await tx
       .insert(companyOrganizations)
       .values(orgIds.map((organization_id) => ({ company_id: cid, organization_id })))
@@ -262,7 +327,13 @@ async function saveCompany(db: Db, actor: Actor, input: CompanyInput, id?: numbe
     // Company markets: keep the row (and its id) of a market that stays, update its roles.
     await tx
       .delete(companyMarkets)
-      .where(and(eq(companyMarkets.company_id, cid), inArray(companyMarkets.market_id, editedMarkets), marketIds.length ? notInArray(companyMarkets.market_id, marketIds) : undefined));
+      .where(
+        and(
+          eq(companyMarkets.company_id, cid),
+          inArray(companyMarkets.market_id, editedMarkets),
+          marketIds.length ? notInArray(companyMarkets.market_id, marketIds) : undefined,
+        ),
+      );
     for (const m of input.markets) {
       await tx
         .insert(companyMarkets)
@@ -278,7 +349,11 @@ async function saveCompany(db: Db, actor: Actor, input: CompanyInput, id?: numbe
       .update(users)
       .set({ company_id: null, updated_at: sql`now()` })
       .where(and(eq(users.company_id, cid), inArray(users.id, editedUsers), userIds.length ? notInArray(users.id, userIds) : undefined));
-    if (userIds.length) await tx.update(users).set({ company_id: cid, updated_at: sql`now()` }).where(inArray(users.id, userIds));
+    if (userIds.length)
+      await tx
+        .update(users)
+        .set({ company_id: cid, updated_at: sql`now()` })
+        .where(inArray(users.id, userIds));
     return cid;
   });
 }
@@ -301,7 +376,12 @@ export async function deleteCompany(db: Db, actor: Actor, id: number): Promise<v
     db
       .select({ n: count() })
       .from(companyOrganizations)
-      .where(and(eq(companyOrganizations.company_id, id), actor.organizationId === null ? undefined : ne(companyOrganizations.organization_id, actor.organizationId))),
+      .where(
+        and(
+          eq(companyOrganizations.company_id, id),
+          actor.organizationId === null ? undefined : ne(companyOrganizations.organization_id, actor.organizationId),
+        ),
+      ),
   ]);
   if (staff!.n > 0 || (actor.organizationId !== null && otherOrgs!.n > 0)) throw inUse(`The company ${company.name}`);
   await db.delete(companies).where(eq(companies.id, id));
@@ -314,7 +394,10 @@ export async function setCompanyLogotype(db: Db, actor: Actor, id: number, file:
     throw new AppError('forbidden', 'companies.shared', { attribute: 'logotype' });
   }
   const fileId = file ? await storeFile(db, file) : null;
-  await db.update(companies).set({ logotype_file_id: fileId, updated_at: sql`now()` }).where(eq(companies.id, id));
+  await db
+    .update(companies)
+    .set({ logotype_file_id: fileId, updated_at: sql`now()` })
+    .where(eq(companies.id, id));
   await deleteFile(db, company.logotype_file_id);
   return findCompany(db, actor, id);
 }

@@ -92,7 +92,15 @@ describe('companies', () => {
       method: 'PUT',
       url: `/api/v1/companies/${created.id}`,
       headers: admin.headers,
-      payload: { name: 'Keep AB', disabled_at: '2030-01-01T00:00:00.000Z', markets: [{ market_id: m1.id, roles: ['viewer'] }, { market_id: m2.id, roles: [] }], user_ids: [] },
+      payload: {
+        name: 'Keep AB',
+        disabled_at: '2030-01-01T00:00:00.000Z',
+        markets: [
+          { market_id: m1.id, roles: ['viewer'] },
+          { market_id: m2.id, roles: [] },
+        ],
+        user_ids: [],
+      },
     });
     expect(res.statusCode).toBe(200);
     const company = res.json().data;
@@ -128,7 +136,12 @@ describe('companies', () => {
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]);
     const headers = { ...admin.headers, 'content-type': `multipart/form-data; boundary=${boundary}` };
-    const gif = await t.app.inject({ method: 'PUT', url: `/api/v1/companies/${company.id}/logotype`, headers, payload: body(Buffer.from('GIF89a........'), 'logo.png') });
+    const gif = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/companies/${company.id}/logotype`,
+      headers,
+      payload: body(Buffer.from('GIF89a........'), 'logo.png'),
+    });
     expect(gif.statusCode).toBe(422);
     expect(gif.json().errors.file).toEqual(['The logotype must be a png or jpg image.']);
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);

@@ -16,7 +16,13 @@ export async function findCurrencies(db: Db, query: ListQuery): Promise<Paged<Cu
     searchable: [currencies.iso_code, currencies.name],
   });
   const [rows, [total]] = await Promise.all([
-    db.select(columns).from(currencies).where(plan.search).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select(columns)
+      .from(currencies)
+      .where(plan.search)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ n: count() }).from(currencies).where(plan.search),
   ]);
   return { data: rows, meta: plan.meta(total!.n) };

@@ -89,7 +89,12 @@ describe('a currency from its ISO code alone (issue 8)', () => {
     expect(created.json().data).toMatchObject({ iso_code: 'CHF', name: 'Swiss Franc' });
     const empty = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'NOK', name: '  ' } });
     expect(empty.json().data).toMatchObject({ iso_code: 'NOK', name: 'Norwegian Krone' });
-    const renamed = await t.app.inject({ method: 'PUT', url: `${url}/${empty.json().data.id}`, headers: admin.headers, payload: { iso_code: 'NOK', name: null } });
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${empty.json().data.id}`,
+      headers: admin.headers,
+      payload: { iso_code: 'NOK', name: null },
+    });
     expect(renamed.json().data.name).toBe('Norwegian Krone');
   });
 
@@ -124,7 +129,9 @@ describe('field error messages', () => {
     const [shared] = await t.db.insert(currencies).values({ iso_code: 'SHD', name: 'Shared' }).returning();
     expect((await t.app.inject({ url, headers: orgAdmin.headers })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'POST', url, headers: orgAdmin.headers, payload: { iso_code: 'ADM', name: 'Admin money' } })).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'PUT', url: `${url}/${shared!.id}`, headers: orgAdmin.headers, payload: { iso_code: 'SHD', name: 'Renamed' } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `${url}/${shared!.id}`, headers: orgAdmin.headers, payload: { iso_code: 'SHD', name: 'Renamed' } })).statusCode,
+    ).toBe(403);
     expect((await t.app.inject({ method: 'DELETE', url: `${url}/${shared!.id}`, headers: orgAdmin.headers })).statusCode).toBe(403);
     const [kept] = await t.db.select().from(currencies).where(eq(currencies.id, shared!.id));
     expect(kept!.name).toBe('Shared');

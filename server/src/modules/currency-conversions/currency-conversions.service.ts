@@ -57,7 +57,11 @@ export async function findCurrencyConversions(db: Db, query: NewestFirstListQuer
     },
   );
   const [rows, [total]] = await Promise.all([
-    selectConversions(db).where(plan.search).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    selectConversions(db)
+      .where(plan.search)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db
       .select({ n: count() })
       .from(currencyConversions)

@@ -17,7 +17,10 @@ afterAll(async () => {
 const url = '/api/v1/currency_conversions';
 
 async function createCurrency(isoCode: string) {
-  const [currency] = await t.db.insert(currencies).values({ iso_code: isoCode, name: `Currency ${isoCode}` }).returning();
+  const [currency] = await t.db
+    .insert(currencies)
+    .values({ iso_code: isoCode, name: `Currency ${isoCode}` })
+    .returning();
   return currency!;
 }
 
@@ -70,7 +73,12 @@ describe('currency conversions', () => {
       payload: { from_currency_id: eur.id, to_currency_id: sek.id, rate: '11.4286', valid_from: '2024-04-01' },
     });
     expect(updated.statusCode).toBe(200);
-    expect(updated.json().data).toMatchObject({ rate: '11.4286000000', from_currency: { iso_code: 'QBB' }, to_currency: { iso_code: 'QBA' }, valid_from: '2024-04-01' });
+    expect(updated.json().data).toMatchObject({
+      rate: '11.4286000000',
+      from_currency: { iso_code: 'QBB' },
+      to_currency: { iso_code: 'QBA' },
+      valid_from: '2024-04-01',
+    });
 
     const deleted = await t.app.inject({ method: 'DELETE', url: `${url}/${conversion.id}`, headers: admin.headers });
     expect(deleted.statusCode).toBe(204);
@@ -130,7 +138,12 @@ describe('currency conversions', () => {
     expect(self.statusCode).toBe(200);
     expect(self.json().data.rate).toBe('1.6000000000');
     // The reverse pair is another conversion.
-    const reverse = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...payload, from_currency_id: to.id, to_currency_id: from.id } });
+    const reverse = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: admin.headers,
+      payload: { ...payload, from_currency_id: to.id, to_currency_id: from.id },
+    });
     expect(reverse.statusCode).toBe(201);
   });
 

@@ -35,7 +35,12 @@ async function importRows(w: Awaited<ReturnType<typeof world>>, rows: XlsxCellIn
   const file = path.join(dir, `${unique('exact')}.xlsx`);
   await writeXlsx(file, [['Code', 'Volume', 'Value'], ...rows]);
   const body = multipart('exact.xlsx', fs.readFileSync(file));
-  const res = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${w.report.uuid}/file`, headers: { ...w.reporter, ...body.headers }, payload: body.payload });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/reports/${w.report.uuid}/file`,
+    headers: { ...w.reporter, ...body.headers },
+    payload: body.payload,
+  });
   expect(res.statusCode).toBe(202);
   for (let i = 0; i < 600; i++) {
     const status = (await t.app.inject({ url: `/api/v1/imports/${res.json().data.uuid}`, headers: w.reporter })).json().data.status;

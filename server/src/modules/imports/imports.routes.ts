@@ -85,12 +85,23 @@ export function importsRoutes(app: App, ctx: AppContext) {
   );
   app.get(
     '/imports',
-    { schema: { tags, summary: 'Imports of the reports the caller may see, newest first', querystring: importListQuerySchema, response: { 200: dataOf(z.array(importSchema)) } }, preValidation: signedIn },
+    {
+      schema: {
+        tags,
+        summary: 'Imports of the reports the caller may see, newest first',
+        querystring: importListQuerySchema,
+        response: { 200: dataOf(z.array(importSchema)) },
+      },
+      preValidation: signedIn,
+    },
     async (request) => ({ data: await findImports(ctx.db, who(request), request.query) }),
   );
   app.get(
     '/imports/:uuid',
-    { schema: { tags, summary: 'One import with its status and row errors', params: uuidParams, response: { 200: dataOf(importDetailSchema) } }, preValidation: signedIn },
+    {
+      schema: { tags, summary: 'One import with its status and row errors', params: uuidParams, response: { 200: dataOf(importDetailSchema) } },
+      preValidation: signedIn,
+    },
     async (request) => ({ data: await findImport(ctx.db, who(request), request.params.uuid) }),
   );
   app.get(
@@ -107,7 +118,12 @@ export function importsRoutes(app: App, ctx: AppContext) {
     { schema: { tags, summary: 'The error list as an xlsx (Row, Code, Error)', params: uuidParams }, preValidation: signedIn },
     async (request, reply) => {
       const errors = await findImportErrors(ctx.db, who(request), request.params.uuid);
-      const content = await xlsxBuffer((out) => writeErrorSheet(errors.map(({ row, code, message }) => ({ row, code, message })), out));
+      const content = await xlsxBuffer((out) =>
+        writeErrorSheet(
+          errors.map(({ row, code, message }) => ({ row, code, message })),
+          out,
+        ),
+      );
       attachment(reply, `errors-${request.params.uuid}.xlsx`);
       return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(content);
     },

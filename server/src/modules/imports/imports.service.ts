@@ -90,17 +90,19 @@ export async function acceptUpload(
   // Stored as sent; the worker judges the content (not the name or the declared type).
   const fileId = await storeFile(db, { name: file.name, mimeType: 'application/octet-stream', content: file.content });
   // The status may have changed while the file arrived: then the stored file is nobody's.
-  const created = await db.transaction(async (tx) => {
-    const moved = await applyReportEvent(tx, { event: 'upload', reportId: report.id, actor: who.actor.userId, mayAct });
-    const [row] = await tx
-      .insert(imports)
-      .values({ report_id: report.id, user_id: who.actor.userId, file_id: fileId, report_status_before: moved.from })
-      .returning({ id: imports.id, uuid: imports.uuid, status: imports.status });
-    return row!;
-  }).catch(async (error: unknown) => {
-    await deleteFile(db, fileId).catch(() => {}); // the refusal is the answer, not a failed clean-up
-    throw error;
-  });
+  const created = await db
+    .transaction(async (tx) => {
+      const moved = await applyReportEvent(tx, { event: 'upload', reportId: report.id, actor: who.actor.userId, mayAct });
+      const [row] = await tx
+        .insert(imports)
+        .values({ report_id: report.id, user_id: who.actor.userId, file_id: fileId, report_status_before: moved.from })
+        .returning({ id: imports.id, uuid: imports.uuid, status: imports.status });
+      return row!;
+    })
+    .catch(async (error: unknown) => {
+      await deleteFile(db, fileId).catch(() => {}); // the refusal is the answer, not a failed clean-up
+      throw error;
+    });
   // Without a worker in this process the import waits, queued, for the next one that starts.
   await queue?.sendImport(created.id);
   return { uuid: created.uuid, status: created.status };
@@ -129,11 +131,17 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
   // Interrupted while storing rows: go back to Processing file and start over.
   if (report.status === ReportStatus.ProcessingData) await applyReportEvent(db, { event: 'restart', reportId: report.id, actor: null });
   else if (report.status !== ReportStatus.ProcessingFile) {
-    await db.update(imports).set({ status: 'failed', finished_at: sql`now()` }).where(eq(imports.id, importId));
+    await db
+      .update(imports)
+      .set({ status: 'failed', finished_at: sql`now()` })
+      .where(eq(imports.id, importId));
     return;
   }
   const attempt = item.attempts + 1;
-  await db.update(imports).set({ status: 'processing', started_at: sql`now()`, attempts: attempt }).where(eq(imports.id, importId));
+  await db
+    .update(imports)
+    .set({ status: 'processing', started_at: sql`now()`, attempts: attempt })
+    .where(eq(imports.id, importId));
   // Rows written by an interrupted run are not the report's: drop them before writing anew.
   await deleteStaleRowSets(db, report.id);
   if (attempt > IMPORT_MAX_ATTEMPTS) {
@@ -159,7 +167,13 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
         await tx
           .update(imports)
           // A cut list ends with one "too many errors" entry, which is not an error of the file.
-          .set({ status: 'invalid', errors: stored, error_count: result.errors.length - (result.truncated ? 1 : 0), row_count: result.dataRowCount, finished_at: sql`now()` })
+          .set({
+            status: 'invalid',
+            errors: stored,
+            error_count: result.errors.length - (result.truncated ? 1 : 0),
+            row_count: result.dataRowCount,
+            finished_at: sql`now()`,
+          })
           .where(eq(imports.id, importId));
         await applyReportEvent(tx, { event: 'file_invalid', reportId: report.id, actor: null });
       });
@@ -169,7 +183,10 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
     await applyReportEvent(db, { event: 'file_valid', reportId: report.id, actor: null });
     await db.transaction(async (tx) => {
       await setCurrentRowSet(tx, report.id, rowSetId);
-      await tx.update(imports).set({ status: 'done', row_count: result.rowCount, error_count: 0, finished_at: sql`now()` }).where(eq(imports.id, importId));
+      await tx
+        .update(imports)
+        .set({ status: 'done', row_count: result.rowCount, error_count: 0, finished_at: sql`now()` })
+        .where(eq(imports.id, importId));
       // In the same step (DESIGN §5 "rows stored, preflight run"): whoever sees the import done
       // sees its preflight too (the import screen stops polling once it is done).
       await runPreflight(tx, report.id);
@@ -210,7 +227,10 @@ async function giveUpImport(db: Db, importId: number, reportId: number): Promise
 
 /** After a restart: every import that did not finish is queued again. */
 export async function recoverImports(db: Db, queue: { sendImport(importId: number): Promise<void> }): Promise<number> {
-  const pending = await db.select({ id: imports.id }).from(imports).where(inArray(imports.status, ['queued', 'processing']));
+  const pending = await db
+    .select({ id: imports.id })
+    .from(imports)
+    .where(inArray(imports.status, ['queued', 'processing']));
   for (const p of pending) await queue.sendImport(p.id);
   return pending.length;
 }
@@ -287,7 +307,9 @@ async function findImportRow(db: Db, who: Who, uuid: string): Promise<ImportRowD
  * A row error as stored: its message key and parameters (migration 0009 dropped the stored English
  * sentences). An entry from before keys were stored, if any, keeps its sentence.
  */
-type StoredError = { row: number | null; code: string | null; key: MessageKey; params: MessageParams } | { row: number | null; code: string | null; key?: undefined; message: string };
+type StoredError =
+  | { row: number | null; code: string | null; key: MessageKey; params: MessageParams }
+  | { row: number | null; code: string | null; key?: undefined; message: string };
 
 /** A stored error with its message in the reader's language. */
 export function renderImportError(error: StoredError, locale?: Locale) {

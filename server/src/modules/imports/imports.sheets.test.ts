@@ -26,9 +26,7 @@ const TEMPLATE_CODES: TemplateCode[] = [
 ];
 
 const LOOKUP: CodeLookup = {
-  byCode: new Map<string, CodeInfo>(
-    TEMPLATE_CODES.map((c, i) => [c.code, { id: i + 1, code: c.code, disabled_status: c.disabled_status, available: true }]),
-  ),
+  byCode: new Map<string, CodeInfo>(TEMPLATE_CODES.map((c, i) => [c.code, { id: i + 1, code: c.code, disabled_status: c.disabled_status, available: true }])),
 };
 
 describe('import template', () => {
@@ -139,7 +137,15 @@ describe('error sheet', () => {
   it('leaves Row empty for errors about the whole file and writes into a stream', async () => {
     const path = tmp.path('errors-file.xlsx');
     await writeErrorSheet(
-      [{ row: null, code: null, key: 'import.not_xlsx', params: {}, message: "Invalid file. Please make sure the file you're trying to import is an xlsx-file." }],
+      [
+        {
+          row: null,
+          code: null,
+          key: 'import.not_xlsx',
+          params: {},
+          message: "Invalid file. Please make sure the file you're trying to import is an xlsx-file.",
+        },
+      ],
       createWriteStream(path),
       { locale: 'sv-SE' },
     );

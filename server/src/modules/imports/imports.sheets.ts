@@ -36,11 +36,7 @@ export interface ErrorSheetEntry {
 }
 
 /** Writes the import template for these codes (in the given order) to a file path or a stream. */
-export async function writeTemplate(
-  codes: Iterable<TemplateCode>,
-  out: string | NodeJS.WritableStream,
-  options: SheetOptions = {},
-): Promise<void> {
+export async function writeTemplate(codes: Iterable<TemplateCode>, out: string | NodeJS.WritableStream, options: SheetOptions = {}): Promise<void> {
   const t = (key: MessageKey) => translate(key, {}, options.locale);
   const notes: Partial<Record<number, string>> = {
     10: t('import.sheet.note_value_disabled'),
@@ -60,11 +56,7 @@ export async function writeTemplate(
 }
 
 /** Writes the error list of an import (`Row | Code | Error`) to a file path or a stream. */
-export async function writeErrorSheet(
-  errors: Iterable<ErrorSheetEntry>,
-  out: string | NodeJS.WritableStream,
-  options: SheetOptions = {},
-): Promise<void> {
+export async function writeErrorSheet(errors: Iterable<ErrorSheetEntry>, out: string | NodeJS.WritableStream, options: SheetOptions = {}): Promise<void> {
   function* rows(): Generator<XlsxCellInput[]> {
     for (const error of errors) {
       const message = options.locale && error.key ? translate(error.key, error.params ?? {}, options.locale) : error.message;
@@ -73,7 +65,11 @@ export async function writeErrorSheet(
   }
   await writeXlsx(out, rows(), {
     sheetName: 'Errors',
-    header: [translate('import.sheet.row', {}, options.locale), translate('import.sheet.code', {}, options.locale), translate('import.sheet.error', {}, options.locale)],
+    header: [
+      translate('import.sheet.row', {}, options.locale),
+      translate('import.sheet.code', {}, options.locale),
+      translate('import.sheet.error', {}, options.locale),
+    ],
     columnWidths: [8, 16, 90],
   });
 }

@@ -3,7 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../../../test/helpers.ts';
 import { createUploadableReport } from '../../../test/uploads.ts';
-import { codeMarkets, codes, companies, companyCodes, companyMarkets, companyOrganizations, files, imports, preflights, reportRows, reportRowSets, reports } from '../../db/schema.ts';
+import {
+  codeMarkets,
+  codes,
+  companies,
+  companyCodes,
+  companyMarkets,
+  companyOrganizations,
+  files,
+  imports,
+  preflights,
+  reportRows,
+  reportRowSets,
+  reports,
+} from '../../db/schema.ts';
 import { writeXlsx, type XlsxCellInput } from '../../lib/xlsx-writer/index.ts';
 import { openXlsx } from '../../lib/xlsx/index.ts';
 import { IMPORT_MAX_ATTEMPTS, processImport } from './imports.service.ts';
@@ -97,7 +110,15 @@ async function rowSetsOf(reportId: number) {
 describe('importing a report file', () => {
   it('when an invalid file is uploaded, then 202 at once, the report goes to 11 with every row error, and accepted rows stay', async () => {
     const w = await world();
-    const good = await upload(w.reporter, w.report.uuid, 'good.xlsx', await xlsx([['Code', 'Volume', 'Value'], ['1001', 5, 500]]));
+    const good = await upload(
+      w.reporter,
+      w.report.uuid,
+      'good.xlsx',
+      await xlsx([
+        ['Code', 'Volume', 'Value'],
+        ['1001', 5, 500],
+      ]),
+    );
     expect(good.statusCode).toBe(202);
     expect((await settled(w.reporter, good.json().data.uuid)).status).toBe('done');
 
@@ -143,13 +164,28 @@ describe('importing a report file', () => {
 
   it('when a valid file follows, then the rows are replaced, the report is back to 20 with a preflight, and the reporter can submit', async () => {
     const w = await world();
-    const res = await upload(w.reporter, w.report.uuid, 'r.xlsx', await xlsx([['1001', '1 234', '12,5'], ['1002', 3, 300]]));
+    const res = await upload(
+      w.reporter,
+      w.report.uuid,
+      'r.xlsx',
+      await xlsx([
+        ['1001', '1 234', '12,5'],
+        ['1002', 3, 300],
+      ]),
+    );
     const done = await settled(w.reporter, res.json().data.uuid);
     expect(done).toMatchObject({ status: 'done', row_count: 2, error_count: 0 });
     const report = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
     expect(report).toMatchObject({ status: 20, totals: { volume: '1237.0000', value: '312.5000' }, preflight: { severity: 10 } });
-    expect(report.history.map((h: { from_status: number; to_status: number }) => `${h.from_status}>${h.to_status}`)).toEqual(['null>20', '20>10', '10>30', '30>20']);
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/reports/${w.report.uuid}/status`, headers: w.reporter, payload: { status: 40 } })).json().data.status).toBe(40);
+    expect(report.history.map((h: { from_status: number; to_status: number }) => `${h.from_status}>${h.to_status}`)).toEqual([
+      'null>20',
+      '20>10',
+      '10>30',
+      '30>20',
+    ]);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/v1/reports/${w.report.uuid}/status`, headers: w.reporter, payload: { status: 40 } })).json().data.status,
+    ).toBe(40);
     // Waiting for approval: no uploads.
     const refused = await upload(w.reporter, w.report.uuid, 'late.xlsx', await xlsx([['1001', 1, 1]]));
     expect(refused.statusCode).toBe(409);
@@ -202,7 +238,9 @@ describe('importing a report file', () => {
     const w = await world();
     const res = await upload(w.reporter, w.report.uuid, 'report.xlsx', Buffer.from('code;volume;value\n1001;1;1\n'));
     const done = await settled(w.reporter, res.json().data.uuid);
-    expect(done.errors.map((e: { message: string }) => e.message)).toEqual(["Invalid file. Please make sure the file you're trying to import is an xlsx-file."]);
+    expect(done.errors.map((e: { message: string }) => e.message)).toEqual([
+      "Invalid file. Please make sure the file you're trying to import is an xlsx-file.",
+    ]);
   });
 
   it('when an approver or another company uploads, then it is refused', async () => {
@@ -260,7 +298,9 @@ describe('importing a report file', () => {
     await processImport(failing, t.app.log, item!.id);
     const failed = await settled(w.reporter, res.json().data.uuid);
     expect(failed.status).toBe('failed');
-    expect(failed.errors.map((e: { message: string }) => e.message)).toEqual(['The file could not be processed. Upload it again; if this happens again, contact your administrator.']);
+    expect(failed.errors.map((e: { message: string }) => e.message)).toEqual([
+      'The file could not be processed. Upload it again; if this happens again, contact your administrator.',
+    ]);
     const report = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
     expect(report.status).toBe(11);
     expect((await rowsOf(w)).map((r: { code: string; volume: string }) => [r.code, r.volume])).toEqual([['1001', '5.0000']]);
@@ -272,7 +312,9 @@ describe('importing a report file', () => {
     const noPreflight = new Proxy(t.db, {
       get(target, prop) {
         const value = Reflect.get(target, prop);
-        if (prop === 'insert') return (table: unknown) => (table === preflights ? { values: () => ({ returning: () => Promise.reject(new Error('disk full')) }) } : target.insert(table as never));
+        if (prop === 'insert')
+          return (table: unknown) =>
+            table === preflights ? { values: () => ({ returning: () => Promise.reject(new Error('disk full')) }) } : target.insert(table as never);
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
@@ -333,8 +375,12 @@ describe('report rows integrity (statement triggers instead of foreign keys)', (
     const w = await world();
     const [code] = await t.db.select().from(codes).where(eq(codes.code, '1001')).limit(1);
     const [rowSet] = await t.db.insert(reportRowSets).values({ report_id: w.report.id }).returning();
-    await expect(t.db.insert(reportRows).values({ row_set_id: rowSet!.id, code_id: 987654321, volume: '1', value: '1' })).rejects.toMatchObject({ cause: { code: '23503' } });
-    await expect(t.db.insert(reportRows).values({ row_set_id: 987654321, code_id: code!.id, volume: '1', value: '1' })).rejects.toMatchObject({ cause: { code: '23503' } });
+    await expect(t.db.insert(reportRows).values({ row_set_id: rowSet!.id, code_id: 987654321, volume: '1', value: '1' })).rejects.toMatchObject({
+      cause: { code: '23503' },
+    });
+    await expect(t.db.insert(reportRows).values({ row_set_id: 987654321, code_id: code!.id, volume: '1', value: '1' })).rejects.toMatchObject({
+      cause: { code: '23503' },
+    });
     // One statement writing into two sets, one of them unknown: each row is checked.
     await expect(
       t.db.insert(reportRows).values([

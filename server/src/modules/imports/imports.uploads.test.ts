@@ -83,7 +83,9 @@ describe('storing an upload as it arrives', () => {
     let halfway!: () => void;
     const reachedHalfway = new Promise<void>((r) => (halfway = r));
     async function* pieces() {
-      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="halfway.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="halfway.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      );
       for (let at = 0; at < content.length; at += 64 * 1024) {
         if (at === 2.5 * FILE_CHUNK_BYTES) {
           halfway();
@@ -121,7 +123,11 @@ describe('storing an upload as it arrives', () => {
     const [item] = await t.db.select({ uuid: imports.uuid, file_id: imports.file_id }).from(imports).where(eq(imports.report_id, report.id));
     const [file] = await t.db.select().from(files).where(eq(files.id, item!.file_id));
     expect(file).toMatchObject({ complete: true, size: content.length, sha256: createHash('sha256').update(content).digest('hex') });
-    const chunks = await t.db.select({ seq: fileChunks.seq, bytes: sql<number>`octet_length(${fileChunks.data})` }).from(fileChunks).where(eq(fileChunks.file_id, file!.id)).orderBy(fileChunks.seq);
+    const chunks = await t.db
+      .select({ seq: fileChunks.seq, bytes: sql<number>`octet_length(${fileChunks.data})` })
+      .from(fileChunks)
+      .where(eq(fileChunks.file_id, file!.id))
+      .orderBy(fileChunks.seq);
     expect(chunks.map((c) => c.seq)).toEqual(chunks.map((_, i) => i));
     expect(chunks.length).toBeGreaterThan(6);
     // A chunk is written once FILE_CHUNK_BYTES have come, so it holds a little more at most.
@@ -143,7 +149,9 @@ describe('storing an upload as it arrives', () => {
     req.on('error', () => {});
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="gone.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`);
     for (let i = 0; i < 32; i++) req.write(Buffer.alloc(64 * 1024, 7));
-    const started = async () => (await t.db.select({ id: fileChunks.file_id }).from(fileChunks).innerJoin(files, eq(files.id, fileChunks.file_id)).where(eq(files.name, 'gone.xlsx'))).length;
+    const started = async () =>
+      (await t.db.select({ id: fileChunks.file_id }).from(fileChunks).innerJoin(files, eq(files.id, fileChunks.file_id)).where(eq(files.name, 'gone.xlsx')))
+        .length;
     for (let i = 0; i < 100 && (await started()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(await started()).toBeGreaterThan(0);
     req.destroy();
@@ -157,12 +165,22 @@ describe('storing an upload as it arrives', () => {
   });
 
   it('when a file was left unfinished by a process that ended, then it is deleted a day later, not before', async () => {
-    const [old] = await t.db.insert(files).values({ name: 'old-unfinished', mime_type: 'x', size: 0, sha256: '', created_at: sql`now() - interval '25 hours'` }).returning();
+    const [old] = await t.db
+      .insert(files)
+      .values({ name: 'old-unfinished', mime_type: 'x', size: 0, sha256: '', created_at: sql`now() - interval '25 hours'` })
+      .returning();
     const [recent] = await t.db.insert(files).values({ name: 'recent-unfinished', mime_type: 'x', size: 0, sha256: '' }).returning();
-    const [done] = await t.db.insert(files).values({ name: 'old-complete', mime_type: 'x', size: 1, sha256: 'x', complete: true, created_at: sql`now() - interval '25 hours'` }).returning();
+    const [done] = await t.db
+      .insert(files)
+      .values({ name: 'old-complete', mime_type: 'x', size: 1, sha256: 'x', complete: true, created_at: sql`now() - interval '25 hours'` })
+      .returning();
     await t.db.insert(fileChunks).values([old!, recent!, done!].map((f) => ({ file_id: f.id, seq: 0, data: Buffer.from('x') })));
     expect(await deleteAbandonedFiles(t.db)).toBe(1);
-    const left = await t.db.select({ name: files.name }).from(files).where(inArray(files.id, [old!.id, recent!.id, done!.id])).orderBy(files.id);
+    const left = await t.db
+      .select({ name: files.name })
+      .from(files)
+      .where(inArray(files.id, [old!.id, recent!.id, done!.id]))
+      .orderBy(files.id);
     expect(left.map((f) => f.name)).toEqual(['recent-unfinished', 'old-complete']);
     expect(await t.db.select({ id: fileChunks.file_id }).from(fileChunks).where(eq(fileChunks.file_id, old!.id))).toEqual([]);
   });

@@ -251,7 +251,13 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
     expect(later).toMatchObject({ ok: true, headerRow: 3 });
 
     // A second header-like row is data.
-    const twice = await validate(await write([['Code', 'Volume', 'Value'], ['Code', 'Volume', 'Value'], ['1001', 1, 2]]));
+    const twice = await validate(
+      await write([
+        ['Code', 'Volume', 'Value'],
+        ['Code', 'Volume', 'Value'],
+        ['1001', 1, 2],
+      ]),
+    );
     expect(messages(twice)).toEqual([
       [2, 'Invalid code on row 2.'],
       [2, 'Column B contains invalid characters on row 2.'],
@@ -279,7 +285,14 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
   });
 
   it('refuses more rows than allowed', async () => {
-    const result = await validate(await write([['1001', 1, 1], ['1002', 1, 1], ['A-7', 1, 1]]), { limits: { maxRows: 2 } });
+    const result = await validate(
+      await write([
+        ['1001', 1, 1],
+        ['1002', 1, 1],
+        ['A-7', 1, 1],
+      ]),
+      { limits: { maxRows: 2 } },
+    );
     expect(messages(result)).toEqual([[null, 'The file has too many rows (at most 2).']]);
   });
 
@@ -311,7 +324,11 @@ describe('import validator: cell kinds only some writers produce (ExcelJS)', () 
   it('uses cached formula results; a formula without one is invalid', async () => {
     const path = await excel((ws) => {
       ws.addRow(['Code', 'Volume', 'Value']);
-      ws.addRow([{ formula: '"10"&"01"', result: '1001' }, { formula: '2*3', result: 6 }, { formula: 'B2/4', result: 1.5 }]);
+      ws.addRow([
+        { formula: '"10"&"01"', result: '1001' },
+        { formula: '2*3', result: 6 },
+        { formula: 'B2/4', result: 1.5 },
+      ]);
       ws.addRow([{ formula: '1000+2', result: 1002 }, { formula: 'TEXT(5,"0")', result: '5' }, 7]);
       ws.addRow(['A-7', { formula: '1+1' }, 1]);
     });
@@ -320,7 +337,11 @@ describe('import validator: cell kinds only some writers produce (ExcelJS)', () 
 
     const valid = await validate(
       await excel((ws) => {
-        ws.addRow([{ formula: '"10"&"01"', result: '1001' }, { formula: '2*3', result: 6 }, { formula: 'B1/4', result: 1.5 }]);
+        ws.addRow([
+          { formula: '"10"&"01"', result: '1001' },
+          { formula: '2*3', result: 6 },
+          { formula: 'B1/4', result: 1.5 },
+        ]);
         ws.addRow([{ formula: '1000+2', result: 1002 }, { formula: 'TEXT(5,"0")', result: '5' }, 7]);
       }),
     );
@@ -526,7 +547,10 @@ describe('handing rows to a sink while reading', () => {
     const file = tmp.path('sink-invalid.xlsx');
     await writeXlsx(file, rows);
     const written: number[] = [];
-    const result = await validateReportFile(file, manyCodes, { slot: null, sink: { batchSize: 100, write: async (batch) => void written.push(...batch.map((r) => r.row)) } });
+    const result = await validateReportFile(file, manyCodes, {
+      slot: null,
+      sink: { batchSize: 100, write: async (batch) => void written.push(...batch.map((r) => r.row)) },
+    });
     expect(result.ok).toBe(false);
     expect(result.rowCount).toBe(0);
     expect(messages(result)).toEqual([[152, 'Invalid code on row 152.']]);

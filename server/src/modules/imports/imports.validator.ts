@@ -255,7 +255,10 @@ class ErrorList {
     if (this.omitted === 0) return { errors: this.errors, truncated: false };
     const params = { max: this.max };
     return {
-      errors: [...this.errors, { row: null, code: null, key: 'import.too_many_errors', params, message: translate('import.too_many_errors', params, this.locale) }],
+      errors: [
+        ...this.errors,
+        { row: null, code: null, key: 'import.too_many_errors', params, message: translate('import.too_many_errors', params, this.locale) },
+      ],
       truncated: true,
     };
   }
@@ -270,11 +273,7 @@ function failure(error: ImportError, counts: Pick<ValidationResult, 'dataRowCoun
 }
 
 /** Validates the .xlsx at `path` against the rules above. Never throws for a bad file; I/O errors on `path` propagate. */
-export async function validateReportFile(
-  path: string,
-  codes: CodeLookup | Promise<CodeLookup>,
-  options: ValidateOptions = {},
-): Promise<ValidationResult> {
+export async function validateReportFile(path: string, codes: CodeLookup | Promise<CodeLookup>, options: ValidateOptions = {}): Promise<ValidationResult> {
   const slot = options.slot === undefined ? withXlsxSlot : options.slot;
   const run = () => validate(path, codes, options);
   return slot ? slot(run) : run();
@@ -337,7 +336,14 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
   let hasFigures = false;
 
   /** Column B or C of a row: empty (null), a number, or an error added to the list (null). */
-  const figure = (column: FigureColumn, cell: Cell | undefined, blank: boolean, info: CodeInfo | undefined, row: number, display: string | null): string | null => {
+  const figure = (
+    column: FigureColumn,
+    cell: Cell | undefined,
+    blank: boolean,
+    info: CodeInfo | undefined,
+    row: number,
+    display: string | null,
+  ): string | null => {
     if (info?.disabled_status === column.disabledBy && !blank) {
       rowErrors.add(row, display, column.mustBeEmpty, { code: info.code, row });
       return null;

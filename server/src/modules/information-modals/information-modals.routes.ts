@@ -58,7 +58,10 @@ export function informationModalsRoutes(app: App, ctx: AppContext) {
   );
   app.post(
     '/information-modals/:id/dismiss',
-    { schema: { tags, summary: 'Stop showing an information modal to the signed-in user', params: idParamsSchema, response: { 204: z.null() } }, preValidation: signedIn },
+    {
+      schema: { tags, summary: 'Stop showing an information modal to the signed-in user', params: idParamsSchema, response: { 204: z.null() } },
+      preValidation: signedIn,
+    },
     async (request, reply) => {
       await dismissInformationModal(ctx.db, actorOf(request), request.params.id);
       return reply.code(204).send(null);

@@ -40,7 +40,13 @@ export async function findInformationModals(db: Db, actor: Actor, query: ListQue
     plan.search,
   );
   const [rows, [total]] = await Promise.all([
-    db.select(columns).from(informationModals).where(where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select(columns)
+      .from(informationModals)
+      .where(where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ n: count() }).from(informationModals).where(where),
   ]);
   return { data: rows, meta: plan.meta(total!.n) };

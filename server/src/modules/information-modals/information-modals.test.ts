@@ -123,7 +123,10 @@ describe('information modals administration', () => {
       payload: { organization_id: admin.organizationId, title: 'Dates', body: 'x', starts_on: '2024-05-10', ends_on: '2024-05-09' },
     });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ message: 'The end date must not be before the start date.', errors: { ends_on: ['The end date must not be before the start date.'] } });
+    expect(res.json()).toEqual({
+      message: 'The end date must not be before the start date.',
+      errors: { ends_on: ['The end date must not be before the start date.'] },
+    });
     const empty = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { organization_id: admin.organizationId, title: '', body: 'x' } });
     expect(empty.json().errors).toEqual({ title: ['The title field is required.'] });
   });

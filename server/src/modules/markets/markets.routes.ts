@@ -5,15 +5,7 @@ import type { App, AppContext } from '../../context.ts';
 import { requireAnyAbility } from '../../auth/permissions.ts';
 import { actorOf } from '../../auth/session-auth.ts';
 import { readLogotype, sendFile } from '../../lib/files.ts';
-import {
-  createMarket,
-  deleteMarket,
-  findMarket,
-  findMarketLogotypeId,
-  findMarkets,
-  setMarketLogotype,
-  updateMarket,
-} from './markets.service.ts';
+import { createMarket, deleteMarket, findMarket, findMarketLogotypeId, findMarkets, setMarketLogotype, updateMarket } from './markets.service.ts';
 
 const tags = ['markets'];
 
@@ -26,7 +18,10 @@ export function marketsRoutes(app: App, ctx: AppContext) {
   for (const path of ['/markets', '/admin/markets']) {
     app.get(
       path,
-      { schema: { tags, summary: 'List markets (searches international_name)', querystring: listQuerySchema, response: { 200: listOf(marketSchema) } }, preValidation: canView },
+      {
+        schema: { tags, summary: 'List markets (searches international_name)', querystring: listQuerySchema, response: { 200: listOf(marketSchema) } },
+        preValidation: canView,
+      },
       async (request) => findMarkets(ctx.db, actorOf(request), request.query),
     );
   }
@@ -62,16 +57,17 @@ export function marketsRoutes(app: App, ctx: AppContext) {
   );
   app.put(
     '/admin/markets/:id/logotype',
-    { schema: { tags, summary: 'Upload the logotype (multipart field "file", png or jpg, at most 2 MiB)', ...one, consumes: ['multipart/form-data'] }, preValidation: canManage },
+    {
+      schema: { tags, summary: 'Upload the logotype (multipart field "file", png or jpg, at most 2 MiB)', ...one, consumes: ['multipart/form-data'] },
+      preValidation: canManage,
+    },
     async (request) => {
       const actor = actorOf(request);
       await findMarket(ctx.db, actor, request.params.id);
       return { data: await setMarketLogotype(ctx.db, actor, request.params.id, await readLogotype(request)) };
     },
   );
-  app.delete(
-    '/admin/markets/:id/logotype',
-    { schema: { tags, summary: 'Remove the logotype', ...one }, preValidation: canManage },
-    async (request) => ({ data: await setMarketLogotype(ctx.db, actorOf(request), request.params.id, null) }),
-  );
+  app.delete('/admin/markets/:id/logotype', { schema: { tags, summary: 'Remove the logotype', ...one }, preValidation: canManage }, async (request) => ({
+    data: await setMarketLogotype(ctx.db, actorOf(request), request.params.id, null),
+  }));
 }

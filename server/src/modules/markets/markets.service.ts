@@ -58,12 +58,21 @@ const selectMarkets = (db: Db) =>
 /** The list of spec §2: shows and searches international_name. */
 export async function findMarkets(db: Db, actor: Actor, query: ListQuery): Promise<Paged<Market>> {
   const plan = planList(query, {
-    sortable: { international_name: sql`lower(${markets.international_name})`, local_name: sql`lower(${markets.local_name})`, iso_code: markets.iso_code, id: markets.id },
+    sortable: {
+      international_name: sql`lower(${markets.international_name})`,
+      local_name: sql`lower(${markets.local_name})`,
+      iso_code: markets.iso_code,
+      id: markets.id,
+    },
     searchable: [markets.international_name],
   });
   const where = and(organizationCondition(actor, markets.organization_id, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
-    selectMarkets(db).where(where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    selectMarkets(db)
+      .where(where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ n: count() }).from(markets).where(where),
   ]);
   return { data: rows.map(toMarket), meta: plan.meta(total!.n) };
@@ -140,7 +149,10 @@ export async function deleteMarket(db: Db, actor: Actor, id: number): Promise<vo
 export async function setMarketLogotype(db: Db, actor: Actor, id: number, file: { name: string; mimeType: string; content: Buffer } | null): Promise<Market> {
   const market = await findMarketRow(db, actor, id);
   const fileId = file ? await storeFile(db, file) : null;
-  await db.update(markets).set({ logotype_file_id: fileId, updated_at: sql`now()` }).where(eq(markets.id, id));
+  await db
+    .update(markets)
+    .set({ logotype_file_id: fileId, updated_at: sql`now()` })
+    .where(eq(markets.id, id));
   await deleteFile(db, market.logotype_file_id);
   return findMarket(db, actor, id);
 }

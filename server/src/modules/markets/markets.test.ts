@@ -36,7 +36,13 @@ describe('markets', () => {
     const res = await create(admin.headers, { international_name: 'Sweden', local_name: 'Sverige', iso_code: 'se', currency_id: sek!.id });
     expect(res.statusCode).toBe(201);
     const market = res.json().data;
-    expect(market).toMatchObject({ international_name: 'Sweden', iso_code: 'SE', currency: { iso_code: 'SEK' }, organization: { id: admin.organizationId }, has_logotype: false });
+    expect(market).toMatchObject({
+      international_name: 'Sweden',
+      iso_code: 'SE',
+      currency: { iso_code: 'SEK' },
+      organization: { id: admin.organizationId },
+      has_logotype: false,
+    });
 
     const found = await t.app.inject({ url: '/api/v1/markets?search=swed', headers: admin.headers });
     expect(found.json().data.map((m: { id: number }) => m.id)).toEqual([market.id]);

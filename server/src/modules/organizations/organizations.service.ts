@@ -55,7 +55,13 @@ export async function findOrganizations(db: Db, actor: Actor, query: ListQuery):
   const plan = planList(query, { sortable: { name: sql`lower(${organizations.name})`, id: organizations.id }, searchable: [organizations.name] });
   const where = and(organizationCondition(actor, organizations.id, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
-    db.select(columns).from(organizations).where(where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select(columns)
+      .from(organizations)
+      .where(where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ n: count() }).from(organizations).where(where),
   ]);
   return { data: await withSettings(db, rows), meta: plan.meta(total!.n) };
@@ -129,7 +135,7 @@ function parseSettingValue(raw: unknown): number | null {
 }
 
 function displayValue(raw: unknown): string {
-  return typeof raw === 'string' ? raw : JSON.stringify(raw) ?? String(raw);
+  return typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? String(raw));
 }
 
 /**

@@ -39,7 +39,10 @@ describe('organizations', () => {
     const answers = await Promise.all(names.map((name) => t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { name } })));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 422, 422]);
     for (const a of answers.filter((x) => x.statusCode === 422)) expect(a.json().errors).toEqual({ name: ['The name has already been taken.'] });
-    const stored = await t.db.select().from(organizations).where(sql`lower(${organizations.name}) = ${base.toLowerCase()}`);
+    const stored = await t.db
+      .select()
+      .from(organizations)
+      .where(sql`lower(${organizations.name}) = ${base.toLowerCase()}`);
     expect(stored).toHaveLength(1);
   });
 
@@ -51,7 +54,12 @@ describe('organizations', () => {
     expect(organization).toEqual({ id: expect.any(Number), uuid: expect.any(String), name, mail_description: 'Monthly sales.', settings: DEFAULT_SETTINGS });
     expect((await t.app.inject({ url: `${url}/${organization.id}`, headers: superAdmin.headers })).json()).toEqual({ data: organization });
 
-    const updated = await t.app.inject({ method: 'PUT', url: `${url}/${organization.id}`, headers: superAdmin.headers, payload: { name: `${name} Association` } });
+    const updated = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${organization.id}`,
+      headers: superAdmin.headers,
+      payload: { name: `${name} Association` },
+    });
     expect(updated.json().data).toMatchObject({ name: `${name} Association`, mail_description: null });
 
     const deleted = await t.app.inject({ method: 'DELETE', url: `${url}/${organization.id}`, headers: superAdmin.headers });
@@ -85,7 +93,12 @@ describe('organizations', () => {
     expect(found.json()).toEqual({ message: 'Could not find what you were looking for.' });
     const update = await t.app.inject({ method: 'PUT', url: `${url}/${other.id}`, headers: admin.headers, payload: { name: unique('Hijacked') } });
     expect(update.statusCode).toBe(404);
-    const settings = await t.app.inject({ method: 'PUT', url: `${url}/${other.id}/settings`, headers: admin.headers, payload: { settings: { reminder_days: 1 } } });
+    const settings = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${other.id}/settings`,
+      headers: admin.headers,
+      payload: { settings: { reminder_days: 1 } },
+    });
     expect(settings.statusCode).toBe(404);
     const [stored] = await t.db.select().from(organizations).where(eq(organizations.id, other.id));
     expect(stored!.name).toBe(other.name);
@@ -151,7 +164,12 @@ describe('organization settings', () => {
   it('when valid settings are saved, then they are stored and answered as numbers, the others keep their default', async () => {
     const admin = await signInAs(t, ['admin']);
     const id = admin.organizationId!;
-    const res = await t.app.inject({ method: 'PUT', url: `${url}/${id}/settings`, headers: admin.headers, payload: { settings: { deviation_percentage: 12.5 } } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${id}/settings`,
+      headers: admin.headers,
+      payload: { settings: { deviation_percentage: 12.5 } },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.settings).toEqual({ deviation_percentage: 12.5, reminder_days: 5 });
     const again = await t.app.inject({
@@ -170,22 +188,42 @@ describe('organization settings', () => {
   });
 
   it('when a key is unknown, then 422 ":key is not a valid setting." on that key', async () => {
-    const res = await t.app.inject({ method: 'PUT', url: `${url}/${(await createOrganization(t.db)).id}/settings`, headers: superAdmin.headers, payload: { settings: { colour: 3 } } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${(await createOrganization(t.db)).id}/settings`,
+      headers: superAdmin.headers,
+      payload: { settings: { colour: 3 } },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ message: 'colour is not a valid setting.', errors: { colour: ['colour is not a valid setting.'] } });
   });
 
   it('when a value is not a number, or not whole for an integer setting, then 422 ":value is not a valid value for setting :key."', async () => {
     const { id } = await createOrganization(t.db);
-    const text = await t.app.inject({ method: 'PUT', url: `${url}/${id}/settings`, headers: superAdmin.headers, payload: { settings: { deviation_percentage: 'abc' } } });
+    const text = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${id}/settings`,
+      headers: superAdmin.headers,
+      payload: { settings: { deviation_percentage: 'abc' } },
+    });
     expect(text.statusCode).toBe(422);
     expect(text.json()).toEqual({
       message: 'abc is not a valid value for setting deviation_percentage.',
       errors: { deviation_percentage: ['abc is not a valid value for setting deviation_percentage.'] },
     });
-    const fraction = await t.app.inject({ method: 'PUT', url: `${url}/${id}/settings`, headers: superAdmin.headers, payload: { settings: { reminder_days: 2.5 } } });
+    const fraction = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${id}/settings`,
+      headers: superAdmin.headers,
+      payload: { settings: { reminder_days: 2.5 } },
+    });
     expect(fraction.json().errors).toEqual({ reminder_days: ['2.5 is not a valid value for setting reminder_days.'] });
-    const nothing = await t.app.inject({ method: 'PUT', url: `${url}/${id}/settings`, headers: superAdmin.headers, payload: { settings: { reminder_days: null } } });
+    const nothing = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${id}/settings`,
+      headers: superAdmin.headers,
+      payload: { settings: { reminder_days: null } },
+    });
     expect(nothing.json().message).toBe('null is not a valid value for setting reminder_days.');
   });
 

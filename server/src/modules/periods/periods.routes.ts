@@ -19,7 +19,7 @@ export function periodsRoutes(app: App, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: "Periods of a market (market_id), or of every market whose periods the caller manages or approves (cluster=1)",
+        summary: 'Periods of a market (market_id), or of every market whose periods the caller manages or approves (cluster=1)',
         querystring: periodListQuerySchema,
         response: { 200: dataOf(z.array(periodSchema)) },
       },
@@ -34,7 +34,10 @@ export function periodsRoutes(app: App, ctx: AppContext) {
   );
   app.post(
     '/periods',
-    { schema: { tags, summary: 'Create a period (draft) in a market', body: periodInputSchema, response: { 201: dataOf(periodSchema) } }, preValidation: signedIn },
+    {
+      schema: { tags, summary: 'Create a period (draft) in a market', body: periodInputSchema, response: { 201: dataOf(periodSchema) } },
+      preValidation: signedIn,
+    },
     async (request, reply) => reply.code(201).send({ data: await createPeriod(ctx.db, who(request), request.body) }),
   );
   for (const action of ['open', 'close', 'publish', 'unpublish'] as const) {

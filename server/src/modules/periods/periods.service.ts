@@ -130,9 +130,7 @@ export async function findPeriods(db: Db, who: Who, query: { market_id?: number;
     marketIds = await marketsWhere(db, who, query.cluster === '1' ? ALL_PERIODS : PERIOD_READERS);
   }
   if (marketIds.length === 0) return [];
-  const rows = await selectPeriods(db)
-    .where(visiblePeriods(who, marketIds))
-    .orderBy(desc(periods.starts_on), asc(markets.international_name));
+  const rows = await selectPeriods(db).where(visiblePeriods(who, marketIds)).orderBy(desc(periods.starts_on), asc(markets.international_name));
   return rows.map(toPeriod);
 }
 
@@ -186,7 +184,10 @@ export async function changePeriod(db: Db, who: Who, uuid: string, action: Perio
   await db.transaction(async (tx) => {
     if (action === 'open') {
       if (period.status === 'open') throw refuse();
-      await tx.update(periods).set({ status: 'open', opened_at: sql`coalesce(${periods.opened_at}, now())`, closed_at: null, updated_at: sql`now()` }).where(eq(periods.id, period.id));
+      await tx
+        .update(periods)
+        .set({ status: 'open', opened_at: sql`coalesce(${periods.opened_at}, now())`, closed_at: null, updated_at: sql`now()` })
+        .where(eq(periods.id, period.id));
       const eligible = await tx
         .select({ id: companies.id })
         .from(companyMarkets)
@@ -195,18 +196,33 @@ export async function changePeriod(db: Db, who: Who, uuid: string, action: Perio
           and(
             eq(companyMarkets.market_id, period.market_id),
             or(isNull(companies.disabled_at), gt(companies.disabled_at, sql`now()`)),
-            notExists(tx.select({ one: sql`1` }).from(reports).where(and(eq(reports.period_id, period.id), eq(reports.company_id, companies.id)))),
+            notExists(
+              tx
+                .select({ one: sql`1` })
+                .from(reports)
+                .where(and(eq(reports.period_id, period.id), eq(reports.company_id, companies.id))),
+            ),
           ),
         );
-      if (eligible.length) await applyReportEvent(tx, { event: 'create', create: { periodId: period.id, companyIds: eligible.map((c) => c.id) }, actor: who.actor.userId });
+      if (eligible.length)
+        await applyReportEvent(tx, { event: 'create', create: { periodId: period.id, companyIds: eligible.map((c) => c.id) }, actor: who.actor.userId });
     } else if (action === 'close') {
       if (period.status !== 'open') throw refuse();
-      await tx.update(periods).set({ status: 'closed', closed_at: sql`now()`, updated_at: sql`now()` }).where(eq(periods.id, period.id));
+      await tx
+        .update(periods)
+        .set({ status: 'closed', closed_at: sql`now()`, updated_at: sql`now()` })
+        .where(eq(periods.id, period.id));
     } else if (action === 'publish') {
       if (period.status === 'draft') throw refuse();
-      await tx.update(periods).set({ published_at: sql`coalesce(${periods.published_at}, now())`, updated_at: sql`now()` }).where(eq(periods.id, period.id));
+      await tx
+        .update(periods)
+        .set({ published_at: sql`coalesce(${periods.published_at}, now())`, updated_at: sql`now()` })
+        .where(eq(periods.id, period.id));
     } else {
-      await tx.update(periods).set({ published_at: null, updated_at: sql`now()` }).where(eq(periods.id, period.id));
+      await tx
+        .update(periods)
+        .set({ published_at: null, updated_at: sql`now()` })
+        .where(eq(periods.id, period.id));
     }
   });
   return findPeriod(db, who, uuid);

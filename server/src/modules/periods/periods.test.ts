@@ -18,8 +18,10 @@ async function setup() {
   return { org, market, marketAdmin };
 }
 
-const create = (headers: Record<string, string>, payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/v1/periods', headers, payload });
-const act = (headers: Record<string, string>, uuid: string, action: string) => t.app.inject({ method: 'POST', url: `/api/v1/periods/${uuid}/${action}`, headers });
+const create = (headers: Record<string, string>, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/periods', headers, payload });
+const act = (headers: Record<string, string>, uuid: string, action: string) =>
+  t.app.inject({ method: 'POST', url: `/api/v1/periods/${uuid}/${action}`, headers });
 const period = { title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31', deadline: '2026-11-10' };
 
 describe('periods', () => {
@@ -57,7 +59,10 @@ describe('periods', () => {
     const a = await createCompany(t.db, [{ marketId: market.id, roles: ['reporter'] }], 'Alpha');
     const b = await createCompany(t.db, [{ marketId: market.id, roles: [] }], 'Beta');
     const gone = await createCompany(t.db, [{ marketId: market.id, roles: [] }], 'Gone');
-    await t.db.update(companies).set({ disabled_at: new Date(Date.now() - 1000) }).where(eq(companies.id, gone.id));
+    await t.db
+      .update(companies)
+      .set({ disabled_at: new Date(Date.now() - 1000) })
+      .where(eq(companies.id, gone.id));
     await createCompany(t.db, [{ marketId: other.id, roles: [] }], 'Elsewhere');
     for (const c of [a, b, gone]) await t.db.insert(companyOrganizations).values({ company_id: c.id, organization_id: org.id });
     const p = (await create(marketAdmin.headers, { ...period, market_id: market.id })).json().data;
@@ -88,7 +93,7 @@ describe('periods', () => {
     expect(close.json().message).toBe('The period is draft, so this cannot be done.');
   });
 
-  it("when a user manages another market or another organization, then the period is refused or invisible", async () => {
+  it('when a user manages another market or another organization, then the period is refused or invisible', async () => {
     const { org, market, marketAdmin } = await setup();
     const p = (await create(marketAdmin.headers, { ...period, market_id: market.id })).json().data;
     const otherMarket = await createMarket(t.db, org.id);

@@ -54,7 +54,11 @@ export function preflightFindings(current: PreflightRow[], previous: { title: st
     for (const before of previous.rows) {
       const row = now.get(before.code_id);
       if (!row) {
-        findings.push({ severity: PreflightSeverity.Warning, key: 'preflight.missing_code', params: { code: before.code, name: before.name, period: previous.title } });
+        findings.push({
+          severity: PreflightSeverity.Warning,
+          key: 'preflight.missing_code',
+          params: { code: before.code, name: before.name, period: previous.title },
+        });
         continue;
       }
       for (const field of ['volume', 'value'] as const) {
@@ -63,7 +67,11 @@ export function preflightFindings(current: PreflightRow[], previous: { title: st
         if (a === null || b === null) continue;
         const percent = deviationPercent(a, b, thresholdPercent);
         if (percent !== null) {
-          findings.push({ severity: PreflightSeverity.Info, key: 'preflight.deviation', params: { code: row.code, name: row.name, field, percent, period: previous.title } });
+          findings.push({
+            severity: PreflightSeverity.Info,
+            key: 'preflight.deviation',
+            params: { code: row.code, name: row.name, field, percent, period: previous.title },
+          });
         }
       }
     }

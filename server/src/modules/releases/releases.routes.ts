@@ -42,7 +42,10 @@ export function releasesRoutes(app: App, ctx: AppContext) {
   );
   app.post(
     '/releases/:id/view',
-    { schema: { tags, summary: 'Mark a release note as read by the signed-in user', params: idParamsSchema, response: { 204: z.null() } }, preValidation: signedIn },
+    {
+      schema: { tags, summary: 'Mark a release note as read by the signed-in user', params: idParamsSchema, response: { 204: z.null() } },
+      preValidation: signedIn,
+    },
     async (request, reply) => {
       await viewRelease(ctx.db, actorOf(request), request.params.id);
       return reply.code(204).send(null);

@@ -30,7 +30,13 @@ export async function findReleases(db: Db, query: NewestFirstListQuery): Promise
     },
   );
   const [rows, [total]] = await Promise.all([
-    db.select(columns).from(releases).where(plan.search).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select(columns)
+      .from(releases)
+      .where(plan.search)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ n: count() }).from(releases).where(plan.search),
   ]);
   return { data: rows, meta: plan.meta(total!.n) };

@@ -88,7 +88,12 @@ describe('release notes administration', () => {
       payload: { version: taken.version, release_date: '2024-01-02' },
     });
     expect(update.statusCode).toBe(422);
-    const self = await t.app.inject({ method: 'PUT', url: `${url}/${taken.id}`, headers: superAdmin.headers, payload: { version: taken.version, release_date: '2024-01-03' } });
+    const self = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${taken.id}`,
+      headers: superAdmin.headers,
+      payload: { version: taken.version, release_date: '2024-01-03' },
+    });
     expect(self.statusCode).toBe(200);
   });
 

@@ -48,12 +48,18 @@ export function reportsRoutes(app: App, ctx: AppContext) {
   );
   app.post(
     '/reports',
-    { schema: { tags, summary: 'Create a report (409 when it exists)', body: reportCreateSchema, response: { 201: dataOf(reportSchema) } }, preValidation: signedIn },
+    {
+      schema: { tags, summary: 'Create a report (409 when it exists)', body: reportCreateSchema, response: { 201: dataOf(reportSchema) } },
+      preValidation: signedIn,
+    },
     async (request, reply) => reply.code(201).send({ data: await createReport(ctx.db, who(request), request.body) }),
   );
   app.get(
     '/reports/:uuid',
-    { schema: { tags, summary: 'A report with its row count, totals, latest preflight and status history (rows: GET /reports/{uuid}/rows)', ...one }, preValidation: signedIn },
+    {
+      schema: { tags, summary: 'A report with its row count, totals, latest preflight and status history (rows: GET /reports/{uuid}/rows)', ...one },
+      preValidation: signedIn,
+    },
     async (request) => ({ data: await findReport(ctx.db, who(request), request.params.uuid) }),
   );
   app.get(
@@ -81,7 +87,12 @@ export function reportsRoutes(app: App, ctx: AppContext) {
   app.post(
     '/reports/bulk-status',
     {
-      schema: { tags, summary: 'Approve or send back several reports; answers which changed and why others were refused', body: bulkStatusInputSchema, response: { 200: dataOf(bulkStatusResultSchema) } },
+      schema: {
+        tags,
+        summary: 'Approve or send back several reports; answers which changed and why others were refused',
+        body: bulkStatusInputSchema,
+        response: { 200: dataOf(bulkStatusResultSchema) },
+      },
       preValidation: signedIn,
     },
     async (request) => ({ data: await changeReportStatuses(ctx.db, who(request), request.body, localeOf(request)) }),
@@ -93,12 +104,18 @@ export function reportsRoutes(app: App, ctx: AppContext) {
   );
   app.get(
     '/reports/:uuid/preflight',
-    { schema: { tags, summary: 'The latest preflight result', params: uuidParams, response: { 200: dataOf(preflightSchema.nullable()) } }, preValidation: signedIn },
+    {
+      schema: { tags, summary: 'The latest preflight result', params: uuidParams, response: { 200: dataOf(preflightSchema.nullable()) } },
+      preValidation: signedIn,
+    },
     async (request) => ({ data: await findReportPreflight(ctx.db, who(request), request.params.uuid, false) }),
   );
   app.post(
     '/reports/:uuid/preflight',
-    { schema: { tags, summary: 'Run the preflight again', params: uuidParams, response: { 200: dataOf(preflightSchema.nullable()) } }, preValidation: signedIn },
+    {
+      schema: { tags, summary: 'Run the preflight again', params: uuidParams, response: { 200: dataOf(preflightSchema.nullable()) } },
+      preValidation: signedIn,
+    },
     async (request) => ({ data: await findReportPreflight(ctx.db, who(request), request.params.uuid, true) }),
   );
   app.get(

@@ -47,7 +47,9 @@ const summaryColumns = {
   market: { id: markets.id, international_name: markets.international_name, local_name: markets.local_name, iso_code: markets.iso_code },
   period: { id: periods.id, uuid: periods.uuid, title: periods.title, status: periods.status, deadline: periods.deadline },
   row_count: sql<number>`(select count(*)::int from ${reportRows} where ${reportRows.row_set_id} = ${reports.row_set_id})`,
-  preflight_severity: sql<number | null>`(select ${preflights.severity} from ${preflights} where ${preflights.report_id} = ${reports.id} order by ${preflights.id} desc limit 1)`,
+  preflight_severity: sql<
+    number | null
+  >`(select ${preflights.severity} from ${preflights} where ${preflights.report_id} = ${reports.id} order by ${preflights.id} desc limit 1)`,
 };
 
 const selectReports = (db: Db) =>
@@ -241,7 +243,10 @@ export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promis
       .limit(1);
     await applyReportEvent(tx, { event: 'copy_previous', reportId: row.id, actor: who.actor.userId, mayAct, before: last?.before });
     // The copy becomes the report's rows.
-    await tx.update(reports).set({ row_set_id: rowSetId, updated_at: sql`now()` }).where(eq(reports.id, row.id));
+    await tx
+      .update(reports)
+      .set({ row_set_id: rowSetId, updated_at: sql`now()` })
+      .where(eq(reports.id, row.id));
   });
   await deleteStaleRowSets(db, row.id);
   await runPreflight(db, row.id);

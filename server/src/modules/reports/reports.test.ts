@@ -31,7 +31,16 @@ async function world() {
   const rivalUser = await createUser(t.db, { roles: ['reporter'], organizationIds: [org.id], marketIds: [market.id], companyId: rival!.id });
   const rivalReporter = { cookie: await signIn(t.app, rivalUser.email) };
   const marketAdmin = await signInAs(t, ['market-admin'], { organizationId: org.id, marketIds: [market.id] });
-  return { org, market, company: company!, rival: rival!, codes: codeRows, reporter: { ...XHR, ...reporter }, rivalReporter: { ...XHR, ...rivalReporter }, admin: marketAdmin.headers };
+  return {
+    org,
+    market,
+    company: company!,
+    rival: rival!,
+    codes: codeRows,
+    reporter: { ...XHR, ...reporter },
+    rivalReporter: { ...XHR, ...rivalReporter },
+    admin: marketAdmin.headers,
+  };
 }
 
 async function openPeriod(w: Awaited<ReturnType<typeof world>>, title: string, startsOn: string) {
@@ -55,7 +64,12 @@ const status = (headers: Record<string, string>, uuid: string, payload: Record<s
 async function storeRows(reportUuid: string, rows: [number, number | null, number | null][]) {
   const [report] = await t.db.select({ id: reports.id }).from(reports).where(eq(reports.uuid, reportUuid));
   const [rowSet] = await t.db.insert(reportRowSets).values({ report_id: report!.id }).returning();
-  if (rows.length) await t.db.insert(reportRows).values(rows.map(([code_id, volume, value]) => ({ row_set_id: rowSet!.id, code_id, volume: volume?.toString() ?? null, value: value?.toString() ?? null })));
+  if (rows.length)
+    await t.db
+      .insert(reportRows)
+      .values(
+        rows.map(([code_id, volume, value]) => ({ row_set_id: rowSet!.id, code_id, volume: volume?.toString() ?? null, value: value?.toString() ?? null })),
+      );
   await t.db.update(reports).set({ row_set_id: rowSet!.id }).where(eq(reports.id, report!.id));
 }
 
@@ -95,7 +109,9 @@ describe('the report workflow', () => {
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toBe('This report has already been approved.');
     }
-    const history = approved.json().data.history.map((h: { from_status: number | null; to_status: number; comment: string | null }) => [h.from_status, h.to_status, h.comment]);
+    const history = approved
+      .json()
+      .data.history.map((h: { from_status: number | null; to_status: number; comment: string | null }) => [h.from_status, h.to_status, h.comment]);
     expect(history).toEqual([
       [null, 20, null],
       [20, 40, null],
@@ -140,11 +156,21 @@ describe('the report workflow', () => {
   it('when a report is created twice, then 409 "This report already exists."; a company not reporting there is refused', async () => {
     const w = await world();
     const { period } = await openPeriod(w, '2026-10', '2026-10-01');
-    const again = await t.app.inject({ method: 'POST', url: '/api/v1/reports', headers: w.reporter, payload: { company_id: w.company.id, period_uuid: period.uuid } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/reports',
+      headers: w.reporter,
+      payload: { company_id: w.company.id, period_uuid: period.uuid },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('This report already exists.');
     const [outsider] = await t.db.insert(companies).values({ name: 'Outsider' }).returning();
-    const notThere = await t.app.inject({ method: 'POST', url: '/api/v1/reports', headers: w.admin, payload: { company_id: outsider!.id, period_uuid: period.uuid } });
+    const notThere = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/reports',
+      headers: w.admin,
+      payload: { company_id: outsider!.id, period_uuid: period.uuid },
+    });
     expect(notThere.statusCode).toBe(422);
     expect(notThere.json().message).toBe('The period is not available for this company.');
   });
@@ -206,14 +232,20 @@ describe('the report workflow', () => {
     const rivalReport = (await t.app.inject({ url: `/api/v1/reports?period_uuid=${period.uuid}`, headers: w.rivalReporter })).json().data[0];
     const waiting = await t.app.inject({ url: `/api/v1/reports?period_uuid=${period.uuid}&status[]=40&status[]=50`, headers: w.admin });
     expect(waiting.json().data.map((r: { uuid: string }) => r.uuid)).toEqual([report.uuid]);
-    const bulk = await t.app.inject({ method: 'POST', url: '/api/v1/reports/bulk-status', headers: w.admin, payload: { uuids: [report.uuid, rivalReport.uuid], status: 60 } });
+    const bulk = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/reports/bulk-status',
+      headers: w.admin,
+      payload: { uuids: [report.uuid, rivalReport.uuid], status: 60 },
+    });
     expect(bulk.json().data).toEqual({ changed: [report.uuid], refused: [{ uuid: rivalReport.uuid, message: 'Report has invalid status for this action.' }] });
   });
 
   it('when filtering by the period state, then only reports of periods in that state are listed', async () => {
     const w = await world();
     const open = await openPeriod(w, '2026-11', '2026-11-01');
-    const list = async (query: string) => (await t.app.inject({ url: `/api/v1/reports?${query}`, headers: w.admin })).json().data.map((r: { uuid: string }) => r.uuid);
+    const list = async (query: string) =>
+      (await t.app.inject({ url: `/api/v1/reports?${query}`, headers: w.admin })).json().data.map((r: { uuid: string }) => r.uuid);
     const all = await list(`period_uuid=${open.period.uuid}`);
     expect(all).toContain(open.report.uuid);
     expect(await list(`period_status=open&period_uuid=${open.period.uuid}`)).toEqual(all);
@@ -265,7 +297,10 @@ describe("a report's rows", () => {
     );
     // One exact figure beyond a float's reach.
     const [stored] = await t.db.select({ row_set_id: reports.row_set_id }).from(reports).where(eq(reports.uuid, report.uuid));
-    await t.db.update(reportRows).set({ value: '123456789012345.6789' }).where(and(eq(reportRows.row_set_id, stored!.row_set_id!), eq(reportRows.code_id, w.codes[1]!.id)));
+    await t.db
+      .update(reportRows)
+      .set({ value: '123456789012345.6789' })
+      .where(and(eq(reportRows.row_set_id, stored!.row_set_id!), eq(reportRows.code_id, w.codes[1]!.id)));
     return { w, report };
   }
 
@@ -310,7 +345,10 @@ describe("a report's rows", () => {
 
     const short = await rowsOf(w.reporter, report.uuid, '?search=10');
     expect(short.statusCode).toBe(422);
-    expect(short.json()).toEqual({ message: 'The search must be longer than 2 characters.', errors: { search: ['The search must be longer than 2 characters.'] } });
+    expect(short.json()).toEqual({
+      message: 'The search must be longer than 2 characters.',
+      errors: { search: ['The search must be longer than 2 characters.'] },
+    });
   });
 
   it("when another company's reporter asks for the rows, then 404, as for the report; the market's approver reads them", async () => {

@@ -42,10 +42,16 @@ const historyOf = async (reportId: number) =>
   ]);
 
 describe('applyReportEvent, the one report workflow', () => {
-  it('when a report goes the whole way, then every step is the table\'s, recorded with who (or the job), from, to and comment', async () => {
+  it("when a report goes the whole way, then every step is the table's, recorded with who (or the job), from, to and comment", async () => {
     const w = await world();
     const step = (event: Exclude<ReportEvent, 'create'>, extra: { actor?: number | null; before?: number; comment?: string } = {}) =>
-      applyReportEvent(t.db, { event, reportId: w.reportId, actor: extra.actor === undefined ? w.user.id : extra.actor, before: extra.before, comment: extra.comment });
+      applyReportEvent(t.db, {
+        event,
+        reportId: w.reportId,
+        actor: extra.actor === undefined ? w.user.id : extra.actor,
+        before: extra.before,
+        comment: extra.comment,
+      });
 
     expect(await step('upload')).toEqual({ reportId: w.reportId, from: S.Ongoing, to: S.ProcessingFile });
     await step('file_valid', { actor: null });
@@ -155,7 +161,10 @@ describe('the only writer of report statuses', () => {
     ['inserts status history', /\.insert\(\s*reportStatusChanges\s*\)/],
     ['inserts reports (with their status)', /\.insert\(\s*reports\s*\)/],
     ['sets reports.status', /\.update\(\s*reports\s*\)\s*\.set\(((?:(?!\)\s*\.(?:where|returning)\b)[\s\S])*?\bstatus\b)/],
-    ['writes the tables in SQL', /(update\s+"?reports"?\s+set|insert\s+into\s+"?report_status_changes"?|insert\s+into\s+"?reports"?\b|\$\{reports\.status\}\s*=(?!=))/i],
+    [
+      'writes the tables in SQL',
+      /(update\s+"?reports"?\s+set|insert\s+into\s+"?report_status_changes"?|insert\s+into\s+"?reports"?\b|\$\{reports\.status\}\s*=(?!=))/i,
+    ],
   ];
   const writesIn = (source: string) => WRITES.filter(([, pattern]) => pattern.test(source)).map(([what]) => what);
 
@@ -163,7 +172,7 @@ describe('the only writer of report statuses', () => {
     expect(writesIn('await db.update(reports).set({ status: to, updated_at: sql`now()` }).where(eq(reports.id, reportId));')).toEqual(['sets reports.status']);
     expect(writesIn('await tx\n  .update(reports)\n  .set({ status, row_set_id: rowSetId })\n  .where(eq(reports.id, 1));')).toEqual(['sets reports.status']);
     expect(writesIn('await tx.insert(reportStatusChanges).values({ report_id: 1 });')).toEqual(['inserts status history']);
-    expect(writesIn("await tx.insert(reports).values({ period_id: 1, company_id: 2, status: 20 });")).toEqual(['inserts reports (with their status)']);
+    expect(writesIn('await tx.insert(reports).values({ period_id: 1, company_id: 2, status: 20 });')).toEqual(['inserts reports (with their status)']);
     expect(writesIn('await db.execute(sql`update reports set status = 20`);')).toEqual(['writes the tables in SQL']);
     // Not writes of the status.
     expect(writesIn('await db.update(reports).set({ row_set_id: rowSetId }).where(eq(reports.id, reportId));')).toEqual([]);

@@ -127,6 +127,8 @@ async function changeStatus(tx: Executor, input: ChangeInput): Promise<ReportTra
       ...(input.event === 'approve' ? { approved_at: sql`now()` } : {}),
     })
     .where(eq(reports.id, input.reportId));
-  await tx.insert(reportStatusChanges).values({ report_id: input.reportId, user_id: input.actor, from_status: from, to_status: to, comment: input.comment ?? null });
+  await tx
+    .insert(reportStatusChanges)
+    .values({ report_id: input.reportId, user_id: input.actor, from_status: from, to_status: to, comment: input.comment ?? null });
   return { reportId: input.reportId, from, to };
 }

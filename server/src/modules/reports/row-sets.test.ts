@@ -118,7 +118,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('report rows and deletes at the sa
     return false;
   }
 
-  const pending = (promise: Promise<unknown>) => Promise.race([promise.then(() => 'settled', () => 'settled'), new Promise((resolve) => setTimeout(() => resolve('pending'), 200))]);
+  const pending = (promise: Promise<unknown>) =>
+    Promise.race([
+      promise.then(
+        () => 'settled',
+        () => 'settled',
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('pending'), 200)),
+    ]);
 
   it('when an import has written rows naming a code and not yet committed, then deleting the code waits, and is refused with 409 once the rows are committed', async () => {
     const { code, rowSetId } = await codeAndRowSet('RACE-1');
@@ -174,7 +181,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('report rows and deletes at the sa
     const { code, rowSetId } = await codeAndRowSet('RACE-4');
     const importing = heldTransaction((tx) => insertRows(tx, rowSetId, figures(code.id)));
     await importing.worked;
-    const deleting = t.db.delete(reportRowSets).where(eq(reportRowSets.id, rowSetId)).then(() => undefined);
+    const deleting = t.db
+      .delete(reportRowSets)
+      .where(eq(reportRowSets.id, rowSetId))
+      .then(() => undefined);
     const waited = await someoneWaitsForALock();
     const whileHeld = await pending(deleting);
     importing.release();

@@ -11,7 +11,19 @@ import { AdminPage } from '../../components/page.tsx';
 import { periodQueries } from '../../api/periods.ts';
 import { useReportingMutation } from '../../api/reporting.ts';
 import { type BulkStatusResult, reportQueries, reportsApi } from '../../api/reports.ts';
-import { PeriodStatusBadge, PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, StatusHistory, formatDate, formatDateTime, formatNumber } from '../../components/reporting.tsx';
+import {
+  PeriodStatusBadge,
+  PreflightResults,
+  QueryState,
+  ReportStatusBadge,
+  RowsTable,
+  Section,
+  SeverityBadge,
+  StatusHistory,
+  formatDate,
+  formatDateTime,
+  formatNumber,
+} from '../../components/reporting.tsx';
 import { ReportStatusActions } from '../../components/report-status-actions.tsx';
 import { reportActions, statusFor } from '../../lib/report-status.ts';
 
@@ -61,7 +73,10 @@ function ApprovalTable({ reports }: { reports: ReportSummary[] }) {
   const companyOf = (uuid: string) => reports.find((r) => r.uuid === uuid)?.company.name ?? uuid;
 
   const approveSelected = async () => {
-    const ok = await feedback.confirm({ message: t('reporting.approval.bulk_confirm', { count: selected.length }), confirmLabel: t('reporting.approval.approve_selected') });
+    const ok = await feedback.confirm({
+      message: t('reporting.approval.bulk_confirm', { count: selected.length }),
+      confirmLabel: t('reporting.approval.approve_selected'),
+    });
     if (!ok) return;
     try {
       const result = await feedback.loading.during(bulk.mutateAsync({ uuids: selected, status: statusFor('approve') }));

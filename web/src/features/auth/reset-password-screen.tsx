@@ -58,12 +58,7 @@ export function ResetPasswordScreen({ params }: ScreenProps) {
         <Stack gap="sm">
           <TextInput label={t('reset.email')} type="email" autoComplete="username" required {...form.getInputProps('email')} />
           <PasswordInput label={t('reset.password')} autoComplete="new-password" required {...form.getInputProps('password')} />
-          <PasswordInput
-            label={t('reset.password_confirmation')}
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password_confirmation')}
-          />
+          <PasswordInput label={t('reset.password_confirmation')} autoComplete="new-password" required {...form.getInputProps('password_confirmation')} />
           <Button type="submit" fullWidth mt="xs" loading={resetPassword.isPending}>
             {t('reset.submit')}
           </Button>

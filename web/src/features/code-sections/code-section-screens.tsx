@@ -90,4 +90,6 @@ function CodeSectionForm({ section }: { section?: CodeSection }) {
   );
 }
 
-export const { AddScreen: CodeSectionAddScreen, EditScreen: CodeSectionEditScreen } = recordScreens(BASE, api.oneQuery, (section) => <CodeSectionForm section={section} />);
+export const { AddScreen: CodeSectionAddScreen, EditScreen: CodeSectionEditScreen } = recordScreens(BASE, api.oneQuery, (section) => (
+  <CodeSectionForm section={section} />
+));

@@ -70,7 +70,14 @@ export function CodeListScreen({ title }: ScreenProps) {
         ) : undefined
       }
     >
-      <DataTable label={title} query={api.listQuery} organizationFilter defaultSort={{ sort: 'code', direction: 'asc' }} columns={columns} rowActions={canManage ? actions : undefined} />
+      <DataTable
+        label={title}
+        query={api.listQuery}
+        organizationFilter
+        defaultSort={{ sort: 'code', direction: 'asc' }}
+        columns={columns}
+        rowActions={canManage ? actions : undefined}
+      />
     </AdminPage>
   );
 }
@@ -148,7 +155,8 @@ function CodeForm({ code }: { code?: Code }) {
           <MultiSelect<number> label={t('admin.field.markets')} data={markets} searchable clearable {...form.getInputProps('market_ids')} />
           {code && (
             <Text size="sm" c="dimmed">
-              {t('admin.code.section')}: {code.section?.name ?? t('admin.none')} · {t('admin.code.groups')}: {code.groups.map((g) => g.title).join(', ') || t('admin.none')}
+              {t('admin.code.section')}: {code.section?.name ?? t('admin.none')} · {t('admin.code.groups')}:{' '}
+              {code.groups.map((g) => g.title).join(', ') || t('admin.none')}
             </Text>
           )}
           <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />

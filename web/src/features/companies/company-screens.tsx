@@ -154,7 +154,9 @@ function CompanyForm({ company }: { company?: Company }) {
     ...(company?.users ?? []).filter((u) => !users.rows.some((r) => r.id === u.id)).map((u) => ({ value: u.id, label: `${u.name} (${u.email})` })),
   ];
   const marketName = (id: number) =>
-    markets.rows.find((m) => m.id === id)?.international_name ?? company?.company_markets.find((cm) => cm.market_id === id)?.market.international_name ?? String(id);
+    markets.rows.find((m) => m.id === id)?.international_name ??
+    company?.company_markets.find((cm) => cm.market_id === id)?.market.international_name ??
+    String(id);
   // Shared with organizations the user does not administer: what the company is stays read-only.
   const locked = company ? !company.company_editable : false;
 

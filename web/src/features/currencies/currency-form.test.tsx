@@ -31,7 +31,10 @@ describe('the currency form', () => {
   it('when the server answers 422, then each field error is shown on its input and nothing else opens', async () => {
     const api = fakeApi().on('POST', 'admin/currencies', {
       status: 422,
-      body: { message: 'The iso code has already been taken.', errors: { iso_code: ['The iso code has already been taken.'], name: ['The name field is required.'] } },
+      body: {
+        message: 'The iso code has already been taken.',
+        errors: { iso_code: ['The iso code has already been taken.'], name: ['The name field is required.'] },
+      },
     });
     const router = renderAdd();
 

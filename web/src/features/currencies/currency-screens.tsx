@@ -58,4 +58,6 @@ function CurrencyForm({ currency }: { currency?: Currency }) {
   );
 }
 
-export const { AddScreen: CurrencyAddScreen, EditScreen: CurrencyEditScreen } = recordScreens(BASE, api.oneQuery, (currency) => <CurrencyForm currency={currency} />);
+export const { AddScreen: CurrencyAddScreen, EditScreen: CurrencyEditScreen } = recordScreens(BASE, api.oneQuery, (currency) => (
+  <CurrencyForm currency={currency} />
+));

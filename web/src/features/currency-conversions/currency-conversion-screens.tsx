@@ -78,7 +78,13 @@ function CurrencyConversionForm({ conversion }: { conversion?: CurrencyConversio
             <Select<number> label={t('admin.conversion.from_currency')} data={currencies} searchable required {...form.getInputProps('from_currency_id')} />
             <Select<number> label={t('admin.conversion.to_currency')} data={currencies} searchable required {...form.getInputProps('to_currency_id')} />
           </SimpleGrid>
-          <TextInput label={t('admin.conversion.rate')} description={t('admin.conversion.rate_help')} inputMode="decimal" required {...form.getInputProps('rate')} />
+          <TextInput
+            label={t('admin.conversion.rate')}
+            description={t('admin.conversion.rate_help')}
+            inputMode="decimal"
+            required
+            {...form.getInputProps('rate')}
+          />
           <TextInput type="date" label={t('admin.conversion.valid_from')} required {...form.getInputProps('valid_from')} />
           <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
         </Stack>
@@ -87,4 +93,6 @@ function CurrencyConversionForm({ conversion }: { conversion?: CurrencyConversio
   );
 }
 
-export const { AddScreen: CurrencyConversionAddScreen, EditScreen: CurrencyConversionEditScreen } = recordScreens(BASE, api.oneQuery, (conversion) => <CurrencyConversionForm conversion={conversion} />);
+export const { AddScreen: CurrencyConversionAddScreen, EditScreen: CurrencyConversionEditScreen } = recordScreens(BASE, api.oneQuery, (conversion) => (
+  <CurrencyConversionForm conversion={conversion} />
+));

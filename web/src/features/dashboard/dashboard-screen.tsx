@@ -69,18 +69,27 @@ export function DashboardScreen(_props: ScreenProps) {
       <InfoCard label={t('dashboard.markets')}>
         {markets.length ? (
           <Group gap="xs">
-            {markets.map((market) => (
+            {markets.map((market) =>
               // A market whose report history the user may see links to it.
               canInMarket(subject, 'view-report-history', market.id) ? (
-                <Badge key={market.id} component={Link} to={`/history/${market.id}`} size="lg" variant="outline" radius="sm" tt="none" style={{ cursor: 'pointer' }}>
+                <Badge
+                  key={market.id}
+                  component={Link}
+                  to={`/history/${market.id}`}
+                  size="lg"
+                  variant="outline"
+                  radius="sm"
+                  tt="none"
+                  style={{ cursor: 'pointer' }}
+                >
                   {market.international_name} · {market.iso_code}
                 </Badge>
               ) : (
                 <Badge key={market.id} size="lg" variant="outline" radius="sm" tt="none">
                   {market.international_name} · {market.iso_code}
                 </Badge>
-              )
-            ))}
+              ),
+            )}
           </Group>
         ) : (
           <Text c="dimmed">{t('dashboard.no_markets')}</Text>

@@ -41,7 +41,11 @@ export function ImportHistoryScreen({ title }: ScreenProps) {
                     <Table.Td>{item.period.title}</Table.Td>
                     <Table.Td>{item.file_name}</Table.Td>
                     <Table.Td>
-                      <Badge variant="light" tt="none" color={item.status === 'done' ? 'teal' : item.status === 'invalid' || item.status === 'failed' ? 'red' : 'blue'}>
+                      <Badge
+                        variant="light"
+                        tt="none"
+                        color={item.status === 'done' ? 'teal' : item.status === 'invalid' || item.status === 'failed' ? 'red' : 'blue'}
+                      >
                         {t(`reporting.import.status.${item.status}`)}
                       </Badge>
                     </Table.Td>

@@ -55,7 +55,13 @@ describe('the data import screen while a file is processed', () => {
     let ended = false;
     const api = fakeApi()
       .withEnumerations()
-      .on('GET', 'reports/rep-1', () => ({ body: { data: ended ? report(ReportStatus.Ongoing, 1, { volume: '5.0000', value: '7.5000' }) : report(ReportStatus.ProcessingFile, 0, { volume: '0.0000', value: '0.0000' }) } }))
+      .on('GET', 'reports/rep-1', () => ({
+        body: {
+          data: ended
+            ? report(ReportStatus.Ongoing, 1, { volume: '5.0000', value: '7.5000' })
+            : report(ReportStatus.ProcessingFile, 0, { volume: '0.0000', value: '0.0000' }),
+        },
+      }))
       .on('GET', 'reports/rep-1/rows', () => ({
         body: { data: [{ code_id: 1, code: '1001', name: 'Tractors', volume: '5.0000', value: '7.5000' }], meta: { page: 1, per_page: 100, total: 1 } },
       }))
@@ -67,7 +73,9 @@ describe('the data import screen while a file is processed', () => {
         return { body: { data: importOf('done') } };
       });
     setSession({ user: makeUser({ role: 'reporter' }), abilities: [marketAbility('upload-reports', 1)] });
-    const router = createMemoryRouter([{ path: '/import/:uuid', element: <ImportScreen params={{ uuid: 'rep-1' }} title="Data import" /> }], { initialEntries: ['/import/rep-1'] });
+    const router = createMemoryRouter([{ path: '/import/:uuid', element: <ImportScreen params={{ uuid: 'rep-1' }} title="Data import" /> }], {
+      initialEntries: ['/import/rep-1'],
+    });
     render(
       <AppProviders>
         <RouterProvider router={router} />

@@ -13,7 +13,17 @@ import { importDownloads, importKeys, importQueries, importRunning } from '../..
 import { useReportingMutation } from '../../api/reporting.ts';
 import { reportDownloads, reportKeys, reportQueries, reportsApi } from '../../api/reports.ts';
 import { uploadReportFile } from './api/upload.ts';
-import { PreflightResults, QueryState, ReportStatusBadge, RowsTable, Section, StatusHistory, formatDate, formatDateTime, formatNumber } from '../../components/reporting.tsx';
+import {
+  PreflightResults,
+  QueryState,
+  ReportStatusBadge,
+  RowsTable,
+  Section,
+  StatusHistory,
+  formatDate,
+  formatDateTime,
+  formatNumber,
+} from '../../components/reporting.tsx';
 import { ReportStatusActions } from '../../components/report-status-actions.tsx';
 import { reportActions } from '../../lib/report-status.ts';
 
@@ -110,14 +120,17 @@ function ImportWorkspace({ report }: { report: Report }) {
         <ReportStatusActions report={report} />
       </Group>
 
-      {actions.upload && <UploadPanel reportUuid={report.uuid} onAccepted={(importUuid) => {
+      {actions.upload && (
+        <UploadPanel
+          reportUuid={report.uuid}
+          onAccepted={(importUuid) => {
             setUploadedImport(importUuid);
             setHiddenImport(null);
             void refreshReport();
-          }} />}
-      {!actions.upload && report.period.status === 'closed' && (
-        <Alert color="gray">{t('reporting.import.period_closed')}</Alert>
+          }}
+        />
       )}
+      {!actions.upload && report.period.status === 'closed' && <Alert color="gray">{t('reporting.import.period_closed')}</Alert>}
 
       {currentImport && (
         <ImportStatusPanel key={currentImport} importUuid={currentImport} fresh={currentImport === uploadedImport} onEnded={() => void refreshReport()} />
@@ -224,7 +237,9 @@ function ImportResult({ detail }: { detail: ImportDetail }) {
       <Stack gap="xs">
         <Text size="sm">
           {detail.file_name} · {formatDateTime(detail.created_at)}
-          {detail.status === 'done' && detail.row_count !== null ? ` · ${t('reporting.import.rows_imported', { count: detail.row_count, formatted: formatNumber(detail.row_count) })}` : ''}
+          {detail.status === 'done' && detail.row_count !== null
+            ? ` · ${t('reporting.import.rows_imported', { count: detail.row_count, formatted: formatNumber(detail.row_count) })}`
+            : ''}
         </Text>
         {running && <Progress value={100} animated striped aria-label={t('reporting.import.processing')} />}
         {detail.errors.length > 0 && (

@@ -48,8 +48,17 @@ function summary(status: number): ReportSummary {
 
 describe('the import status panel', () => {
   it('when an import runs, then it is polled until it ends, the errors are shown and the screen is told once', async () => {
-    const answers = [detail('queued'), detail('processing'), detail('invalid', [{ row: 3, code: '9999', key: 'import.invalid_code', params: { row: 3 }, message: 'Invalid code on row 3.' }])];
-    const api = fakeApi().on('GET', 'imports/imp-1', () => ({ body: { data: answers.shift() ?? detail('invalid', [{ row: 3, code: '9999', key: 'import.invalid_code', params: { row: 3 }, message: 'Invalid code on row 3.' }]) } }));
+    const answers = [
+      detail('queued'),
+      detail('processing'),
+      detail('invalid', [{ row: 3, code: '9999', key: 'import.invalid_code', params: { row: 3 }, message: 'Invalid code on row 3.' }]),
+    ];
+    const api = fakeApi().on('GET', 'imports/imp-1', () => ({
+      body: {
+        data:
+          answers.shift() ?? detail('invalid', [{ row: 3, code: '9999', key: 'import.invalid_code', params: { row: 3 }, message: 'Invalid code on row 3.' }]),
+      },
+    }));
     const onEnded = vi.fn();
 
     render(

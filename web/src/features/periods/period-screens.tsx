@@ -132,7 +132,15 @@ function PeriodForm({ marketChoices, marketId }: { marketChoices: { value: strin
   );
 }
 
-function PeriodTable({ filter, approvalBase, showMarket = false }: { filter: { market_id?: number; cluster?: boolean }; approvalBase: string; showMarket?: boolean }) {
+function PeriodTable({
+  filter,
+  approvalBase,
+  showMarket = false,
+}: {
+  filter: { market_id?: number; cluster?: boolean };
+  approvalBase: string;
+  showMarket?: boolean;
+}) {
   const { t } = useTranslation();
   const session = useSession();
   const subject = abilitySubject(session);

@@ -81,9 +81,7 @@ export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
   const { t } = useTranslation();
   const marketId = useMarketParam(params.market, 'approve-reports');
   const periods = useQuery({ ...periodQueries.periods({ market_id: marketId }), enabled: marketId !== undefined, meta: { handlesErrors: true } });
-  const latest = periods.data
-    ?.filter((p) => p.status !== 'draft')
-    .sort((a, b) => b.starts_on.localeCompare(a.starts_on))[0];
+  const latest = periods.data?.filter((p) => p.status !== 'draft').sort((a, b) => b.starts_on.localeCompare(a.starts_on))[0];
   const list = useQuery({ ...periodQueries.approvalList(latest?.uuid ?? ''), enabled: !!latest, meta: { handlesErrors: true } });
   return (
     <AdminPage title={title}>

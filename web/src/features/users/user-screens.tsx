@@ -1,6 +1,22 @@
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Alert, Badge, Button, Checkbox, Group, MultiSelect, Paper, PasswordInput, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  MultiSelect,
+  Paper,
+  PasswordInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import type { AdminUser, AdminUserInput } from '@mss/contracts/admin';
 import { MIN_PASSWORD_LENGTH } from '@mss/contracts/auth';
 import type { Role } from '@mss/contracts/enums';
@@ -58,7 +74,11 @@ function useRemoveUser() {
       user.id,
       user.name || user.email,
       user.other_organizations > 0
-        ? { confirm: t('admin.user.remove_confirm', { name: user.name || user.email }), button: t('admin.user.remove'), done: t('admin.user.removed', { name: user.name || user.email }) }
+        ? {
+            confirm: t('admin.user.remove_confirm', { name: user.name || user.email }),
+            button: t('admin.user.remove'),
+            done: t('admin.user.removed', { name: user.name || user.email }),
+          }
         : undefined,
     );
 }
@@ -154,8 +174,7 @@ function UserForm({ user }: { user?: AdminUser }) {
     validate: {
       email: (value) => (value.trim() ? null : t('validation.required', { attribute: 'email' })),
       // Required when adding; when editing, empty keeps the password (spec §5: at least 8, confirmed).
-      password: (value) =>
-        (!user || value) && value.length < MIN_PASSWORD_LENGTH ? t('auth.password_too_short') : null,
+      password: (value) => ((!user || value) && value.length < MIN_PASSWORD_LENGTH ? t('auth.password_too_short') : null),
       password_confirmation: (value, values) => (value !== values.password ? t('auth.passwords_not_matching') : null),
     },
     toInput: (values): AdminUserInput => ({
@@ -209,7 +228,12 @@ function UserForm({ user }: { user?: AdminUser }) {
                   autoComplete="new-password"
                   {...form.getInputProps('password')}
                 />
-                <PasswordInput label={t('admin.user.password_confirmation')} required={!user} autoComplete="new-password" {...form.getInputProps('password_confirmation')} />
+                <PasswordInput
+                  label={t('admin.user.password_confirmation')}
+                  required={!user}
+                  autoComplete="new-password"
+                  {...form.getInputProps('password_confirmation')}
+                />
               </>
             )}
           </SimpleGrid>
@@ -220,20 +244,18 @@ function UserForm({ user }: { user?: AdminUser }) {
           <Checkbox.Group label={t('admin.user.roles')} {...form.getInputProps('roles')}>
             <SimpleGrid cols={{ base: 1, sm: 3 }} mt="xs">
               {/* Only a super-admin gives the super-admin role (the server refuses it to others). */}
-              {roleOptions.filter((role) => superAdmin || role.value !== 'super-admin').map((role) => (
-                <Checkbox key={role.value} value={role.value} label={role.label} disabled={locked} />
-              ))}
+              {roleOptions
+                .filter((role) => superAdmin || role.value !== 'super-admin')
+                .map((role) => (
+                  <Checkbox key={role.value} value={role.value} label={role.label} disabled={locked} />
+                ))}
             </SimpleGrid>
           </Checkbox.Group>
           <Switch label={t('admin.user.disabled')} disabled={locked} {...form.getInputProps('disabled', { type: 'checkbox' })} />
           <FormActions
             saving={saving}
             cancelTo={BASE}
-            onDelete={
-              user && user.other_organizations > 0
-                ? () => void removeUser(user).then((removed) => removed && navigate(BASE))
-                : onDelete
-            }
+            onDelete={user && user.other_organizations > 0 ? () => void removeUser(user).then((removed) => removed && navigate(BASE)) : onDelete}
             deleteLabel={user && user.other_organizations > 0 ? t('admin.user.remove') : undefined}
           />
         </Stack>

@@ -46,7 +46,10 @@ const file = () => new File(['xlsx bytes'], 'report.xlsx');
 
 describe('uploading a report file', () => {
   it('when the server accepts the file, then progress is reported and the import uuid comes back', async () => {
-    const sent = fakeXhr({ status: 202, body: { data: { uuid: 'imp-1', status: 'queued' } } }, [[5, 10], [10, 10]]);
+    const sent = fakeXhr({ status: 202, body: { data: { uuid: 'imp-1', status: 'queued' } } }, [
+      [5, 10],
+      [10, 10],
+    ]);
     const progress: number[] = [];
 
     const accepted = await uploadReportFile('rep-1', file(), { onProgress: (f) => progress.push(f) });
