@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ReportStatus } from './enums.ts';
-import { isoDateSchema, listQuerySchema, marketSummarySchema, refSchema } from './common.ts';
+import { listQuerySchema, marketSummarySchema, refSchema } from './common.ts';
 import { decimalStringSchema } from './decimal.ts';
+import { PERIOD_STATUSES } from './periods.ts';
+import { preflightSchema } from './preflight.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The report status machine (DESIGN §5), shared by the server (which enforces it, in one place:
@@ -112,41 +114,6 @@ export function canUploadInStatus(status: number): boolean {
 // Wire schemas
 // ---------------------------------------------------------------------------------------------
 
-export const PERIOD_STATUSES = ['draft', 'open', 'closed'] as const;
-export type PeriodStatus = (typeof PERIOD_STATUSES)[number];
-
-export const periodSchema = z.object({
-  uuid: z.string(),
-  title: z.string(),
-  market: marketSummarySchema,
-  starts_on: z.string(),
-  ends_on: z.string(),
-  deadline: z.string().nullable(),
-  status: z.enum(PERIOD_STATUSES),
-  published: z.boolean(),
-  opened_at: z.string().nullable(),
-  closed_at: z.string().nullable(),
-  published_at: z.string().nullable(),
-  report_count: z.number().int(),
-});
-export type Period = z.infer<typeof periodSchema>;
-
-export const periodInputSchema = z
-  .object({
-    market_id: z.number().int().positive(),
-    title: z.string().trim().min(1).max(50),
-    starts_on: isoDateSchema,
-    ends_on: isoDateSchema,
-    deadline: isoDateSchema.nullish(),
-  })
-  .refine((p) => p.ends_on >= p.starts_on, { path: ['ends_on'], message: 'ends_on' });
-export type PeriodInput = z.infer<typeof periodInputSchema>;
-
-export const periodListQuerySchema = z.object({
-  market_id: z.coerce.number().int().positive().optional(),
-  cluster: z.enum(['0', '1']).optional(),
-});
-
 export const statusChangeSchema = z.object({
   from_status: z.number().int().nullable(),
   to_status: z.number().int(),
@@ -187,20 +154,6 @@ export const REPORT_ROW_SORTS = ['code', 'name', 'volume', 'value'] as const;
 export const reportRowsQuerySchema = listQuerySchema.omit({ organization_id: true });
 export type ReportRowsQuery = z.input<typeof reportRowsQuerySchema>;
 
-export const preflightResultSchema = z.object({
-  severity: z.number().int(),
-  /** Null only for an error stored before keys were (its message is as it was stored). */
-  key: z.string().nullable(),
-  params: z.record(z.string(), z.union([z.string(), z.number()])),
-  message: z.string(),
-});
-export const preflightSchema = z.object({
-  severity: z.number().int(),
-  results: z.array(preflightResultSchema),
-  created_at: z.string(),
-});
-export type Preflight = z.infer<typeof preflightSchema>;
-
 /**
  * One report without its rows (a report may hold 100,000 of them: GET /reports/{uuid}/rows pages
  * them); `row_count` counts them and `totals` sums all of them.
@@ -236,33 +189,3 @@ export const bulkStatusResultSchema = z.object({
   changed: z.array(z.string()),
   refused: z.array(z.object({ uuid: z.string(), message: z.string() })),
 });
-
-export const IMPORT_STATUSES = ['queued', 'processing', 'invalid', 'done', 'failed'] as const;
-export const importSchema = z.object({
-  uuid: z.string(),
-  status: z.enum(IMPORT_STATUSES),
-  report: z.object({ uuid: z.string(), status: z.number().int() }),
-  company: refSchema,
-  market: marketSummarySchema,
-  period: z.object({ uuid: z.string(), title: z.string() }),
-  user: refSchema.nullable(),
-  file_name: z.string(),
-  file_size: z.number().int(),
-  row_count: z.number().int().nullable(),
-  error_count: z.number().int(),
-  created_at: z.string(),
-  finished_at: z.string().nullable(),
-});
-export type Import = z.infer<typeof importSchema>;
-/** A row error: its message key and parameters (for clients that branch on them), and the message in the request's language. */
-export const importErrorSchema = z.object({
-  row: z.number().int().nullable(),
-  code: z.string().nullable(),
-  /** Null only for an error stored before keys were (its message is as it was stored). */
-  key: z.string().nullable(),
-  params: z.record(z.string(), z.union([z.string(), z.number()])),
-  message: z.string(),
-});
-export const importDetailSchema = importSchema.extend({ errors: z.array(importErrorSchema), errors_truncated: z.boolean() });
-export type ImportDetail = z.infer<typeof importDetailSchema>;
-export const importListQuerySchema = z.object({ report_uuid: z.string().uuid().optional() });

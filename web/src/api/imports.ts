@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Import, ImportDetail } from '@mss/contracts/reports';
+import type { Import, ImportDetail } from '@mss/contracts/imports';
 import { http, type ApiBody } from './http.ts';
 import { buildUrl } from './transport.ts';
 

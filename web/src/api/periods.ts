@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Period, PeriodInput, ReportSummary } from '@mss/contracts/reports';
+import type { Period, PeriodInput } from '@mss/contracts/periods';
+import type { ReportSummary } from '@mss/contracts/reports';
 import { http, type ApiBody } from './http.ts';
 
 /** Reporting periods (issue 4): keys start with 'periods'; reporting mutations invalidate them (./reporting.ts). */

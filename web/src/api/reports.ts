@@ -1,5 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { PeriodStatus, Preflight, Report, ReportSummary } from '@mss/contracts/reports';
+import type { PeriodStatus } from '@mss/contracts/periods';
+import type { Preflight } from '@mss/contracts/preflight';
+import type { Report, ReportSummary } from '@mss/contracts/reports';
 import { http, type ApiBody } from './http.ts';
 import { buildUrl } from './transport.ts';
 

@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { z } from 'zod';
 import { dataOf } from '@mss/contracts/common';
-import { importDetailSchema, importListQuerySchema, importSchema } from '@mss/contracts/reports';
+import { importDetailSchema, importListQuerySchema, importSchema } from '@mss/contracts/imports';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.ts';
 import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';

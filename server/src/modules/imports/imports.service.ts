@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Import, ImportDetail } from '@mss/contracts/reports';
+import type { Import, ImportDetail } from '@mss/contracts/imports';
 import { type CodeDisabledStatus, ReportStatus } from '@mss/contracts/enums';
 import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
 import type { Locale } from '@mss/contracts/enums';

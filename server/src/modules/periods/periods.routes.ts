@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dataOf } from '@mss/contracts/common';
-import { periodInputSchema, periodListQuerySchema, periodSchema } from '@mss/contracts/reports';
+import { periodInputSchema, periodListQuerySchema, periodSchema } from '@mss/contracts/periods';
 import type { App, AppContext } from '../../context.ts';
 import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';
 import { actorOf } from '../../auth/session-auth.ts';

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
 import { type AbilitySubject, canInMarket } from '@mss/contracts/abilities';
-import type { Period, PeriodInput } from '@mss/contracts/reports';
+import type { Period, PeriodInput } from '@mss/contracts/periods';
 import type { Actor } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Locale } from '@mss/contracts/enums';

@@ -3,7 +3,7 @@ import { ORGANIZATION_SETTINGS } from '@mss/contracts/admin';
 import { decimalShape, decimalUnits, normalizeDecimal } from '@mss/contracts/decimal';
 import { type Locale, PreflightSeverity } from '@mss/contracts/enums';
 import { type MessageKey, translate } from '@mss/contracts/messages';
-import type { Preflight } from '@mss/contracts/reports';
+import type { Preflight } from '@mss/contracts/preflight';
 import type { Db, Executor } from '../../db/client.ts';
 import { codes, markets, organizationSettings, periods, preflights, reportRows, reports } from '../../db/schema.ts';
 import { findPreviousPeriod } from '../periods/periods.service.ts';

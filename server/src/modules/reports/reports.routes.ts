@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { dataOf, listOf } from '@mss/contracts/common';
+import { preflightSchema } from '@mss/contracts/preflight';
 import {
   bulkStatusInputSchema,
   bulkStatusResultSchema,
-  preflightSchema,
   reportCreateSchema,
   reportListQuerySchema,
   reportRowSchema,

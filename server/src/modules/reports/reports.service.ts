@@ -2,7 +2,8 @@ import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-o
 import { canInMarket } from '@mss/contracts/abilities';
 import { PreflightSeverity } from '@mss/contracts/enums';
 import type { ListQuery } from '@mss/contracts/common';
-import { type PeriodStatus, REQUESTABLE_STATUS_EVENTS, type Report, type ReportRow as ReportRowItem, type ReportSummary } from '@mss/contracts/reports';
+import { type PeriodStatus } from '@mss/contracts/periods';
+import { REQUESTABLE_STATUS_EVENTS, type Report, type ReportRow as ReportRowItem, type ReportSummary } from '@mss/contracts/reports';
 import type { Db } from '../../db/client.ts';
 import type { Locale } from '@mss/contracts/enums';
 import { translate } from '@mss/contracts/messages';

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import { ReportStatus } from '@mss/contracts/enums';
-import type { ImportDetail, ReportSummary } from '@mss/contracts/reports';
+import type { ReportSummary } from '@mss/contracts/reports';
+import type { ImportDetail } from '@mss/contracts/imports';
 import { setSession } from '../../api/session.ts';
 import { AppProviders } from '../../app/providers.tsx';
 import { fakeApi, makeUser, marketAbility } from '../../test/fake-api.ts';

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { canInMarket } from '@mss/contracts/abilities';
-import type { Period } from '@mss/contracts/reports';
+import type { Period } from '@mss/contracts/periods';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { feedback } from '../../components/feedback.tsx';

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { marketSummarySchema, refSchema } from './common.ts';
+
+// Imports of report files: wire schemas.
+
+export const IMPORT_STATUSES = ['queued', 'processing', 'invalid', 'done', 'failed'] as const;
+export const importSchema = z.object({
+  uuid: z.string(),
+  status: z.enum(IMPORT_STATUSES),
+  report: z.object({ uuid: z.string(), status: z.number().int() }),
+  company: refSchema,
+  market: marketSummarySchema,
+  period: z.object({ uuid: z.string(), title: z.string() }),
+  user: refSchema.nullable(),
+  file_name: z.string(),
+  file_size: z.number().int(),
+  row_count: z.number().int().nullable(),
+  error_count: z.number().int(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type Import = z.infer<typeof importSchema>;
+/** A row error: its message key and parameters (for clients that branch on them), and the message in the request's language. */
+export const importErrorSchema = z.object({
+  row: z.number().int().nullable(),
+  code: z.string().nullable(),
+  /** Null only for an error stored before keys were (its message is as it was stored). */
+  key: z.string().nullable(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+  message: z.string(),
+});
+export const importDetailSchema = importSchema.extend({ errors: z.array(importErrorSchema), errors_truncated: z.boolean() });
+export type ImportDetail = z.infer<typeof importDetailSchema>;
+export const importListQuerySchema = z.object({ report_uuid: z.string().uuid().optional() });

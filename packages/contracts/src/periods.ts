@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { isoDateSchema, marketSummarySchema } from './common.ts';
+
+// Periods of a market (DESIGN §5): wire schemas.
+
+export const PERIOD_STATUSES = ['draft', 'open', 'closed'] as const;
+export type PeriodStatus = (typeof PERIOD_STATUSES)[number];
+
+export const periodSchema = z.object({
+  uuid: z.string(),
+  title: z.string(),
+  market: marketSummarySchema,
+  starts_on: z.string(),
+  ends_on: z.string(),
+  deadline: z.string().nullable(),
+  status: z.enum(PERIOD_STATUSES),
+  published: z.boolean(),
+  opened_at: z.string().nullable(),
+  closed_at: z.string().nullable(),
+  published_at: z.string().nullable(),
+  report_count: z.number().int(),
+});
+export type Period = z.infer<typeof periodSchema>;
+
+export const periodInputSchema = z
+  .object({
+    market_id: z.number().int().positive(),
+    title: z.string().trim().min(1).max(50),
+    starts_on: isoDateSchema,
+    ends_on: isoDateSchema,
+    deadline: isoDateSchema.nullish(),
+  })
+  .refine((p) => p.ends_on >= p.starts_on, { path: ['ends_on'], message: 'ends_on' });
+export type PeriodInput = z.infer<typeof periodInputSchema>;
+
+export const periodListQuerySchema = z.object({
+  market_id: z.coerce.number().int().positive().optional(),
+  cluster: z.enum(['0', '1']).optional(),
+});
