@@ -33,4 +33,11 @@ export interface Actor {
   sessionId: number;
   sessionKind: 'session' | 'token';
   organizationId: number | null;
+  /**
+   * The organizations this user administers: every one for a super-admin; for a holder of the admin
+   * role (which acts in every organization of the user) each organization they belong to; none
+   * otherwise. What a person or company shared by several organizations is may only be changed by
+   * who administers all of them.
+   */
+  administers: 'all' | readonly number[];
 }

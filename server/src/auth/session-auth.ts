@@ -105,7 +105,8 @@ function membershipHolds(row: PrincipalRow): boolean {
 }
 
 function toPrincipal(row: PrincipalRow): Principal {
-  const actor: Actor = { userId: row.user_id, sessionId: row.session_id, sessionKind: row.kind, organizationId: row.organization_id };
+  const administers = row.organization_id === null ? 'all' : row.roles.includes('admin') ? row.organizations.map((o) => o.id) : [];
+  const actor: Actor = { userId: row.user_id, sessionId: row.session_id, sessionKind: row.kind, organizationId: row.organization_id, administers };
   const companyMarkets = row.company_markets.map((cm) => ({
     id: cm.id,
     market_id: cm.market_id,

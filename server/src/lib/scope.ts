@@ -2,7 +2,7 @@ import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Actor } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { organizations, userOrganizations, userRoles } from '../db/schema.ts';
+import { organizations } from '../db/schema.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
 
 /** A super-admin's session has no organization and crosses all of them (spec §5). */
@@ -67,24 +67,8 @@ export function assertOrganizationUnchanged(requested: number | undefined | null
   if (requested && requested !== current) throw validationError('organization_id', 'validation.invalid');
 }
 
-/**
- * The organizations whose administrator the actor is: every organization for a super-admin; for
- * an administrator (the admin role is held directly and acts in every organization of the user)
- * each organization they belong to; nobody else administers any. What belongs to a person or a
- * company shared by several organizations may only be changed by who administers all of them.
- */
-export async function administeredOrganizations(db: Db, actor: Actor): Promise<'all' | Set<number>> {
-  if (isCrossOrganization(actor)) return 'all';
-  const [roles, memberships] = await Promise.all([
-    db
-      .select({ role: userRoles.role })
-      .from(userRoles)
-      .where(and(eq(userRoles.user_id, actor.userId), eq(userRoles.role, 'admin'))),
-    db.select({ id: userOrganizations.organization_id }).from(userOrganizations).where(eq(userOrganizations.user_id, actor.userId)),
-  ]);
-  return roles.length ? new Set(memberships.map((m) => m.id)) : new Set();
-}
-
-export function administersAll(administered: 'all' | Set<number>, organizationIds: readonly number[]): boolean {
-  return administered === 'all' || organizationIds.every((id) => administered.has(id));
+/** Whether the actor administers every one of these organizations (see `Actor.administers`). */
+export function administersAll(actor: Actor, organizationIds: readonly number[]): boolean {
+  const administered = actor.administers;
+  return administered === 'all' || organizationIds.every((id) => administered.includes(id));
 }

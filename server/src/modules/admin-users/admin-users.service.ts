@@ -8,7 +8,7 @@ import { AppError, notFound, validationError } from '../../errors.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { checkPasswordRules, EMAIL_PATTERN, normalizeEmail } from '../auth/auth.service.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { administeredOrganizations, administersAll } from '../../lib/scope.ts';
+import { administersAll } from '../../lib/scope.ts';
 
 /** Users the actor administers: members of their organization (a super-admin: everyone). */
 function userScope(actor: Actor, organizationId?: number) {
@@ -21,7 +21,6 @@ type UserRow = typeof users.$inferSelect;
 
 async function toAdminUsers(db: Db, actor: Actor, rows: UserRow[]): Promise<AdminUser[]> {
   if (rows.length === 0) return [];
-  const administered = await administeredOrganizations(db, actor);
   const ids = rows.map((r) => r.id);
   const companyIds = [...new Set(rows.map((r) => r.company_id).filter((id): id is number => id !== null))];
   const [orgRows, marketRows, roleRows, companyRows] = await Promise.all([
@@ -66,7 +65,7 @@ async function toAdminUsers(db: Db, actor: Actor, rows: UserRow[]): Promise<Admi
       markets: marketRows.filter((m) => m.user_id === u.id).map(({ user_id: _, ...m }) => m),
       roles: roleRows.filter((r) => r.user_id === u.id).map((r) => ({ name: r.role })),
       other_organizations: actor.organizationId === null ? 0 : memberOf.filter((id) => id !== actor.organizationId).length,
-      person_editable: administersAll(administered, memberOf),
+      person_editable: administersAll(actor, memberOf),
     };
   });
 }
@@ -106,7 +105,7 @@ async function personChanges(db: Db, input: AdminUserInput, existing: UserRow): 
  * belongs to the person, naming the fields (the actor may still change their organization's part).
  */
 async function assertMayChangePerson(db: Db, actor: Actor, input: AdminUserInput, existing: UserRow): Promise<void> {
-  if (administersAll(await administeredOrganizations(db, actor), await membershipsOf(db, existing.id))) return;
+  if (administersAll(actor, await membershipsOf(db, existing.id))) return;
   const changed = await personChanges(db, input, existing);
   if (changed.length === 0) return;
   const names = changed.map((f) =>

@@ -19,7 +19,7 @@ import {
 import { AppError, notFound, validationError } from '../../errors.ts';
 import { deleteFile, storeFile } from '../../lib/files.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { administeredOrganizations, administersAll, inUse } from '../../lib/scope.ts';
+import { administersAll, inUse } from '../../lib/scope.ts';
 
 /** Roles a company market may carry: organization-wide roles belong to users, not companies. */
 const COMPANY_MARKET_ROLES = new Set(['reporter', 'viewer', 'cluster-viewer', 'just-stats', 'company', 'market-admin', 'cluster-admin']);
@@ -169,7 +169,7 @@ export async function findCompany(db: Db, actor: Actor, id: number): Promise<Com
     : [[], []];
   return {
     ...item!,
-    company_editable: administersAll(await administeredOrganizations(db, actor), await companyOrganizationIds(db, id)),
+    company_editable: administersAll(actor, await companyOrganizationIds(db, id)),
     organizations: orgRows,
     company_markets: cmRows.map((cm) => ({ ...cm, roles: cm.roles.map((name) => ({ name })) })),
     users: userRows.map((u) => ({
@@ -217,11 +217,10 @@ async function companyOrganizationIds(db: Db, companyId: number): Promise<number
  * user works for (403 for adding such a user to the company or taking them off it).
  */
 async function assertMaySharedChanges(db: Db, actor: Actor, input: CompanyInput, disabledAt: Date | null, userIds: number[], id?: number) {
-  const administered = await administeredOrganizations(db, actor);
-  if (administered === 'all') return;
+  if (actor.administers === 'all') return;
   if (id !== undefined) {
     const [company] = await db.select().from(companies).where(eq(companies.id, id));
-    if (company && !administersAll(administered, await companyOrganizationIds(db, id))) {
+    if (company && !administersAll(actor, await companyOrganizationIds(db, id))) {
       const changed = [
         ...(input.name !== company.name ? ['name'] : []),
         ...((disabledAt?.getTime() ?? null) !== (company.disabled_at?.getTime() ?? null) ? ['disabled_at'] : []),
@@ -250,7 +249,7 @@ async function assertMaySharedChanges(db: Db, actor: Actor, input: CompanyInput,
     (u) =>
       inActorsOrganization.has(u) &&
       !administersAll(
-        administered,
+        actor,
         memberships.filter((m) => m.user_id === u).map((m) => m.id),
       ),
   );
@@ -390,7 +389,7 @@ export async function deleteCompany(db: Db, actor: Actor, id: number): Promise<v
 
 export async function setCompanyLogotype(db: Db, actor: Actor, id: number, file: { name: string; mimeType: string; content: Buffer } | null): Promise<Company> {
   const company = await findCompanyRow(db, actor, id);
-  if (!administersAll(await administeredOrganizations(db, actor), await companyOrganizationIds(db, id))) {
+  if (!administersAll(actor, await companyOrganizationIds(db, id))) {
     throw new AppError('forbidden', 'companies.shared', { attribute: 'logotype' });
   }
   const fileId = file ? await storeFile(db, file) : null;

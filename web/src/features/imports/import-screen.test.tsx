@@ -9,8 +9,7 @@ import { AppProviders } from '../../app/providers.tsx';
 import { fakeApi, makeUser, marketAbility } from '../../test/fake-api.ts';
 import { IMPORT_POLL_MS } from '../../api/imports.ts';
 import { ImportScreen } from './import-screen.tsx';
-
-const market = { id: 1, international_name: 'Sweden', local_name: 'Sverige', iso_code: 'SE' };
+import { importDetail, market } from './import-fixtures.ts';
 
 function report(status: number, rowCount: number, totals: Report['totals']): Report {
   return {
@@ -30,25 +29,7 @@ function report(status: number, rowCount: number, totals: Report['totals']): Rep
   };
 }
 
-function importOf(status: ImportDetail['status']): ImportDetail {
-  return {
-    uuid: 'imp-1',
-    status,
-    report: { uuid: 'rep-1', status: ReportStatus.ProcessingFile },
-    company: { id: 1, name: 'Nordlys Trading AB' },
-    market,
-    period: { uuid: 'per-1', title: '2026-11' },
-    user: { id: 1, name: 'Rita Reporter' },
-    file_name: 'report.xlsx',
-    file_size: 1000,
-    row_count: status === 'done' ? 1 : null,
-    error_count: 0,
-    created_at: '2026-11-21T06:00:00Z',
-    finished_at: null,
-    errors: [],
-    errors_truncated: false,
-  };
-}
+const importOf = (status: ImportDetail['status']) => importDetail(status, [], status === 'done' ? 1 : null);
 
 describe('the data import screen while a file is processed', () => {
   it('when the import runs, then only the import is polled, and the report and its rows are fetched once more when it ends', async () => {

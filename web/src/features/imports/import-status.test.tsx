@@ -8,29 +8,10 @@ import { AppProviders } from '../../app/providers.tsx';
 import { fakeApi, makeUser, marketAbility } from '../../test/fake-api.ts';
 import { IMPORT_POLL_MS } from '../../api/imports.ts';
 import { ImportStatusPanel } from './import-screen.tsx';
+import { importDetail, market } from './import-fixtures.ts';
 import { ReportStatusActions } from '../../components/report-status-actions.tsx';
 
-const market = { id: 1, international_name: 'Sweden', local_name: 'Sverige', iso_code: 'SE' };
-
-function detail(status: ImportDetail['status'], errors: ImportDetail['errors'] = []): ImportDetail {
-  return {
-    uuid: 'imp-1',
-    status,
-    report: { uuid: 'rep-1', status: ReportStatus.ProcessingFile },
-    company: { id: 1, name: 'Nordlys Trading AB' },
-    market,
-    period: { uuid: 'per-1', title: '2026-11' },
-    user: { id: 1, name: 'Rita Reporter' },
-    file_name: 'report.xlsx',
-    file_size: 1000,
-    row_count: null,
-    error_count: errors.length,
-    created_at: '2026-11-21T06:00:00Z',
-    finished_at: null,
-    errors,
-    errors_truncated: false,
-  };
-}
+const detail = (status: ImportDetail['status'], errors: ImportDetail['errors'] = []) => importDetail(status, errors);
 
 function summary(status: number): ReportSummary {
   return {
