@@ -44,6 +44,7 @@ import { companiesRoutes } from './modules/companies/companies.routes.ts';
 import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
 import { periodsRoutes } from './modules/periods/periods.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
+import { approvalsRoutes } from './modules/approvals/approvals.routes.ts';
 import { protocolRoutes } from './modules/protocol/protocol.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
@@ -109,8 +110,6 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   // Set before any plugin is registered, so that the plugins' own routes (the API docs) answer
   // errors in the same shape.
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => sendError(error, request, reply));
-  app.decorateRequest('actor', null);
-  app.decorateRequest('abilitySubject', null);
   app.decorateRequest('principal', null);
 
   await app.register(cookie);
@@ -160,7 +159,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
     if (request.headers['x-requested-with'] === REQUESTED_WITH_VALUE) return;
     const principal = request.headers.authorization !== undefined ? await resolvePrincipal(ctx, request) : null;
-    if (principal?.actor.sessionKind !== 'token') throw new AppError('forbidden', 'auth.csrf');
+    if (principal?.sessionKind !== 'token') throw new AppError('forbidden', 'auth.csrf');
   });
   // Every change clears the resolved sessions (auth/principal-cache.ts), here and in the other
   // processes, before its answer leaves: the next request sees memberships, roles and disabled
@@ -219,6 +218,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
       adminUsersRoutes(v1, ctx);
       periodsRoutes(v1, ctx);
       reportsRoutes(v1, ctx);
+      approvalsRoutes(v1, ctx);
       importsRoutes(v1, ctx);
     },
     { prefix: '/api/v1' },

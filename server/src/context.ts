@@ -26,18 +26,3 @@ declare module 'fastify' {
 }
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
-
-/** Who is calling: the signed-in user and the organization chosen at sign-in (null for super-admins). */
-export interface Actor {
-  userId: number;
-  sessionId: number;
-  sessionKind: 'session' | 'token';
-  organizationId: number | null;
-  /**
-   * The organizations this user administers: every one for a super-admin; for a holder of the admin
-   * role (which acts in every organization of the user) each organization they belong to; none
-   * otherwise. What a person or company shared by several organizations is may only be changed by
-   * who administers all of them.
-   */
-  administers: 'all' | readonly number[];
-}

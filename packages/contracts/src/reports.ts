@@ -179,13 +179,3 @@ export const reportListQuerySchema = z.object({
   /** Only reports of periods in this state (the dashboard asks for open ones). */
   period_status: z.enum(PERIOD_STATUSES).optional(),
 });
-
-export const bulkStatusInputSchema = z.object({
-  uuids: z.array(z.string().uuid()).min(1).max(500),
-  status: z.number().int(),
-  comment: z.string().trim().max(2000).nullish(),
-});
-export const bulkStatusResultSchema = z.object({
-  changed: z.array(z.string()),
-  refused: z.array(z.object({ uuid: z.string(), message: z.string() })),
-});

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Principal } from './session-auth.ts';
+import type { SessionPrincipal as Principal } from './session-auth.ts';
 
 /**
  * Resolved principals (session, membership, abilities, the user) by credential, so that a

@@ -1,37 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AbilitySubject } from '@mss/contracts/abilities';
 import { abilitiesOfRoles, companyMarketAbilities } from '@mss/contracts/abilities';
 import type { User } from '@mss/contracts/users';
 import { sessions } from '../db/schema.ts';
-import type { Actor, AppContext } from '../context.ts';
-import { AppError, unauthenticated } from '../errors.ts';
+import type { AppContext } from '../context.ts';
+import { localeOf } from '../i18n.ts';
+import type { Principal } from './principal.ts';
+import { unauthenticated } from '../errors.ts';
 import { hashToken } from './passwords.ts';
 
 export const SESSION_COOKIE = 'mss_session';
-
-/**
- * Everything a request needs to know about who calls: the session, the user as GET /users/me
- * serves it, and the ability subject the permission checks read. Loaded in one query.
- */
-export interface Principal {
-  actor: Actor;
-  /** The user's direct roles (global: they act in every organization the user belongs to). */
-  roles: string[];
-  /** Ids of every organization the user belongs to (not only the session's). */
-  organizationIds: number[];
-  subject: AbilitySubject;
-  user: User;
-  /** When the session stops being valid (its expiry, or the absolute end of a browser session). */
-  validUntil: number;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    actor: Actor | null;
-    principal: Principal | null;
-  }
-}
 
 /**
  * The credential a request carries. An Authorization header counts as the credential even when
@@ -104,9 +82,11 @@ function membershipHolds(row: PrincipalRow): boolean {
   return !row.roles.includes('super-admin') && row.organizations.some((o) => o.id === row.organization_id);
 }
 
-function toPrincipal(row: PrincipalRow): Principal {
+/** The principal as the cache keeps it: everything but the request's language. */
+export type SessionPrincipal = Omit<Principal, 'locale'>;
+
+function toPrincipal(row: PrincipalRow): SessionPrincipal {
   const administers = row.organization_id === null ? 'all' : row.roles.includes('admin') ? row.organizations.map((o) => o.id) : [];
-  const actor: Actor = { userId: row.user_id, sessionId: row.session_id, sessionKind: row.kind, organizationId: row.organization_id, administers };
   const companyMarkets = row.company_markets.map((cm) => ({
     id: cm.id,
     market_id: cm.market_id,
@@ -128,7 +108,12 @@ function toPrincipal(row: PrincipalRow): Principal {
     company,
   };
   return {
-    actor,
+    userId: row.user_id,
+    sessionId: row.session_id,
+    sessionKind: row.kind,
+    organizationId: row.organization_id,
+    administers,
+    companyId: row.company?.id ?? null,
     roles: row.roles,
     organizationIds: row.organizations.map((o) => o.id),
     subject: {
@@ -155,10 +140,7 @@ export async function resolvePrincipal(ctx: AppContext, request: FastifyRequest)
   const tokenHash = hashToken(credential.token);
   const key = `${credential.kind}:${tokenHash}`;
   const cached = ctx.principals.get(key);
-  if (cached) {
-    request.principal = cached;
-    return cached;
-  }
+  if (cached) return (request.principal = { ...cached, locale: localeOf(request) });
   const generation = ctx.principals.generation();
   const row = await loadPrincipalRow(ctx, tokenHash, credential.kind);
   if (!row) return null;
@@ -173,33 +155,16 @@ export async function resolvePrincipal(ctx: AppContext, request: FastifyRequest)
   }
   const principal = toPrincipal(row);
   ctx.principals.set(key, principal, generation);
-  request.principal = principal;
-  return principal;
+  return (request.principal = { ...principal, locale: localeOf(request) });
 }
 
 async function revokeSessionById(ctx: AppContext, sessionId: number) {
   await ctx.db.execute(sql`update ${sessions} set revoked_at = now() where id = ${sessionId} and revoked_at is null`);
 }
 
-/** The actor of the request, or null when it carries no valid session or token. */
-export async function resolveActor(ctx: AppContext, request: FastifyRequest): Promise<Actor | null> {
-  return (await resolvePrincipal(ctx, request))?.actor ?? null;
-}
-
-/** preValidation hook for routes that need a signed-in user. */
-export function requireActor(ctx: AppContext) {
+/** preValidation hook for routes that need a signed-in user, whatever they hold. */
+export function requireSignedIn(ctx: AppContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    request.actor = await resolveActor(ctx, request);
-    if (!request.actor) throw unauthenticated();
+    if (!(await resolvePrincipal(ctx, request))) throw unauthenticated();
   };
-}
-
-export function actorOf(request: FastifyRequest): Actor {
-  if (!request.actor) throw new AppError('unauthenticated', 'auth.unauthenticated');
-  return request.actor;
-}
-
-export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw new AppError('unauthenticated', 'auth.unauthenticated');
-  return request.principal;
 }

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import { dataOf, idParamsSchema, listOf, listQuerySchema, type ListQuery } from '@mss/contracts/common';
-import type { Actor, App } from '../context.ts';
-import { actorOf } from '../auth/session-auth.ts';
+import type { App } from '../context.ts';
 import type { Paged } from './list.ts';
+import { principalOf, type Principal } from '../auth/principal.ts';
 
 export interface CrudService<T, I, L = T, Q = ListQuery> {
-  list(actor: Actor, query: Q): Promise<Paged<L>>;
-  find(actor: Actor, id: number): Promise<T>;
-  create(actor: Actor, input: I): Promise<T>;
-  update(actor: Actor, id: number, input: I): Promise<T>;
-  remove(actor: Actor, id: number): Promise<void>;
+  list(principal: Principal, query: Q): Promise<Paged<L>>;
+  find(principal: Principal, id: number): Promise<T>;
+  create(principal: Principal, input: I): Promise<T>;
+  update(principal: Principal, id: number, input: I): Promise<T>;
+  remove(principal: Principal, id: number): Promise<void>;
 }
 
 /** The OpenAPI summary of each of the five routes. */
@@ -58,28 +58,28 @@ export function registerCrudRoutes<S extends z.ZodType, I extends z.ZodType, L e
   routes.get(
     path,
     { schema: { tags, summary: summary.list, querystring: listQuery, response: { 200: listOf(listSchema) } }, preValidation: canRead },
-    async (request) => service.list(actorOf(request), request.query as z.output<Q>),
+    async (request) => service.list(principalOf(request), request.query as z.output<Q>),
   );
   routes.get(
     `${path}/:id`,
     { schema: { tags, summary: summary.show, params: idParamsSchema, response: { 200: dataOf(schema) } }, preValidation: canRead },
-    async (request) => ({ data: await service.find(actorOf(request), (request.params as { id: number }).id) }),
+    async (request) => ({ data: await service.find(principalOf(request), (request.params as { id: number }).id) }),
   );
   routes.post(
     path,
     { schema: { tags, summary: summary.create, body: input, response: { 201: dataOf(schema) } }, preValidation: canWrite },
-    async (request, reply) => reply.code(201).send({ data: await service.create(actorOf(request), request.body as z.output<I>) }),
+    async (request, reply) => reply.code(201).send({ data: await service.create(principalOf(request), request.body as z.output<I>) }),
   );
   routes.put(
     `${path}/:id`,
     { schema: { tags, summary: summary.update, params: idParamsSchema, body: input, response: { 200: dataOf(schema) } }, preValidation: canWrite },
-    async (request) => ({ data: await service.update(actorOf(request), (request.params as { id: number }).id, request.body as z.output<I>) }),
+    async (request) => ({ data: await service.update(principalOf(request), (request.params as { id: number }).id, request.body as z.output<I>) }),
   );
   routes.delete(
     `${path}/:id`,
     { schema: { tags, summary: summary.delete, params: idParamsSchema, response: { 204: z.null() } }, preValidation: canWrite },
     async (request, reply) => {
-      await service.remove(actorOf(request), (request.params as { id: number }).id);
+      await service.remove(principalOf(request), (request.params as { id: number }).id);
       return reply.code(204).send(null);
     },
   );

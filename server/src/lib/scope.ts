@@ -1,29 +1,29 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Actor } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { organizations } from '../db/schema.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
+import { type Principal } from '../auth/principal.ts';
 
 /** A super-admin's session has no organization and crosses all of them (spec §5). */
-export function isCrossOrganization(actor: Actor): boolean {
-  return actor.organizationId === null;
+export function isCrossOrganization(principal: Principal): boolean {
+  return principal.organizationId === null;
 }
 
 /**
  * The condition that keeps a query inside what the actor administers: their organization, or,
  * for a super-admin, everything (or the organization asked for).
  */
-export function organizationCondition(actor: Actor, column: AnyPgColumn, requested?: number): SQL | undefined {
-  if (actor.organizationId !== null) return eq(column, actor.organizationId);
+export function organizationCondition(principal: Principal, column: AnyPgColumn, requested?: number): SQL | undefined {
+  if (principal.organizationId !== null) return eq(column, principal.organizationId);
   return requested ? eq(column, requested) : undefined;
 }
 
 /** The organization a new record belongs to: the actor's own, or the one a super-admin names. */
-export async function organizationForWrite(db: Db, actor: Actor, requested: number | undefined | null): Promise<number> {
-  if (actor.organizationId !== null) {
-    if (requested && requested !== actor.organizationId) throw validationError('organization_id', 'admin.not_in_organization');
-    return actor.organizationId;
+export async function organizationForWrite(db: Db, principal: Principal, requested: number | undefined | null): Promise<number> {
+  if (principal.organizationId !== null) {
+    if (requested && requested !== principal.organizationId) throw validationError('organization_id', 'admin.not_in_organization');
+    return principal.organizationId;
   }
   if (!requested) throw validationError('organization_id', 'validation.required');
   const [org] = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, requested));
@@ -32,9 +32,9 @@ export async function organizationForWrite(db: Db, actor: Actor, requested: numb
 }
 
 /** 404 unless the record is inside the actor's organization (or the actor is a super-admin). */
-export function assertInOrganization(actor: Actor, organizationId: number | null | undefined): void {
+export function assertInOrganization(principal: Principal, organizationId: number | null | undefined): void {
   if (organizationId === undefined || organizationId === null) throw notFound();
-  if (actor.organizationId !== null && actor.organizationId !== organizationId) throw notFound();
+  if (principal.organizationId !== null && principal.organizationId !== organizationId) throw notFound();
 }
 
 export function inUse(model: string): AppError {
@@ -67,8 +67,8 @@ export function assertOrganizationUnchanged(requested: number | undefined | null
   if (requested && requested !== current) throw validationError('organization_id', 'validation.invalid');
 }
 
-/** Whether the actor administers every one of these organizations (see `Actor.administers`). */
-export function administersAll(actor: Actor, organizationIds: readonly number[]): boolean {
-  const administered = actor.administers;
+/** Whether the actor administers every one of these organizations (see `Principal.administers`). */
+export function administersAll(principal: Principal, organizationIds: readonly number[]): boolean {
+  const administered = principal.administers;
   return administered === 'all' || organizationIds.every((id) => administered.includes(id));
 }

@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { Period, PeriodInput } from '@mss/contracts/periods';
-import type { ReportSummary } from '@mss/contracts/reports';
 import { http, type ApiBody } from './http.ts';
 
 /** Reporting periods (issue 4): keys start with 'periods'; reporting mutations invalidate them (./reporting.ts). */
@@ -11,7 +10,6 @@ export const periodKeys = {
   periods: ['periods'] as const,
   periodList: (filter: { market_id?: number; cluster?: boolean }) => ['periods', 'list', filter] as const,
   period: (uuid: string) => ['periods', 'detail', uuid] as const,
-  approvalList: (uuid: string) => ['periods', 'approval-list', uuid] as const,
 };
 
 const data = <T>(body: ApiBody<T>) => body.data;
@@ -22,12 +20,10 @@ export const periodsApi = {
   period: (uuid: string) => http.get<ApiBody<Period>>(`periods/${uuid}`).then(data),
   createPeriod: (input: PeriodInput) => http.post<ApiBody<Period>>('periods', input).then(data),
   changePeriod: ({ uuid, action }: { uuid: string; action: PeriodAction }) => http.post<ApiBody<Period>>(`periods/${uuid}/${action}`).then(data),
-  approvalList: (uuid: string) => http.get<ApiBody<ReportSummary[]>>(`periods/${uuid}/approval-list`).then(data),
 };
 
 export const periodQueries = {
   periods: (filter: { market_id?: number; cluster?: boolean }) =>
     queryOptions({ queryKey: periodKeys.periodList(filter), queryFn: () => periodsApi.periods(filter) }),
   period: (uuid: string) => queryOptions({ queryKey: periodKeys.period(uuid), queryFn: () => periodsApi.period(uuid) }),
-  approvalList: (uuid: string) => queryOptions({ queryKey: periodKeys.approvalList(uuid), queryFn: () => periodsApi.approvalList(uuid) }),
 };

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { approvalKeys } from './approvals.ts';
 import { importKeys } from './imports.ts';
 import { periodKeys } from './periods.ts';
 import { reportKeys } from './reports.ts';
 
 /**
- * The reporting API (issue 4) is split by noun: periods.ts, reports.ts, imports.ts. Every
- * reporting mutation invalidates all three (a period change creates reports, an import changes
+ * The reporting API (issue 4) is split by noun: periods.ts, reports.ts, imports.ts, approvals.ts.
+ * Every reporting mutation invalidates all four (a period change creates reports, an import changes
  * its report, a status change moves lists and counts).
  */
 export function useInvalidateReporting() {
@@ -15,6 +16,7 @@ export function useInvalidateReporting() {
       client.invalidateQueries({ queryKey: periodKeys.periods }),
       client.invalidateQueries({ queryKey: reportKeys.reports }),
       client.invalidateQueries({ queryKey: importKeys.imports }),
+      client.invalidateQueries({ queryKey: approvalKeys.approvals }),
     ]);
 }
 

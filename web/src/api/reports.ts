@@ -14,10 +14,6 @@ export interface ReportListFilter {
   status?: number[];
   period_status?: PeriodStatus;
 }
-export interface BulkStatusResult {
-  changed: string[];
-  refused: { uuid: string; message: string }[];
-}
 
 export const reportKeys = {
   reports: ['reports'] as const,
@@ -32,8 +28,6 @@ export const reportsApi = {
   report: (uuid: string) => http.get<ApiBody<Report>>(`reports/${uuid}`).then(data),
   changeStatus: ({ uuid, status, comment }: { uuid: string; status: number; comment?: string | null }) =>
     http.post<ApiBody<Report>>(`reports/${uuid}/status`, { status, comment: comment || null }).then(data),
-  bulkStatus: (input: { uuids: string[]; status: number; comment?: string | null }) =>
-    http.post<ApiBody<BulkStatusResult>>('reports/bulk-status', input).then(data),
   copyPrevious: (uuid: string) => http.post<ApiBody<Report>>(`reports/${uuid}/copy-previous`).then(data),
   runPreflight: (uuid: string) => http.post<ApiBody<Preflight | null>>(`reports/${uuid}/preflight`).then(data),
 };

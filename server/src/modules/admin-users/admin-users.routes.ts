@@ -13,11 +13,11 @@ export function adminUsersRoutes(app: App, ctx: AppContext) {
     canRead: requireAnyAbility(ctx, ['manage-users', 'list-users']),
     canWrite: requireAnyAbility(ctx, ['manage-users']),
     service: {
-      list: (actor, query) => findAdminUsers(ctx.db, actor, query),
-      find: (actor, id) => findAdminUser(ctx.db, actor, id),
-      create: (actor, input) => createAdminUser(ctx.db, actor, input),
-      update: (actor, id, input) => updateAdminUser(ctx.db, actor, id, input),
-      remove: (actor, id) => deleteAdminUser(ctx.db, actor, id),
+      list: (principal, query) => findAdminUsers(ctx.db, principal, query),
+      find: (principal, id) => findAdminUser(ctx.db, principal, id),
+      create: (principal, input) => createAdminUser(ctx.db, principal, input),
+      update: (principal, id, input) => updateAdminUser(ctx.db, principal, id, input),
+      remove: (principal, id) => deleteAdminUser(ctx.db, principal, id),
     },
   });
 }

@@ -1,7 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { ListQuery } from '@mss/contracts/common';
 import type { AdminUser, AdminUserInput } from '@mss/contracts/admin';
-import type { Actor } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { companies, companyOrganizations, markets, organizations, sessions, userMarkets, userOrganizations, userRoles, users } from '../../db/schema.ts';
 import { AppError, notFound, validationError } from '../../errors.ts';
@@ -9,17 +8,18 @@ import { hashPassword } from '../../auth/passwords.ts';
 import { checkPasswordRules, EMAIL_PATTERN, normalizeEmail } from '../auth/auth.service.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { administersAll } from '../../lib/scope.ts';
+import { type Principal } from '../../auth/principal.ts';
 
 /** Users the actor administers: members of their organization (a super-admin: everyone). */
-function userScope(actor: Actor, organizationId?: number) {
-  const org = actor.organizationId ?? organizationId;
+function userScope(principal: Principal, organizationId?: number) {
+  const org = principal.organizationId ?? organizationId;
   if (org === undefined || org === null) return undefined;
   return inArray(users.id, sql`(select ${userOrganizations.user_id} from ${userOrganizations} where ${userOrganizations.organization_id} = ${org})`);
 }
 
 type UserRow = typeof users.$inferSelect;
 
-async function toAdminUsers(db: Db, actor: Actor, rows: UserRow[]): Promise<AdminUser[]> {
+async function toAdminUsers(db: Db, principal: Principal, rows: UserRow[]): Promise<AdminUser[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const companyIds = [...new Set(rows.map((r) => r.company_id).filter((id): id is number => id !== null))];
@@ -40,7 +40,7 @@ async function toAdminUsers(db: Db, actor: Actor, rows: UserRow[]): Promise<Admi
       })
       .from(userMarkets)
       .innerJoin(markets, eq(markets.id, userMarkets.market_id))
-      .where(and(inArray(userMarkets.user_id, ids), actor.organizationId === null ? undefined : eq(markets.organization_id, actor.organizationId)))
+      .where(and(inArray(userMarkets.user_id, ids), principal.organizationId === null ? undefined : eq(markets.organization_id, principal.organizationId)))
       .orderBy(asc(markets.international_name)),
     db.select().from(userRoles).where(inArray(userRoles.user_id, ids)).orderBy(asc(userRoles.role)),
     companyIds.length ? db.select({ id: companies.id, name: companies.name }).from(companies).where(inArray(companies.id, companyIds)) : Promise.resolve([]),
@@ -60,12 +60,12 @@ async function toAdminUsers(db: Db, actor: Actor, rows: UserRow[]): Promise<Admi
       company: companyRows.find((c) => c.id === u.company_id) ?? null,
       // An administrator sees the user's membership of their own organization only.
       organizations: orgRows
-        .filter((o) => o.user_id === u.id && (actor.organizationId === null || o.id === actor.organizationId))
+        .filter((o) => o.user_id === u.id && (principal.organizationId === null || o.id === principal.organizationId))
         .map(({ user_id: _, ...o }) => o),
       markets: marketRows.filter((m) => m.user_id === u.id).map(({ user_id: _, ...m }) => m),
       roles: roleRows.filter((r) => r.user_id === u.id).map((r) => ({ name: r.role })),
-      other_organizations: actor.organizationId === null ? 0 : memberOf.filter((id) => id !== actor.organizationId).length,
-      person_editable: administersAll(actor, memberOf),
+      other_organizations: principal.organizationId === null ? 0 : memberOf.filter((id) => id !== principal.organizationId).length,
+      person_editable: administersAll(principal, memberOf),
     };
   });
 }
@@ -104,8 +104,8 @@ async function personChanges(db: Db, input: AdminUserInput, existing: UserRow): 
  * A user shared with organizations the actor does not administer: 403 for any change of what
  * belongs to the person, naming the fields (the actor may still change their organization's part).
  */
-async function assertMayChangePerson(db: Db, actor: Actor, input: AdminUserInput, existing: UserRow): Promise<void> {
-  if (administersAll(actor, await membershipsOf(db, existing.id))) return;
+async function assertMayChangePerson(db: Db, principal: Principal, input: AdminUserInput, existing: UserRow): Promise<void> {
+  if (administersAll(principal, await membershipsOf(db, existing.id))) return;
   const changed = await personChanges(db, input, existing);
   if (changed.length === 0) return;
   const names = changed.map((f) =>
@@ -118,7 +118,7 @@ async function assertMayChangePerson(db: Db, actor: Actor, input: AdminUserInput
   throw new AppError('forbidden', 'users.person_shared', { attribute: names.join(', ') }, fieldErrors);
 }
 
-export async function findAdminUsers(db: Db, actor: Actor, query: ListQuery): Promise<Paged<AdminUser>> {
+export async function findAdminUsers(db: Db, principal: Principal, query: ListQuery): Promise<Paged<AdminUser>> {
   const plan = planList(query, {
     sortable: {
       email: users.email,
@@ -128,7 +128,7 @@ export async function findAdminUsers(db: Db, actor: Actor, query: ListQuery): Pr
     },
     searchable: [users.email, users.first_name, users.last_name],
   });
-  const where = and(userScope(actor, query.organization_id), plan.search);
+  const where = and(userScope(principal, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
     db
       .select()
@@ -139,24 +139,24 @@ export async function findAdminUsers(db: Db, actor: Actor, query: ListQuery): Pr
       .offset(plan.offset),
     db.select({ n: count() }).from(users).where(where),
   ]);
-  return { data: await toAdminUsers(db, actor, rows), meta: plan.meta(total!.n) };
+  return { data: await toAdminUsers(db, principal, rows), meta: plan.meta(total!.n) };
 }
 
-async function findUserRow(db: Db, actor: Actor, id: number): Promise<UserRow> {
+async function findUserRow(db: Db, principal: Principal, id: number): Promise<UserRow> {
   const [row] = await db
     .select()
     .from(users)
-    .where(and(eq(users.id, id), userScope(actor)));
+    .where(and(eq(users.id, id), userScope(principal)));
   if (!row) throw notFound();
   return row;
 }
 
-export async function findAdminUser(db: Db, actor: Actor, id: number): Promise<AdminUser> {
-  return (await toAdminUsers(db, actor, [await findUserRow(db, actor, id)]))[0]!;
+export async function findAdminUser(db: Db, principal: Principal, id: number): Promise<AdminUser> {
+  return (await toAdminUsers(db, principal, [await findUserRow(db, principal, id)]))[0]!;
 }
 
 /** Checks the input against spec §5 and the actor's reach; answers the organizations to set. */
-async function checkUserInput(db: Db, actor: Actor, input: AdminUserInput, existing?: UserRow): Promise<number[]> {
+async function checkUserInput(db: Db, principal: Principal, input: AdminUserInput, existing?: UserRow): Promise<number[]> {
   const email = normalizeEmail(input.email);
   if (!EMAIL_PATTERN.test(email)) throw validationError('email', 'auth.invalid_email');
   const [taken] = await db
@@ -169,13 +169,13 @@ async function checkUserInput(db: Db, actor: Actor, input: AdminUserInput, exist
   const roles = [...new Set(input.roles)];
   const orgIds = [...new Set(input.organization_ids)];
   if (roles.includes('super-admin')) {
-    if (actor.organizationId !== null) throw validationError('roles', 'users.role_not_allowed', { role: 'super-admin' });
+    if (principal.organizationId !== null) throw validationError('roles', 'users.role_not_allowed', { role: 'super-admin' });
     if (orgIds.length) throw validationError('organization_ids', 'users.super_admin_no_organization');
     return [];
   }
-  if (actor.organizationId !== null) {
-    if (orgIds.some((id) => id !== actor.organizationId)) throw validationError('organization_ids', 'admin.not_in_organization');
-    return [actor.organizationId];
+  if (principal.organizationId !== null) {
+    if (orgIds.some((id) => id !== principal.organizationId)) throw validationError('organization_ids', 'admin.not_in_organization');
+    return [principal.organizationId];
   }
   if (orgIds.length === 0) throw validationError('organization_ids', 'validation.required');
   const found = await db.select({ id: organizations.id }).from(organizations).where(inArray(organizations.id, orgIds));
@@ -183,9 +183,9 @@ async function checkUserInput(db: Db, actor: Actor, input: AdminUserInput, exist
   return orgIds;
 }
 
-async function saveUser(db: Db, actor: Actor, input: AdminUserInput, existing?: UserRow): Promise<number> {
-  if (existing) await assertMayChangePerson(db, actor, input, existing);
-  const orgIds = await checkUserInput(db, actor, input, existing);
+async function saveUser(db: Db, principal: Principal, input: AdminUserInput, existing?: UserRow): Promise<number> {
+  if (existing) await assertMayChangePerson(db, principal, input, existing);
+  const orgIds = await checkUserInput(db, principal, input, existing);
   const marketIds = [...new Set(input.market_ids)];
   if (marketIds.length) {
     const found = orgIds.length
@@ -206,7 +206,7 @@ async function saveUser(db: Db, actor: Actor, input: AdminUserInput, existing?: 
       : [];
     if (!company) throw validationError('company_id', 'admin.not_in_organization');
   }
-  if (existing && existing.id === actor.userId && input.disabled) throw validationError('disabled', 'validation.invalid');
+  if (existing && existing.id === principal.userId && input.disabled) throw validationError('disabled', 'validation.invalid');
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const roles = [...new Set(input.roles)];
 
@@ -243,7 +243,7 @@ async function saveUser(db: Db, actor: Actor, input: AdminUserInput, existing?: 
     if (roles.length) await tx.insert(userRoles).values(roles.map((role) => ({ user_id: uid, role })));
 
     // An administrator edits the user's part in their organization; memberships elsewhere stay.
-    const editedOrgs = actor.organizationId === null ? undefined : [actor.organizationId];
+    const editedOrgs = principal.organizationId === null ? undefined : [principal.organizationId];
     const left = await tx
       .delete(userOrganizations)
       .where(
@@ -274,14 +274,14 @@ async function saveUser(db: Db, actor: Actor, input: AdminUserInput, existing?: 
   });
 }
 
-export async function createAdminUser(db: Db, actor: Actor, input: AdminUserInput): Promise<AdminUser> {
-  return findAdminUser(db, actor, await saveUser(db, actor, input));
+export async function createAdminUser(db: Db, principal: Principal, input: AdminUserInput): Promise<AdminUser> {
+  return findAdminUser(db, principal, await saveUser(db, principal, input));
 }
 
-export async function updateAdminUser(db: Db, actor: Actor, id: number, input: AdminUserInput): Promise<AdminUser> {
-  const existing = await findUserRow(db, actor, id);
-  await saveUser(db, actor, input, existing);
-  return findAdminUser(db, actor, id);
+export async function updateAdminUser(db: Db, principal: Principal, id: number, input: AdminUserInput): Promise<AdminUser> {
+  const existing = await findUserRow(db, principal, id);
+  await saveUser(db, principal, input, existing);
+  return findAdminUser(db, principal, id);
 }
 
 async function revokeSessionsIn(tx: Executor, userId: number, organizationIds: number[]): Promise<void> {
@@ -298,10 +298,10 @@ async function revokeSessionsIn(tx: Executor, userId: number, organizationIds: n
  * the sessions and tokens in it); the account itself goes when no organization is left, or
  * when a super-admin deletes it.
  */
-export async function deleteAdminUser(db: Db, actor: Actor, id: number): Promise<void> {
-  const user = await findUserRow(db, actor, id);
-  if (user.id === actor.userId) throw new AppError('conflict', 'generic.in_use', { model: 'Your own account' });
-  const organizationId = actor.organizationId;
+export async function deleteAdminUser(db: Db, principal: Principal, id: number): Promise<void> {
+  const user = await findUserRow(db, principal, id);
+  if (user.id === principal.userId) throw new AppError('conflict', 'generic.in_use', { model: 'Your own account' });
+  const organizationId = principal.organizationId;
   if (organizationId !== null) {
     const [elsewhere] = await db
       .select({ n: count() })

@@ -11,7 +11,8 @@ import {
 import { translate } from '@mss/contracts/messages';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.ts';
-import { actorOf, requireActor, resolveActor, SESSION_COOKIE } from '../../auth/session-auth.ts';
+import { requireSignedIn, resolvePrincipal, SESSION_COOKIE } from '../../auth/session-auth.ts';
+import { principalOf } from '../../auth/principal.ts';
 import { localeOf } from '../../i18n.ts';
 import { checkCredentials, createSession, issueToken, refreshSession, requestPasswordReset, resetPassword, revokeSession } from './auth.service.ts';
 
@@ -52,19 +53,19 @@ export function authRoutes(app: App, ctx: AppContext) {
 
   app.post(
     '/auth/refresh',
-    { schema: { tags, summary: 'Extend the session', response: { 200: refreshResponseSchema } }, preValidation: requireActor(ctx) },
+    { schema: { tags, summary: 'Extend the session', response: { 200: refreshResponseSchema } }, preValidation: requireSignedIn(ctx) },
     async (request, reply) => {
-      const actor = actorOf(request);
-      const expiresIn = await refreshSession(ctx, actor.sessionId);
+      const principal = principalOf(request);
+      const expiresIn = await refreshSession(ctx, principal.sessionId);
       const cookie = request.cookies[SESSION_COOKIE];
-      if (actor.sessionKind === 'session' && cookie) setSessionCookie(reply, cookie, expiresIn);
+      if (principal.sessionKind === 'session' && cookie) setSessionCookie(reply, cookie, expiresIn);
       return { data: { expires_in: expiresIn } };
     },
   );
 
   app.post('/auth/logout', { schema: { tags, summary: 'Sign out; revokes the session' } }, async (request, reply) => {
-    const actor = await resolveActor(ctx, request);
-    if (actor) await revokeSession(ctx, actor.sessionId);
+    const principal = await resolvePrincipal(ctx, request);
+    if (principal) await revokeSession(ctx, principal.sessionId);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return reply.code(204).send();
   });

@@ -15,11 +15,11 @@ export function clustersRoutes(app: App, ctx: AppContext) {
     canWrite: canManage,
     summaries: { list: 'List clusters with their markets', show: 'One cluster with its markets', update: 'Update a cluster and its markets' },
     service: {
-      list: (actor, query) => findClusters(ctx.db, actor, query),
-      find: (actor, id) => findCluster(ctx.db, actor, id),
-      create: (actor, input) => createCluster(ctx.db, actor, input),
-      update: (actor, id, input) => updateCluster(ctx.db, actor, id, input),
-      remove: (actor, id) => deleteCluster(ctx.db, actor, id),
+      list: (principal, query) => findClusters(ctx.db, principal, query),
+      find: (principal, id) => findCluster(ctx.db, principal, id),
+      create: (principal, input) => createCluster(ctx.db, principal, input),
+      update: (principal, id, input) => updateCluster(ctx.db, principal, id, input),
+      remove: (principal, id) => deleteCluster(ctx.db, principal, id),
     },
   });
 }

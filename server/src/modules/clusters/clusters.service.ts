@@ -1,13 +1,13 @@
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { ListQuery } from '@mss/contracts/common';
 import type { Cluster, ClusterInput } from '@mss/contracts/admin';
-import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { clusterMarkets, clusters, markets, organizations } from '../../db/schema.ts';
 import { validationError } from '../../errors.ts';
 import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { assertIdsInOrganization, assertInOrganization, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import { type Principal } from '../../auth/principal.ts';
 
 // The id first: planList's second sort key is the first selected column.
 const columns = { id: clusters.id, name: clusters.name, organization_id: organizations.id, organization_name: organizations.name };
@@ -41,9 +41,9 @@ async function withMarkets(db: Db, rows: Row[]): Promise<Cluster[]> {
   }));
 }
 
-export async function findClusters(db: Db, actor: Actor, query: ListQuery): Promise<Paged<Cluster>> {
+export async function findClusters(db: Db, principal: Principal, query: ListQuery): Promise<Paged<Cluster>> {
   const plan = planList(query, { sortable: { name: sql`lower(${clusters.name})`, id: clusters.id }, searchable: [clusters.name] });
-  const where = and(organizationCondition(actor, clusters.organization_id, query.organization_id), plan.search);
+  const where = and(organizationCondition(principal, clusters.organization_id, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
     selectClusters(db)
       .where(where)
@@ -55,16 +55,16 @@ export async function findClusters(db: Db, actor: Actor, query: ListQuery): Prom
   return { data: await withMarkets(db, rows), meta: plan.meta(total!.n) };
 }
 
-export async function findCluster(db: Db, actor: Actor, id: number): Promise<Cluster> {
+export async function findCluster(db: Db, principal: Principal, id: number): Promise<Cluster> {
   const [row] = await selectClusters(db).where(eq(clusters.id, id));
-  assertInOrganization(actor, row?.organization_id);
+  assertInOrganization(principal, row?.organization_id);
   const [cluster] = await withMarkets(db, [row!]);
   return cluster!;
 }
 
 /** The organization and distinct markets to store, after checking name and markets. */
-async function validate(db: Db, actor: Actor, input: ClusterInput, requestedOrganizationId: number | undefined, exceptId?: number) {
-  const organizationId = await organizationForWrite(db, actor, requestedOrganizationId);
+async function validate(db: Db, principal: Principal, input: ClusterInput, requestedOrganizationId: number | undefined, exceptId?: number) {
+  const organizationId = await organizationForWrite(db, principal, requestedOrganizationId);
   // Names are compared case-insensitively within the organization.
   const [taken] = await db
     .select({ id: clusters.id })
@@ -77,20 +77,20 @@ async function validate(db: Db, actor: Actor, input: ClusterInput, requestedOrga
   return { organizationId, marketIds };
 }
 
-export async function createCluster(db: Db, actor: Actor, input: ClusterInput): Promise<Cluster> {
-  const { organizationId, marketIds } = await validate(db, actor, input, input.organization_id);
+export async function createCluster(db: Db, principal: Principal, input: ClusterInput): Promise<Cluster> {
+  const { organizationId, marketIds } = await validate(db, principal, input, input.organization_id);
   const id = await db.transaction(async (tx) => {
     const [row] = await tx.insert(clusters).values({ organization_id: organizationId, name: input.name }).returning({ id: clusters.id });
     await replaceLinks(tx, clusterMarkets, 'cluster_id', row!.id, 'market_id', marketIds);
     return row!.id;
   });
-  return findCluster(db, actor, id);
+  return findCluster(db, principal, id);
 }
 
 /** A super-admin may move a cluster by naming another organization; its markets must then be of that one. */
-export async function updateCluster(db: Db, actor: Actor, id: number, input: ClusterInput): Promise<Cluster> {
-  const existing = await findCluster(db, actor, id);
-  const { organizationId, marketIds } = await validate(db, actor, input, input.organization_id ?? existing.organization.id, id);
+export async function updateCluster(db: Db, principal: Principal, id: number, input: ClusterInput): Promise<Cluster> {
+  const existing = await findCluster(db, principal, id);
+  const { organizationId, marketIds } = await validate(db, principal, input, input.organization_id ?? existing.organization.id, id);
   await db.transaction(async (tx) => {
     await tx
       .update(clusters)
@@ -98,11 +98,11 @@ export async function updateCluster(db: Db, actor: Actor, id: number, input: Clu
       .where(eq(clusters.id, id));
     await replaceLinks(tx, clusterMarkets, 'cluster_id', id, 'market_id', marketIds);
   });
-  return findCluster(db, actor, id);
+  return findCluster(db, principal, id);
 }
 
-export async function deleteCluster(db: Db, actor: Actor, id: number): Promise<void> {
-  await findCluster(db, actor, id);
+export async function deleteCluster(db: Db, principal: Principal, id: number): Promise<void> {
+  await findCluster(db, principal, id);
   // Its market links go with it (on delete cascade).
   await db.delete(clusters).where(eq(clusters.id, id));
 }

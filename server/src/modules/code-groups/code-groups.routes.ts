@@ -14,11 +14,11 @@ export function codeGroupsRoutes(app: App, ctx: AppContext) {
     canRead: canManage,
     canWrite: canManage,
     service: {
-      list: (actor, query) => findCodeGroups(ctx.db, actor, query),
-      find: (actor, id) => findCodeGroup(ctx.db, actor, id),
-      create: (actor, input) => createCodeGroup(ctx.db, actor, input),
-      update: (actor, id, input) => updateCodeGroup(ctx.db, actor, id, input),
-      remove: (actor, id) => deleteCodeGroup(ctx.db, actor, id),
+      list: (principal, query) => findCodeGroups(ctx.db, principal, query),
+      find: (principal, id) => findCodeGroup(ctx.db, principal, id),
+      create: (principal, input) => createCodeGroup(ctx.db, principal, input),
+      update: (principal, id, input) => updateCodeGroup(ctx.db, principal, id, input),
+      remove: (principal, id) => deleteCodeGroup(ctx.db, principal, id),
     },
   });
 }

@@ -1,13 +1,13 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { ListQuery } from '@mss/contracts/common';
 import type { CodeGroup, CodeGroupInput } from '@mss/contracts/admin';
-import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { codeGroupCodes, codeGroups, codes, organizations } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { assertIdsInOrganization, assertInOrganization, assertOrganizationUnchanged, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import { type Principal } from '../../auth/principal.ts';
 
 const columns = { id: codeGroups.id, title: codeGroups.title, organization_id: codeGroups.organization_id, organization_name: organizations.name };
 type Row = { id: number; title: string; organization_id: number; organization_name: string };
@@ -36,9 +36,9 @@ async function hydrate(db: Db, rows: Row[]): Promise<CodeGroup[]> {
 const selectGroups = (db: Db) => db.select(columns).from(codeGroups).innerJoin(organizations, eq(organizations.id, codeGroups.organization_id));
 
 /** The list of spec §2: id, title and organization. */
-export async function findCodeGroups(db: Db, actor: Actor, query: ListQuery): Promise<Paged<CodeGroup>> {
+export async function findCodeGroups(db: Db, principal: Principal, query: ListQuery): Promise<Paged<CodeGroup>> {
   const plan = planList(query, { sortable: { title: sql`lower(${codeGroups.title})`, id: codeGroups.id }, searchable: [codeGroups.title] });
-  const where = and(organizationCondition(actor, codeGroups.organization_id, query.organization_id), plan.search);
+  const where = and(organizationCondition(principal, codeGroups.organization_id, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
     selectGroups(db)
       .where(where)
@@ -50,10 +50,10 @@ export async function findCodeGroups(db: Db, actor: Actor, query: ListQuery): Pr
   return { data: await hydrate(db, rows), meta: plan.meta(total!.n) };
 }
 
-export async function findCodeGroup(db: Db, actor: Actor, id: number): Promise<CodeGroup> {
+export async function findCodeGroup(db: Db, principal: Principal, id: number): Promise<CodeGroup> {
   const [row] = await selectGroups(db).where(eq(codeGroups.id, id));
   if (!row) throw notFound();
-  assertInOrganization(actor, row.organization_id);
+  assertInOrganization(principal, row.organization_id);
   return (await hydrate(db, [row]))[0]!;
 }
 
@@ -75,20 +75,20 @@ async function saveGroup(db: Db, organizationId: number, input: CodeGroupInput, 
   });
 }
 
-export async function createCodeGroup(db: Db, actor: Actor, input: CodeGroupInput): Promise<CodeGroup> {
-  const organizationId = await organizationForWrite(db, actor, input.organization_id);
-  return findCodeGroup(db, actor, await saveGroup(db, organizationId, input));
+export async function createCodeGroup(db: Db, principal: Principal, input: CodeGroupInput): Promise<CodeGroup> {
+  const organizationId = await organizationForWrite(db, principal, input.organization_id);
+  return findCodeGroup(db, principal, await saveGroup(db, organizationId, input));
 }
 
-export async function updateCodeGroup(db: Db, actor: Actor, id: number, input: CodeGroupInput): Promise<CodeGroup> {
-  const existing = await findCodeGroup(db, actor, id);
+export async function updateCodeGroup(db: Db, principal: Principal, id: number, input: CodeGroupInput): Promise<CodeGroup> {
+  const existing = await findCodeGroup(db, principal, id);
   assertOrganizationUnchanged(input.organization_id, existing.organization.id);
   await saveGroup(db, existing.organization.id, input, id);
-  return findCodeGroup(db, actor, id);
+  return findCodeGroup(db, principal, id);
 }
 
 /** A group only gathers codes for statistics; deleting it keeps the codes. */
-export async function deleteCodeGroup(db: Db, actor: Actor, id: number): Promise<void> {
-  await findCodeGroup(db, actor, id);
+export async function deleteCodeGroup(db: Db, principal: Principal, id: number): Promise<void> {
+  await findCodeGroup(db, principal, id);
   await db.delete(codeGroups).where(eq(codeGroups.id, id));
 }

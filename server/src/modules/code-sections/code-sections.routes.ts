@@ -14,11 +14,11 @@ export function codeSectionsRoutes(app: App, ctx: AppContext) {
     canRead: canManage,
     canWrite: canManage,
     service: {
-      list: (actor, query) => findCodeSections(ctx.db, actor, query),
-      find: (actor, id) => findCodeSection(ctx.db, actor, id),
-      create: (actor, input) => createCodeSection(ctx.db, actor, input),
-      update: (actor, id, input) => updateCodeSection(ctx.db, actor, id, input),
-      remove: (actor, id) => deleteCodeSection(ctx.db, actor, id),
+      list: (principal, query) => findCodeSections(ctx.db, principal, query),
+      find: (principal, id) => findCodeSection(ctx.db, principal, id),
+      create: (principal, input) => createCodeSection(ctx.db, principal, input),
+      update: (principal, id, input) => updateCodeSection(ctx.db, principal, id, input),
+      remove: (principal, id) => deleteCodeSection(ctx.db, principal, id),
     },
   });
 }

@@ -1,13 +1,13 @@
 import { and, asc, count, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { ListQuery } from '@mss/contracts/common';
 import type { CodeSection, CodeSectionInput } from '@mss/contracts/admin';
-import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { codeSectionMarkets, codeSections, markets, organizations } from '../../db/schema.ts';
 import { notFound, validationError } from '../../errors.ts';
 import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { assertIdsInOrganization, assertInOrganization, assertOrganizationUnchanged, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import { type Principal } from '../../auth/principal.ts';
 
 const columns = {
   id: codeSections.id,
@@ -48,12 +48,12 @@ async function hydrate(db: Db, rows: Row[]): Promise<CodeSection[]> {
 const selectSections = (db: Db) => db.select(columns).from(codeSections).innerJoin(organizations, eq(organizations.id, codeSections.organization_id));
 
 /** The list of spec §2: id, name, start, length and each section's organization. */
-export async function findCodeSections(db: Db, actor: Actor, query: ListQuery): Promise<Paged<CodeSection>> {
+export async function findCodeSections(db: Db, principal: Principal, query: ListQuery): Promise<Paged<CodeSection>> {
   const plan = planList(query, {
     sortable: { start: codeSections.start, id: codeSections.id, name: sql`lower(${codeSections.name})`, length: codeSections.length },
     searchable: [codeSections.name],
   });
-  const where = and(organizationCondition(actor, codeSections.organization_id, query.organization_id), plan.search);
+  const where = and(organizationCondition(principal, codeSections.organization_id, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
     selectSections(db)
       .where(where)
@@ -65,10 +65,10 @@ export async function findCodeSections(db: Db, actor: Actor, query: ListQuery): 
   return { data: await hydrate(db, rows), meta: plan.meta(total!.n) };
 }
 
-export async function findCodeSection(db: Db, actor: Actor, id: number): Promise<CodeSection> {
+export async function findCodeSection(db: Db, principal: Principal, id: number): Promise<CodeSection> {
   const [row] = await selectSections(db).where(eq(codeSections.id, id));
   if (!row) throw notFound();
-  assertInOrganization(actor, row.organization_id);
+  assertInOrganization(principal, row.organization_id);
   return (await hydrate(db, [row]))[0]!;
 }
 
@@ -108,20 +108,20 @@ async function saveSection(db: Db, organizationId: number, input: CodeSectionInp
   });
 }
 
-export async function createCodeSection(db: Db, actor: Actor, input: CodeSectionInput): Promise<CodeSection> {
-  const organizationId = await organizationForWrite(db, actor, input.organization_id);
-  return findCodeSection(db, actor, await saveSection(db, organizationId, input));
+export async function createCodeSection(db: Db, principal: Principal, input: CodeSectionInput): Promise<CodeSection> {
+  const organizationId = await organizationForWrite(db, principal, input.organization_id);
+  return findCodeSection(db, principal, await saveSection(db, organizationId, input));
 }
 
-export async function updateCodeSection(db: Db, actor: Actor, id: number, input: CodeSectionInput): Promise<CodeSection> {
-  const existing = await findCodeSection(db, actor, id);
+export async function updateCodeSection(db: Db, principal: Principal, id: number, input: CodeSectionInput): Promise<CodeSection> {
+  const existing = await findCodeSection(db, principal, id);
   assertOrganizationUnchanged(input.organization_id, existing.organization_id);
   await saveSection(db, existing.organization_id, input, id);
-  return findCodeSection(db, actor, id);
+  return findCodeSection(db, principal, id);
 }
 
 /** Codes are not stored in a section (it is a range), so deleting one loses no data. */
-export async function deleteCodeSection(db: Db, actor: Actor, id: number): Promise<void> {
-  await findCodeSection(db, actor, id);
+export async function deleteCodeSection(db: Db, principal: Principal, id: number): Promise<void> {
+  await findCodeSection(db, principal, id);
   await db.delete(codeSections).where(eq(codeSections.id, id));
 }

@@ -13,11 +13,11 @@ export function codesRoutes(app: App, ctx: AppContext) {
     canRead: requireAnyAbility(ctx, ['view-codes', 'manage-codes']),
     canWrite: requireAnyAbility(ctx, ['manage-codes']),
     service: {
-      list: (actor, query) => findCodes(ctx.db, actor, query),
-      find: (actor, id) => findCode(ctx.db, actor, id),
-      create: (actor, input) => createCode(ctx.db, actor, input),
-      update: (actor, id, input) => updateCode(ctx.db, actor, id, input),
-      remove: (actor, id) => deleteCode(ctx.db, actor, id),
+      list: (principal, query) => findCodes(ctx.db, principal, query),
+      find: (principal, id) => findCode(ctx.db, principal, id),
+      create: (principal, input) => createCode(ctx.db, principal, input),
+      update: (principal, id, input) => updateCode(ctx.db, principal, id, input),
+      remove: (principal, id) => deleteCode(ctx.db, principal, id),
     },
   });
 }

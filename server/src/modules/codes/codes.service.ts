@@ -1,7 +1,6 @@
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { ListQuery } from '@mss/contracts/common';
 import type { Code, CodeInput } from '@mss/contracts/admin';
-import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { codeGroupCodes, codeGroups, codeMarkets, codes, codeSections, companyCodes, markets, organizations, reportRows } from '../../db/schema.ts';
 import { notFound, validationError } from '../../errors.ts';
@@ -15,6 +14,7 @@ import {
   organizationCondition,
   organizationForWrite,
 } from '../../lib/scope.ts';
+import { type Principal } from '../../auth/principal.ts';
 
 const marketColumns = {
   id: markets.id,
@@ -95,12 +95,12 @@ const columns = {
   organization_name: organizations.name,
 };
 
-export async function findCodes(db: Db, actor: Actor, query: ListQuery): Promise<Paged<Code>> {
+export async function findCodes(db: Db, principal: Principal, query: ListQuery): Promise<Paged<Code>> {
   const plan = planList(query, {
     sortable: { code: codes.code, name: sql`lower(${codes.name})`, disabled_status: codes.disabled_status, id: codes.id },
     searchable: [codes.code, codes.name],
   });
-  const where = and(organizationCondition(actor, codes.organization_id, query.organization_id), plan.search);
+  const where = and(organizationCondition(principal, codes.organization_id, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
     db
       .select(columns)
@@ -115,10 +115,10 @@ export async function findCodes(db: Db, actor: Actor, query: ListQuery): Promise
   return { data: await hydrate(db, rows), meta: plan.meta(total!.n) };
 }
 
-export async function findCode(db: Db, actor: Actor, id: number): Promise<Code> {
+export async function findCode(db: Db, principal: Principal, id: number): Promise<Code> {
   const [row] = await db.select(columns).from(codes).innerJoin(organizations, eq(organizations.id, codes.organization_id)).where(eq(codes.id, id));
   if (!row) throw notFound();
-  assertInOrganization(actor, row.organization_id);
+  assertInOrganization(principal, row.organization_id);
   return (await hydrate(db, [row]))[0]!;
 }
 
@@ -149,20 +149,20 @@ async function saveCode(db: Db, organizationId: number, input: CodeInput, id?: n
   });
 }
 
-export async function createCode(db: Db, actor: Actor, input: CodeInput): Promise<Code> {
-  const organizationId = await organizationForWrite(db, actor, input.organization_id);
-  return findCode(db, actor, await saveCode(db, organizationId, input));
+export async function createCode(db: Db, principal: Principal, input: CodeInput): Promise<Code> {
+  const organizationId = await organizationForWrite(db, principal, input.organization_id);
+  return findCode(db, principal, await saveCode(db, organizationId, input));
 }
 
-export async function updateCode(db: Db, actor: Actor, id: number, input: CodeInput): Promise<Code> {
-  const existing = await findCode(db, actor, id);
+export async function updateCode(db: Db, principal: Principal, id: number, input: CodeInput): Promise<Code> {
+  const existing = await findCode(db, principal, id);
   assertOrganizationUnchanged(input.organization_id, existing.organization.id);
   await saveCode(db, existing.organization.id, input, id);
-  return findCode(db, actor, id);
+  return findCode(db, principal, id);
 }
 
-export async function deleteCode(db: Db, actor: Actor, id: number): Promise<void> {
-  const code = await findCode(db, actor, id);
+export async function deleteCode(db: Db, principal: Principal, id: number): Promise<void> {
+  const code = await findCode(db, principal, id);
   const [[assigned], [reported]] = await Promise.all([
     db.select({ n: count() }).from(companyCodes).where(eq(companyCodes.code_id, id)),
     db.select({ n: count() }).from(reportRows).where(eq(reportRows.code_id, id)),

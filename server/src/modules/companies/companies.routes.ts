@@ -2,10 +2,10 @@ import { companyInputSchema, companyListItemSchema, companySchema } from '@mss/c
 import { dataOf, idParamsSchema, listOf, listQuerySchema } from '@mss/contracts/common';
 import type { App, AppContext } from '../../context.ts';
 import { requireAnyAbility } from '../../auth/permissions.ts';
-import { actorOf } from '../../auth/session-auth.ts';
 import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import { readLogotype, sendFile } from '../../lib/files.ts';
 import { createCompany, deleteCompany, findCompanies, findCompany, findCompanyLogotypeId, setCompanyLogotype, updateCompany } from './companies.service.ts';
+import { principalOf } from '../../auth/principal.ts';
 
 const tags = ['companies'];
 
@@ -24,7 +24,7 @@ export function companiesRoutes(app: App, ctx: AppContext) {
       },
       preValidation: canManage,
     },
-    async (request) => findCompanies(ctx.db, actorOf(request), request.query, { includeDisabled: true }),
+    async (request) => findCompanies(ctx.db, principalOf(request), request.query, { includeDisabled: true }),
   );
   registerCrudRoutes(app, {
     path: '/companies',
@@ -37,17 +37,17 @@ export function companiesRoutes(app: App, ctx: AppContext) {
     summaries: { list: 'List the companies enabled now' },
     service: {
       // The plain list holds the companies enabled now, with the list columns only.
-      list: (actor, query) => findCompanies(ctx.db, actor, query, { includeDisabled: false }),
-      find: (actor, id) => findCompany(ctx.db, actor, id),
-      create: (actor, input) => createCompany(ctx.db, actor, input),
-      update: (actor, id, input) => updateCompany(ctx.db, actor, id, input),
-      remove: (actor, id) => deleteCompany(ctx.db, actor, id),
+      list: (principal, query) => findCompanies(ctx.db, principal, query, { includeDisabled: false }),
+      find: (principal, id) => findCompany(ctx.db, principal, id),
+      create: (principal, input) => createCompany(ctx.db, principal, input),
+      update: (principal, id, input) => updateCompany(ctx.db, principal, id, input),
+      remove: (principal, id) => deleteCompany(ctx.db, principal, id),
     },
   });
   app.get(
     '/companies/:id/logotype',
     { schema: { tags, summary: "The company's logotype (png or jpg)", params: idParamsSchema }, preValidation: canManage },
-    async (request, reply) => sendFile(ctx.db, reply, await findCompanyLogotypeId(ctx.db, actorOf(request), request.params.id)),
+    async (request, reply) => sendFile(ctx.db, reply, await findCompanyLogotypeId(ctx.db, principalOf(request), request.params.id)),
   );
   app.put(
     '/companies/:id/logotype',
@@ -61,12 +61,12 @@ export function companiesRoutes(app: App, ctx: AppContext) {
       preValidation: canManage,
     },
     async (request) => {
-      const actor = actorOf(request);
-      await findCompanyLogotypeId(ctx.db, actor, request.params.id);
-      return { data: await setCompanyLogotype(ctx.db, actor, request.params.id, await readLogotype(request)) };
+      const principal = principalOf(request);
+      await findCompanyLogotypeId(ctx.db, principal, request.params.id);
+      return { data: await setCompanyLogotype(ctx.db, principal, request.params.id, await readLogotype(request)) };
     },
   );
   app.delete('/companies/:id/logotype', { schema: { tags, summary: 'Remove the logotype', ...one }, preValidation: canManage }, async (request) => ({
-    data: await setCompanyLogotype(ctx.db, actorOf(request), request.params.id, null),
+    data: await setCompanyLogotype(ctx.db, principalOf(request), request.params.id, null),
   }));
 }

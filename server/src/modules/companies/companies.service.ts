@@ -1,7 +1,6 @@
 import { and, asc, count, eq, gt, inArray, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { ListQuery } from '@mss/contracts/common';
 import type { Company, CompanyInput, CompanyListItem } from '@mss/contracts/admin';
-import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import {
   codes,
@@ -20,6 +19,7 @@ import { AppError, notFound, validationError } from '../../errors.ts';
 import { deleteFile, storeFile } from '../../lib/files.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { administersAll, inUse } from '../../lib/scope.ts';
+import { type Principal } from '../../auth/principal.ts';
 
 /** Roles a company market may carry: organization-wide roles belong to users, not companies. */
 const COMPANY_MARKET_ROLES = new Set(['reporter', 'viewer', 'cluster-viewer', 'just-stats', 'company', 'market-admin', 'cluster-admin']);
@@ -32,8 +32,8 @@ const marketColumns = {
 };
 
 /** Companies the actor administers: those of their organization (a super-admin: all). */
-function companyScope(actor: Actor, organizationId?: number) {
-  const org = actor.organizationId ?? organizationId;
+function companyScope(principal: Principal, organizationId?: number) {
+  const org = principal.organizationId ?? organizationId;
   if (org === undefined || org === null) return undefined;
   return inArray(
     companies.id,
@@ -42,15 +42,15 @@ function companyScope(actor: Actor, organizationId?: number) {
 }
 
 /** Markets the actor may see on a company: those of their organization (a super-admin: all). */
-function marketScope(actor: Actor) {
-  return actor.organizationId === null ? undefined : eq(markets.organization_id, actor.organizationId);
+function marketScope(principal: Principal) {
+  return principal.organizationId === null ? undefined : eq(markets.organization_id, principal.organizationId);
 }
 
 const enabledNow = or(isNull(companies.disabled_at), gt(companies.disabled_at, sql`now()`));
 
 async function listItems(
   db: Db,
-  actor: Actor,
+  principal: Principal,
   rows: { id: number; uuid: string; name: string; disabled_at: Date | null; logotype_file_id: number | null }[],
 ): Promise<CompanyListItem[]> {
   if (rows.length === 0) return [];
@@ -64,7 +64,7 @@ async function listItems(
           companyMarkets.company_id,
           rows.map((r) => r.id),
         ),
-        marketScope(actor),
+        marketScope(principal),
       ),
     )
     .orderBy(asc(markets.international_name));
@@ -82,12 +82,12 @@ async function listItems(
  * GET /companies lists the companies enabled now; GET /companies/companies-with-disabled every
  * company, by name ascending unless sorted otherwise (spec §2).
  */
-export async function findCompanies(db: Db, actor: Actor, query: ListQuery, options: { includeDisabled: boolean }): Promise<Paged<CompanyListItem>> {
+export async function findCompanies(db: Db, principal: Principal, query: ListQuery, options: { includeDisabled: boolean }): Promise<Paged<CompanyListItem>> {
   const plan = planList(query, {
     sortable: { name: sql`lower(${companies.name})`, disabled_at: companies.disabled_at, id: companies.id },
     searchable: [companies.name],
   });
-  const where = and(companyScope(actor, query.organization_id), options.includeDisabled ? undefined : enabledNow, plan.search);
+  const where = and(companyScope(principal, query.organization_id), options.includeDisabled ? undefined : enabledNow, plan.search);
   const [rows, [total]] = await Promise.all([
     db
       .select({
@@ -104,34 +104,34 @@ export async function findCompanies(db: Db, actor: Actor, query: ListQuery, opti
       .offset(plan.offset),
     db.select({ n: count() }).from(companies).where(where),
   ]);
-  return { data: await listItems(db, actor, rows), meta: plan.meta(total!.n) };
+  return { data: await listItems(db, principal, rows), meta: plan.meta(total!.n) };
 }
 
-async function findCompanyRow(db: Db, actor: Actor, id: number) {
+async function findCompanyRow(db: Db, principal: Principal, id: number) {
   const [row] = await db
     .select()
     .from(companies)
-    .where(and(eq(companies.id, id), companyScope(actor)));
+    .where(and(eq(companies.id, id), companyScope(principal)));
   if (!row) throw notFound();
   return row;
 }
 
 /** The edit screen's company: markets (with roles), organizations, users (with markets and roles) and codes. */
-export async function findCompany(db: Db, actor: Actor, id: number): Promise<Company> {
-  const row = await findCompanyRow(db, actor, id);
+export async function findCompany(db: Db, principal: Principal, id: number): Promise<Company> {
+  const row = await findCompanyRow(db, principal, id);
   const [[item], orgRows, cmRows, userRows, codeRows] = await Promise.all([
-    listItems(db, actor, [row]),
+    listItems(db, principal, [row]),
     db
       .select({ id: organizations.id, name: organizations.name })
       .from(companyOrganizations)
       .innerJoin(organizations, eq(organizations.id, companyOrganizations.organization_id))
-      .where(and(eq(companyOrganizations.company_id, id), actor.organizationId === null ? undefined : eq(organizations.id, actor.organizationId)))
+      .where(and(eq(companyOrganizations.company_id, id), principal.organizationId === null ? undefined : eq(organizations.id, principal.organizationId)))
       .orderBy(asc(organizations.name)),
     db
       .select({ id: companyMarkets.id, market_id: companyMarkets.market_id, roles: companyMarkets.roles, market: marketColumns })
       .from(companyMarkets)
       .innerJoin(markets, eq(markets.id, companyMarkets.market_id))
-      .where(and(eq(companyMarkets.company_id, id), marketScope(actor)))
+      .where(and(eq(companyMarkets.company_id, id), marketScope(principal)))
       .orderBy(asc(markets.international_name)),
     db
       .select({ id: users.id, first_name: users.first_name, last_name: users.last_name, email: users.email })
@@ -139,11 +139,11 @@ export async function findCompany(db: Db, actor: Actor, id: number): Promise<Com
       .where(
         and(
           eq(users.company_id, id),
-          actor.organizationId === null
+          principal.organizationId === null
             ? undefined
             : inArray(
                 users.id,
-                sql`(select ${userOrganizations.user_id} from ${userOrganizations} where ${userOrganizations.organization_id} = ${actor.organizationId})`,
+                sql`(select ${userOrganizations.user_id} from ${userOrganizations} where ${userOrganizations.organization_id} = ${principal.organizationId})`,
               ),
         ),
       )
@@ -152,7 +152,7 @@ export async function findCompany(db: Db, actor: Actor, id: number): Promise<Com
       .select({ id: codes.id, code: codes.code, name: codes.name })
       .from(companyCodes)
       .innerJoin(codes, eq(codes.id, companyCodes.code_id))
-      .where(and(eq(companyCodes.company_id, id), actor.organizationId === null ? undefined : eq(codes.organization_id, actor.organizationId)))
+      .where(and(eq(companyCodes.company_id, id), principal.organizationId === null ? undefined : eq(codes.organization_id, principal.organizationId)))
       .orderBy(asc(codes.code)),
   ]);
   const userIds = userRows.map((u) => u.id);
@@ -162,14 +162,14 @@ export async function findCompany(db: Db, actor: Actor, id: number): Promise<Com
           .select({ user_id: userMarkets.user_id, ...marketColumns })
           .from(userMarkets)
           .innerJoin(markets, eq(markets.id, userMarkets.market_id))
-          .where(and(inArray(userMarkets.user_id, userIds), marketScope(actor)))
+          .where(and(inArray(userMarkets.user_id, userIds), marketScope(principal)))
           .orderBy(asc(markets.international_name)),
         db.select().from(userRoles).where(inArray(userRoles.user_id, userIds)).orderBy(asc(userRoles.role)),
       ])
     : [[], []];
   return {
     ...item!,
-    company_editable: administersAll(actor, await companyOrganizationIds(db, id)),
+    company_editable: administersAll(principal, await companyOrganizationIds(db, id)),
     organizations: orgRows,
     company_markets: cmRows.map((cm) => ({ ...cm, roles: cm.roles.map((name) => ({ name })) })),
     users: userRows.map((u) => ({
@@ -188,11 +188,11 @@ export async function findCompany(db: Db, actor: Actor, id: number): Promise<Com
  * organization's part (memberships, markets, codes and users elsewhere stay as they are); a
  * super-admin edits all of it.
  */
-async function organizationsToEdit(db: Db, actor: Actor, input: CompanyInput): Promise<number[]> {
+async function organizationsToEdit(db: Db, principal: Principal, input: CompanyInput): Promise<number[]> {
   const requested = [...new Set(input.organization_ids)];
-  if (actor.organizationId !== null) {
-    if (requested.some((id) => id !== actor.organizationId)) throw validationError('organization_ids', 'admin.not_in_organization');
-    return [actor.organizationId];
+  if (principal.organizationId !== null) {
+    if (requested.some((id) => id !== principal.organizationId)) throw validationError('organization_ids', 'admin.not_in_organization');
+    return [principal.organizationId];
   }
   if (requested.length === 0) throw validationError('organization_ids', 'validation.required');
   const found = await db.select({ id: organizations.id }).from(organizations).where(inArray(organizations.id, requested));
@@ -216,11 +216,11 @@ async function companyOrganizationIds(db: Db, companyId: number): Promise<number
  * state and logotype act there too (403 unless unchanged), and so does which company a shared
  * user works for (403 for adding such a user to the company or taking them off it).
  */
-async function assertMaySharedChanges(db: Db, actor: Actor, input: CompanyInput, disabledAt: Date | null, userIds: number[], id?: number) {
-  if (actor.administers === 'all') return;
+async function assertMaySharedChanges(db: Db, principal: Principal, input: CompanyInput, disabledAt: Date | null, userIds: number[], id?: number) {
+  if (principal.administers === 'all') return;
   if (id !== undefined) {
     const [company] = await db.select().from(companies).where(eq(companies.id, id));
-    if (company && !administersAll(actor, await companyOrganizationIds(db, id))) {
+    if (company && !administersAll(principal, await companyOrganizationIds(db, id))) {
       const changed = [
         ...(input.name !== company.name ? ['name'] : []),
         ...((disabledAt?.getTime() ?? null) !== (company.disabled_at?.getTime() ?? null) ? ['disabled_at'] : []),
@@ -244,12 +244,12 @@ async function assertMaySharedChanges(db: Db, actor: Actor, input: CompanyInput,
     .select({ user_id: userOrganizations.user_id, id: userOrganizations.organization_id })
     .from(userOrganizations)
     .where(inArray(userOrganizations.user_id, moved));
-  const inActorsOrganization = new Set(memberships.filter((m) => m.id === actor.organizationId).map((m) => m.user_id));
+  const inActorsOrganization = new Set(memberships.filter((m) => m.id === principal.organizationId).map((m) => m.user_id));
   const shared = moved.filter(
     (u) =>
       inActorsOrganization.has(u) &&
       !administersAll(
-        actor,
+        principal,
         memberships.filter((m) => m.user_id === u).map((m) => m.id),
       ),
   );
@@ -262,8 +262,8 @@ async function assertMaySharedChanges(db: Db, actor: Actor, input: CompanyInput,
     );
 }
 
-async function saveCompany(db: Db, actor: Actor, input: CompanyInput, id?: number): Promise<number> {
-  const orgIds = await organizationsToEdit(db, actor, input);
+async function saveCompany(db: Db, principal: Principal, input: CompanyInput, id?: number): Promise<number> {
+  const orgIds = await organizationsToEdit(db, principal, input);
   const marketIds = [...new Set(input.markets.map((m) => m.market_id))];
   if (marketIds.length !== input.markets.length) throw validationError('markets', 'validation.invalid');
   for (const m of input.markets) {
@@ -291,7 +291,7 @@ async function saveCompany(db: Db, actor: Actor, input: CompanyInput, id?: numbe
       .where(and(inArray(userOrganizations.user_id, ids), inArray(userOrganizations.organization_id, orgIds))),
   );
   const disabledAt = input.disabled_at ? new Date(input.disabled_at) : null;
-  await assertMaySharedChanges(db, actor, input, disabledAt, userIds, id);
+  await assertMaySharedChanges(db, principal, input, disabledAt, userIds, id);
 
   return db.transaction(async (tx) => {
     let companyId = id;
@@ -310,14 +310,14 @@ async function saveCompany(db: Db, actor: Actor, input: CompanyInput, id?: numbe
     const editedUsers = sql`(select ${userOrganizations.user_id} from ${userOrganizations} where ${inArray(userOrganizations.organization_id, orgIds)})`;
 
     // Organizations: a super-admin sets them; an administrator makes sure theirs is there.
-    if (actor.organizationId === null)
+    if (principal.organizationId === null)
       await tx.delete(companyOrganizations).where(and(eq(companyOrganizations.company_id, cid), notInArray(companyOrganizations.organization_id, orgIds)));
     await tx
       .insert(companyOrganizations)
       .values(orgIds.map((organization_id) => ({ company_id: cid, organization_id })))
       .onConflictDoNothing();
 
-    if (actor.organizationId === null) {
+    if (principal.organizationId === null) {
       // An organization taken off the company takes its markets and codes along.
       await tx.delete(companyMarkets).where(and(eq(companyMarkets.company_id, cid), notInArray(companyMarkets.market_id, editedMarkets)));
       await tx.delete(companyCodes).where(and(eq(companyCodes.company_id, cid), notInArray(companyCodes.code_id, editedCodes)));
@@ -357,19 +357,19 @@ async function saveCompany(db: Db, actor: Actor, input: CompanyInput, id?: numbe
   });
 }
 
-export async function createCompany(db: Db, actor: Actor, input: CompanyInput): Promise<Company> {
-  return findCompany(db, actor, await saveCompany(db, actor, input));
+export async function createCompany(db: Db, principal: Principal, input: CompanyInput): Promise<Company> {
+  return findCompany(db, principal, await saveCompany(db, principal, input));
 }
 
-export async function updateCompany(db: Db, actor: Actor, id: number, input: CompanyInput): Promise<Company> {
-  await findCompanyRow(db, actor, id);
-  await saveCompany(db, actor, input, id);
-  return findCompany(db, actor, id);
+export async function updateCompany(db: Db, principal: Principal, id: number, input: CompanyInput): Promise<Company> {
+  await findCompanyRow(db, principal, id);
+  await saveCompany(db, principal, input, id);
+  return findCompany(db, principal, id);
 }
 
 /** A company whose users still work for it is in use; disable it instead (disabled_at). */
-export async function deleteCompany(db: Db, actor: Actor, id: number): Promise<void> {
-  const company = await findCompanyRow(db, actor, id);
+export async function deleteCompany(db: Db, principal: Principal, id: number): Promise<void> {
+  const company = await findCompanyRow(db, principal, id);
   const [[staff], [otherOrgs]] = await Promise.all([
     db.select({ n: count() }).from(users).where(eq(users.company_id, id)),
     db
@@ -378,18 +378,23 @@ export async function deleteCompany(db: Db, actor: Actor, id: number): Promise<v
       .where(
         and(
           eq(companyOrganizations.company_id, id),
-          actor.organizationId === null ? undefined : ne(companyOrganizations.organization_id, actor.organizationId),
+          principal.organizationId === null ? undefined : ne(companyOrganizations.organization_id, principal.organizationId),
         ),
       ),
   ]);
-  if (staff!.n > 0 || (actor.organizationId !== null && otherOrgs!.n > 0)) throw inUse(`The company ${company.name}`);
+  if (staff!.n > 0 || (principal.organizationId !== null && otherOrgs!.n > 0)) throw inUse(`The company ${company.name}`);
   await db.delete(companies).where(eq(companies.id, id));
   await deleteFile(db, company.logotype_file_id);
 }
 
-export async function setCompanyLogotype(db: Db, actor: Actor, id: number, file: { name: string; mimeType: string; content: Buffer } | null): Promise<Company> {
-  const company = await findCompanyRow(db, actor, id);
-  if (!administersAll(actor, await companyOrganizationIds(db, id))) {
+export async function setCompanyLogotype(
+  db: Db,
+  principal: Principal,
+  id: number,
+  file: { name: string; mimeType: string; content: Buffer } | null,
+): Promise<Company> {
+  const company = await findCompanyRow(db, principal, id);
+  if (!administersAll(principal, await companyOrganizationIds(db, id))) {
     throw new AppError('forbidden', 'companies.shared', { attribute: 'logotype' });
   }
   const fileId = file ? await storeFile(db, file) : null;
@@ -398,9 +403,9 @@ export async function setCompanyLogotype(db: Db, actor: Actor, id: number, file:
     .set({ logotype_file_id: fileId, updated_at: sql`now()` })
     .where(eq(companies.id, id));
   await deleteFile(db, company.logotype_file_id);
-  return findCompany(db, actor, id);
+  return findCompany(db, principal, id);
 }
 
-export async function findCompanyLogotypeId(db: Db, actor: Actor, id: number): Promise<number | null> {
-  return (await findCompanyRow(db, actor, id)).logotype_file_id;
+export async function findCompanyLogotypeId(db: Db, principal: Principal, id: number): Promise<number | null> {
+  return (await findCompanyRow(db, principal, id)).logotype_file_id;
 }

@@ -2,17 +2,16 @@ import { PassThrough, Readable } from 'node:stream';
 import { z } from 'zod';
 import { dataOf } from '@mss/contracts/common';
 import { importDetailSchema, importListQuerySchema, importSchema } from '@mss/contracts/imports';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { App, AppContext } from '../../context.ts';
-import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';
-import { actorOf } from '../../auth/session-auth.ts';
 import { validationError } from '../../errors.ts';
-import { localeOf } from '../../i18n.ts';
 import { uploadedContent, uploadedFileName } from '../../lib/files.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { findReportRow } from '../reports/reports.service.ts';
 import { acceptUpload, availableCodesFor, findImport, findImportErrors, findImportFile, findImports } from './imports.service.ts';
 import { writeErrorSheet, writeTemplate } from './imports.sheets.ts';
+import { principalOf } from '../../auth/principal.ts';
+import { requireSignedIn } from '../../auth/session-auth.ts';
 
 const tags = ['imports'];
 /** Room for the multipart framing around the file: boundaries and the part's headers with its name. */
@@ -36,8 +35,7 @@ function attachment(reply: FastifyReply, name: string) {
 }
 
 export function importsRoutes(app: App, ctx: AppContext) {
-  const signedIn = requireAbilitySubject(ctx);
-  const who = (request: FastifyRequest) => ({ actor: actorOf(request), subject: abilitySubjectOf(request), locale: localeOf(request) });
+  const signedIn = requireSignedIn(ctx);
   const maxBytes = Math.floor(ctx.config.IMPORT_MAX_MB * 1024 * 1024);
 
   app.post(
@@ -68,7 +66,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
       // once, and Node reads and discards the rest of the body. Closing the connection instead
       // would save that reading, but a client still sending then gets a reset that can swallow
       // the answer (seen as EPIPE here; a browser shows a network error instead of the message).
-      const result = await acceptUpload(ctx.db, who(request), request.params.uuid, readFile, ctx.queue);
+      const result = await acceptUpload(ctx.db, principalOf(request), request.params.uuid, readFile, ctx.queue);
       return reply.code(202).send({ data: result });
     },
   );
@@ -76,7 +74,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
     '/reports/:uuid/template',
     { schema: { tags, summary: 'An xlsx prefilled with the codes available to the company in the market', params: uuidParams }, preValidation: signedIn },
     async (request, reply) => {
-      const report = await findReportRow(ctx.db, who(request), request.params.uuid);
+      const report = await findReportRow(ctx.db, principalOf(request), request.params.uuid);
       const codes = await availableCodesFor(ctx.db, report.id);
       const content = await xlsxBuffer((out) => writeTemplate(codes, out));
       attachment(reply, `${report.company.name} ${report.market.iso_code} ${report.period.title}.xlsx`);
@@ -94,7 +92,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
       },
       preValidation: signedIn,
     },
-    async (request) => ({ data: await findImports(ctx.db, who(request), request.query) }),
+    async (request) => ({ data: await findImports(ctx.db, principalOf(request), request.query) }),
   );
   app.get(
     '/imports/:uuid',
@@ -102,13 +100,13 @@ export function importsRoutes(app: App, ctx: AppContext) {
       schema: { tags, summary: 'One import with its status and row errors', params: uuidParams, response: { 200: dataOf(importDetailSchema) } },
       preValidation: signedIn,
     },
-    async (request) => ({ data: await findImport(ctx.db, who(request), request.params.uuid) }),
+    async (request) => ({ data: await findImport(ctx.db, principalOf(request), request.params.uuid) }),
   );
   app.get(
     '/imports/:uuid/file',
     { schema: { tags, summary: 'The file as it was uploaded', params: uuidParams }, preValidation: signedIn },
     async (request, reply) => {
-      const file = await findImportFile(ctx.db, who(request), request.params.uuid);
+      const file = await findImportFile(ctx.db, principalOf(request), request.params.uuid);
       attachment(reply, file.name);
       return reply.header('Content-Type', 'application/octet-stream').header('Content-Length', String(file.size)).send(Readable.from(file.content));
     },
@@ -117,7 +115,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
     '/imports/:uuid/errors',
     { schema: { tags, summary: 'The error list as an xlsx (Row, Code, Error)', params: uuidParams }, preValidation: signedIn },
     async (request, reply) => {
-      const errors = await findImportErrors(ctx.db, who(request), request.params.uuid);
+      const errors = await findImportErrors(ctx.db, principalOf(request), request.params.uuid);
       const content = await xlsxBuffer((out) =>
         writeErrorSheet(
           errors.map(({ row, code, message }) => ({ row, code, message })),

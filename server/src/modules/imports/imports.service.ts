@@ -14,7 +14,6 @@ import type { Db } from '../../db/client.ts';
 import { codeMarkets, codes, companies, companyCodes, files, imports, markets, periods, reports, users } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { deleteFile, fileContent, storeFile } from '../../lib/files.ts';
-import type { Who } from '../periods/periods.service.ts';
 import { runPreflight } from '../preflight/preflight.service.ts';
 import { findReportRow, reportsFor, visibleReports } from '../reports/reports.service.ts';
 import { createRowSet, deleteStaleRowSets, insertRows, setCurrentRowSet } from '../reports/row-sets.ts';
@@ -22,6 +21,7 @@ import { applyReportEvent, assertReportEvent } from '../reports/reports.workflow
 import type { TemplateCode } from './imports.sheets.ts';
 import type { CodeInfo, CodeLookup } from './imports.validator.ts';
 import { validateReportFile } from './imports.validator.ts';
+import { type Principal } from '../../auth/principal.ts';
 
 const MAX_STORED_ERRORS = 1000;
 
@@ -78,13 +78,13 @@ export async function availableCodesFor(db: Db, reportId: number): Promise<Templ
  */
 export async function acceptUpload(
   db: Db,
-  who: Who,
+  principal: Principal,
   reportUuid: string,
   readFile: () => Promise<{ name: string; content: Buffer | AsyncIterable<Buffer> }>,
   queue: { sendImport(importId: number): Promise<void> } | null,
 ): Promise<{ uuid: string; status: string }> {
-  const report = await findReportRow(db, who, reportUuid);
-  const mayAct = await reportsFor(db, who, report);
+  const report = await findReportRow(db, principal, reportUuid);
+  const mayAct = await reportsFor(db, principal, report);
   assertReportEvent({ status: report.status, periodStatus: report.period.status }, 'upload', mayAct);
   const file = await readFile();
   // Stored as sent; the worker judges the content (not the name or the declared type).
@@ -92,10 +92,10 @@ export async function acceptUpload(
   // The status may have changed while the file arrived: then the stored file is nobody's.
   const created = await db
     .transaction(async (tx) => {
-      const moved = await applyReportEvent(tx, { event: 'upload', reportId: report.id, actor: who.actor.userId, mayAct });
+      const moved = await applyReportEvent(tx, { event: 'upload', reportId: report.id, actor: principal.userId, mayAct });
       const [row] = await tx
         .insert(imports)
-        .values({ report_id: report.id, user_id: who.actor.userId, file_id: fileId, report_status_before: moved.from })
+        .values({ report_id: report.id, user_id: principal.userId, file_id: fileId, report_status_before: moved.from })
         .returning({ id: imports.id, uuid: imports.uuid, status: imports.status });
       return row!;
     })
@@ -288,17 +288,17 @@ function toImport(row: ImportRowData): Import {
   };
 }
 
-export async function findImports(db: Db, who: Who, query: { report_uuid?: string }): Promise<Import[]> {
+export async function findImports(db: Db, principal: Principal, query: { report_uuid?: string }): Promise<Import[]> {
   const rows = await selectImports(db)
-    .where(and(await visibleReports(db, who), query.report_uuid ? eq(reports.uuid, query.report_uuid) : undefined))
+    .where(and(await visibleReports(db, principal), query.report_uuid ? eq(reports.uuid, query.report_uuid) : undefined))
     .orderBy(desc(imports.id))
     .limit(500);
   return rows.map(toImport);
 }
 
-async function findImportRow(db: Db, who: Who, uuid: string): Promise<ImportRowData> {
+async function findImportRow(db: Db, principal: Principal, uuid: string): Promise<ImportRowData> {
   if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw notFound();
-  const [row] = await selectImports(db).where(and(eq(imports.uuid, uuid), await visibleReports(db, who)));
+  const [row] = await selectImports(db).where(and(eq(imports.uuid, uuid), await visibleReports(db, principal)));
   if (!row) throw notFound();
   return row;
 }
@@ -317,17 +317,17 @@ export function renderImportError(error: StoredError, locale?: Locale) {
   return { row: error.row, code: error.code ?? null, key: error.key, params: error.params, message: translate(error.key, error.params, locale) };
 }
 
-export async function findImport(db: Db, who: Who, uuid: string): Promise<ImportDetail> {
-  const row = await findImportRow(db, who, uuid);
-  const errors = (row.errors as StoredError[]).map((e) => renderImportError(e, who.locale));
+export async function findImport(db: Db, principal: Principal, uuid: string): Promise<ImportDetail> {
+  const row = await findImportRow(db, principal, uuid);
+  const errors = (row.errors as StoredError[]).map((e) => renderImportError(e, principal.locale));
   return { ...toImport(row), errors, errors_truncated: row.error_count > errors.length };
 }
 
-export async function findImportFile(db: Db, who: Who, uuid: string): Promise<{ name: string; size: number; content: AsyncIterable<Buffer> }> {
-  const row = await findImportRow(db, who, uuid);
+export async function findImportFile(db: Db, principal: Principal, uuid: string): Promise<{ name: string; size: number; content: AsyncIterable<Buffer> }> {
+  const row = await findImportRow(db, principal, uuid);
   return { name: row.file_name, size: row.file_size, content: fileContent(db, row.file_id) };
 }
 
-export async function findImportErrors(db: Db, who: Who, uuid: string) {
-  return ((await findImportRow(db, who, uuid)).errors as StoredError[]).map((e) => renderImportError(e, who.locale));
+export async function findImportErrors(db: Db, principal: Principal, uuid: string) {
+  return ((await findImportRow(db, principal, uuid)).errors as StoredError[]).map((e) => renderImportError(e, principal.locale));
 }

@@ -3,7 +3,6 @@ import { informationModalInputSchema, informationModalSchema } from '@mss/contra
 import { idParamsSchema } from '@mss/contracts/common';
 import type { App, AppContext } from '../../context.ts';
 import { requireAnyAbility } from '../../auth/permissions.ts';
-import { actorOf, requireActor } from '../../auth/session-auth.ts';
 import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import {
   createInformationModal,
@@ -14,12 +13,14 @@ import {
   findInformationModals,
   updateInformationModal,
 } from './information-modals.service.ts';
+import { principalOf } from '../../auth/principal.ts';
+import { requireSignedIn } from '../../auth/session-auth.ts';
 
 const tags = ['information modals'];
 
 export function informationModalsRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-organizations']);
-  const signedIn = requireActor(ctx);
+  const signedIn = requireSignedIn(ctx);
 
   registerCrudRoutes(app, {
     path: '/admin/information-modals',
@@ -36,11 +37,11 @@ export function informationModalsRoutes(app: App, ctx: AppContext) {
       delete: 'Delete an information modal',
     },
     service: {
-      list: (actor, query) => findInformationModals(ctx.db, actor, query),
-      find: (actor, id) => findInformationModal(ctx.db, actor, id),
-      create: (actor, input) => createInformationModal(ctx.db, actor, input),
-      update: (actor, id, input) => updateInformationModal(ctx.db, actor, id, input),
-      remove: (actor, id) => deleteInformationModal(ctx.db, actor, id),
+      list: (principal, query) => findInformationModals(ctx.db, principal, query),
+      find: (principal, id) => findInformationModal(ctx.db, principal, id),
+      create: (principal, input) => createInformationModal(ctx.db, principal, input),
+      update: (principal, id, input) => updateInformationModal(ctx.db, principal, id, input),
+      remove: (principal, id) => deleteInformationModal(ctx.db, principal, id),
     },
   });
 
@@ -54,7 +55,7 @@ export function informationModalsRoutes(app: App, ctx: AppContext) {
       },
       preValidation: signedIn,
     },
-    async (request) => ({ data: await findActiveInformationModals(ctx.db, actorOf(request)) }),
+    async (request) => ({ data: await findActiveInformationModals(ctx.db, principalOf(request)) }),
   );
   app.post(
     '/information-modals/:id/dismiss',
@@ -63,7 +64,7 @@ export function informationModalsRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
     },
     async (request, reply) => {
-      await dismissInformationModal(ctx.db, actorOf(request), request.params.id);
+      await dismissInformationModal(ctx.db, principalOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -3,9 +3,9 @@ import { marketInputSchema, marketSchema } from '@mss/contracts/admin';
 import { dataOf, idParamsSchema, listOf, listQuerySchema } from '@mss/contracts/common';
 import type { App, AppContext } from '../../context.ts';
 import { requireAnyAbility } from '../../auth/permissions.ts';
-import { actorOf } from '../../auth/session-auth.ts';
 import { readLogotype, sendFile } from '../../lib/files.ts';
 import { createMarket, deleteMarket, findMarket, findMarketLogotypeId, findMarkets, setMarketLogotype, updateMarket } from './markets.service.ts';
+import { principalOf } from '../../auth/principal.ts';
 
 const tags = ['markets'];
 
@@ -22,36 +22,36 @@ export function marketsRoutes(app: App, ctx: AppContext) {
         schema: { tags, summary: 'List markets (searches international_name)', querystring: listQuerySchema, response: { 200: listOf(marketSchema) } },
         preValidation: canView,
       },
-      async (request) => findMarkets(ctx.db, actorOf(request), request.query),
+      async (request) => findMarkets(ctx.db, principalOf(request), request.query),
     );
   }
   app.get('/markets/:id', { schema: { tags, summary: 'One market', ...one }, preValidation: canView }, async (request) => ({
-    data: await findMarket(ctx.db, actorOf(request), request.params.id),
+    data: await findMarket(ctx.db, principalOf(request), request.params.id),
   }));
   app.get(
     '/markets/:id/logotype',
     { schema: { tags, summary: "The market's logotype (png or jpg)", params: idParamsSchema }, preValidation: canView },
-    async (request, reply) => sendFile(ctx.db, reply, await findMarketLogotypeId(ctx.db, actorOf(request), request.params.id)),
+    async (request, reply) => sendFile(ctx.db, reply, await findMarketLogotypeId(ctx.db, principalOf(request), request.params.id)),
   );
 
   app.get('/admin/markets/:id', { schema: { tags, summary: 'One market, for editing', ...one }, preValidation: canManage }, async (request) => ({
-    data: await findMarket(ctx.db, actorOf(request), request.params.id),
+    data: await findMarket(ctx.db, principalOf(request), request.params.id),
   }));
   app.post(
     '/admin/markets',
     { schema: { tags, summary: 'Create a market', body: marketInputSchema, response: { 201: dataOf(marketSchema) } }, preValidation: canManage },
-    async (request, reply) => reply.code(201).send({ data: await createMarket(ctx.db, actorOf(request), request.body) }),
+    async (request, reply) => reply.code(201).send({ data: await createMarket(ctx.db, principalOf(request), request.body) }),
   );
   app.put(
     '/admin/markets/:id',
     { schema: { tags, summary: 'Update a market', ...one, body: marketInputSchema }, preValidation: canManage },
-    async (request) => ({ data: await updateMarket(ctx.db, actorOf(request), request.params.id, request.body) }),
+    async (request) => ({ data: await updateMarket(ctx.db, principalOf(request), request.params.id, request.body) }),
   );
   app.delete(
     '/admin/markets/:id',
     { schema: { tags, summary: 'Delete a market that nothing uses', params: idParamsSchema, response: { 204: z.null() } }, preValidation: canManage },
     async (request, reply) => {
-      await deleteMarket(ctx.db, actorOf(request), request.params.id);
+      await deleteMarket(ctx.db, principalOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -62,12 +62,12 @@ export function marketsRoutes(app: App, ctx: AppContext) {
       preValidation: canManage,
     },
     async (request) => {
-      const actor = actorOf(request);
-      await findMarket(ctx.db, actor, request.params.id);
-      return { data: await setMarketLogotype(ctx.db, actor, request.params.id, await readLogotype(request)) };
+      const principal = principalOf(request);
+      await findMarket(ctx.db, principal, request.params.id);
+      return { data: await setMarketLogotype(ctx.db, principal, request.params.id, await readLogotype(request)) };
     },
   );
   app.delete('/admin/markets/:id/logotype', { schema: { tags, summary: 'Remove the logotype', ...one }, preValidation: canManage }, async (request) => ({
-    data: await setMarketLogotype(ctx.db, actorOf(request), request.params.id, null),
+    data: await setMarketLogotype(ctx.db, principalOf(request), request.params.id, null),
   }));
 }

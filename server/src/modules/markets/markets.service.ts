@@ -1,13 +1,13 @@
 import { and, count, eq, ne, sql } from 'drizzle-orm';
 import type { ListQuery } from '@mss/contracts/common';
 import type { Market, MarketInput } from '@mss/contracts/admin';
-import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { companyMarkets, currencies, markets, organizations, userMarkets } from '../../db/schema.ts';
 import { notFound, validationError } from '../../errors.ts';
 import { deleteFile, storeFile } from '../../lib/files.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { assertInOrganization, assertOrganizationUnchanged, inUse, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import { type Principal } from '../../auth/principal.ts';
 
 const columns = {
   id: markets.id,
@@ -56,7 +56,7 @@ const selectMarkets = (db: Db) =>
     .leftJoin(currencies, eq(currencies.id, markets.currency_id));
 
 /** The list of spec §2: shows and searches international_name. */
-export async function findMarkets(db: Db, actor: Actor, query: ListQuery): Promise<Paged<Market>> {
+export async function findMarkets(db: Db, principal: Principal, query: ListQuery): Promise<Paged<Market>> {
   const plan = planList(query, {
     sortable: {
       international_name: sql`lower(${markets.international_name})`,
@@ -66,7 +66,7 @@ export async function findMarkets(db: Db, actor: Actor, query: ListQuery): Promi
     },
     searchable: [markets.international_name],
   });
-  const where = and(organizationCondition(actor, markets.organization_id, query.organization_id), plan.search);
+  const where = and(organizationCondition(principal, markets.organization_id, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
     selectMarkets(db)
       .where(where)
@@ -78,15 +78,15 @@ export async function findMarkets(db: Db, actor: Actor, query: ListQuery): Promi
   return { data: rows.map(toMarket), meta: plan.meta(total!.n) };
 }
 
-async function findMarketRow(db: Db, actor: Actor, id: number): Promise<Row> {
+async function findMarketRow(db: Db, principal: Principal, id: number): Promise<Row> {
   const [row] = await selectMarkets(db).where(eq(markets.id, id));
   if (!row) throw notFound();
-  assertInOrganization(actor, row.organization_id);
+  assertInOrganization(principal, row.organization_id);
   return row;
 }
 
-export async function findMarket(db: Db, actor: Actor, id: number): Promise<Market> {
-  return toMarket(await findMarketRow(db, actor, id));
+export async function findMarket(db: Db, principal: Principal, id: number): Promise<Market> {
+  return toMarket(await findMarketRow(db, principal, id));
 }
 
 async function checkMarketInput(db: Db, organizationId: number, input: MarketInput, exceptId?: number) {
@@ -101,8 +101,8 @@ async function checkMarketInput(db: Db, organizationId: number, input: MarketInp
   }
 }
 
-export async function createMarket(db: Db, actor: Actor, input: MarketInput): Promise<Market> {
-  const organizationId = await organizationForWrite(db, actor, input.organization_id);
+export async function createMarket(db: Db, principal: Principal, input: MarketInput): Promise<Market> {
+  const organizationId = await organizationForWrite(db, principal, input.organization_id);
   await checkMarketInput(db, organizationId, input);
   const [row] = await db
     .insert(markets)
@@ -114,11 +114,11 @@ export async function createMarket(db: Db, actor: Actor, input: MarketInput): Pr
       currency_id: input.currency_id,
     })
     .returning({ id: markets.id });
-  return findMarket(db, actor, row!.id);
+  return findMarket(db, principal, row!.id);
 }
 
-export async function updateMarket(db: Db, actor: Actor, id: number, input: MarketInput): Promise<Market> {
-  const existing = await findMarketRow(db, actor, id);
+export async function updateMarket(db: Db, principal: Principal, id: number, input: MarketInput): Promise<Market> {
+  const existing = await findMarketRow(db, principal, id);
   // A market stays in its organization: moving it would carry other organizations' data along.
   assertOrganizationUnchanged(input.organization_id, existing.organization_id);
   await checkMarketInput(db, existing.organization_id, input, id);
@@ -132,11 +132,11 @@ export async function updateMarket(db: Db, actor: Actor, id: number, input: Mark
       updated_at: sql`now()`,
     })
     .where(eq(markets.id, id));
-  return findMarket(db, actor, id);
+  return findMarket(db, principal, id);
 }
 
-export async function deleteMarket(db: Db, actor: Actor, id: number): Promise<void> {
-  const market = await findMarketRow(db, actor, id);
+export async function deleteMarket(db: Db, principal: Principal, id: number): Promise<void> {
+  const market = await findMarketRow(db, principal, id);
   const [[companies], [users]] = await Promise.all([
     db.select({ n: count() }).from(companyMarkets).where(eq(companyMarkets.market_id, id)),
     db.select({ n: count() }).from(userMarkets).where(eq(userMarkets.market_id, id)),
@@ -146,17 +146,22 @@ export async function deleteMarket(db: Db, actor: Actor, id: number): Promise<vo
   await deleteFile(db, market.logotype_file_id);
 }
 
-export async function setMarketLogotype(db: Db, actor: Actor, id: number, file: { name: string; mimeType: string; content: Buffer } | null): Promise<Market> {
-  const market = await findMarketRow(db, actor, id);
+export async function setMarketLogotype(
+  db: Db,
+  principal: Principal,
+  id: number,
+  file: { name: string; mimeType: string; content: Buffer } | null,
+): Promise<Market> {
+  const market = await findMarketRow(db, principal, id);
   const fileId = file ? await storeFile(db, file) : null;
   await db
     .update(markets)
     .set({ logotype_file_id: fileId, updated_at: sql`now()` })
     .where(eq(markets.id, id));
   await deleteFile(db, market.logotype_file_id);
-  return findMarket(db, actor, id);
+  return findMarket(db, principal, id);
 }
 
-export async function findMarketLogotypeId(db: Db, actor: Actor, id: number): Promise<number | null> {
-  return (await findMarketRow(db, actor, id)).logotype_file_id;
+export async function findMarketLogotypeId(db: Db, principal: Principal, id: number): Promise<number | null> {
+  return (await findMarketRow(db, principal, id)).logotype_file_id;
 }

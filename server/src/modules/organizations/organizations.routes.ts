@@ -2,7 +2,6 @@ import { organizationInputSchema, organizationSchema, organizationSettingsInputS
 import { dataOf, idParamsSchema } from '@mss/contracts/common';
 import type { App, AppContext } from '../../context.ts';
 import { requireAnyAbility } from '../../auth/permissions.ts';
-import { actorOf } from '../../auth/session-auth.ts';
 import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import {
   createOrganization,
@@ -12,6 +11,7 @@ import {
   updateOrganization,
   updateOrganizationSettings,
 } from './organizations.service.ts';
+import { principalOf } from '../../auth/principal.ts';
 
 const tags = ['organizations'];
 
@@ -34,11 +34,11 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
       delete: 'Delete an empty organization (super-admin)',
     },
     service: {
-      list: (actor, query) => findOrganizations(ctx.db, actor, query),
-      find: (actor, id) => findOrganization(ctx.db, actor, id),
-      create: (actor, input) => createOrganization(ctx.db, actor, input),
-      update: (actor, id, input) => updateOrganization(ctx.db, actor, id, input),
-      remove: (actor, id) => deleteOrganization(ctx.db, actor, id),
+      list: (principal, query) => findOrganizations(ctx.db, principal, query),
+      find: (principal, id) => findOrganization(ctx.db, principal, id),
+      create: (principal, input) => createOrganization(ctx.db, principal, input),
+      update: (principal, id, input) => updateOrganization(ctx.db, principal, id, input),
+      remove: (principal, id) => deleteOrganization(ctx.db, principal, id),
     },
   });
   app.put(
@@ -53,6 +53,6 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
       },
       preValidation: canManage,
     },
-    async (request) => ({ data: await updateOrganizationSettings(ctx.db, actorOf(request), request.params.id, request.body.settings) }),
+    async (request) => ({ data: await updateOrganizationSettings(ctx.db, principalOf(request), request.params.id, request.body.settings) }),
   );
 }

@@ -2,7 +2,6 @@ import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { ListQuery } from '@mss/contracts/common';
 import { ORGANIZATION_SETTINGS, type Organization, type OrganizationInput, type OrganizationSettingKey } from '@mss/contracts/admin';
 import type { MessageKey, MessageParams } from '@mss/contracts/messages';
-import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import {
   clusters,
@@ -18,6 +17,7 @@ import {
 import { AppError, type FieldErrors, forbidden, notFound, validationError } from '../../errors.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { inUse, isCrossOrganization, organizationCondition } from '../../lib/scope.ts';
+import { type Principal } from '../../auth/principal.ts';
 
 const columns = { id: organizations.id, uuid: organizations.uuid, name: organizations.name, mail_description: organizations.mail_description };
 type Row = { id: number; uuid: string; name: string; mail_description: string | null };
@@ -51,9 +51,9 @@ async function withSettings(db: Db, rows: Row[]): Promise<Organization[]> {
 }
 
 /** An administrator sees only the organization of their session; a super-admin sees all. */
-export async function findOrganizations(db: Db, actor: Actor, query: ListQuery): Promise<Paged<Organization>> {
+export async function findOrganizations(db: Db, principal: Principal, query: ListQuery): Promise<Paged<Organization>> {
   const plan = planList(query, { sortable: { name: sql`lower(${organizations.name})`, id: organizations.id }, searchable: [organizations.name] });
-  const where = and(organizationCondition(actor, organizations.id, query.organization_id), plan.search);
+  const where = and(organizationCondition(principal, organizations.id, query.organization_id), plan.search);
   const [rows, [total]] = await Promise.all([
     db
       .select(columns)
@@ -67,11 +67,11 @@ export async function findOrganizations(db: Db, actor: Actor, query: ListQuery):
   return { data: await withSettings(db, rows), meta: plan.meta(total!.n) };
 }
 
-export async function findOrganization(db: Db, actor: Actor, id: number): Promise<Organization> {
+export async function findOrganization(db: Db, principal: Principal, id: number): Promise<Organization> {
   const [row] = await db
     .select(columns)
     .from(organizations)
-    .where(and(eq(organizations.id, id), organizationCondition(actor, organizations.id)));
+    .where(and(eq(organizations.id, id), organizationCondition(principal, organizations.id)));
   if (!row) throw notFound();
   const [organization] = await withSettings(db, [row]);
   return organization!;
@@ -87,33 +87,33 @@ async function assertNameFree(db: Db, name: string, exceptId?: number) {
 }
 
 /** Only a super-admin creates organizations. */
-export async function createOrganization(db: Db, actor: Actor, input: OrganizationInput): Promise<Organization> {
-  if (!isCrossOrganization(actor)) throw forbidden();
+export async function createOrganization(db: Db, principal: Principal, input: OrganizationInput): Promise<Organization> {
+  if (!isCrossOrganization(principal)) throw forbidden();
   await assertNameFree(db, input.name);
   const [row] = await db
     .insert(organizations)
     .values({ name: input.name, mail_description: input.mail_description ?? null })
     .returning({ id: organizations.id });
-  return findOrganization(db, actor, row!.id);
+  return findOrganization(db, principal, row!.id);
 }
 
-export async function updateOrganization(db: Db, actor: Actor, id: number, input: OrganizationInput): Promise<Organization> {
-  await findOrganization(db, actor, id);
+export async function updateOrganization(db: Db, principal: Principal, id: number, input: OrganizationInput): Promise<Organization> {
+  await findOrganization(db, principal, id);
   await assertNameFree(db, input.name, id);
   await db
     .update(organizations)
     .set({ name: input.name, mail_description: input.mail_description ?? null, updated_at: sql`now()` })
     .where(eq(organizations.id, id));
-  return findOrganization(db, actor, id);
+  return findOrganization(db, principal, id);
 }
 
 /**
  * Only a super-admin deletes organizations, and only empty ones: its information modals and
  * settings go with it, but markets, clusters, users, companies and codes must be removed first.
  */
-export async function deleteOrganization(db: Db, actor: Actor, id: number): Promise<void> {
-  if (!isCrossOrganization(actor)) throw forbidden();
-  const organization = await findOrganization(db, actor, id);
+export async function deleteOrganization(db: Db, principal: Principal, id: number): Promise<void> {
+  if (!isCrossOrganization(principal)) throw forbidden();
+  const organization = await findOrganization(db, principal, id);
   const counts = await Promise.all([
     db.select({ n: count() }).from(markets).where(eq(markets.organization_id, id)),
     db.select({ n: count() }).from(clusters).where(eq(clusters.organization_id, id)),
@@ -142,8 +142,8 @@ function displayValue(raw: unknown): string {
  * Validates and stores settings (spec §8 messages). Every key is checked before anything is
  * stored; keys not given keep their value.
  */
-export async function updateOrganizationSettings(db: Db, actor: Actor, id: number, settings: Record<string, unknown>): Promise<Organization> {
-  await findOrganization(db, actor, id);
+export async function updateOrganizationSettings(db: Db, principal: Principal, id: number, settings: Record<string, unknown>): Promise<Organization> {
+  await findOrganization(db, principal, id);
   const errors: FieldErrors = {};
   const add = (key: string, messageKey: MessageKey, params: MessageParams) => (errors[key] = [{ key: messageKey, params }]);
   const values: { organization_id: number; key: string; value: string }[] = [];
@@ -175,5 +175,5 @@ export async function updateOrganizationSettings(db: Db, actor: Actor, id: numbe
         set: { value: sql`excluded.value`, updated_at: sql`now()` },
       });
   }
-  return findOrganization(db, actor, id);
+  return findOrganization(db, principal, id);
 }

@@ -2,17 +2,16 @@ import { z } from 'zod';
 import { dataOf } from '@mss/contracts/common';
 import { periodInputSchema, periodListQuerySchema, periodSchema } from '@mss/contracts/periods';
 import type { App, AppContext } from '../../context.ts';
-import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';
-import { actorOf } from '../../auth/session-auth.ts';
 import { changePeriod, createPeriod, findPeriod, findPeriods } from './periods.service.ts';
+import { principalOf } from '../../auth/principal.ts';
+import { requireSignedIn } from '../../auth/session-auth.ts';
 
 const tags = ['periods'];
 // Not z.uuid(): a malformed uuid is a record that does not exist (404), like an unknown one.
 const uuidParams = z.object({ uuid: z.string().max(100) });
 
 export function periodsRoutes(app: App, ctx: AppContext) {
-  const signedIn = requireAbilitySubject(ctx);
-  const who = (request: Parameters<typeof actorOf>[0]) => ({ actor: actorOf(request), subject: abilitySubjectOf(request) });
+  const signedIn = requireSignedIn(ctx);
 
   app.get(
     '/periods',
@@ -25,12 +24,12 @@ export function periodsRoutes(app: App, ctx: AppContext) {
       },
       preValidation: signedIn,
     },
-    async (request) => ({ data: await findPeriods(ctx.db, who(request), request.query) }),
+    async (request) => ({ data: await findPeriods(ctx.db, principalOf(request), request.query) }),
   );
   app.get(
     '/periods/:uuid',
     { schema: { tags, summary: 'One period', params: uuidParams, response: { 200: dataOf(periodSchema) } }, preValidation: signedIn },
-    async (request) => ({ data: await findPeriod(ctx.db, who(request), request.params.uuid) }),
+    async (request) => ({ data: await findPeriod(ctx.db, principalOf(request), request.params.uuid) }),
   );
   app.post(
     '/periods',
@@ -38,7 +37,7 @@ export function periodsRoutes(app: App, ctx: AppContext) {
       schema: { tags, summary: 'Create a period (draft) in a market', body: periodInputSchema, response: { 201: dataOf(periodSchema) } },
       preValidation: signedIn,
     },
-    async (request, reply) => reply.code(201).send({ data: await createPeriod(ctx.db, who(request), request.body) }),
+    async (request, reply) => reply.code(201).send({ data: await createPeriod(ctx.db, principalOf(request), request.body) }),
   );
   for (const action of ['open', 'close', 'publish', 'unpublish'] as const) {
     app.post(
@@ -59,7 +58,7 @@ export function periodsRoutes(app: App, ctx: AppContext) {
         },
         preValidation: signedIn,
       },
-      async (request) => ({ data: await changePeriod(ctx.db, who(request), request.params.uuid, action) }),
+      async (request) => ({ data: await changePeriod(ctx.db, principalOf(request), request.params.uuid, action) }),
     );
   }
 }

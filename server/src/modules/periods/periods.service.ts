@@ -1,12 +1,11 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
-import { type AbilitySubject, canInMarket } from '@mss/contracts/abilities';
+import { canInMarket } from '@mss/contracts/abilities';
 import type { Period, PeriodInput } from '@mss/contracts/periods';
-import type { Actor } from '../../context.ts';
 import type { Db, Executor } from '../../db/client.ts';
-import type { Locale } from '@mss/contracts/enums';
 import { companies, companyMarkets, markets, periods, reports } from '../../db/schema.ts';
 import { AppError, forbidden, validationError } from '../../errors.ts';
 import { applyReportEvent } from '../reports/reports.workflow.ts';
+import { type Principal } from '../../auth/principal.ts';
 
 /*
  * Which periods of a market a user sees (docs/permissions.md, issue 8): those who run the
@@ -22,8 +21,8 @@ const PERIOD_READERS = [...ALL_PERIODS, ...REPORTING_PERIODS, ...PUBLISHED_PERIO
 type PeriodView = 'all' | 'reporting' | 'published';
 
 /** Which of the market's periods the actor sees, or null for none. */
-function periodViewIn(who: Who, marketId: number): PeriodView | null {
-  const holds = (abilities: string[]) => abilities.some((a) => canInMarket(who.subject, a, marketId));
+function periodViewIn(principal: Principal, marketId: number): PeriodView | null {
+  const holds = (abilities: string[]) => abilities.some((a) => canInMarket(principal.subject, a, marketId));
   if (holds(ALL_PERIODS)) return 'all';
   if (holds(REPORTING_PERIODS)) return 'reporting';
   if (holds(PUBLISHED_PERIODS)) return 'published';
@@ -37,10 +36,10 @@ function isVisible(view: PeriodView, period: { status: string; published_at: Dat
 }
 
 /** The SQL condition of the periods the actor sees among these markets. */
-function visiblePeriods(who: Who, marketIds: readonly number[]): SQL {
+function visiblePeriods(principal: Principal, marketIds: readonly number[]): SQL {
   const byView: Record<PeriodView, number[]> = { all: [], reporting: [], published: [] };
   for (const id of marketIds) {
-    const view = periodViewIn(who, id);
+    const view = periodViewIn(principal, id);
     if (view) byView[view].push(id);
   }
   const parts: SQL[] = [];
@@ -50,30 +49,23 @@ function visiblePeriods(who: Who, marketIds: readonly number[]): SQL {
   return parts.length ? or(...parts)! : sql`false`;
 }
 
-export interface Who {
-  actor: Actor;
-  subject: AbilitySubject;
-  /** The language messages are rendered in (the request's Accept-Language); en-US when absent. */
-  locale?: Locale;
-}
-
 /** The markets (ids) of the actor's organization where the actor holds any of the abilities. */
-export async function marketsWhere(db: Db, who: Who, abilities: readonly string[]): Promise<number[]> {
-  return marketsWith(who, abilities, await organizationMarketIds(db, who));
+export async function marketsWhere(db: Db, principal: Principal, abilities: readonly string[]): Promise<number[]> {
+  return marketsWith(principal, abilities, await organizationMarketIds(db, principal));
 }
 
 /** The markets of the organization chosen at sign-in (every market for a super-admin). */
-export async function organizationMarketIds(db: Db, who: Who): Promise<number[]> {
+export async function organizationMarketIds(db: Db, principal: Principal): Promise<number[]> {
   const rows = await db
     .select({ id: markets.id })
     .from(markets)
-    .where(who.actor.organizationId === null ? undefined : eq(markets.organization_id, who.actor.organizationId));
+    .where(principal.organizationId === null ? undefined : eq(markets.organization_id, principal.organizationId));
   return rows.map((m) => m.id);
 }
 
 /** Those of the markets where the user holds one of the abilities. */
-export function marketsWith(who: Who, abilities: readonly string[], marketIds: readonly number[]): number[] {
-  return marketIds.filter((id) => abilities.some((a) => canInMarket(who.subject, a, id)));
+export function marketsWith(principal: Principal, abilities: readonly string[], marketIds: readonly number[]): number[] {
+  return marketIds.filter((id) => abilities.some((a) => canInMarket(principal.subject, a, id)));
 }
 
 const periodColumns = {
@@ -113,52 +105,52 @@ function toPeriod(row: PeriodRow): Period {
   };
 }
 
-function assertMarketReachable(who: Who, organizationId: number) {
-  if (who.actor.organizationId !== null && who.actor.organizationId !== organizationId) throw new AppError('not_found', 'generic.not_found');
+function assertMarketReachable(principal: Principal, organizationId: number) {
+  if (principal.organizationId !== null && principal.organizationId !== organizationId) throw new AppError('not_found', 'generic.not_found');
 }
 
 /** Periods of one market, or (cluster) of every market where the actor manages periods or approves. */
-export async function findPeriods(db: Db, who: Who, query: { market_id?: number; cluster?: '0' | '1' }): Promise<Period[]> {
+export async function findPeriods(db: Db, principal: Principal, query: { market_id?: number; cluster?: '0' | '1' }): Promise<Period[]> {
   let marketIds: number[];
   if (query.market_id) {
     const [market] = await db.select({ id: markets.id, organization_id: markets.organization_id }).from(markets).where(eq(markets.id, query.market_id));
     if (!market) throw new AppError('not_found', 'generic.not_found');
-    assertMarketReachable(who, market.organization_id);
-    if (!PERIOD_READERS.some((a) => canInMarket(who.subject, a, market.id))) throw forbidden('period.no_access');
+    assertMarketReachable(principal, market.organization_id);
+    if (!PERIOD_READERS.some((a) => canInMarket(principal.subject, a, market.id))) throw forbidden('period.no_access');
     marketIds = [market.id];
   } else {
-    marketIds = await marketsWhere(db, who, query.cluster === '1' ? ALL_PERIODS : PERIOD_READERS);
+    marketIds = await marketsWhere(db, principal, query.cluster === '1' ? ALL_PERIODS : PERIOD_READERS);
   }
   if (marketIds.length === 0) return [];
-  const rows = await selectPeriods(db).where(visiblePeriods(who, marketIds)).orderBy(desc(periods.starts_on), asc(markets.international_name));
+  const rows = await selectPeriods(db).where(visiblePeriods(principal, marketIds)).orderBy(desc(periods.starts_on), asc(markets.international_name));
   return rows.map(toPeriod);
 }
 
 /** A period the actor can reach, or 404 "The period (:title) does not exist." */
-export async function findPeriodRow(db: Db, who: Who, uuid: string): Promise<PeriodRow> {
+export async function findPeriodRow(db: Db, principal: Principal, uuid: string): Promise<PeriodRow> {
   const [row] = /^[0-9a-f-]{36}$/i.test(uuid) ? await selectPeriods(db).where(eq(periods.uuid, uuid)) : [];
-  if (!row || (who.actor.organizationId !== null && who.actor.organizationId !== row.organization_id)) {
+  if (!row || (principal.organizationId !== null && principal.organizationId !== row.organization_id)) {
     throw new AppError('not_found', 'period.not_found', { title: uuid });
   }
-  const view = periodViewIn(who, row.market_id);
+  const view = periodViewIn(principal, row.market_id);
   if (!view) throw forbidden('period.no_access');
   if (!isVisible(view, row)) throw forbidden('period.not_published');
   return row;
 }
 
-export async function findPeriod(db: Db, who: Who, uuid: string): Promise<Period> {
-  return toPeriod(await findPeriodRow(db, who, uuid));
+export async function findPeriod(db: Db, principal: Principal, uuid: string): Promise<Period> {
+  return toPeriod(await findPeriodRow(db, principal, uuid));
 }
 
-function assertManages(who: Who, marketId: number) {
-  if (!canInMarket(who.subject, 'manage-periods', marketId)) throw forbidden('period.no_access');
+function assertManages(principal: Principal, marketId: number) {
+  if (!canInMarket(principal.subject, 'manage-periods', marketId)) throw forbidden('period.no_access');
 }
 
-export async function createPeriod(db: Db, who: Who, input: PeriodInput): Promise<Period> {
+export async function createPeriod(db: Db, principal: Principal, input: PeriodInput): Promise<Period> {
   const [market] = await db.select({ id: markets.id, organization_id: markets.organization_id }).from(markets).where(eq(markets.id, input.market_id));
   if (!market) throw validationError('market_id', 'validation.in');
-  assertMarketReachable(who, market.organization_id);
-  assertManages(who, market.id);
+  assertMarketReachable(principal, market.organization_id);
+  assertManages(principal, market.id);
   const [taken] = await db
     .select({ id: periods.id })
     .from(periods)
@@ -168,7 +160,7 @@ export async function createPeriod(db: Db, who: Who, input: PeriodInput): Promis
     .insert(periods)
     .values({ market_id: market.id, title: input.title, starts_on: input.starts_on, ends_on: input.ends_on, deadline: input.deadline ?? null })
     .returning({ uuid: periods.uuid });
-  return findPeriod(db, who, row!.uuid);
+  return findPeriod(db, principal, row!.uuid);
 }
 
 type PeriodAction = 'open' | 'close' | 'publish' | 'unpublish';
@@ -177,9 +169,9 @@ type PeriodAction = 'open' | 'close' | 'publish' | 'unpublish';
  * Period state changes. Opening (from draft, or re-opening a closed period) creates an Ongoing
  * report for every company reporting in the market that has none yet and is not disabled.
  */
-export async function changePeriod(db: Db, who: Who, uuid: string, action: PeriodAction): Promise<Period> {
-  const period = await findPeriodRow(db, who, uuid);
-  assertManages(who, period.market_id);
+export async function changePeriod(db: Db, principal: Principal, uuid: string, action: PeriodAction): Promise<Period> {
+  const period = await findPeriodRow(db, principal, uuid);
+  assertManages(principal, period.market_id);
   const refuse = () => new AppError('conflict', 'period.invalid_status_for_action', { status: period.status });
   await db.transaction(async (tx) => {
     if (action === 'open') {
@@ -205,7 +197,7 @@ export async function changePeriod(db: Db, who: Who, uuid: string, action: Perio
           ),
         );
       if (eligible.length)
-        await applyReportEvent(tx, { event: 'create', create: { periodId: period.id, companyIds: eligible.map((c) => c.id) }, actor: who.actor.userId });
+        await applyReportEvent(tx, { event: 'create', create: { periodId: period.id, companyIds: eligible.map((c) => c.id) }, actor: principal.userId });
     } else if (action === 'close') {
       if (period.status !== 'open') throw refuse();
       await tx
@@ -225,7 +217,7 @@ export async function changePeriod(db: Db, who: Who, uuid: string, action: Perio
         .where(eq(periods.id, period.id));
     }
   });
-  return findPeriod(db, who, uuid);
+  return findPeriod(db, principal, uuid);
 }
 
 /** The period before this one in the same market (by start date), if any. */

@@ -3,15 +3,16 @@ import { newestFirstListQuerySchema, releaseInputSchema, releaseSchema } from '@
 import { idParamsSchema } from '@mss/contracts/common';
 import type { App, AppContext } from '../../context.ts';
 import { requireAnyAbility } from '../../auth/permissions.ts';
-import { actorOf, requireActor } from '../../auth/session-auth.ts';
 import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import { createRelease, deleteRelease, findRelease, findReleases, findUnreadReleases, updateRelease, viewRelease } from './releases.service.ts';
+import { principalOf } from '../../auth/principal.ts';
+import { requireSignedIn } from '../../auth/session-auth.ts';
 
 const tags = ['releases'];
 
 export function releasesRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-releases']);
-  const signedIn = requireActor(ctx);
+  const signedIn = requireSignedIn(ctx);
 
   registerCrudRoutes(app, {
     path: '/admin/releases',
@@ -38,7 +39,7 @@ export function releasesRoutes(app: App, ctx: AppContext) {
       schema: { tags, summary: 'Release notes the signed-in user has not read, newest first', response: { 200: z.object({ data: z.array(releaseSchema) }) } },
       preValidation: signedIn,
     },
-    async (request) => ({ data: await findUnreadReleases(ctx.db, actorOf(request)) }),
+    async (request) => ({ data: await findUnreadReleases(ctx.db, principalOf(request)) }),
   );
   app.post(
     '/releases/:id/view',
@@ -47,7 +48,7 @@ export function releasesRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
     },
     async (request, reply) => {
-      await viewRelease(ctx.db, actorOf(request), request.params.id);
+      await viewRelease(ctx.db, principalOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );

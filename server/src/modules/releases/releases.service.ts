@@ -1,10 +1,10 @@
 import { and, count, desc, eq, ne, notExists, sql } from 'drizzle-orm';
 import type { NewestFirstListQuery, Release, ReleaseInput } from '@mss/contracts/admin';
-import type { Actor } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { releases, releaseViews } from '../../db/schema.ts';
 import { notFound, validationError } from '../../errors.ts';
 import { type Paged, planList } from '../../lib/list.ts';
+import { type Principal } from '../../auth/principal.ts';
 
 /** How many users read the note: one release_views row per user. */
 const views = sql<number>`(select count(*) from ${releaseViews} where ${releaseViews.release_id} = ${releases.id})::int`;
@@ -79,7 +79,7 @@ export async function deleteRelease(db: Db, id: number): Promise<void> {
 }
 
 /** Release notes already out (dated today or earlier) that the user has not read, newest first. */
-export async function findUnreadReleases(db: Db, actor: Actor): Promise<Release[]> {
+export async function findUnreadReleases(db: Db, principal: Principal): Promise<Release[]> {
   return db
     .select(columns)
     .from(releases)
@@ -90,7 +90,7 @@ export async function findUnreadReleases(db: Db, actor: Actor): Promise<Release[
           db
             .select({ one: sql`1` })
             .from(releaseViews)
-            .where(and(eq(releaseViews.release_id, releases.id), eq(releaseViews.user_id, actor.userId))),
+            .where(and(eq(releaseViews.release_id, releases.id), eq(releaseViews.user_id, principal.userId))),
         ),
       ),
     )
@@ -98,8 +98,8 @@ export async function findUnreadReleases(db: Db, actor: Actor): Promise<Release[
 }
 
 /** Notes that the user read the release note; reading it again changes nothing. */
-export async function viewRelease(db: Db, actor: Actor, id: number): Promise<void> {
+export async function viewRelease(db: Db, principal: Principal, id: number): Promise<void> {
   const [release] = await db.select({ id: releases.id }).from(releases).where(eq(releases.id, id));
   if (!release) throw notFound();
-  await db.insert(releaseViews).values({ release_id: id, user_id: actor.userId }).onConflictDoNothing();
+  await db.insert(releaseViews).values({ release_id: id, user_id: principal.userId }).onConflictDoNothing();
 }

@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { dataOf, listOf } from '@mss/contracts/common';
 import { preflightSchema } from '@mss/contracts/preflight';
 import {
-  bulkStatusInputSchema,
-  bulkStatusResultSchema,
   reportCreateSchema,
   reportListQuerySchema,
   reportRowSchema,
@@ -12,30 +10,17 @@ import {
   reportStatusInputSchema,
   reportSummarySchema,
 } from '@mss/contracts/reports';
-import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.ts';
-import { abilitySubjectOf, requireAbilitySubject } from '../../auth/permissions.ts';
-import { actorOf } from '../../auth/session-auth.ts';
-import { localeOf } from '../../i18n.ts';
-import {
-  changeReportStatus,
-  changeReportStatuses,
-  copyPreviousReport,
-  createReport,
-  findApprovalList,
-  findReport,
-  findReportPreflight,
-  findReportRows,
-  findReports,
-} from './reports.service.ts';
+import { changeReportStatus, copyPreviousReport, createReport, findReport, findReportPreflight, findReportRows, findReports } from './reports.service.ts';
+import { principalOf } from '../../auth/principal.ts';
+import { requireSignedIn } from '../../auth/session-auth.ts';
 
 const tags = ['reports'];
 // Not z.uuid(): a malformed uuid is a record that does not exist (404), like an unknown one.
 const uuidParams = z.object({ uuid: z.string().max(100) });
 
 export function reportsRoutes(app: App, ctx: AppContext) {
-  const signedIn = requireAbilitySubject(ctx);
-  const who = (request: FastifyRequest) => ({ actor: actorOf(request), subject: abilitySubjectOf(request), locale: localeOf(request) });
+  const signedIn = requireSignedIn(ctx);
   const one = { params: uuidParams, response: { 200: dataOf(reportSchema) } };
 
   app.get(
@@ -44,7 +29,7 @@ export function reportsRoutes(app: App, ctx: AppContext) {
       schema: { tags, summary: 'Reports the caller may see', querystring: reportListQuerySchema, response: { 200: dataOf(z.array(reportSummarySchema)) } },
       preValidation: signedIn,
     },
-    async (request) => ({ data: await findReports(ctx.db, who(request), request.query) }),
+    async (request) => ({ data: await findReports(ctx.db, principalOf(request), request.query) }),
   );
   app.post(
     '/reports',
@@ -52,7 +37,7 @@ export function reportsRoutes(app: App, ctx: AppContext) {
       schema: { tags, summary: 'Create a report (409 when it exists)', body: reportCreateSchema, response: { 201: dataOf(reportSchema) } },
       preValidation: signedIn,
     },
-    async (request, reply) => reply.code(201).send({ data: await createReport(ctx.db, who(request), request.body) }),
+    async (request, reply) => reply.code(201).send({ data: await createReport(ctx.db, principalOf(request), request.body) }),
   );
   app.get(
     '/reports/:uuid',
@@ -60,7 +45,7 @@ export function reportsRoutes(app: App, ctx: AppContext) {
       schema: { tags, summary: 'A report with its row count, totals, latest preflight and status history (rows: GET /reports/{uuid}/rows)', ...one },
       preValidation: signedIn,
     },
-    async (request) => ({ data: await findReport(ctx.db, who(request), request.params.uuid) }),
+    async (request) => ({ data: await findReport(ctx.db, principalOf(request), request.params.uuid) }),
   );
   app.get(
     '/reports/:uuid/rows',
@@ -74,7 +59,7 @@ export function reportsRoutes(app: App, ctx: AppContext) {
       },
       preValidation: signedIn,
     },
-    async (request) => findReportRows(ctx.db, who(request), request.params.uuid, request.query),
+    async (request) => findReportRows(ctx.db, principalOf(request), request.params.uuid, request.query),
   );
   app.post(
     '/reports/:uuid/status',
@@ -82,25 +67,12 @@ export function reportsRoutes(app: App, ctx: AppContext) {
       schema: { tags, summary: 'Submit (40), send back (50) or approve (60)', ...one, body: reportStatusInputSchema },
       preValidation: signedIn,
     },
-    async (request) => ({ data: await changeReportStatus(ctx.db, who(request), request.params.uuid, request.body) }),
-  );
-  app.post(
-    '/reports/bulk-status',
-    {
-      schema: {
-        tags,
-        summary: 'Approve or send back several reports; answers which changed and why others were refused',
-        body: bulkStatusInputSchema,
-        response: { 200: dataOf(bulkStatusResultSchema) },
-      },
-      preValidation: signedIn,
-    },
-    async (request) => ({ data: await changeReportStatuses(ctx.db, who(request), request.body, localeOf(request)) }),
+    async (request) => ({ data: await changeReportStatus(ctx.db, principalOf(request), request.params.uuid, request.body) }),
   );
   app.post(
     '/reports/:uuid/copy-previous',
     { schema: { tags, summary: "Start from the previous period's rows", ...one }, preValidation: signedIn },
-    async (request) => ({ data: await copyPreviousReport(ctx.db, who(request), request.params.uuid) }),
+    async (request) => ({ data: await copyPreviousReport(ctx.db, principalOf(request), request.params.uuid) }),
   );
   app.get(
     '/reports/:uuid/preflight',
@@ -108,7 +80,7 @@ export function reportsRoutes(app: App, ctx: AppContext) {
       schema: { tags, summary: 'The latest preflight result', params: uuidParams, response: { 200: dataOf(preflightSchema.nullable()) } },
       preValidation: signedIn,
     },
-    async (request) => ({ data: await findReportPreflight(ctx.db, who(request), request.params.uuid, false) }),
+    async (request) => ({ data: await findReportPreflight(ctx.db, principalOf(request), request.params.uuid, false) }),
   );
   app.post(
     '/reports/:uuid/preflight',
@@ -116,14 +88,6 @@ export function reportsRoutes(app: App, ctx: AppContext) {
       schema: { tags, summary: 'Run the preflight again', params: uuidParams, response: { 200: dataOf(preflightSchema.nullable()) } },
       preValidation: signedIn,
     },
-    async (request) => ({ data: await findReportPreflight(ctx.db, who(request), request.params.uuid, true) }),
-  );
-  app.get(
-    '/periods/:uuid/approval-list',
-    {
-      schema: { tags, summary: "Every reporting company's report for the period", params: uuidParams, response: { 200: dataOf(z.array(reportSummarySchema)) } },
-      preValidation: signedIn,
-    },
-    async (request) => ({ data: await findApprovalList(ctx.db, who(request), request.params.uuid) }),
+    async (request) => ({ data: await findReportPreflight(ctx.db, principalOf(request), request.params.uuid, true) }),
   );
 }

@@ -5,21 +5,20 @@ import type { ListQuery } from '@mss/contracts/common';
 import { type PeriodStatus } from '@mss/contracts/periods';
 import { REQUESTABLE_STATUS_EVENTS, type Report, type ReportRow as ReportRowItem, type ReportSummary } from '@mss/contracts/reports';
 import type { Db } from '../../db/client.ts';
-import type { Locale } from '@mss/contracts/enums';
-import { translate } from '@mss/contracts/messages';
 import { codes, companies, companyMarkets, imports, markets, periods, preflights, reportRows, reports, reportStatusChanges, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
-import { findPeriodRow, marketsWith, organizationMarketIds, type Who } from '../periods/periods.service.ts';
+import { findPeriodRow, marketsWith, organizationMarketIds } from '../periods/periods.service.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { findPreviousReport, latestPreflight, runPreflight } from '../preflight/preflight.service.ts';
 import { copyCurrentRows, createRowSet, deleteStaleRowSets } from './row-sets.ts';
 import { applyReportEvent, assertReportEvent } from './reports.workflow.ts';
+import { type Principal } from '../../auth/principal.ts';
 
 /** Abilities with which a company's own users see its reports. */
 const COMPANY_READERS = ['upload-reports', 'view-company-reports', 'view-report-history'];
 
-async function companyOf(db: Db, who: Who): Promise<number | null> {
-  const [row] = await db.select({ company_id: users.company_id }).from(users).where(eq(users.id, who.actor.userId));
+async function companyOf(db: Db, principal: Principal): Promise<number | null> {
+  const [row] = await db.select({ company_id: users.company_id }).from(users).where(eq(users.id, principal.userId));
   return row?.company_id ?? null;
 }
 
@@ -27,10 +26,10 @@ async function companyOf(db: Db, who: Who): Promise<number | null> {
  * What the actor may see: every report in the markets where they approve, and their own
  * company's reports in the markets where they report or follow them.
  */
-export async function visibleReports(db: Db, who: Who): Promise<SQL> {
-  const [marketIds, companyId] = await Promise.all([organizationMarketIds(db, who), companyOf(db, who)]);
-  const approverMarkets = marketsWith(who, ['approve-reports'], marketIds);
-  const ownMarkets = marketsWith(who, COMPANY_READERS, marketIds);
+export async function visibleReports(db: Db, principal: Principal): Promise<SQL> {
+  const [marketIds, companyId] = await Promise.all([organizationMarketIds(db, principal), companyOf(db, principal)]);
+  const approverMarkets = marketsWith(principal, ['approve-reports'], marketIds);
+  const ownMarkets = marketsWith(principal, COMPANY_READERS, marketIds);
   const parts: SQL[] = [];
   if (approverMarkets.length) parts.push(inArray(periods.market_id, approverMarkets));
   if (companyId !== null && ownMarkets.length) parts.push(and(eq(reports.company_id, companyId), inArray(periods.market_id, ownMarkets))!);
@@ -53,7 +52,7 @@ const summaryColumns = {
   >`(select ${preflights.severity} from ${preflights} where ${preflights.report_id} = ${reports.id} order by ${preflights.id} desc limit 1)`,
 };
 
-const selectReports = (db: Db) =>
+export const selectReports = (db: Db) =>
   db
     .select(summaryColumns)
     .from(reports)
@@ -63,7 +62,7 @@ const selectReports = (db: Db) =>
 
 type ReportRow = Awaited<ReturnType<typeof selectReports>>[number];
 
-function toSummary(row: ReportRow): ReportSummary {
+export function toSummary(row: ReportRow): ReportSummary {
   return {
     uuid: row.uuid,
     status: row.status,
@@ -80,13 +79,13 @@ function toSummary(row: ReportRow): ReportSummary {
 
 export async function findReports(
   db: Db,
-  who: Who,
+  principal: Principal,
   query: { period_uuid?: string; company_id?: number; market_id?: number; status?: number[]; period_status?: PeriodStatus },
 ): Promise<ReportSummary[]> {
   const rows = await selectReports(db)
     .where(
       and(
-        await visibleReports(db, who),
+        await visibleReports(db, principal),
         query.period_uuid ? eq(periods.uuid, query.period_uuid) : undefined,
         query.company_id ? eq(reports.company_id, query.company_id) : undefined,
         query.market_id ? eq(periods.market_id, query.market_id) : undefined,
@@ -99,9 +98,9 @@ export async function findReports(
 }
 
 /** A report the actor may see, or 404. */
-export async function findReportRow(db: Db, who: Who, uuid: string): Promise<ReportRow> {
+export async function findReportRow(db: Db, principal: Principal, uuid: string): Promise<ReportRow> {
   if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw notFound();
-  const [row] = await selectReports(db).where(and(eq(reports.uuid, uuid), await visibleReports(db, who)));
+  const [row] = await selectReports(db).where(and(eq(reports.uuid, uuid), await visibleReports(db, principal)));
   if (!row) throw notFound();
   return row;
 }
@@ -119,11 +118,11 @@ export async function reportTotals(db: Db, reportId: number): Promise<{ volume: 
   return totals!;
 }
 
-export async function findReport(db: Db, who: Who, uuid: string): Promise<Report> {
-  const row = await findReportRow(db, who, uuid);
+export async function findReport(db: Db, principal: Principal, uuid: string): Promise<Report> {
+  const row = await findReportRow(db, principal, uuid);
   const [totals, preflight, history] = await Promise.all([
     reportTotals(db, row.id),
-    latestPreflight(db, row.id, who.locale),
+    latestPreflight(db, row.id, principal.locale),
     db
       .select({
         from_status: reportStatusChanges.from_status,
@@ -159,8 +158,8 @@ export async function findReport(db: Db, who: Who, uuid: string): Promise<Report
  * code unless sorted otherwise, searched on code or name. The figures stay the database's exact
  * decimal strings.
  */
-export async function findReportRows(db: Db, who: Who, uuid: string, query: Omit<ListQuery, 'organization_id'>): Promise<Paged<ReportRowItem>> {
-  const report = await findReportRow(db, who, uuid);
+export async function findReportRows(db: Db, principal: Principal, uuid: string, query: Omit<ListQuery, 'organization_id'>): Promise<Paged<ReportRowItem>> {
+  const report = await findReportRow(db, principal, uuid);
   const plan = planList(query, {
     sortable: { code: codes.code, name: sql`lower(${codes.name})`, volume: reportRows.volume, value: reportRows.value },
     searchable: [codes.code, codes.name],
@@ -185,47 +184,47 @@ export async function findReportRows(db: Db, who: Who, uuid: string, query: Omit
 }
 
 /** Whether the actor reports for the report's company in its market (upload, submit, copy). */
-export async function reportsFor(db: Db, who: Who, row: ReportRow): Promise<boolean> {
-  return canInMarket(who.subject, 'upload-reports', row.market.id) && (await companyOf(db, who)) === row.company.id;
+export async function reportsFor(db: Db, principal: Principal, row: ReportRow): Promise<boolean> {
+  return canInMarket(principal.subject, 'upload-reports', row.market.id) && (await companyOf(db, principal)) === row.company.id;
 }
 
-export async function createReport(db: Db, who: Who, input: { company_id: number; period_uuid: string }): Promise<Report> {
-  const period = await findPeriodRow(db, who, input.period_uuid);
-  const ownCompany = (await companyOf(db, who)) === input.company_id && canInMarket(who.subject, 'upload-reports', period.market_id);
-  if (!ownCompany && !canInMarket(who.subject, 'manage-periods', period.market_id)) throw forbidden('report_status.no_access');
+export async function createReport(db: Db, principal: Principal, input: { company_id: number; period_uuid: string }): Promise<Report> {
+  const period = await findPeriodRow(db, principal, input.period_uuid);
+  const ownCompany = (await companyOf(db, principal)) === input.company_id && canInMarket(principal.subject, 'upload-reports', period.market_id);
+  if (!ownCompany && !canInMarket(principal.subject, 'manage-periods', period.market_id)) throw forbidden('report_status.no_access');
   const [reporting] = await db
     .select({ id: companyMarkets.id })
     .from(companyMarkets)
     .where(and(eq(companyMarkets.company_id, input.company_id), eq(companyMarkets.market_id, period.market_id)));
   if (!reporting) throw validationError('company_id', 'period.not_for_company');
   // Period closed, then "This report already exists." (the workflow's order).
-  const [created] = await applyReportEvent(db, { event: 'create', create: { periodId: period.id, companyIds: [input.company_id] }, actor: who.actor.userId });
+  const [created] = await applyReportEvent(db, { event: 'create', create: { periodId: period.id, companyIds: [input.company_id] }, actor: principal.userId });
   const [report] = await db.select({ uuid: reports.uuid }).from(reports).where(eq(reports.id, created!.reportId));
-  return findReport(db, who, report!.uuid);
+  return findReport(db, principal, report!.uuid);
 }
 
 /**
  * Where users ask for a status (DESIGN §5): submit (40) by the company's reporter, send back (50)
  * or approve (60) by an approver of the market. The change itself is the workflow's.
  */
-export async function changeReportStatus(db: Db, who: Who, uuid: string, input: { status: number; comment?: string | null }): Promise<Report> {
-  const row = await findReportRow(db, who, uuid);
+export async function changeReportStatus(db: Db, principal: Principal, uuid: string, input: { status: number; comment?: string | null }): Promise<Report> {
+  const row = await findReportRow(db, principal, uuid);
   const event = REQUESTABLE_STATUS_EVENTS[input.status];
   if (!event) throw validationError('status', 'report_status.invalid');
-  const mayAct = event === 'submit' ? await reportsFor(db, who, row) : canInMarket(who.subject, 'approve-reports', row.market.id);
+  const mayAct = event === 'submit' ? await reportsFor(db, principal, row) : canInMarket(principal.subject, 'approve-reports', row.market.id);
   assertReportEvent({ status: row.status, periodStatus: row.period.status }, event, mayAct);
   if (event === 'submit') {
     const preflight = await runPreflight(db, row.id);
     if (preflight.severity >= PreflightSeverity.Error) throw new AppError('conflict', 'report.preflight_has_errors');
   }
-  await applyReportEvent(db, { event, reportId: row.id, actor: who.actor.userId, mayAct, comment: input.comment });
-  return findReport(db, who, uuid);
+  await applyReportEvent(db, { event, reportId: row.id, actor: principal.userId, mayAct, comment: input.comment });
+  return findReport(db, principal, uuid);
 }
 
 /** Starts the report from the same company's report of the previous period. */
-export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promise<Report> {
-  const row = await findReportRow(db, who, uuid);
-  const mayAct = await reportsFor(db, who, row);
+export async function copyPreviousReport(db: Db, principal: Principal, uuid: string): Promise<Report> {
+  const row = await findReportRow(db, principal, uuid);
+  const mayAct = await reportsFor(db, principal, row);
   assertReportEvent({ status: row.status, periodStatus: row.period.status }, 'copy_previous', mayAct);
   const previous = await findPreviousReport(db, row.id);
   if (!previous.reportId) {
@@ -242,7 +241,7 @@ export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promis
       .where(eq(imports.report_id, row.id))
       .orderBy(desc(imports.id))
       .limit(1);
-    await applyReportEvent(tx, { event: 'copy_previous', reportId: row.id, actor: who.actor.userId, mayAct, before: last?.before });
+    await applyReportEvent(tx, { event: 'copy_previous', reportId: row.id, actor: principal.userId, mayAct, before: last?.before });
     // The copy becomes the report's rows.
     await tx
       .update(reports)
@@ -251,7 +250,7 @@ export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promis
   });
   await deleteStaleRowSets(db, row.id);
   await runPreflight(db, row.id);
-  return findReport(db, who, uuid);
+  return findReport(db, principal, uuid);
 }
 
 /**
@@ -259,40 +258,9 @@ export async function copyPreviousReport(db: Db, who: Who, uuid: string): Promis
  * work on the report: its company's reporter and the market's approvers. Those who only follow
  * the company's reports (company role) read it.
  */
-export async function findReportPreflight(db: Db, who: Who, uuid: string, rerun: boolean) {
-  const row = await findReportRow(db, who, uuid);
-  if (!rerun) return latestPreflight(db, row.id, who.locale);
-  if (!canInMarket(who.subject, 'approve-reports', row.market.id) && !(await reportsFor(db, who, row))) throw forbidden('report_status.no_access');
-  return runPreflight(db, row.id, who.locale);
-}
-
-/** Every reporting company's report for the period (companies disabled by now are hidden). */
-export async function findApprovalList(db: Db, who: Who, periodUuid: string): Promise<ReportSummary[]> {
-  const period = await findPeriodRow(db, who, periodUuid);
-  if (!canInMarket(who.subject, 'approve-reports', period.market_id)) throw forbidden();
-  const rows = await selectReports(db)
-    .where(and(eq(reports.period_id, period.id), sql`(${companies.disabled_at} is null or ${companies.disabled_at} > now())`))
-    .orderBy(asc(sql`lower(${companies.name})`));
-  return rows.map(toSummary);
-}
-
-/** Approve (or send back) several reports at once; each is checked on its own. */
-export async function changeReportStatuses(
-  db: Db,
-  who: Who,
-  input: { uuids: string[]; status: number; comment?: string | null },
-  locale: Locale,
-): Promise<{ changed: string[]; refused: { uuid: string; message: string }[] }> {
-  const changed: string[] = [];
-  const refused: { uuid: string; message: string }[] = [];
-  for (const uuid of [...new Set(input.uuids)]) {
-    try {
-      await changeReportStatus(db, who, uuid, input);
-      changed.push(uuid);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      refused.push({ uuid, message: translate(error.messageKey, error.params, locale) });
-    }
-  }
-  return { changed, refused };
+export async function findReportPreflight(db: Db, principal: Principal, uuid: string, rerun: boolean) {
+  const row = await findReportRow(db, principal, uuid);
+  if (!rerun) return latestPreflight(db, row.id, principal.locale);
+  if (!canInMarket(principal.subject, 'approve-reports', row.market.id) && !(await reportsFor(db, principal, row))) throw forbidden('report_status.no_access');
+  return runPreflight(db, row.id, principal.locale);
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { abilitySchema, userSchema } from '@mss/contracts/users';
 import type { App, AppContext } from '../../context.ts';
-import { principalOf, requireActor } from '../../auth/session-auth.ts';
+import { principalOf } from '../../auth/principal.ts';
+import { requireSignedIn } from '../../auth/session-auth.ts';
 
 const tags = ['users'];
 
@@ -11,7 +12,7 @@ const tags = ['users'];
 export function usersRoutes(app: App, ctx: AppContext) {
   app.get(
     '/users/me',
-    { schema: { tags, summary: 'The signed-in user', response: { 200: z.object({ data: userSchema }) } }, preValidation: requireActor(ctx) },
+    { schema: { tags, summary: 'The signed-in user', response: { 200: z.object({ data: userSchema }) } }, preValidation: requireSignedIn(ctx) },
     async (request) => ({ data: principalOf(request).user }),
   );
 
@@ -19,7 +20,7 @@ export function usersRoutes(app: App, ctx: AppContext) {
     '/users/me/abilities',
     {
       schema: { tags, summary: "The signed-in user's abilities", response: { 200: z.object({ data: z.array(abilitySchema) }) } },
-      preValidation: requireActor(ctx),
+      preValidation: requireSignedIn(ctx),
     },
     async (request) => ({ data: principalOf(request).subject.abilities ?? [] }),
   );

@@ -10,7 +10,9 @@ import { feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { periodQueries } from '../../api/periods.ts';
 import { useReportingMutation } from '../../api/reporting.ts';
-import { type BulkStatusResult, reportQueries, reportsApi } from '../../api/reports.ts';
+import { reportQueries } from '../../api/reports.ts';
+import { approvalQueries, approvalsApi } from '../../api/approvals.ts';
+import type { BulkStatusResult } from '@mss/contracts/approvals';
 import {
   PeriodStatusBadge,
   PreflightResults,
@@ -36,7 +38,7 @@ export function ApprovalListScreen({ title, params }: ScreenProps) {
   const { t } = useTranslation();
   const uuid = params.periodUuid ?? '';
   const period = useQuery({ ...periodQueries.period(uuid), meta: { handlesErrors: true } });
-  const list = useQuery({ ...periodQueries.approvalList(uuid), meta: { handlesErrors: true } });
+  const list = useQuery({ ...approvalQueries.approvalList(uuid), meta: { handlesErrors: true } });
   return (
     <AdminPage title={title}>
       {period.data && (
@@ -67,7 +69,7 @@ function ApprovalTable({ reports }: { reports: ReportSummary[] }) {
   const [selected, setSelected] = useState<string[]>([]);
   const [opened, setOpened] = useState<string | null>(null);
   const [refused, setRefused] = useState<BulkStatusResult['refused']>([]);
-  const bulk = useReportingMutation(reportsApi.bulkStatus);
+  const bulk = useReportingMutation(approvalsApi.bulkStatus);
   const approvable = reports.filter((r) => reportActions(r, subject).approve).map((r) => r.uuid);
   const toggle = (uuid: string) => setSelected((s) => (s.includes(uuid) ? s.filter((u) => u !== uuid) : [...s, uuid]));
   const companyOf = (uuid: string) => reports.find((r) => r.uuid === uuid)?.company.name ?? uuid;

@@ -5,6 +5,7 @@ import { Anchor, Button, Group, Select, Stack, Table, Text } from '@mantine/core
 import { useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage } from '../../components/page.tsx';
+import { approvalQueries } from '../../api/approvals.ts';
 import { periodQueries } from '../../api/periods.ts';
 import { reportQueries } from '../../api/reports.ts';
 import { QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, formatDate, formatDateTime, formatNumber } from '../../components/reporting.tsx';
@@ -82,7 +83,7 @@ export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
   const marketId = useMarketParam(params.market, 'approve-reports');
   const periods = useQuery({ ...periodQueries.periods({ market_id: marketId }), enabled: marketId !== undefined, meta: { handlesErrors: true } });
   const latest = periods.data?.filter((p) => p.status !== 'draft').sort((a, b) => b.starts_on.localeCompare(a.starts_on))[0];
-  const list = useQuery({ ...periodQueries.approvalList(latest?.uuid ?? ''), enabled: !!latest, meta: { handlesErrors: true } });
+  const list = useQuery({ ...approvalQueries.approvalList(latest?.uuid ?? ''), enabled: !!latest, meta: { handlesErrors: true } });
   return (
     <AdminPage title={title}>
       <MarketPicker base="/reporting-companies" value={marketId} ability="approve-reports" />
