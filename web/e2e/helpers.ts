@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Page, expect } from '@playwright/test';
+import { type APIRequestContext, type Browser, type Page, expect, request, test } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'demo-password';
 export const PRODUCT = 'Market Sales Statistics';
@@ -104,4 +104,51 @@ export async function pick(page: Page, label: string | RegExp, option: string | 
     .click();
   await page.getByRole('option', { name: option }).first().click();
   await page.keyboard.press('Escape');
+}
+
+/** The row of a list table that contains `text`. */
+export const row = (page: Page, text: string | RegExp) => page.getByRole('row').filter({ hasText: text });
+
+/** A chosen value of a MultiSelect. */
+export const pill = (page: Page, text: string) => page.locator('.mantine-Pill-label', { hasText: text });
+
+/** A 1×1 png, for logotypes. */
+export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+/** Submits the form of an add or edit screen. */
+export async function save(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+}
+
+/** Deletes through the row's Delete button and the confirm modal. */
+export async function deleteRow(page: Page, text: string | RegExp): Promise<void> {
+  await row(page, text).getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+}
+
+/** An error modal with this message; closed with OK. */
+export async function expectErrorModal(page: Page, message: string): Promise<void> {
+  const modal = page.getByRole('dialog').filter({ hasText: message });
+  await expect(modal).toBeVisible();
+  await modal.getByRole('button', { name: 'OK' }).click();
+  await expect(modal).toHaveCount(0);
+}
+
+/** A page in a browser context of its own, signed in through the sign-in screen as `email`. */
+export async function signedInPage(browser: Browser, email: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, email);
+  return page;
+}
+
+/** The header the server asks of every API call from the web app. */
+export const API_HEADERS = { 'X-Requested-With': 'XMLHttpRequest' };
+
+/** An API client signed in as `email` (through POST /auth/login), for setting up what a test needs. */
+export async function apiAs(email: string, password = DEMO_PASSWORD): Promise<APIRequestContext> {
+  const api = await request.newContext({ baseURL: test.info().project.use.baseURL, extraHTTPHeaders: API_HEADERS });
+  const login = await api.post('/api/v1/auth/login', { data: { email, password } });
+  expect(login.status(), `signing in ${email} through the API`).toBe(200);
+  return api;
 }

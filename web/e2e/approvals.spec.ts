@@ -1,0 +1,103 @@
+import { type Page, expect, test } from '@playwright/test';
+import { ReportStatus } from '@mss/contracts/enums';
+import { apiAs, row, signIn, signedInPage } from './helpers.ts';
+import { NORDLYS, VALID_ROWS, importFile, nordlysReport, openPeriodOfSweden, periodTitle, setReportStatus, xlsx } from './reporting-fixtures.ts';
+
+/** From the market administrator's period list (Sweden) to the approval list of the period `title`. */
+async function openApprovalList(admin: Page, title: string) {
+  await admin.goto('/period-list');
+  await row(admin, title).getByRole('link', { name: 'Approval list' }).click();
+  await expect(admin.getByRole('heading', { name: 'Approval list' })).toBeVisible();
+}
+
+test.describe('approvals', () => {
+  test('the market administrator sends a submitted report back with a comment; the reporter sees it and submits again', async ({ browser }) => {
+    test.setTimeout(60_000);
+    const title = periodTitle();
+    const periodUuid = await openPeriodOfSweden(await apiAs('market-admin@demo.test'), title, {
+      starts: '2027-06-01',
+      ends: '2027-06-30',
+      deadline: '2027-07-10',
+    });
+    const reporterApi = await apiAs('reporter@demo.test');
+    const reportUuid = await nordlysReport(reporterApi, periodUuid);
+    await importFile(reporterApi, reportUuid, 'corrected.xlsx', await xlsx(VALID_ROWS));
+    await setReportStatus(reporterApi, reportUuid, ReportStatus.WaitingForApproval);
+
+    // The market administrator sends it back with a comment from the approval list.
+    const admin = await signedInPage(browser, 'market-admin@demo.test');
+    await openApprovalList(admin, title);
+    const nordlys = row(admin, NORDLYS);
+    await expect(nordlys).toContainText('Waiting for approval');
+    await expect(nordlys).toContainText(String(VALID_ROWS.length));
+    await nordlys.getByRole('button', { name: 'Open' }).click();
+    const drawer = admin.getByRole('dialog', { name: NORDLYS });
+    await expect(drawer.getByTestId('report-rows')).toContainText('1001');
+    await drawer.getByRole('button', { name: 'Send back' }).click();
+    const sendBack = admin.getByRole('dialog', { name: /Send the report of Nordlys/ });
+    await sendBack.getByRole('button', { name: 'Send back' }).click();
+    await expect(sendBack.getByText('Please write a comment.')).toBeVisible();
+    await sendBack.getByRole('textbox', { name: 'Comment' }).fill('Please check code 1003.');
+    await sendBack.getByRole('button', { name: 'Send back' }).click();
+    await expect(drawer.getByTestId('report-status').first()).toHaveText('Waiting for completion');
+    await admin.keyboard.press('Escape');
+
+    // The reporter sees the comment and submits again.
+    const reporter = await signedInPage(browser, 'reporter@demo.test');
+    await reporter.goto(`/import/${reportUuid}`);
+    const header = reporter.getByTestId('report-header');
+    await expect(header).toContainText('Waiting for completion');
+    await expect(reporter.getByTestId('status-history')).toContainText('Please check code 1003.');
+    await reporter.getByRole('button', { name: 'Submit', exact: true }).click();
+    await reporter.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
+    await expect(header).toContainText('Waiting for approval');
+
+    // The approval list shows it waiting again.
+    await admin.reload();
+    await expect(nordlys).toContainText('Waiting for approval');
+  });
+
+  test('the market administrator approves a resubmitted report with the bulk action; the reporter sees it approved and can change nothing', async ({
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    const title = periodTitle();
+    const adminApi = await apiAs('market-admin@demo.test');
+    const periodUuid = await openPeriodOfSweden(adminApi, title, { starts: '2027-07-01', ends: '2027-07-31', deadline: '2027-08-10' });
+    // Submitted, sent back and submitted again, as in the journey before it.
+    const reporterApi = await apiAs('reporter@demo.test');
+    const reportUuid = await nordlysReport(reporterApi, periodUuid);
+    await importFile(reporterApi, reportUuid, 'corrected.xlsx', await xlsx(VALID_ROWS));
+    await setReportStatus(reporterApi, reportUuid, ReportStatus.WaitingForApproval);
+    await setReportStatus(adminApi, reportUuid, ReportStatus.WaitingForCompletion, 'Please check code 1003.');
+    await setReportStatus(reporterApi, reportUuid, ReportStatus.WaitingForApproval);
+
+    const admin = await signedInPage(browser, 'market-admin@demo.test');
+    await openApprovalList(admin, title);
+    const nordlys = row(admin, NORDLYS);
+    await expect(nordlys).toContainText('Waiting for approval');
+    await admin.getByRole('checkbox', { name: `Select the report of ${NORDLYS}` }).check();
+    await admin.getByRole('button', { name: /^Approve selected/ }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Approve selected' }).click();
+    await expect(nordlys).toContainText('Approved');
+    await expect(admin.getByRole('checkbox', { name: `Select the report of ${NORDLYS}` })).toBeDisabled();
+
+    // The reporter sees the report approved; nothing can change any more.
+    const reporter = await signedInPage(browser, 'reporter@demo.test');
+    await reporter.goto(`/import/${reportUuid}`);
+    await expect(reporter.getByTestId('report-header')).toContainText('Approved');
+    await expect(reporter.getByRole('button', { name: 'Upload', exact: true })).toHaveCount(0);
+    await expect(reporter.getByTestId('status-history')).toContainText('Waiting for approval → Approved');
+  });
+
+  test('the cluster period list shows the market of each period and opens the cluster approval', async ({ page }) => {
+    await signIn(page, 'cluster-admin@demo.test');
+    await page.goto('/cluster-period-list');
+    await expect(page.getByRole('heading', { name: 'Cluster period list' })).toBeVisible();
+    await expect(row(page, 'Norway').first()).toBeVisible();
+    await row(page, 'Norway').first().getByRole('link', { name: 'Approval list' }).click();
+    await expect(page).toHaveURL(/\/cluster-approval\/[0-9a-f-]+$/);
+    await expect(page.getByRole('heading', { name: 'Cluster approval' })).toBeVisible();
+    await expect(row(page, 'Fjord Equipment AS')).toContainText('NO');
+  });
+});

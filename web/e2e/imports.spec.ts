@@ -1,0 +1,56 @@
+import { expect, test } from '@playwright/test';
+import { apiAs, row, signIn } from './helpers.ts';
+import { NORDLYS, VALID_ROWS, openPeriodOfSweden, openReportLink, periodTitle, upload, xlsx } from './reporting-fixtures.ts';
+
+test.describe('imports', () => {
+  test('the reporter opens a new report from the dashboard, uploads a file with errors, then the corrected one; the import history lists both', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    const title = periodTitle();
+    await openPeriodOfSweden(await apiAs('market-admin@demo.test'), title, { starts: '2027-04-01', ends: '2027-04-30', deadline: '2027-05-10' });
+
+    // The reporter finds the new report on the dashboard and opens its import screen.
+    await signIn(page, 'reporter@demo.test');
+    await openReportLink(page, title).click();
+    await expect(page.getByRole('heading', { name: 'Data import' })).toBeVisible();
+    const header = page.getByTestId('report-header');
+    await expect(header).toContainText(NORDLYS);
+    await expect(header).toContainText(title);
+    await expect(header).toContainText('Ongoing');
+    await expect(header).toContainText('2027-05-10');
+
+    // A file with errors: every error is listed with its spreadsheet row.
+    await upload(
+      page,
+      'with-errors.xlsx',
+      await xlsx([
+        ['1001', 5, 100],
+        ['9999', 1, 1],
+        ['1002', 'abc', 10],
+      ]),
+    );
+    const status = page.getByTestId('import-status');
+    await expect(status).toContainText('The file has errors', { timeout: 20_000 });
+    const errors = page.getByTestId('import-errors');
+    await expect(errors.getByRole('row').filter({ hasText: '9999' })).toContainText('3');
+    await expect(errors.getByRole('row').filter({ hasText: /^4/ })).toBeVisible();
+    await expect(status.getByRole('link', { name: 'Download the error list' })).toHaveAttribute('href', /\/api\/v1\/imports\/.+\/errors$/);
+    await expect(header).toContainText('Invalid file');
+
+    // The corrected file: rows and totals, then the preflight.
+    await upload(page, 'corrected.xlsx', await xlsx(VALID_ROWS));
+    await expect(status).toContainText('The file was imported', { timeout: 20_000 });
+    const rows = page.getByTestId('report-rows');
+    await expect(rows.getByRole('row').filter({ hasText: '1001' })).toContainText('Tractors below 50 hp');
+    await expect(rows.getByRole('row').filter({ hasText: 'Totals' })).toBeVisible();
+    await expect(header).toContainText('Ongoing');
+    await expect(page.getByTestId('preflight').first()).toBeVisible();
+
+    // The import history lists both files of this period.
+    await page.goto('/history/import');
+    const ofThisPeriod = row(page, title);
+    await expect(ofThisPeriod.filter({ hasText: 'corrected.xlsx' })).toContainText('The file was imported');
+    await expect(ofThisPeriod.filter({ hasText: 'with-errors.xlsx' })).toContainText('The file has errors');
+  });
+});
