@@ -59,6 +59,10 @@ export const ORGANIZATION_SETTINGS = {
   deviation_percentage: { kind: 'number', default: 20 },
   /** Days before a period's deadline when reminders are suggested. */
   reminder_days: { kind: 'integer', default: 5 },
+  /** Statistics: a cell with fewer contributing companies than this is confidential (DESIGN §8). */
+  min_contributors: { kind: 'integer', default: 3 },
+  /** Statistics: a cell whose largest contributor holds more than this percentage of it is confidential. */
+  dominance_percentage: { kind: 'number', default: 85 },
 } as const;
 export type OrganizationSettingKey = keyof typeof ORGANIZATION_SETTINGS;
 

@@ -111,6 +111,10 @@ export const enUS = {
   'preflight.ok': 'No findings.',
   'period.invalid_status_for_action': 'The period is :status, so this cannot be done.',
   'period.no_access': 'You do not have access to the periods of this market.',
+  // Statistics (DESIGN §8): a conversion the figures need is missing.
+  'statistics.no_rate': 'There is no conversion rate from :from to :to valid on :date.',
+  'statistics.unknown_currency': 'The currency :currency does not exist.',
+  'statistics.no_access': 'You do not have access to these statistics.',
 
   // Standard field messages
   'validation.required': 'The :attribute field is required.',

@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 const url = '/api/v1/admin/organizations';
-const DEFAULT_SETTINGS = { deviation_percentage: 20, reminder_days: 5 };
+const DEFAULT_SETTINGS = { deviation_percentage: 20, reminder_days: 5, min_contributors: 3, dominance_percentage: 85 };
 
 describe('organizations', () => {
   it('when not signed in, then 401; without manage-organizations, then 403', async () => {
@@ -171,20 +171,41 @@ describe('organization settings', () => {
       payload: { settings: { deviation_percentage: 12.5 } },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.settings).toEqual({ deviation_percentage: 12.5, reminder_days: 5 });
+    expect(res.json().data.settings).toEqual({ ...DEFAULT_SETTINGS, deviation_percentage: 12.5 });
     const again = await t.app.inject({
       method: 'PUT',
       url: `${url}/${id}/settings`,
       headers: admin.headers,
       payload: { settings: { deviation_percentage: 0, reminder_days: '7' } },
     });
-    expect(again.json().data.settings).toEqual({ deviation_percentage: 0, reminder_days: 7 });
+    expect(again.json().data.settings).toEqual({ ...DEFAULT_SETTINGS, deviation_percentage: 0, reminder_days: 7 });
     const rows = await t.db.select().from(organizationSettings).where(eq(organizationSettings.organization_id, id));
     expect(rows.map((r) => [r.key, r.value]).sort()).toEqual([
       ['deviation_percentage', '0'],
       ['reminder_days', '7'],
     ]);
-    expect((await t.app.inject({ url: `${url}/${id}`, headers: admin.headers })).json().data.settings).toEqual({ deviation_percentage: 0, reminder_days: 7 });
+    expect((await t.app.inject({ url: `${url}/${id}`, headers: admin.headers })).json().data.settings).toEqual({
+      ...DEFAULT_SETTINGS,
+      deviation_percentage: 0,
+      reminder_days: 7,
+    });
+  });
+
+  it('when min_contributors or dominance_percentage is below 0, then 422 ":key cannot be less than 0."; 0 and a decimal dominance are stored', async () => {
+    const admin = await signInAs(t, ['admin']);
+    const id = admin.organizationId!;
+    for (const key of ['min_contributors', 'dominance_percentage']) {
+      const res = await t.app.inject({ method: 'PUT', url: `${url}/${id}/settings`, headers: admin.headers, payload: { settings: { [key]: -1 } } });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ message: `${key} cannot be less than 0.`, errors: { [key]: [`${key} cannot be less than 0.`] } });
+    }
+    const ok = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${id}/settings`,
+      headers: admin.headers,
+      payload: { settings: { min_contributors: 0, dominance_percentage: 72.5 } },
+    });
+    expect(ok.json().data.settings).toEqual({ ...DEFAULT_SETTINGS, min_contributors: 0, dominance_percentage: 72.5 });
   });
 
   it('when a key is unknown, then 422 ":key is not a valid setting." on that key', async () => {

@@ -1,0 +1,307 @@
+import { z } from 'zod';
+import { marketSummarySchema, refSchema } from './common.ts';
+import { decimalStringSchema } from './decimal.ts';
+
+/*
+ * Statistics (DESIGN §8): what the members get back. Every figure is an exact decimal string
+ * ("1234.5000"), summed, converted and divided by the database; percentages are rounded half-up
+ * to one decimal ("12.3", "-4.0") at the end. A confidential cell (too few contributors, or one
+ * dominant contributor) has every figure null and `confidential: true`, for everyone but the
+ * market's approvers; its numbers never leave the server.
+ */
+
+export const STATISTICS_BREAKDOWNS = ['code', 'code_group', 'code_section', 'company', 'total'] as const;
+export type StatisticsBreakdown = (typeof STATISTICS_BREAKDOWNS)[number];
+/** The cluster adds the markets up: no breakdown by company; `market` puts one row per market. */
+export const CLUSTER_BREAKDOWNS = ['code', 'code_group', 'code_section', 'market', 'total'] as const;
+export type ClusterBreakdown = (typeof CLUSTER_BREAKDOWNS)[number];
+/** `json` (default): the answer below; `xlsx` and `csv`: the same table as a download. */
+export const STATISTICS_FORMATS = ['json', 'xlsx', 'csv'] as const;
+export type StatisticsFormat = (typeof STATISTICS_FORMATS)[number];
+
+/** An ISO 4217 currency code ("eur" is read as "EUR"). */
+const currencyParam = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, 'currency')
+  .transform((v) => v.toUpperCase());
+/** Not z.uuid(): a malformed uuid is a period that does not exist (404), like an unknown one. */
+const periodUuidParam = z.string().min(1).max(100);
+const idParam = z.coerce.number().int().positive();
+const formatParam = z.enum(STATISTICS_FORMATS).default('json');
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+// ---------------------------------------------------------------------------------------------
+
+/** GET /statistics/market */
+export const marketStatisticsQuerySchema = z.object({
+  period_uuid: periodUuidParam,
+  by: z.enum(STATISTICS_BREAKDOWNS).default('code'),
+  /** Convert values to this currency (absent, or the market's own: no conversion, rate null). */
+  currency: currencyParam.optional(),
+  format: formatParam,
+});
+export type MarketStatisticsQuery = z.input<typeof marketStatisticsQuerySchema>;
+
+/** GET /statistics/cluster: the cluster's markets, each with its period starting in `month`. */
+export const clusterStatisticsQuerySchema = z.object({
+  cluster_id: idParam,
+  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'month'),
+  by: z.enum(CLUSTER_BREAKDOWNS).default('code'),
+  /** Required: markets of a cluster may keep different currencies. */
+  currency: currencyParam,
+  format: formatParam,
+});
+export type ClusterStatisticsQuery = z.input<typeof clusterStatisticsQuerySchema>;
+
+export const TREND_MAX_PERIODS = 60;
+/** GET /statistics/trend: exactly one of market_id / cluster_id; at most one of code_id / code_group_id / code_section_id (none: the total). */
+export const trendStatisticsQuerySchema = z
+  .object({
+    market_id: idParam.optional(),
+    cluster_id: idParam.optional(),
+    periods: z.coerce.number().int().min(1).max(TREND_MAX_PERIODS).default(24),
+    code_id: idParam.optional(),
+    code_group_id: idParam.optional(),
+    code_section_id: idParam.optional(),
+    /** Optional for a market; required for a cluster. */
+    currency: currencyParam.optional(),
+    format: formatParam,
+  })
+  .refine((q) => (q.market_id === undefined) !== (q.cluster_id === undefined), { path: ['market_id'], message: 'market_or_cluster' })
+  .refine((q) => [q.code_id, q.code_group_id, q.code_section_id].filter((v) => v !== undefined).length <= 1, {
+    path: ['code_id'],
+    message: 'one_key',
+  })
+  .refine((q) => q.cluster_id === undefined || q.currency !== undefined, { path: ['currency'], message: 'required' });
+export type TrendStatisticsQuery = z.input<typeof trendStatisticsQuerySchema>;
+
+/** GET /statistics/company: one company's figures per code against its market. */
+export const companyStatisticsQuerySchema = z.object({
+  company_id: idParam,
+  period_uuid: periodUuidParam,
+  currency: currencyParam.optional(),
+  format: formatParam,
+});
+export type CompanyStatisticsQuery = z.input<typeof companyStatisticsQuerySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+// ---------------------------------------------------------------------------------------------
+
+const figure = decimalStringSchema.nullable();
+/** A percentage rounded half-up to one decimal ("12.3"); null when it has no meaning (no base, base 0) or is confidential. */
+const percent = decimalStringSchema.nullable();
+
+/** The key of a breakdown row: `{id, code, name}` a code, `{id, title}` a code group, `{id, name}` a section, company or market. */
+export const codeKeySchema = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
+export const codeGroupKeySchema = z.object({ id: z.number().int(), title: z.string() });
+export const statisticsKeySchema = z.union([codeKeySchema, codeGroupKeySchema, refSchema]);
+export type StatisticsKey = z.infer<typeof statisticsKeySchema>;
+
+/**
+ * The figures of one cell (DESIGN §8). `*_last_year`: the market's period whose starts_on is 12
+ * months earlier (null when there is none). `ytd_*`: the market's periods of the same calendar year
+ * up to this one; `ytd_*_last_year`: the same months a year earlier. `*_change_pct`: change against
+ * last year. `*_share_pct`: share of the breakdown's total. `contributors`: companies whose figures
+ * the cell holds (null when confidential). `own_*`: only for reporter and company users, their
+ * company's figures and share (their own figures are never hidden from them; the share is null
+ * when the market cell is confidential).
+ */
+export const statisticsFiguresSchema = z.object({
+  volume: figure,
+  value: figure,
+  volume_last_year: figure,
+  value_last_year: figure,
+  volume_change_pct: percent,
+  value_change_pct: percent,
+  ytd_volume: figure,
+  ytd_value: figure,
+  ytd_volume_last_year: figure,
+  ytd_value_last_year: figure,
+  ytd_volume_change_pct: percent,
+  ytd_value_change_pct: percent,
+  volume_share_pct: percent,
+  value_share_pct: percent,
+  contributors: z.number().int().nullable(),
+  confidential: z.boolean(),
+  own_volume: figure.optional(),
+  own_value: figure.optional(),
+  own_volume_share_pct: percent.optional(),
+  own_value_share_pct: percent.optional(),
+});
+export type StatisticsFigures = z.infer<typeof statisticsFiguresSchema>;
+
+export const statisticsRowSchema = statisticsFiguresSchema.extend({ key: statisticsKeySchema });
+export type StatisticsRow = z.infer<typeof statisticsRowSchema>;
+
+/** How many of the companies expected to report in the period (not disabled at its end) are approved. */
+export const coverageSchema = z.object({ approved: z.number().int(), expected: z.number().int() });
+export type Coverage = z.infer<typeof coverageSchema>;
+
+/**
+ * The conversion applied: `rate` multiplies the market's currency into `to`. `inverse`: only the
+ * reverse pair was stored, and `rate` is 1 / its rate (rounded to 10 decimals, and that rounded
+ * rate is the one applied). Only values are converted; volumes are quantities.
+ */
+export const statisticsRateSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  rate: decimalStringSchema,
+  valid_from: z.string(),
+  inverse: z.boolean(),
+});
+export type StatisticsRate = z.infer<typeof statisticsRateSchema>;
+
+export const statisticsPeriodSchema = z.object({
+  uuid: z.string(),
+  title: z.string(),
+  starts_on: z.string(),
+  ends_on: z.string(),
+  published: z.boolean(),
+});
+export type StatisticsPeriod = z.infer<typeof statisticsPeriodSchema>;
+
+/** The periods the comparisons used: last year's, and how many periods each year to date adds up. */
+export const statisticsComparisonSchema = z.object({
+  last_year: statisticsPeriodSchema.nullable(),
+  ytd_periods: z.number().int(),
+  ytd_last_year_periods: z.number().int(),
+});
+
+/** Settings the confidentiality was judged with (the organization's). */
+export const confidentialitySchema = z.object({ min_contributors: z.number(), dominance_percentage: z.number(), applied: z.boolean() });
+
+/** GET /statistics/market */
+export const marketStatisticsSchema = z.object({
+  market: marketSummarySchema,
+  period: statisticsPeriodSchema,
+  by: z.enum(STATISTICS_BREAKDOWNS),
+  comparison: statisticsComparisonSchema,
+  rows: z.array(statisticsRowSchema),
+  totals: statisticsFiguresSchema,
+  coverage: coverageSchema,
+  /** The currency of every value: the market's own, or the one asked for. */
+  currency: z.string(),
+  rate: statisticsRateSchema.nullable(),
+  /** An approver looking at an unpublished period: reports not yet approved are counted too. */
+  provisional: z.boolean(),
+  confidentiality: confidentialitySchema,
+});
+export type MarketStatistics = z.infer<typeof marketStatisticsSchema>;
+
+/** One market's cell in a cluster row (side by side). */
+export const clusterMarketFiguresSchema = statisticsFiguresSchema.extend({ market_id: z.number().int() });
+export const clusterStatisticsRowSchema = statisticsRowSchema.extend({ markets: z.array(clusterMarketFiguresSchema) });
+export const clusterStatisticsSchema = z.object({
+  cluster: refSchema,
+  month: z.string(),
+  by: z.enum(CLUSTER_BREAKDOWNS),
+  /** The cluster's markets that have a period starting in the month, in column order. */
+  markets: z.array(
+    z.object({
+      market: marketSummarySchema,
+      period: statisticsPeriodSchema,
+      currency: z.string(),
+      rate: statisticsRateSchema.nullable(),
+      coverage: coverageSchema,
+      provisional: z.boolean(),
+    }),
+  ),
+  rows: z.array(clusterStatisticsRowSchema),
+  totals: statisticsFiguresSchema.extend({ markets: z.array(clusterMarketFiguresSchema) }),
+  coverage: coverageSchema,
+  currency: z.string(),
+  /** Null here: each market has its own rate (`markets[].rate`). */
+  rate: statisticsRateSchema.nullable(),
+  provisional: z.boolean(),
+  confidentiality: confidentialitySchema,
+});
+export type ClusterStatistics = z.infer<typeof clusterStatisticsSchema>;
+
+/** One point of a trend: a period (a month, for a cluster) against the same period a year earlier. */
+export const trendPointSchema = z.object({
+  /** The market's period, or for a cluster the month ("2026-03") as title with the month's dates. */
+  period: statisticsPeriodSchema.extend({ uuid: z.string().nullable() }),
+  volume: figure,
+  value: figure,
+  volume_last_year: figure,
+  value_last_year: figure,
+  volume_change_pct: percent,
+  value_change_pct: percent,
+  contributors: z.number().int().nullable(),
+  confidential: z.boolean(),
+  coverage: coverageSchema,
+  rate: statisticsRateSchema.nullable(),
+  provisional: z.boolean(),
+  own_volume: figure.optional(),
+  own_value: figure.optional(),
+  own_volume_share_pct: percent.optional(),
+  own_value_share_pct: percent.optional(),
+});
+export type TrendPoint = z.infer<typeof trendPointSchema>;
+
+export const trendStatisticsSchema = z.object({
+  market: marketSummarySchema.nullable(),
+  cluster: refSchema.nullable(),
+  /** What the series adds up: a code, group or section, or null for the total. */
+  key: statisticsKeySchema.nullable(),
+  key_type: z.enum(['code', 'code_group', 'code_section', 'total']),
+  /** Oldest first; the last is the latest period the caller may see. */
+  points: z.array(trendPointSchema),
+  currency: z.string(),
+  confidentiality: confidentialitySchema,
+});
+export type TrendStatistics = z.infer<typeof trendStatisticsSchema>;
+
+/** A code of a company's report against the market (the /report-statistics screen). */
+export const companyStatisticsRowSchema = z.object({
+  key: codeKeySchema,
+  own_volume: figure,
+  own_value: figure,
+  own_volume_last_year: figure,
+  own_value_last_year: figure,
+  own_volume_change_pct: percent,
+  own_value_change_pct: percent,
+  /** The market's figures (confidentiality applied). */
+  volume: figure,
+  value: figure,
+  volume_last_year: figure,
+  value_last_year: figure,
+  volume_change_pct: percent,
+  value_change_pct: percent,
+  own_volume_share_pct: percent,
+  own_value_share_pct: percent,
+  contributors: z.number().int().nullable(),
+  confidential: z.boolean(),
+});
+export type CompanyStatisticsRow = z.infer<typeof companyStatisticsRowSchema>;
+
+export const companyShareHistoryPointSchema = z.object({
+  period: statisticsPeriodSchema,
+  own_volume: figure,
+  own_value: figure,
+  own_volume_share_pct: percent,
+  own_value_share_pct: percent,
+  confidential: z.boolean(),
+});
+
+/** GET /statistics/company */
+export const companyStatisticsSchema = z.object({
+  company: refSchema,
+  market: marketSummarySchema,
+  period: statisticsPeriodSchema,
+  /** The company's report in the period (null: none). */
+  report: z.object({ uuid: z.string(), status: z.number().int() }).nullable(),
+  comparison: statisticsComparisonSchema,
+  rows: z.array(companyStatisticsRowSchema),
+  totals: companyStatisticsRowSchema.omit({ key: true }),
+  /** The company's share of the market total in each visible period, oldest first (up to 24). */
+  history: z.array(companyShareHistoryPointSchema),
+  coverage: coverageSchema,
+  currency: z.string(),
+  rate: statisticsRateSchema.nullable(),
+  provisional: z.boolean(),
+  confidentiality: confidentialitySchema,
+});
+export type CompanyStatistics = z.infer<typeof companyStatisticsSchema>;
