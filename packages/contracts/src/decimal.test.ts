@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimalInputSchema, decimalShape, FIGURE_LIMITS, fitsDecimal, normalizeDecimal, roundSignificant } from './decimal.ts';
+import { compareDecimals, decimalInputSchema, decimalShape, FIGURE_LIMITS, fitsDecimal, normalizeDecimal, roundSignificant } from './decimal.ts';
 
 describe('exact decimals as text', () => {
   it('normalises by moving the point, never by computing', () => {
@@ -47,5 +47,15 @@ describe('exact decimals as text', () => {
     expect(rate.safeParse(0.1).success).toBe(false);
     expect(rate.safeParse('0.08739123456').success).toBe(false);
     expect(rate.safeParse('12345678901').success).toBe(false);
+  });
+});
+
+describe('compareDecimals', () => {
+  it('orders decimal strings exactly, whatever their scale and sign', () => {
+    expect(compareDecimals('123456789012345.6789', '123456789012345.6788')).toBe(1);
+    expect(compareDecimals('0.1', '0.10')).toBe(0);
+    expect(compareDecimals('-2', '-10.5')).toBe(1);
+    expect(compareDecimals('-0.0001', '0')).toBe(-1);
+    expect(compareDecimals('9999999999999999.9999', '10000000000000000')).toBe(-1);
   });
 });

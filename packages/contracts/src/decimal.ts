@@ -112,3 +112,11 @@ export function decimalUnits(decimal: string, scale: number): bigint {
   const units = BigInt(integer + fraction.padEnd(scale, '0'));
   return negative ? -units : units;
 }
+
+/** Orders two decimal strings exactly (-1, 0, 1): for sorting figures without a JavaScript number. */
+export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
+  const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
+  const x = decimalUnits(a, scale);
+  const y = decimalUnits(b, scale);
+  return x < y ? -1 : x > y ? 1 : 0;
+}

@@ -305,3 +305,15 @@ export const companyStatisticsSchema = z.object({
   confidentiality: confidentialitySchema,
 });
 export type CompanyStatistics = z.infer<typeof companyStatisticsSchema>;
+
+/**
+ * GET /statistics/choices: what the statistics screens offer the caller to pick: the markets where
+ * they view statistics (with the market's own currency), the clusters whose statistics they may
+ * view (with the cluster's markets), and the currencies figures can be converted to.
+ */
+export const statisticsChoicesSchema = z.object({
+  markets: z.array(marketSummarySchema.extend({ currency: z.string().nullable() })),
+  clusters: z.array(refSchema.extend({ markets: z.array(marketSummarySchema) })),
+  currencies: z.array(z.object({ iso_code: z.string(), name: z.string() })),
+});
+export type StatisticsChoices = z.infer<typeof statisticsChoicesSchema>;

@@ -96,17 +96,21 @@ describe('the app behind the route guard', () => {
   });
 
   it('when the report statistics screen opens, then it receives its route parameters', async () => {
+    const period = { uuid: 'p-2026-01', title: '2026-01', starts_on: '2026-01-01', ends_on: '2026-01-31', published: true };
     const api = fakeApi()
       .withEnumerations()
       .signedInAs(makeUser(), [globalAbility('view-statistics')])
-      .on('GET', 'reports', { body: { data: [] } });
+      .on('GET', 'periods', { body: { data: [period] } })
+      .on('GET', 'statistics/company', { status: 403, body: { message: 'The period is not available for this company.' } });
     storeTokenTimes(600);
 
     renderApp('/report-statistics/7/SE/2026-01');
 
     expect(await screen.findByRole('heading', { name: 'Report statistics' })).toBeTruthy();
-    // The company id and the market (ISO code, resolved among the user's markets) pick the reports.
-    await waitFor(() => expect(api.callsTo('GET', 'reports')[0]?.url).toBe('/api/v1/reports?company_id=7&market_id=1'));
-    expect(await screen.findByText('Nothing to show.')).toBeTruthy();
+    // The market (ISO code, resolved among the user's markets) gives the periods; the period's
+    // title picks its uuid; the company id and that uuid ask for the company's statistics.
+    await waitFor(() => expect(api.callsTo('GET', 'periods')[0]?.url).toBe('/api/v1/periods?market_id=1'));
+    await waitFor(() => expect(api.callsTo('GET', 'statistics/company')[0]?.url).toBe('/api/v1/statistics/company?company_id=7&period_uuid=p-2026-01'));
+    expect(await screen.findByText('The period is not available for this company.')).toBeTruthy();
   });
 });

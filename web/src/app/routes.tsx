@@ -24,7 +24,10 @@ import { ReleaseAddScreen, ReleaseEditScreen, ReleaseListScreen } from '../featu
 import { DashboardScreen } from '../features/dashboard/dashboard-screen.tsx';
 import { ApprovalListScreen } from '../features/approvals/approval-screen.tsx';
 import { ImportHistoryScreen } from '../features/imports/import-history-screen.tsx';
-import { ReportHistoryScreen, ReportStatisticsScreen, ReportingCompaniesScreen } from '../features/reports/report-screens.tsx';
+import { ReportHistoryScreen, ReportingCompaniesScreen } from '../features/reports/report-screens.tsx';
+import { StatisticsScreen } from '../features/statistics/statistics-screen.tsx';
+import { ClusterStatisticsScreen } from '../features/statistics/cluster-statistics-screen.tsx';
+import { CompanyStatisticsScreen } from '../features/statistics/company-statistics-screen.tsx';
 import { ImportScreen } from '../features/imports/import-screen.tsx';
 import { ClusterPeriodListScreen, PeriodListScreen } from '../features/periods/period-screens.tsx';
 import { ForbiddenScreen } from '../features/system/forbidden-screen.tsx';
@@ -93,6 +96,12 @@ export const appRoutes: AppRoute[] = [
   protectedRoute('/', 'title.dashboard', DashboardScreen, undefined, { group: 'main' }),
   protectedRoute('/docs', 'title.docs', DocsScreen, undefined, { group: 'help' }),
 
+  // Statistics (DESIGN §8)
+  protectedRoute('/statistics', 'title.statistics', StatisticsScreen, somewhere('view-statistics'), { group: 'main' }),
+  protectedRoute('/cluster-statistics', 'title.cluster_statistics', ClusterStatisticsScreen, any('view-cluster-statistics'), {
+    group: 'main',
+  }),
+
   // Reporting and history
   protectedRoute('/history/import', 'title.import_history', ImportHistoryScreen, somewhere('upload-reports', 'approve-reports', 'view-report-history'), {
     group: 'reporting',
@@ -102,7 +111,7 @@ export const appRoutes: AppRoute[] = [
   protectedRoute(
     '/report-statistics/:companyId/:market/:period/:report?',
     'title.report_statistics',
-    ReportStatisticsScreen,
+    CompanyStatisticsScreen,
     somewhere('view-statistics', 'view-company-reports'),
   ),
   protectedRoute('/approval-list/:periodUuid', 'title.approval_list', ApprovalListScreen, somewhere('approve-reports')),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDecimal } from './numbers.ts';
+import { decimalSign, formatDecimal, formatPercent } from './numbers.ts';
 
 describe('formatDecimal', () => {
   it('formats decimal strings exactly, by the locale, with every stored decimal', () => {
@@ -11,5 +11,24 @@ describe('formatDecimal', () => {
     expect(formatDecimal('123456789012345.6789', 'sv-SE')).toBe('123\u00a0456\u00a0789\u00a0012\u00a0345,6789');
     expect(formatDecimal('1234.5', 'fi-FI')).toBe('1\u00a0234,5');
     expect(formatDecimal(null)).toBe('');
+  });
+});
+
+describe('formatPercent', () => {
+  it('shows one decimal with its sign, exactly as the server rounded it', () => {
+    expect(formatPercent('12.3', { signed: true }, 'en-US')).toBe('+12.3\u00a0%');
+    expect(formatPercent('-92.0', { signed: true }, 'en-US')).toBe('-92.0\u00a0%');
+    expect(formatPercent('0.0', { signed: true }, 'en-US')).toBe('0.0\u00a0%');
+    expect(formatPercent('45.6', {}, 'sv-SE')).toBe('45,6\u00a0%');
+    expect(formatPercent('123456789.1', {}, 'en-US')).toBe('123,456,789.1\u00a0%');
+    expect(formatPercent(null)).toBe('');
+  });
+
+  it('tells the sign of a decimal string', () => {
+    expect(decimalSign('-0.5')).toBe(-1);
+    expect(decimalSign('0.0')).toBe(0);
+    expect(decimalSign('-0.0')).toBe(0);
+    expect(decimalSign('3')).toBe(1);
+    expect(decimalSign(null)).toBe(0);
   });
 });

@@ -20,3 +20,29 @@ function formatterFor(locale: string): Intl.NumberFormat {
   }
   return formatter;
 }
+
+/**
+ * A percentage of the API ("12.3", "-92.0": already rounded half-up to one decimal by the server)
+ * with its sign and one decimal, by the locale: "+12.3 %", "−92.0 %", "0.0 %". Empty for null.
+ * Exact, as formatDecimal: the string is never a JavaScript number.
+ */
+export function formatPercent(value: string | null | undefined, options: { signed?: boolean } = {}, locale: string = i18n.language || 'en-US'): string {
+  if (value === null || value === undefined || value === '') return '';
+  const key = `${locale}|${options.signed ? 'signed' : 'plain'}`;
+  let formatter = percentFormatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: options.signed ? 'exceptZero' : 'auto' });
+    percentFormatters.set(key, formatter);
+  }
+  return `${formatter.format(value as Intl.StringNumericLiteral)}\u00a0%`;
+}
+const percentFormatters = new Map<string, Intl.NumberFormat>();
+
+/** The sign of a decimal string: -1, 0 or 1 (no JavaScript number in between). */
+export function decimalSign(value: string | null | undefined): -1 | 0 | 1 {
+  if (!value) return 0;
+  if (/^-?0*(\.0*)?$/.test(value)) return 0;
+  return value.startsWith('-') ? -1 : 1;
+}
+
+export { compareDecimals } from '@mss/contracts/decimal';

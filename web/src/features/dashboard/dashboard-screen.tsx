@@ -5,6 +5,7 @@ import { canInMarket } from '@mss/contracts/abilities';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { ReportingTasks } from './dashboard-tasks.tsx';
+import { DashboardStatistics } from './dashboard-statistics.tsx';
 import { SignInNotices } from './sign-in-notices.tsx';
 
 function InfoCard({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
@@ -39,6 +40,8 @@ export function DashboardScreen(_props: ScreenProps) {
       </Stack>
 
       <ReportingTasks />
+
+      <DashboardStatistics />
 
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         <InfoCard label={t('dashboard.organization')} testId="dashboard-organization">

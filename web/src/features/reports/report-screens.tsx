@@ -1,14 +1,14 @@
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { Anchor, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Select, Stack, Table, Text } from '@mantine/core';
 import { useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage } from '../../components/page.tsx';
 import { approvalQueries } from '../../api/approvals.ts';
 import { periodQueries } from '../../api/periods.ts';
 import { reportQueries } from '../../api/reports.ts';
-import { QueryState, ReportStatusBadge, RowsTable, Section, SeverityBadge, formatDate, formatDateTime, formatNumber } from '../../components/reporting.tsx';
+import { QueryState, ReportStatusBadge, SeverityBadge, formatDateTime, formatNumber } from '../../components/reporting.tsx';
 import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 
 /**
@@ -127,51 +127,6 @@ export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
             )}
           </QueryState>
         </Stack>
-      )}
-    </AdminPage>
-  );
-}
-
-/**
- * /report-statistics/:companyId/:market/:period/:report? — minimal for now: the report's rows
- * and totals. :report is the report uuid; without it the report is found by company, market
- * (id or ISO code) and period (uuid or title).
- */
-export function ReportStatisticsScreen({ title, params }: ScreenProps) {
-  const { t } = useTranslation();
-  const companyId = Number(params.companyId) || undefined;
-  const marketId = useMarketParam(params.market, 'view-statistics');
-  const lookup = useQuery({
-    ...reportQueries.reports({ company_id: companyId, market_id: marketId }),
-    enabled: !params.report && marketId !== undefined,
-    meta: { handlesErrors: true },
-  });
-  const found = lookup.data?.find((r) => r.period.uuid === params.period || r.period.title === params.period);
-  const uuid = params.report ?? found?.uuid;
-  const report = useQuery({ ...reportQueries.report(uuid ?? ''), enabled: !!uuid, meta: { handlesErrors: true } });
-  return (
-    <AdminPage title={title}>
-      {!params.report && lookup.data && !found && <Text c="dimmed">{t('reporting.empty')}</Text>}
-      {uuid && (
-        <QueryState query={report}>
-          {(data) => (
-            <Stack gap="md">
-              <Group gap="sm">
-                <Text fw={600}>
-                  {data.company.name} · {data.market.international_name} · {data.period.title}
-                </Text>
-                <ReportStatusBadge status={data.status} />
-                <SeverityBadge severity={data.preflight_severity} />
-                <Text size="sm" c="dimmed">
-                  {t('reporting.period.deadline')}: {formatDate(data.period.deadline)}
-                </Text>
-              </Group>
-              <Section title={t('reporting.rows.title')}>
-                <RowsTable report={data} />
-              </Section>
-            </Stack>
-          )}
-        </QueryState>
       )}
     </AdminPage>
   );

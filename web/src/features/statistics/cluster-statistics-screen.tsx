@@ -1,0 +1,183 @@
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Center, Group, Loader, Paper, ScrollArea, SegmentedControl, Select, Stack, Table, Text } from '@mantine/core';
+import type { ClusterBreakdown, ClusterStatistics, StatisticsFigures } from '@mss/contracts/statistics';
+import { statisticsQueries } from '../../api/statistics.ts';
+import { errorMessage } from '../../components/feedback.tsx';
+import { AdminPage } from '../../components/page.tsx';
+import { formatDecimal } from '../../lib/numbers.ts';
+import type { ScreenProps } from '../../lib/screen.ts';
+import { TrendChart } from './statistics-charts.tsx';
+import { AnswerFacts, CurrencyPicker, Downloads } from './statistics-screen.tsx';
+import { Change, Confidential, keyLabel } from './statistics-table.tsx';
+
+/** The last 36 months, newest first ("2026-11"). */
+function recentMonths(now = new Date()): string[] {
+  const months: string[] = [];
+  for (let i = 0; i < 36; i++) {
+    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1));
+    months.push(d.toISOString().slice(0, 7));
+  }
+  return months;
+}
+
+type Measure = 'value' | 'volume';
+
+function Figure({ figures, measure }: { figures: StatisticsFigures; measure: Measure }) {
+  const value = measure === 'value' ? figures.value : figures.volume;
+  if (figures.confidential && value === null) return <Confidential />;
+  return <span style={{ whiteSpace: 'nowrap' }}>{value === null ? '–' : formatDecimal(value)}</span>;
+}
+
+/** Markets side by side, then the cluster's total, last year's and the change. */
+function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistics; measure: Measure; keyHeader: string }) {
+  const { t } = useTranslation();
+  const lastYear = (f: StatisticsFigures) => (measure === 'value' ? f.value_last_year : f.volume_last_year);
+  const change = (f: StatisticsFigures) => (measure === 'value' ? f.value_change_pct : f.volume_change_pct);
+  const row = (label: string, figures: ClusterStatistics['totals'], key: string, bold = false) => (
+    <Table.Tr key={key} style={bold ? { fontWeight: 700 } : undefined}>
+      <Table.Td style={{ minWidth: 160 }}>{label}</Table.Td>
+      {answer.markets.map((m) => {
+        const cell = figures.markets.find((c) => c.market_id === m.market.id);
+        return (
+          <Table.Td key={m.market.id} style={{ textAlign: 'right' }}>
+            {cell ? <Figure figures={cell} measure={measure} /> : '–'}
+          </Table.Td>
+        );
+      })}
+      <Table.Td style={{ textAlign: 'right' }}>
+        <Figure figures={figures} measure={measure} />
+      </Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>{figures.confidential && lastYear(figures) === null ? '' : formatDecimal(lastYear(figures)) || '–'}</Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>
+        <Change value={change(figures)} />
+      </Table.Td>
+    </Table.Tr>
+  );
+  return (
+    <ScrollArea type="auto" offsetScrollbars>
+      <Table striped withTableBorder fz="sm" verticalSpacing={6} data-testid="cluster-table" aria-label={answer.cluster.name}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{keyHeader}</Table.Th>
+            {answer.markets.map((m) => (
+              <Table.Th key={m.market.id} style={{ textAlign: 'right' }}>
+                {m.market.iso_code}
+              </Table.Th>
+            ))}
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.cluster.total')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.last_year')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.change')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>{answer.rows.map((r) => row(keyLabel(r.key), r, String(r.key.id)))}</Table.Tbody>
+        <Table.Tfoot>{row(t('statistics.total'), answer.totals, 'total', true)}</Table.Tfoot>
+      </Table>
+    </ScrollArea>
+  );
+}
+
+/**
+ * /cluster-statistics: the markets of a cluster added up for one month in one currency
+ * (GET /statistics/cluster), side by side and in total. Choices live in the address.
+ */
+export function ClusterStatisticsScreen({ title }: ScreenProps) {
+  const { t } = useTranslation();
+  const [search, setSearch] = useSearchParams();
+  const choices = useQuery({ ...statisticsQueries.choices(), meta: { handlesErrors: true } });
+  const clusters = choices.data?.clusters ?? [];
+  const clusterId = Number(search.get('cluster')) || clusters[0]?.id;
+  const months = recentMonths();
+  const month = search.get('month') ?? months[1]!;
+  const by = (search.get('by') as ClusterBreakdown | null) ?? 'code';
+  const currency = search.get('currency') ?? choices.data?.markets.find((m) => m.currency)?.currency ?? 'EUR';
+  const measure = (search.get('measure') as Measure | null) ?? 'value';
+  const set = (key: string, value: string) =>
+    setSearch((current) => {
+      const next = new URLSearchParams(current);
+      next.set(key, value);
+      return next;
+    });
+  const query = { cluster_id: clusterId ?? 0, month, by, currency };
+  const answer = useQuery({ ...statisticsQueries.cluster(query), enabled: !!clusterId && !!currency, meta: { handlesErrors: true } });
+
+  if (choices.data && clusters.length === 0)
+    return (
+      <AdminPage title={title}>
+        <Text c="dimmed">{t('statistics.cluster.none')}</Text>
+      </AdminPage>
+    );
+  return (
+    <AdminPage title={title}>
+      <Paper withBorder radius="md" p="md">
+        <Group gap="md" align="flex-end" wrap="wrap">
+          <Select
+            label={t('statistics.cluster.label')}
+            data={clusters.map((c) => ({ value: String(c.id), label: c.name }))}
+            value={clusterId ? String(clusterId) : null}
+            onChange={(id) => id && set('cluster', id)}
+            allowDeselect={false}
+            w={{ base: '100%', sm: 240 }}
+          />
+          <Select
+            label={t('statistics.cluster.month')}
+            data={months}
+            value={month}
+            onChange={(m) => m && set('month', m)}
+            allowDeselect={false}
+            searchable
+            w={{ base: '100%', sm: 160 }}
+          />
+          <CurrencyPicker value={currency} onChange={(iso) => iso && set('currency', iso)} required />
+        </Group>
+        <Group gap="md" mt="md" wrap="wrap">
+          <SegmentedControl
+            value={by}
+            onChange={(v) => set('by', v)}
+            data={(['code', 'code_group', 'code_section', 'total'] as const).map((b) => ({ value: b, label: t(`statistics.by.${b}`) }))}
+            aria-label={t('statistics.breakdown')}
+          />
+          <SegmentedControl
+            value={measure}
+            onChange={(v) => set('measure', v)}
+            data={[
+              { value: 'value', label: t('statistics.col.value') },
+              { value: 'volume', label: t('statistics.col.volume') },
+            ]}
+          />
+        </Group>
+      </Paper>
+      {answer.isPending && clusterId && (
+        <Center py="xl">
+          <Loader />
+        </Center>
+      )}
+      {answer.isError && (
+        <Alert color="red" role="alert">
+          {errorMessage(answer.error)}
+        </Alert>
+      )}
+      {answer.data && (
+        <Stack gap="md" style={{ opacity: answer.isPlaceholderData ? 0.6 : 1 }}>
+          <AnswerFacts answer={answer.data}>
+            <Text size="sm" c="dimmed">
+              {answer.data.markets.length
+                ? answer.data.markets
+                    .map((m) => `${m.market.iso_code} ${m.period.title}${m.rate ? ` (1 ${m.rate.from} = ${formatDecimal(m.rate.rate)} ${m.rate.to})` : ''}`)
+                    .join(' · ')
+                : t('statistics.cluster.no_periods', { month })}
+            </Text>
+            <Downloads endpoint="cluster" query={query} />
+          </AnswerFacts>
+          {answer.data.markets.length > 0 && (
+            <ClusterTable answer={answer.data} measure={measure} keyHeader={t(`statistics.by.${by === 'market' ? 'total' : by}`)} />
+          )}
+          {clusterId && (
+            <TrendChart query={{ cluster_id: clusterId, periods: 24, currency }} subtitle={`${answer.data.cluster.name} · ${t('statistics.total')}`} />
+          )}
+        </Stack>
+      )}
+    </AdminPage>
+  );
+}

@@ -1,0 +1,190 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { LineChart } from '@mantine/charts';
+import { Alert, Anchor, Center, Group, Loader, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import type { CompanyStatistics } from '@mss/contracts/statistics';
+import { periodQueries } from '../../api/periods.ts';
+import { statisticsQueries } from '../../api/statistics.ts';
+import { errorMessage } from '../../components/feedback.tsx';
+import { AdminPage } from '../../components/page.tsx';
+import { ReportStatusBadge } from '../../components/reporting.tsx';
+import { useMarketParam } from '../../lib/markets.ts';
+import { formatDecimal, formatPercent } from '../../lib/numbers.ts';
+import type { ScreenProps } from '../../lib/screen.ts';
+import { AnswerFacts, CurrencyPicker, Downloads } from './statistics-screen.tsx';
+import { Change, Confidential } from './statistics-table.tsx';
+
+const Num = ({ value }: { value: string | null }) => <span style={{ whiteSpace: 'nowrap' }}>{value === null ? '–' : formatDecimal(value)}</span>;
+
+function CompanyTable({ answer }: { answer: CompanyStatistics }) {
+  const { t } = useTranslation();
+  type Row = CompanyStatistics['totals'];
+  const market = (row: Row, value: string | null) => (row.confidential && value === null ? <Confidential /> : <Num value={value} />);
+  const cells = (row: Row) => (
+    <>
+      <Table.Td style={{ textAlign: 'right' }}>
+        <Num value={row.own_volume} />
+      </Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>
+        <Change value={row.own_volume_change_pct} />
+      </Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>{market(row, row.volume)}</Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>{row.own_volume_share_pct ? formatPercent(row.own_volume_share_pct) : '–'}</Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>
+        <Num value={row.own_value} />
+      </Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>
+        <Change value={row.own_value_change_pct} />
+      </Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>{market(row, row.value)}</Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>{row.own_value_share_pct ? formatPercent(row.own_value_share_pct) : '–'}</Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>
+        <Change value={row.value_change_pct} />
+      </Table.Td>
+    </>
+  );
+  return (
+    <ScrollArea type="auto" offsetScrollbars>
+      <Table striped withTableBorder fz="sm" verticalSpacing={6} data-testid="company-statistics-table" aria-label={answer.company.name}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('statistics.by.code')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.own_volume')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.change')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.market_volume')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.own_volume_share')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.own_value')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.change')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.market_value')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.own_value_share')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.market_change')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {answer.rows.map((row) => (
+            <Table.Tr key={row.key.id}>
+              <Table.Td style={{ minWidth: 160 }}>
+                {row.key.code} {row.key.name}
+              </Table.Td>
+              {cells(row)}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+        <Table.Tfoot>
+          <Table.Tr style={{ fontWeight: 700 }} data-testid="statistics-totals">
+            <Table.Td>{t('statistics.total')}</Table.Td>
+            {cells(answer.totals)}
+          </Table.Tr>
+        </Table.Tfoot>
+      </Table>
+    </ScrollArea>
+  );
+}
+
+/** The company's share of the market, period by period. */
+function ShareHistory({ answer }: { answer: CompanyStatistics }) {
+  const { t } = useTranslation();
+  const volume = t('statistics.col.own_volume_share');
+  const value = t('statistics.col.own_value_share');
+  const plot = (v: string | null) => (v === null ? null : Number(v)); // a picture: see statistics-charts.tsx
+  const data = answer.history.map((p) => ({ period: p.period.title, [volume]: plot(p.own_volume_share_pct), [value]: plot(p.own_value_share_pct) }));
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="share-history">
+      <Title order={2} fz="h4" mb="sm">
+        {t('statistics.trend.own_share_title')}
+      </Title>
+      {data.length < 2 ? (
+        <Text c="dimmed" size="sm">
+          {t('statistics.history_short')}
+        </Text>
+      ) : (
+        <LineChart
+          h={220}
+          data={data}
+          dataKey="period"
+          series={[
+            { name: value, color: 'blue.6' },
+            { name: volume, color: 'teal.6' },
+          ]}
+          unit=" %"
+          connectNulls={false}
+          withLegend
+          yAxisProps={{ width: 56 }}
+        />
+      )}
+    </Paper>
+  );
+}
+
+/**
+ * /report-statistics/:companyId/:market/:period/:report?: a company's figures per code against
+ * its market (GET /statistics/company). `:market` is an id or ISO code, `:period` a uuid or title.
+ */
+export function CompanyStatisticsScreen({ title, params }: ScreenProps) {
+  const { t } = useTranslation();
+  const [search, setSearch] = useSearchParams();
+  const companyId = Number(params.companyId) || 0;
+  // A company user's market may be theirs through the company only (view-company-reports).
+  const viewed = useMarketParam(params.market, 'view-statistics');
+  const followed = useMarketParam(params.market, 'view-company-reports');
+  const marketId = viewed ?? followed;
+  const periods = useQuery({ ...periodQueries.periods({ market_id: marketId }), enabled: marketId !== undefined, meta: { handlesErrors: true } });
+  const period = periods.data?.find((p) => p.uuid === params.period || p.title === params.period);
+  const currency = search.get('currency') ?? '';
+  const query = { company_id: companyId, period_uuid: period?.uuid ?? params.period ?? '', currency: currency || undefined };
+  const answer = useQuery({ ...statisticsQueries.company(query), enabled: !!companyId && (!!period || periods.isSuccess), meta: { handlesErrors: true } });
+  return (
+    <AdminPage title={title}>
+      {(answer.isPending || periods.isPending) && (
+        <Center py="xl">
+          <Loader />
+        </Center>
+      )}
+      {answer.isError && (
+        <Alert color="red" role="alert" data-testid="statistics-error">
+          {errorMessage(answer.error)}
+        </Alert>
+      )}
+      {answer.data && (
+        <Stack gap="md">
+          <Group gap="sm" justify="space-between" align="flex-end" wrap="wrap">
+            <Group gap="sm">
+              <Text fw={600}>
+                {answer.data.company.name} · {answer.data.market.international_name} · {answer.data.period.title}
+              </Text>
+              {answer.data.report && <ReportStatusBadge status={answer.data.report.status} />}
+              {answer.data.report && (
+                <Anchor component={Link} to={`/import/${answer.data.report.uuid}`} size="sm">
+                  {t('statistics.open_report')}
+                </Anchor>
+              )}
+            </Group>
+            <CurrencyPicker
+              value={currency}
+              onChange={(iso) =>
+                setSearch((current) => {
+                  const next = new URLSearchParams(current);
+                  if (iso) next.set('currency', iso);
+                  else next.delete('currency');
+                  return next;
+                })
+              }
+              own={answer.data.rate ? answer.data.rate.from : answer.data.currency}
+            />
+          </Group>
+          <AnswerFacts answer={answer.data}>
+            <Text size="sm" c="dimmed">
+              {answer.data.comparison.last_year
+                ? t('statistics.compared_with', { title: answer.data.comparison.last_year.title })
+                : t('statistics.no_last_year')}
+            </Text>
+            <Downloads endpoint="company" query={query} />
+          </AnswerFacts>
+          <CompanyTable answer={answer.data} />
+          <ShareHistory answer={answer.data} />
+        </Stack>
+      )}
+    </AdminPage>
+  );
+}

@@ -1,0 +1,164 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { BarChart, LineChart } from '@mantine/charts';
+import { Alert, Center, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import type { StatisticsRow, TrendStatisticsQuery } from '@mss/contracts/statistics';
+import { statisticsQueries } from '../../api/statistics.ts';
+import { errorMessage } from '../../components/feedback.tsx';
+import { formatDecimal } from '../../lib/numbers.ts';
+import { keyLabel } from './statistics-table.tsx';
+
+/*
+ * Charts are pictures of the tables beside them: to place a point the decimal string becomes a
+ * JavaScript number here, and only here (the tables, tooltips excepted, and downloads stay exact).
+ * A confidential figure arrives as null and is a gap in the line, never a guess.
+ */
+const plot = (value: string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
+const tick = (value: number) => new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 }).format(value);
+
+type Measure = 'value' | 'volume';
+
+function MeasureSwitch({ value, onChange }: { value: Measure; onChange: (m: Measure) => void }) {
+  const { t } = useTranslation();
+  return (
+    <SegmentedControl
+      size="xs"
+      value={value}
+      onChange={(v) => onChange(v as Measure)}
+      data={[
+        { value: 'value', label: t('statistics.col.value') },
+        { value: 'volume', label: t('statistics.col.volume') },
+      ]}
+    />
+  );
+}
+
+/**
+ * This year against last year, period by period, for the total or one code, group or section of a
+ * market or cluster (GET /statistics/trend, the last 24 periods the caller may see).
+ */
+export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; subtitle: string }) {
+  const { t } = useTranslation();
+  const [measure, setMeasure] = useState<Measure>('value');
+  const trend = useQuery({ ...statisticsQueries.trend(query), meta: { handlesErrors: true } });
+  const thisYear = t('statistics.trend.this_year');
+  const lastYear = t('statistics.trend.last_year');
+  const own = t('statistics.trend.own_share');
+  const points = trend.data?.points ?? [];
+  const data = points.map((p) => ({
+    period: p.period.title,
+    [thisYear]: plot(measure === 'value' ? p.value : p.volume),
+    [lastYear]: plot(measure === 'value' ? p.value_last_year : p.volume_last_year),
+    [own]: plot(measure === 'value' ? p.own_value_share_pct : p.own_volume_share_pct),
+  }));
+  const hasOwn = points.some((p) => p.own_value_share_pct !== undefined && p.own_value_share_pct !== null);
+  const withheld = points.filter((p) => p.confidential).length;
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="trend-chart">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="wrap">
+          <Stack gap={0}>
+            <Title order={2} fz="h4">
+              {t('statistics.trend.title')}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {subtitle}
+              {trend.data ? ` · ${measure === 'value' ? trend.data.currency : t('statistics.col.volume')}` : ''}
+            </Text>
+          </Stack>
+          <MeasureSwitch value={measure} onChange={setMeasure} />
+        </Group>
+        {trend.isPending ? (
+          <Center h={260}>
+            <Loader />
+          </Center>
+        ) : trend.isError ? (
+          <Alert color="red" role="alert">
+            {errorMessage(trend.error)}
+          </Alert>
+        ) : points.length === 0 ? (
+          <Text c="dimmed">{t('statistics.no_figures')}</Text>
+        ) : (
+          <>
+            <LineChart
+              h={260}
+              data={data}
+              dataKey="period"
+              series={[
+                { name: thisYear, color: 'blue.6' },
+                { name: lastYear, color: 'gray.5', strokeDasharray: '5 5' },
+              ]}
+              curveType="linear"
+              connectNulls={false}
+              withLegend
+              valueFormatter={tick}
+              yAxisProps={{ width: 56 }}
+              aria-label={t('statistics.trend.title')}
+            />
+            {hasOwn && (
+              <>
+                <Text size="sm" fw={600}>
+                  {t('statistics.trend.own_share_title')}
+                </Text>
+                <LineChart
+                  h={180}
+                  data={data}
+                  dataKey="period"
+                  series={[{ name: own, color: 'teal.6' }]}
+                  curveType="linear"
+                  connectNulls={false}
+                  unit=" %"
+                  yAxisProps={{ width: 56 }}
+                />
+              </>
+            )}
+            {withheld > 0 && (
+              <Text size="xs" c="dimmed">
+                {t('statistics.trend.withheld', { count: withheld })}
+              </Text>
+            )}
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The companies' shares of the period (approvers' company breakdown), largest first. */
+export function ShareChart({ rows }: { rows: StatisticsRow[] }) {
+  const { t } = useTranslation();
+  const [measure, setMeasure] = useState<Measure>('value');
+  const data = rows
+    .map((r) => ({
+      company: keyLabel(r.key),
+      share: plot(measure === 'value' ? r.value_share_pct : r.volume_share_pct),
+      exact: measure === 'value' ? r.value_share_pct : r.volume_share_pct,
+    }))
+    .filter((r) => r.share !== null)
+    .sort((a, b) => (b.share ?? 0) - (a.share ?? 0))
+    .slice(0, 20);
+  const label = t('statistics.share_chart.series');
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="share-chart">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={2} fz="h4">
+            {t('statistics.share_chart.title')}
+          </Title>
+          <MeasureSwitch value={measure} onChange={setMeasure} />
+        </Group>
+        <BarChart
+          h={Math.max(160, data.length * 28)}
+          data={data.map((d) => ({ company: d.company, [label]: d.share }))}
+          dataKey="company"
+          orientation="vertical"
+          series={[{ name: label, color: 'blue.6' }]}
+          unit=" %"
+          yAxisProps={{ width: 140 }}
+          valueFormatter={(v) => `${formatDecimal(String(v))}`}
+        />
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,241 @@
+import { type ReactNode, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { ActionIcon, Badge, ScrollArea, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import type { StatisticsFigures, StatisticsKey, StatisticsRow } from '@mss/contracts/statistics';
+import { compareDecimals, decimalSign, formatDecimal, formatPercent } from '../../lib/numbers.ts';
+
+/** Which figures the table shows: the period against last year, or the year to date against last year's. */
+export type StatisticsView = 'period' | 'ytd';
+
+/** A key's label: "1001 Small cars" for a code, the title of a group, the name of anything else. */
+export function keyLabel(key: StatisticsKey): string {
+  if ('code' in key) return `${key.code} ${key.name}`;
+  if ('title' in key) return key.title;
+  return key.name;
+}
+
+/** "Confidential" in place of a number: a figure the server withheld (DESIGN §8). */
+export function Confidential() {
+  const { t } = useTranslation();
+  return (
+    <Tooltip label={t('statistics.confidential_hint')} withArrow>
+      <Badge variant="light" color="gray" tt="none" size="sm" data-testid="confidential">
+        🔒 {t('statistics.confidential')}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+/** A signed change, green up and red down, with the sign in the text (not by colour alone). */
+export function Change({ value }: { value: string | null | undefined }) {
+  if (value === null || value === undefined)
+    return (
+      <Text span c="dimmed">
+        –
+      </Text>
+    );
+  const sign = decimalSign(value);
+  return (
+    <Text span c={sign > 0 ? 'teal.8' : sign < 0 ? 'red.8' : undefined} style={{ whiteSpace: 'nowrap' }}>
+      {formatPercent(value, { signed: true })}
+    </Text>
+  );
+}
+
+const Num = ({ value }: { value: string | null | undefined }) => (
+  <span style={{ whiteSpace: 'nowrap' }}>{value === null || value === undefined ? '–' : formatDecimal(value)}</span>
+);
+
+interface FigureColumn {
+  id: string;
+  label: string;
+  /** The figure, as the API sent it. */
+  get: (f: StatisticsFigures) => string | null | undefined;
+  kind: 'amount' | 'change' | 'share';
+}
+
+function figureColumns(t: TFunction, view: StatisticsView, withShare: boolean, withOwn: boolean): FigureColumn[] {
+  const ytd = view === 'ytd';
+  const columns: FigureColumn[] = ytd
+    ? [
+        { id: 'ytd_volume', label: t('statistics.col.ytd_volume'), get: (f) => f.ytd_volume, kind: 'amount' },
+        { id: 'ytd_volume_last_year', label: t('statistics.col.ytd_volume_last_year'), get: (f) => f.ytd_volume_last_year, kind: 'amount' },
+        { id: 'ytd_volume_change_pct', label: t('statistics.col.change'), get: (f) => f.ytd_volume_change_pct, kind: 'change' },
+        { id: 'ytd_value', label: t('statistics.col.ytd_value'), get: (f) => f.ytd_value, kind: 'amount' },
+        { id: 'ytd_value_last_year', label: t('statistics.col.ytd_value_last_year'), get: (f) => f.ytd_value_last_year, kind: 'amount' },
+        { id: 'ytd_value_change_pct', label: t('statistics.col.change'), get: (f) => f.ytd_value_change_pct, kind: 'change' },
+      ]
+    : [
+        { id: 'volume', label: t('statistics.col.volume'), get: (f) => f.volume, kind: 'amount' },
+        { id: 'volume_last_year', label: t('statistics.col.volume_last_year'), get: (f) => f.volume_last_year, kind: 'amount' },
+        { id: 'volume_change_pct', label: t('statistics.col.change'), get: (f) => f.volume_change_pct, kind: 'change' },
+        { id: 'value', label: t('statistics.col.value'), get: (f) => f.value, kind: 'amount' },
+        { id: 'value_last_year', label: t('statistics.col.value_last_year'), get: (f) => f.value_last_year, kind: 'amount' },
+        { id: 'value_change_pct', label: t('statistics.col.change'), get: (f) => f.value_change_pct, kind: 'change' },
+      ];
+  if (withShare && !ytd) {
+    columns.push({ id: 'volume_share_pct', label: t('statistics.col.volume_share'), get: (f) => f.volume_share_pct, kind: 'share' });
+    columns.push({ id: 'value_share_pct', label: t('statistics.col.value_share'), get: (f) => f.value_share_pct, kind: 'share' });
+  }
+  if (withOwn && !ytd) {
+    columns.push({ id: 'own_volume', label: t('statistics.col.own_volume'), get: (f) => f.own_volume, kind: 'amount' });
+    columns.push({ id: 'own_volume_share_pct', label: t('statistics.col.own_volume_share'), get: (f) => f.own_volume_share_pct, kind: 'share' });
+    columns.push({ id: 'own_value', label: t('statistics.col.own_value'), get: (f) => f.own_value, kind: 'amount' });
+    columns.push({ id: 'own_value_share_pct', label: t('statistics.col.own_value_share'), get: (f) => f.own_value_share_pct, kind: 'share' });
+  }
+  return columns;
+}
+
+function Cell({ column, figures }: { column: FigureColumn; figures: StatisticsFigures }) {
+  const value = column.get(figures);
+  // The own columns are the caller's own figures: never withheld from them.
+  const own = column.id.startsWith('own_volume') || column.id.startsWith('own_value');
+  if (figures.confidential && !own && (value === null || value === undefined)) return <Confidential />;
+  if (column.kind === 'change') return <Change value={value} />;
+  if (column.kind === 'share') return <span style={{ whiteSpace: 'nowrap' }}>{value ? formatPercent(value) : '–'}</span>;
+  return <Num value={value} />;
+}
+
+type Sort = { column: string; direction: 'asc' | 'desc' } | null;
+
+/**
+ * A breakdown (DESIGN §8) as a table: one row per key, the totals in the footer. Sorting is done
+ * here (the whole breakdown is one answer) by comparing the decimal strings, never as numbers.
+ * `onTrend` adds a button per row that charts the row's key over time.
+ */
+export function StatisticsTable({
+  rows,
+  totals,
+  view,
+  keyHeader,
+  withShare,
+  withOwn,
+  onTrend,
+  trendKeyId,
+  label,
+}: {
+  rows: StatisticsRow[];
+  totals: StatisticsFigures;
+  view: StatisticsView;
+  keyHeader: string;
+  withShare: boolean;
+  withOwn: boolean;
+  onTrend?: (row: StatisticsRow) => void;
+  trendKeyId?: number | null;
+  label: string;
+}) {
+  const { t } = useTranslation();
+  const columns = figureColumns(t, view, withShare, withOwn);
+  const [sort, setSort] = useState<Sort>(null);
+  const sorted = useMemo(() => {
+    if (!sort) return rows;
+    const column = columns.find((c) => c.id === sort.column);
+    const factor = sort.direction === 'asc' ? 1 : -1;
+    const byKey = (a: StatisticsRow, b: StatisticsRow) => keyLabel(a.key).localeCompare(keyLabel(b.key), undefined, { numeric: true });
+    return [...rows].sort((a, b) => {
+      if (!column) return factor * byKey(a, b);
+      // Withheld and missing figures last, whatever the direction.
+      const x = column.get(a);
+      const y = column.get(b);
+      if (x == null || y == null) return x == null ? (y == null ? byKey(a, b) : 1) : -1;
+      return factor * compareDecimals(x, y) || byKey(a, b);
+    });
+    // columns change with view; sort follows
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows, sort, view, withShare, withOwn]);
+
+  const header = (id: string, text: string, align: 'left' | 'right' = 'right') => {
+    const state = sort?.column === id ? sort.direction : 'none';
+    return (
+      <Table.Th key={id} style={{ textAlign: align }} aria-sort={state === 'none' ? undefined : state === 'asc' ? 'ascending' : 'descending'}>
+        <UnstyledButton
+          onClick={() =>
+            setSort(
+              sort?.column === id
+                ? sort.direction === 'desc'
+                  ? { column: id, direction: 'asc' }
+                  : null
+                : { column: id, direction: id === 'key' ? 'asc' : 'desc' },
+            )
+          }
+          style={{ fontWeight: 700, fontSize: 'inherit', width: '100%', textAlign: align }}
+        >
+          {text}{' '}
+          <Text span size="xs" c={state === 'none' ? 'dimmed' : undefined} aria-hidden>
+            {state === 'asc' ? '▲' : state === 'desc' ? '▼' : '↕'}
+          </Text>
+        </UnstyledButton>
+      </Table.Th>
+    );
+  };
+
+  const contributors = (f: StatisticsFigures): ReactNode => (f.contributors === null ? '–' : f.contributors);
+
+  return (
+    <ScrollArea type="auto" offsetScrollbars>
+      <Table striped highlightOnHover withTableBorder verticalSpacing={6} aria-label={label} data-testid="statistics-table" fz="sm">
+        <Table.Thead>
+          <Table.Tr>
+            {header('key', keyHeader, 'left')}
+            {columns.map((c) => header(c.id, c.label))}
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.contributors')}</Table.Th>
+            {onTrend && (
+              <Table.Th>
+                <span className="visually-hidden">{t('statistics.trend.title')}</span>
+              </Table.Th>
+            )}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {sorted.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={columns.length + 3}>
+                <Text c="dimmed" ta="center" py="sm">
+                  {t('statistics.no_figures')}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {sorted.map((row) => (
+            <Table.Tr key={`${row.key.id}`} data-confidential={row.confidential || undefined}>
+              <Table.Td style={{ minWidth: 160 }}>{keyLabel(row.key)}</Table.Td>
+              {columns.map((c) => (
+                <Table.Td key={c.id} style={{ textAlign: 'right' }}>
+                  <Cell column={c} figures={row} />
+                </Table.Td>
+              ))}
+              <Table.Td style={{ textAlign: 'right' }}>{contributors(row)}</Table.Td>
+              {onTrend && (
+                <Table.Td>
+                  <Tooltip label={t('statistics.trend.show_for', { name: keyLabel(row.key) })}>
+                    <ActionIcon
+                      variant={trendKeyId === row.key.id ? 'filled' : 'subtle'}
+                      size="sm"
+                      aria-label={t('statistics.trend.show_for', { name: keyLabel(row.key) })}
+                      onClick={() => onTrend(row)}
+                    >
+                      📈
+                    </ActionIcon>
+                  </Tooltip>
+                </Table.Td>
+              )}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+        <Table.Tfoot>
+          <Table.Tr style={{ fontWeight: 700 }} data-testid="statistics-totals">
+            <Table.Td>{t('statistics.total')}</Table.Td>
+            {columns.map((c) => (
+              <Table.Td key={c.id} style={{ textAlign: 'right' }}>
+                <Cell column={c} figures={totals} />
+              </Table.Td>
+            ))}
+            <Table.Td style={{ textAlign: 'right' }}>{contributors(totals)}</Table.Td>
+            {onTrend && <Table.Td />}
+          </Table.Tr>
+        </Table.Tfoot>
+      </Table>
+    </ScrollArea>
+  );
+}
