@@ -449,6 +449,7 @@ export const uiEnUS = {
   'statistics.col.market_value': 'Market value',
   'statistics.col.market_change': 'Market value change',
   'statistics.col.contributors': 'Companies',
+  'statistics.col.rank': 'Rank',
   'statistics.trend.title': 'Trend',
   'statistics.trend.this_year': 'This year',
   'statistics.trend.last_year': 'A year earlier',

@@ -249,6 +249,7 @@ export function StatisticsScreen({ title }: ScreenProps) {
             keyHeader={t(`statistics.by.${effectiveBy}`)}
             withShare={effectiveBy !== 'total'}
             withOwn={withOwn}
+            ranked={effectiveBy === 'company'}
             label={`${title} · ${answer.data.market.international_name} · ${answer.data.period.title}`}
             onTrend={trendKey ? (row) => setTrendRow(trendRow?.key.id === row.key.id ? null : row) : undefined}
             trendKeyId={trendRow?.key.id ?? null}

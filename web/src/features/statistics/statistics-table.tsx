@@ -114,6 +114,7 @@ export function StatisticsTable({
   onTrend,
   trendKeyId,
   label,
+  ranked = false,
 }: {
   rows: StatisticsRow[];
   totals: StatisticsFigures;
@@ -124,6 +125,8 @@ export function StatisticsTable({
   onTrend?: (row: StatisticsRow) => void;
   trendKeyId?: number | null;
   label: string;
+  /** Show each row's rank by value (the company breakdown). */
+  ranked?: boolean;
 }) {
   const { t } = useTranslation();
   const columns = figureColumns(t, view, withShare, withOwn);
@@ -170,6 +173,12 @@ export function StatisticsTable({
     );
   };
 
+  const ranks = useMemo(() => {
+    if (!ranked) return null;
+    const byValue = [...rows].filter((r) => r.value !== null).sort((a, b) => compareDecimals(b.value!, a.value!));
+    return new Map(byValue.map((r, i) => [r.key.id, i + 1]));
+  }, [rows, ranked]);
+
   const contributors = (f: StatisticsFigures): ReactNode => (f.contributors === null ? '–' : f.contributors);
 
   return (
@@ -177,6 +186,7 @@ export function StatisticsTable({
       <Table striped highlightOnHover withTableBorder verticalSpacing={6} aria-label={label} data-testid="statistics-table" fz="sm">
         <Table.Thead>
           <Table.Tr>
+            {ranks && <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.rank')}</Table.Th>}
             {header('key', keyHeader, 'left')}
             {columns.map((c) => header(c.id, c.label))}
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.contributors')}</Table.Th>
@@ -190,7 +200,7 @@ export function StatisticsTable({
         <Table.Tbody>
           {sorted.length === 0 && (
             <Table.Tr>
-              <Table.Td colSpan={columns.length + 3}>
+              <Table.Td colSpan={columns.length + 4}>
                 <Text c="dimmed" ta="center" py="sm">
                   {t('statistics.no_figures')}
                 </Text>
@@ -199,6 +209,7 @@ export function StatisticsTable({
           )}
           {sorted.map((row) => (
             <Table.Tr key={`${row.key.id}`} data-confidential={row.confidential || undefined}>
+              {ranks && <Table.Td style={{ textAlign: 'right' }}>{ranks.get(row.key.id) ?? '–'}</Table.Td>}
               <Table.Td style={{ minWidth: 160 }}>{keyLabel(row.key)}</Table.Td>
               {columns.map((c) => (
                 <Table.Td key={c.id} style={{ textAlign: 'right' }}>
@@ -225,6 +236,7 @@ export function StatisticsTable({
         </Table.Tbody>
         <Table.Tfoot>
           <Table.Tr style={{ fontWeight: 700 }} data-testid="statistics-totals">
+            {ranks && <Table.Td />}
             <Table.Td>{t('statistics.total')}</Table.Td>
             {columns.map((c) => (
               <Table.Td key={c.id} style={{ textAlign: 'right' }}>

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import type { StatisticsFigures, StatisticsRow } from '@mss/contracts/statistics';
+import { AppProviders } from '../../app/providers.tsx';
+import { StatisticsTable } from './statistics-table.tsx';
+
+const figures = (over: Partial<StatisticsFigures>): StatisticsFigures => ({
+  volume: null,
+  value: null,
+  volume_last_year: null,
+  value_last_year: null,
+  volume_change_pct: null,
+  value_change_pct: null,
+  ytd_volume: null,
+  ytd_value: null,
+  ytd_volume_last_year: null,
+  ytd_value_last_year: null,
+  ytd_volume_change_pct: null,
+  ytd_value_change_pct: null,
+  volume_share_pct: null,
+  value_share_pct: null,
+  contributors: null,
+  confidential: false,
+  ...over,
+});
+
+const rows: StatisticsRow[] = [
+  {
+    key: { id: 1, code: '1001', name: 'Small' },
+    ...figures({ volume: '123456789012345.6789', value: '123456789012345.6788', value_change_pct: '-92.0', value_share_pct: '10.0', contributors: 4 }),
+  },
+  { key: { id: 2, code: '1002', name: 'Large' }, ...figures({ confidential: true }) },
+  {
+    key: { id: 3, code: '1003', name: 'Medium' },
+    ...figures({ volume: '2.0000', value: '123456789012345.6789', value_change_pct: '12.5', value_share_pct: '90.0', contributors: 3 }),
+  },
+];
+const totals = figures({ volume: '123456789012347.6789', value: '123456789012345.9788', contributors: 7 });
+
+function renderTable(props: Partial<Parameters<typeof StatisticsTable>[0]> = {}) {
+  render(
+    <AppProviders>
+      <StatisticsTable rows={rows} totals={totals} view="period" keyHeader="Code" withShare withOwn={false} label="Statistics" {...props} />
+    </AppProviders>,
+  );
+  return within(screen.getByTestId('statistics-table'));
+}
+const bodyCodes = (table: ReturnType<typeof renderTable>) =>
+  table
+    .getAllByRole('row')
+    .filter((r) => r.closest('tbody'))
+    .map((r) => r.textContent!.slice(0, 4));
+
+describe('a statistics breakdown', () => {
+  it('when figures are exact decimals, then they show every digit, signed changes, and a withheld cell says Confidential without a number', () => {
+    const table = renderTable();
+    expect(table.getAllByText('123,456,789,012,345.6789')).toHaveLength(2);
+    expect(table.getByText('123,456,789,012,345.6788')).toBeTruthy();
+    expect(table.getByText('-92.0 %')).toBeTruthy();
+    expect(table.getByText('+12.5 %')).toBeTruthy();
+    const withheld = table.getAllByRole('row').find((r) => r.textContent?.includes('1002 Large'))!;
+    expect(within(withheld).getAllByTestId('confidential').length).toBeGreaterThan(0);
+    expect(within(screen.getByTestId('statistics-totals')).getByText('123,456,789,012,345.9788')).toBeTruthy();
+  });
+
+  it('when sorted by value, then the decimal strings are compared exactly (never as numbers) and withheld rows come last either way', () => {
+    const table = renderTable();
+    const valueHeader = table.getByRole('button', { name: 'Value' });
+    fireEvent.click(valueHeader);
+    // …5.6789 above …5.6788: as JavaScript numbers both are 123456789012345.67, and the tie would put 1001 first.
+    expect(bodyCodes(table)).toEqual(['1003', '1001', '1002']);
+    fireEvent.click(valueHeader);
+    expect(bodyCodes(table)).toEqual(['1001', '1003', '1002']);
+  });
+
+  it('when ranked (the company breakdown), then the rank follows the value', () => {
+    const table = renderTable({ ranked: true });
+    const medium = table.getAllByRole('row').find((r) => r.textContent?.includes('Medium'))!;
+    expect(within(medium).getAllByRole('cell')[0]!.textContent).toBe('1');
+  });
+});
