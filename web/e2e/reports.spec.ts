@@ -29,8 +29,8 @@ test.describe('reports', () => {
 
   test('a report without a previous period: nothing to copy, and an empty report cannot be submitted', async ({ page }) => {
     const title = periodTitle('E2E first');
-    // Before every other period of Sweden (no spec makes an earlier one): there is nothing to copy from.
-    await openPeriodOfSweden(await apiAs('market-admin@demo.test'), title, { starts: '2025-01-01', ends: '2025-01-31', deadline: '2025-02-10' });
+    // Before every other period of Sweden (the demo's start in 2025-01; no spec makes an earlier one): there is nothing to copy from.
+    await openPeriodOfSweden(await apiAs('market-admin@demo.test'), title, { starts: '2024-01-01', ends: '2024-01-31', deadline: '2024-02-10' });
 
     await signIn(page, 'reporter@demo.test');
     await openReportLink(page, title).click();

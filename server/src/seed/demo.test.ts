@@ -35,11 +35,12 @@ describe('demo data', () => {
     expect(await total(codes)).toBeGreaterThanOrEqual(24);
     expect(await total(codeSections)).toBe(4);
     expect(await total(codeGroups)).toBe(4);
-    expect(await total(currencyConversions)).toBe(12);
+    expect(await total(currencyConversions)).toBe(18);
     expect(await total(releases)).toBe(1);
     expect(await total(informationModals)).toBe(1);
-    expect(await total(periods)).toBe(4);
-    expect(await total(reports)).toBe(8);
+    // Sweden and Norway: 2025-01 to 2026-10, monthly; 5 companies report in Sweden, 4 in Norway.
+    expect(await total(periods)).toBe(44);
+    expect(await total(reports)).toBe(22 * 5 + 22 * 4);
   });
 
   it('then the reporter has the October reports to do and the approved September ones to compare with', async () => {

@@ -83,7 +83,15 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
       .insert(companies)
       .values([{ name: 'Nordlys Trading AB' }, { name: 'Fjord Equipment AS' }, { name: 'Sisu Machines Oy' }])
       .returning();
-    await tx.insert(companyOrganizations).values([nordlys!, fjord!, sisu!].map((c) => ({ company_id: c.id, organization_id: nordic!.id })));
+    // Companies without users of their own: they report so that the markets' statistics have
+    // enough contributors to show (DESIGN §8 confidentiality needs three or more per figure).
+    const [gota, vasa, skane, bergen, troms] = await tx
+      .insert(companies)
+      .values([{ name: 'Göta Maskin AB' }, { name: 'Vasa Agri AB' }, { name: 'Skåne Lantbruk AB' }, { name: 'Bergen Traktor AS' }, { name: 'Troms Maskin AS' }])
+      .returning();
+    await tx
+      .insert(companyOrganizations)
+      .values([nordlys!, fjord!, sisu!, gota!, vasa!, skane!, bergen!, troms!].map((c) => ({ company_id: c.id, organization_id: nordic!.id })));
     // Company markets: where a company reports. Sisu's carry roles, so that its users act through them.
     await tx.insert(companyMarkets).values([
       { company_id: nordlys!.id, market_id: se!.id },
@@ -92,6 +100,11 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
       { company_id: fjord!.id, market_id: dk!.id },
       { company_id: sisu!.id, market_id: fi!.id, roles: ['company', 'reporter'] },
       { company_id: sisu!.id, market_id: se!.id, roles: ['company'] },
+      { company_id: gota!.id, market_id: se!.id },
+      { company_id: vasa!.id, market_id: se!.id },
+      { company_id: skane!.id, market_id: se!.id },
+      { company_id: bergen!.id, market_id: no!.id },
+      { company_id: troms!.id, market_id: no!.id },
     ]);
 
     // Codes: numeric ranges make the sections; groups cut across them.
@@ -167,19 +180,26 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
         ...[...codeIds('10'), ...codeIds('30')].map((code_id) => ({ company_id: nordlys!.id, code_id })),
         ...codeIds('20').map((code_id) => ({ company_id: fjord!.id, code_id })),
         ...[...codeIds('11'), ...codeIds('10')].map((code_id) => ({ company_id: sisu!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('20')].map((code_id) => ({ company_id: gota!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('11')].map((code_id) => ({ company_id: vasa!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('11'), ...codeIds('30')].map((code_id) => ({ company_id: skane!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('20')].map((code_id) => ({ company_id: bergen!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('30')].map((code_id) => ({ company_id: troms!.id, code_id })),
       ]);
 
-    // Conversions between the four currencies and EUR (rate: multiply to convert).
-    const rates: [string, string, string, string][] = [
-      ['SEK', 'EUR', '0.0870', '0.0874'],
-      ['DKK', 'EUR', '0.1340', '0.1341'],
-      ['NOK', 'EUR', '0.0850', '0.0858'],
-      ['EUR', 'SEK', '11.4900', '11.4400'],
-      ['EUR', 'DKK', '7.4600', '7.4580'],
-      ['EUR', 'NOK', '11.7600', '11.6500'],
+    // Conversions between the four currencies and EUR (rate: multiply to convert), from 2025 on, so
+    // that every demo period (2025-01 onwards) converts at the rate valid at its end.
+    const rates: [string, string, string, string, string][] = [
+      ['SEK', 'EUR', '0.0866', '0.0870', '0.0874'],
+      ['DKK', 'EUR', '0.1339', '0.1340', '0.1341'],
+      ['NOK', 'EUR', '0.0845', '0.0850', '0.0858'],
+      ['EUR', 'SEK', '11.5500', '11.4900', '11.4400'],
+      ['EUR', 'DKK', '7.4610', '7.4600', '7.4580'],
+      ['EUR', 'NOK', '11.8300', '11.7600', '11.6500'],
     ];
     await tx.insert(currencyConversions).values(
-      rates.flatMap(([from, to, january, july]) => [
+      rates.flatMap(([from, to, earlier, january, july]) => [
+        { from_currency_id: currency(from), to_currency_id: currency(to), rate: earlier, valid_from: '2025-01-01' },
         { from_currency_id: currency(from), to_currency_id: currency(to), rate: january, valid_from: '2026-01-01' },
         { from_currency_id: currency(from), to_currency_id: currency(to), rate: july, valid_from: '2026-07-01' },
       ]),
@@ -231,16 +251,24 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
       });
     }
 
-    // Reporting: September closed, approved and published; October open with Ongoing reports.
+    // Reporting: 2025-01 to 2026-09 closed, approved and published (two years, so that statistics
+    // compare with last year and year to date); 2026-10 open. In October Nordlys and Sisu (who have
+    // users) still have Ongoing reports; in Sweden two other companies are approved and one waits
+    // for approval, so an approver sees provisional figures.
     const reportingMarkets = [se!, no!];
     const reportingCompanies: Record<number, { id: number; codeIds: number[] }[]> = {
       [se!.id]: [
         { id: nordlys!.id, codeIds: [...codeIds('10'), ...codeIds('30')] },
         { id: sisu!.id, codeIds: [...codeIds('11'), ...codeIds('10')] },
+        { id: gota!.id, codeIds: [...codeIds('10'), ...codeIds('20')] },
+        { id: vasa!.id, codeIds: [...codeIds('10'), ...codeIds('11')] },
+        { id: skane!.id, codeIds: [...codeIds('10'), ...codeIds('11'), ...codeIds('30')] },
       ],
       [no!.id]: [
         { id: nordlys!.id, codeIds: [...codeIds('10'), ...codeIds('30')] },
         { id: fjord!.id, codeIds: codeIds('20') },
+        { id: bergen!.id, codeIds: [...codeIds('10'), ...codeIds('20')] },
+        { id: troms!.id, codeIds: [...codeIds('10'), ...codeIds('30')] },
       ],
     };
     const admin = signInIds.get('admin@demo.test')!;
@@ -248,78 +276,132 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
       [nordlys!.id]: signInIds.get('reporter@demo.test'),
       [sisu!.id]: signInIds.get('company@demo.test'),
     };
+    const months = demoMonths('2025-01', '2026-10');
     for (const market of reportingMarkets) {
-      const [september, october] = await tx
+      const periodRows = await tx
         .insert(periods)
-        .values([
-          {
-            market_id: market.id,
-            title: '2026-09',
-            starts_on: '2026-09-01',
-            ends_on: '2026-09-30',
-            deadline: '2026-10-10',
-            status: 'closed',
-            opened_at: new Date('2026-09-01T06:00:00Z'),
-            closed_at: new Date('2026-10-15T06:00:00Z'),
-            published_at: new Date('2026-10-16T06:00:00Z'),
-          },
-          {
-            market_id: market.id,
-            title: '2026-10',
-            starts_on: '2026-10-01',
-            ends_on: '2026-10-31',
-            deadline: '2026-11-10',
-            status: 'open',
-            opened_at: new Date('2026-10-01T06:00:00Z'),
-          },
-        ])
+        .values(
+          months.map((m) => {
+            const open = m.title === '2026-10';
+            return {
+              market_id: market.id,
+              title: m.title,
+              starts_on: m.starts_on,
+              ends_on: m.ends_on,
+              deadline: m.deadline,
+              status: open ? ('open' as const) : ('closed' as const),
+              opened_at: new Date(`${m.starts_on}T06:00:00Z`),
+              closed_at: open ? null : new Date(`${m.closed_on}T06:00:00Z`),
+              published_at: open ? null : new Date(`${m.published_on}T06:00:00Z`),
+            };
+          }),
+        )
         .returning();
       // The one place besides reports.workflow.ts that writes report statuses and history: the
-      // demo's past is back-dated (and September is approved in a closed period, which the
+      // demo's past is back-dated (and its reports are approved in closed periods, which the
       // workflow rightly refuses), so it is written as it would have been recorded.
-      for (const company of reportingCompanies[market.id]!) {
-        const [approved] = await tx
-          .insert(reports)
-          .values({
-            period_id: september!.id,
-            company_id: company.id,
-            status: ReportStatus.Approved,
-            submitted_at: new Date('2026-10-08T09:00:00Z'),
-            approved_at: new Date('2026-10-12T09:00:00Z'),
-          })
-          .returning();
-        // Deterministic, plausible figures: volumes in tens, values in local currency.
-        const [rowSet] = await tx.insert(reportRowSets).values({ report_id: approved!.id }).returning();
-        await tx.insert(reportRows).values(
-          company.codeIds.map((code_id, i) => {
-            const volume = ((code_id * 37 + company.id * 11 + market.id * 5) % 90) + 10;
-            return { row_set_id: rowSet!.id, code_id, volume: String(volume), value: String(volume * (1200 + ((i * 97) % 800)) * 10) };
-          }),
-        );
-        await tx.update(reports).set({ row_set_id: rowSet!.id }).where(eq(reports.id, approved!.id));
-        await tx.insert(reportStatusChanges).values([
-          { report_id: approved!.id, user_id: admin, from_status: null, to_status: ReportStatus.Ongoing, created_at: new Date('2026-09-01T06:00:00Z') },
-          {
-            report_id: approved!.id,
-            user_id: submitters[company.id] ?? null,
-            from_status: ReportStatus.Ongoing,
-            to_status: ReportStatus.WaitingForApproval,
-            created_at: new Date('2026-10-08T09:00:00Z'),
-          },
-          {
-            report_id: approved!.id,
-            user_id: admin,
-            from_status: ReportStatus.WaitingForApproval,
-            to_status: ReportStatus.Approved,
-            created_at: new Date('2026-10-12T09:00:00Z'),
-          },
-        ]);
-        const [ongoing] = await tx.insert(reports).values({ period_id: october!.id, company_id: company.id, status: ReportStatus.Ongoing }).returning();
-        await tx
-          .insert(reportStatusChanges)
-          .values({ report_id: ongoing!.id, user_id: admin, from_status: null, to_status: ReportStatus.Ongoing, created_at: new Date('2026-10-01T06:00:00Z') });
+      for (const [index, period] of periodRows.entries()) {
+        const month = months[index]!;
+        for (const company of reportingCompanies[market.id]!) {
+          const hasUsers = submitters[company.id] !== undefined || company.id === fjord!.id;
+          const status =
+            period.status === 'closed'
+              ? ReportStatus.Approved
+              : hasUsers || market.id !== se!.id
+                ? ReportStatus.Ongoing
+                : company.id === skane!.id
+                  ? ReportStatus.WaitingForApproval
+                  : ReportStatus.Approved;
+          const submitted = status === ReportStatus.Approved || status === ReportStatus.WaitingForApproval;
+          const [report] = await tx
+            .insert(reports)
+            .values({
+              period_id: period.id,
+              company_id: company.id,
+              status,
+              submitted_at: submitted ? new Date(`${month.submitted_on}T09:00:00Z`) : null,
+              approved_at: status === ReportStatus.Approved ? new Date(`${month.approved_on}T09:00:00Z`) : null,
+            })
+            .returning();
+          const history: (typeof reportStatusChanges.$inferInsert)[] = [
+            { report_id: report!.id, user_id: admin, from_status: null, to_status: ReportStatus.Ongoing, created_at: new Date(`${month.starts_on}T06:00:00Z`) },
+          ];
+          if (submitted) {
+            history.push({
+              report_id: report!.id,
+              user_id: submitters[company.id] ?? null,
+              from_status: ReportStatus.Ongoing,
+              to_status: ReportStatus.WaitingForApproval,
+              created_at: new Date(`${month.submitted_on}T09:00:00Z`),
+            });
+            const [rowSet] = await tx.insert(reportRowSets).values({ report_id: report!.id }).returning();
+            await tx
+              .insert(reportRows)
+              .values(company.codeIds.map((code_id, i) => ({ row_set_id: rowSet!.id, ...demoFigures(code_id, i, company.id, market.id, month) })));
+            await tx.update(reports).set({ row_set_id: rowSet!.id }).where(eq(reports.id, report!.id));
+          }
+          if (status === ReportStatus.Approved)
+            history.push({
+              report_id: report!.id,
+              user_id: admin,
+              from_status: ReportStatus.WaitingForApproval,
+              to_status: ReportStatus.Approved,
+              created_at: new Date(`${month.approved_on}T09:00:00Z`),
+            });
+          await tx.insert(reportStatusChanges).values(history);
+        }
       }
     }
     return signIns;
   });
+}
+
+interface DemoMonth {
+  title: string;
+  starts_on: string;
+  ends_on: string;
+  deadline: string;
+  submitted_on: string;
+  approved_on: string;
+  closed_on: string;
+  published_on: string;
+  year: number;
+  month: number;
+}
+
+/** Monthly periods from `first` to `last` ("YYYY-MM"), with the dates of their reporting round. */
+function demoMonths(first: string, last: string): DemoMonth[] {
+  const out: DemoMonth[] = [];
+  const day = (y: number, m: number, d: number) => new Date(Date.UTC(y, m - 1, d)).toISOString().slice(0, 10);
+  for (let [y, m] = first.split('-').map(Number) as [number, number]; `${y}-${String(m).padStart(2, '0')}` <= last; m === 12 ? ((y += 1), (m = 1)) : (m += 1)) {
+    out.push({
+      title: `${y}-${String(m).padStart(2, '0')}`,
+      starts_on: day(y, m, 1),
+      ends_on: day(y, m + 1, 0),
+      deadline: day(y, m + 1, 10),
+      submitted_on: day(y, m + 1, 8),
+      approved_on: day(y, m + 1, 12),
+      closed_on: day(y, m + 1, 15),
+      published_on: day(y, m + 1, 16),
+      year: y,
+      month: m,
+    });
+  }
+  return out;
+}
+
+/** Share of an average month's sales, in percent: spring and autumn peaks, a quiet winter. */
+const SEASON = [70, 75, 95, 120, 130, 125, 100, 90, 110, 105, 85, 80];
+
+/**
+ * Deterministic, plausible figures for a code of a company: volumes in units, values in the
+ * market's currency (integers and cents: exact as text), with a season and some growth in 2026.
+ */
+function demoFigures(codeId: number, index: number, companyId: number, marketId: number, month: DemoMonth): { code_id: number; volume: string; value: string } {
+  const base = ((codeId * 37 + companyId * 11 + marketId * 5) % 90) + 10;
+  const growth = month.year >= 2026 ? 100 + ((codeId + companyId) % 15) : 100;
+  const volume = Math.max(1, Math.floor((base * SEASON[month.month - 1]! * growth) / 10_000));
+  const price = (1200 + ((index * 97) % 800)) * 10;
+  const cents = volume * price * (month.year >= 2026 ? 103 : 100);
+  return { code_id: codeId, volume: String(volume), value: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}` };
 }
