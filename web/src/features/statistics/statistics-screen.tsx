@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { canInMarket } from '@mss/contracts/abilities';
 import type { Period } from '@mss/contracts/periods';
@@ -130,7 +130,11 @@ export function StatisticsScreen({ title }: ScreenProps) {
   const subject = abilitySubject(session);
   const [search, setSearch] = useSearchParams();
   const { markets, options: marketOptions, loading: marketsLoading } = useMarketsWith('view-statistics');
-  const marketId = Number(search.get('market')) || markets[0]?.id;
+  // Without a market in the address: the first of the user's markets that has a period to show.
+  const marketPeriods = useQueries({ queries: markets.map((m) => ({ ...periodQueries.periods({ market_id: m.id }), enabled: !search.get('market') })) });
+  const firstWithPeriods = markets.find((_, i) => (marketPeriods[i]?.data?.length ?? 0) > 0);
+  const decided = marketPeriods.every((q) => !q.isPending);
+  const marketId = Number(search.get('market')) || (decided ? (firstWithPeriods ?? markets[0])?.id : undefined);
   const by = (search.get('by') as StatisticsBreakdown | null) ?? 'code';
   const currency = search.get('currency') ?? '';
   const view = (search.get('view') as StatisticsView | null) ?? 'period';
