@@ -9,7 +9,7 @@ import { AdminPage } from '../../components/page.tsx';
 import { formatDecimal } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { TrendChart } from './statistics-charts.tsx';
-import { AnswerFacts, CurrencyPicker, Downloads } from './statistics-screen.tsx';
+import { AnswerFacts, BreakdownPicker, CurrencyPicker, Downloads } from './statistics-screen.tsx';
 import { Change, Confidential, keyLabel } from './statistics-table.tsx';
 
 /** The last 36 months, newest first ("2026-11"). */
@@ -132,12 +132,7 @@ export function ClusterStatisticsScreen({ title }: ScreenProps) {
           <CurrencyPicker value={currency} onChange={(iso) => iso && set('currency', iso)} required />
         </Group>
         <Group gap="md" mt="md" wrap="wrap">
-          <SegmentedControl
-            value={by}
-            onChange={(v) => set('by', v)}
-            data={(['code', 'code_group', 'code_section', 'total'] as const).map((b) => ({ value: b, label: t(`statistics.by.${b}`) }))}
-            aria-label={t('statistics.breakdown')}
-          />
+          <BreakdownPicker value={by} choices={['code', 'code_group', 'code_section', 'market', 'total'] as const} onChange={(v) => set('by', v)} />
           <SegmentedControl
             value={measure}
             onChange={(v) => set('measure', v)}
@@ -170,9 +165,7 @@ export function ClusterStatisticsScreen({ title }: ScreenProps) {
             </Text>
             <Downloads endpoint="cluster" query={query} />
           </AnswerFacts>
-          {answer.data.markets.length > 0 && (
-            <ClusterTable answer={answer.data} measure={measure} keyHeader={t(`statistics.by.${by === 'market' ? 'total' : by}`)} />
-          )}
+          {answer.data.markets.length > 0 && <ClusterTable answer={answer.data} measure={measure} keyHeader={t(`statistics.by.${by}`)} />}
           {clusterId && (
             <TrendChart query={{ cluster_id: clusterId, periods: 24, currency }} subtitle={`${answer.data.cluster.name} · ${t('statistics.total')}`} />
           )}

@@ -46,8 +46,9 @@ export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; s
   const lastYear = t('statistics.trend.last_year');
   const own = t('statistics.trend.own_share');
   const points = trend.data?.points ?? [];
+  // A provisional point (an approver's unpublished period) is marked in its label.
   const data = points.map((p) => ({
-    period: p.period.title,
+    period: p.provisional ? `${p.period.title}*` : p.period.title,
     [thisYear]: plot(measure === 'value' ? p.value : p.volume),
     [lastYear]: plot(measure === 'value' ? p.value_last_year : p.volume_last_year),
     [own]: plot(measure === 'value' ? p.own_value_share_pct : p.own_volume_share_pct),
@@ -113,6 +114,11 @@ export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; s
                 />
               </>
             )}
+            {points.some((p) => p.provisional) && (
+              <Text size="xs" c="dimmed">
+                {t('statistics.trend.provisional')}
+              </Text>
+            )}
             {withheld > 0 && (
               <Text size="xs" c="dimmed">
                 {t('statistics.trend.withheld', { count: withheld })}
@@ -154,9 +160,8 @@ export function ShareChart({ rows }: { rows: StatisticsRow[] }) {
           dataKey="company"
           orientation="vertical"
           series={[{ name: label, color: 'blue.6' }]}
-          unit=" %"
           yAxisProps={{ width: 140 }}
-          valueFormatter={(v) => `${formatDecimal(String(v))}`}
+          valueFormatter={(v) => `${formatDecimal(String(v))} %`}
         />
       </Stack>
     </Paper>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, SegmentedControl, Select, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { canInMarket } from '@mss/contracts/abilities';
 import type { Period } from '@mss/contracts/periods';
 import type { MarketStatistics, StatisticsBreakdown, StatisticsRow, TrendStatisticsQuery } from '@mss/contracts/statistics';
@@ -15,7 +16,7 @@ import { useMarketsWith } from '../../lib/markets.ts';
 import { formatDecimal } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { ShareChart, TrendChart } from './statistics-charts.tsx';
-import { keyLabel, StatisticsTable, type StatisticsView } from './statistics-table.tsx';
+import { keyLabel, LockIcon, StatisticsTable, type StatisticsView } from './statistics-table.tsx';
 
 /** The market's periods the caller may open, newest first; published ones first choice. */
 export function latestPeriod(periods: Period[]): Period | undefined {
@@ -88,7 +89,7 @@ export function AnswerFacts({
       )}
       {confidentialShown && (
         <Text size="sm" c="dimmed" data-testid="confidential-note">
-          🔒{' '}
+          <LockIcon />{' '}
           {t('statistics.confidential_note', {
             min: answer.confidentiality.min_contributors,
             percentage: answer.confidentiality.dominance_percentage,
@@ -112,6 +113,26 @@ export function Downloads({ endpoint, query }: { endpoint: Parameters<typeof sta
       </Button>
     </Group>
   );
+}
+
+/** The breakdown: a segmented control, or a select where five segments do not fit (phones). */
+export function BreakdownPicker<B extends string>({ value, choices, onChange }: { value: B; choices: readonly B[]; onChange: (b: B) => void }) {
+  const { t } = useTranslation();
+  const narrow = useMediaQuery('(max-width: 40em)');
+  const data = choices.map((b) => ({ value: b, label: t(`statistics.by.${b}` as string) }));
+  if (narrow)
+    return (
+      <Select
+        label={t('statistics.breakdown')}
+        data={data}
+        value={value}
+        onChange={(v) => v && onChange(v as B)}
+        allowDeselect={false}
+        w="100%"
+        data-testid="breakdown"
+      />
+    );
+  return <SegmentedControl value={value} onChange={(v) => onChange(v as B)} data={data} aria-label={t('statistics.breakdown')} data-testid="breakdown" />;
 }
 
 const TREND_KEY: Partial<Record<StatisticsBreakdown, 'code_id' | 'code_group_id' | 'code_section_id'>> = {
@@ -206,13 +227,7 @@ export function StatisticsScreen({ title }: ScreenProps) {
           <CurrencyPicker value={currency} onChange={(iso) => set({ currency: iso })} own={answer.data?.rate ? answer.data.rate.from : answer.data?.currency} />
         </Group>
         <Group gap="md" mt="md" wrap="wrap" align="center">
-          <SegmentedControl
-            value={effectiveBy}
-            onChange={(v) => set({ by: v })}
-            data={breakdowns.map((b) => ({ value: b, label: t(`statistics.by.${b}`) }))}
-            aria-label={t('statistics.breakdown')}
-            data-testid="breakdown"
-          />
+          <BreakdownPicker value={effectiveBy} choices={breakdowns} onChange={(v) => set({ by: v })} />
           <SegmentedControl
             value={view}
             onChange={(v) => set({ view: v === 'period' ? null : v })}

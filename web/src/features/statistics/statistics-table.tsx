@@ -15,13 +15,53 @@ export function keyLabel(key: StatisticsKey): string {
   return key.name;
 }
 
+/** A padlock (inline SVG: no icon font or emoji to depend on). */
+export function LockIcon({ size = 12 }: { size?: number }) {
+  return (
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2.2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden
+    >
+      <rect x="5" y="11" width="14" height="10" rx="2" />
+      <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+    </svg>
+  );
+}
+
+/** A small line chart (inline SVG). */
+export function TrendIcon({ size = 14 }: { size?: number }) {
+  return (
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2.2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden
+    >
+      <path d="M3 17l6-6 4 4 8-8" />
+      <path d="M14 7h7v7" />
+    </svg>
+  );
+}
+
 /** "Confidential" in place of a number: a figure the server withheld (DESIGN §8). */
 export function Confidential() {
   const { t } = useTranslation();
   return (
     <Tooltip label={t('statistics.confidential_hint')} withArrow>
-      <Badge variant="light" color="gray" tt="none" size="sm" data-testid="confidential">
-        🔒 {t('statistics.confidential')}
+      <Badge variant="light" color="gray" tt="none" size="sm" data-testid="confidential" leftSection={<LockIcon />}>
+        {t('statistics.confidential')}
       </Badge>
     </Tooltip>
   );
@@ -90,12 +130,15 @@ function figureColumns(t: TFunction, view: StatisticsView, withShare: boolean, w
 function Cell({ column, figures }: { column: FigureColumn; figures: StatisticsFigures }) {
   const value = column.get(figures);
   // The own columns are the caller's own figures: never withheld from them.
-  const own = column.id.startsWith('own_volume') || column.id.startsWith('own_value');
+  const own = column.id.startsWith('own_');
   if (figures.confidential && !own && (value === null || value === undefined)) return <Confidential />;
   if (column.kind === 'change') return <Change value={value} />;
   if (column.kind === 'share') return <span style={{ whiteSpace: 'nowrap' }}>{value ? formatPercent(value) : '–'}</span>;
   return <Num value={value} />;
 }
+
+/** The key column stays in view while the figures scroll sideways (phones). */
+const STICKY = { position: 'sticky', left: 0, zIndex: 1, background: 'var(--mantine-color-body)' } as const;
 
 type Sort = { column: string; direction: 'asc' | 'desc' } | null;
 
@@ -130,6 +173,9 @@ export function StatisticsTable({
 }) {
   const { t } = useTranslation();
   const columns = figureColumns(t, view, withShare, withOwn);
+  const isOwn = (c: FigureColumn) => c.id.startsWith('own_');
+  const marketColumns = columns.filter((c) => !isOwn(c));
+  const ownColumns = columns.filter(isOwn);
   const [sort, setSort] = useState<Sort>(null);
   const sorted = useMemo(() => {
     if (!sort) return rows;
@@ -151,7 +197,11 @@ export function StatisticsTable({
   const header = (id: string, text: string, align: 'left' | 'right' = 'right') => {
     const state = sort?.column === id ? sort.direction : 'none';
     return (
-      <Table.Th key={id} style={{ textAlign: align }} aria-sort={state === 'none' ? undefined : state === 'asc' ? 'ascending' : 'descending'}>
+      <Table.Th
+        key={id}
+        style={{ textAlign: align, ...(id === 'key' ? STICKY : {}) }}
+        aria-sort={state === 'none' ? undefined : state === 'asc' ? 'ascending' : 'descending'}
+      >
         <UnstyledButton
           onClick={() =>
             setSort(
@@ -210,8 +260,20 @@ export function StatisticsTable({
           {sorted.map((row) => (
             <Table.Tr key={`${row.key.id}`} data-confidential={row.confidential || undefined}>
               {ranks && <Table.Td style={{ textAlign: 'right' }}>{ranks.get(row.key.id) ?? '–'}</Table.Td>}
-              <Table.Td style={{ minWidth: 160 }}>{keyLabel(row.key)}</Table.Td>
-              {columns.map((c) => (
+              <Table.Td style={{ minWidth: 140, ...STICKY }}>{keyLabel(row.key)}</Table.Td>
+              {row.confidential && marketColumns.every((c) => c.get(row) == null) ? (
+                // Withheld: one cell says so for every market figure of the row (the own ones follow).
+                <Table.Td colSpan={marketColumns.length} style={{ textAlign: 'center' }}>
+                  <Confidential />
+                </Table.Td>
+              ) : (
+                marketColumns.map((c) => (
+                  <Table.Td key={c.id} style={{ textAlign: 'right' }}>
+                    <Cell column={c} figures={row} />
+                  </Table.Td>
+                ))
+              )}
+              {ownColumns.map((c) => (
                 <Table.Td key={c.id} style={{ textAlign: 'right' }}>
                   <Cell column={c} figures={row} />
                 </Table.Td>
@@ -226,7 +288,7 @@ export function StatisticsTable({
                       aria-label={t('statistics.trend.show_for', { name: keyLabel(row.key) })}
                       onClick={() => onTrend(row)}
                     >
-                      📈
+                      <TrendIcon />
                     </ActionIcon>
                   </Tooltip>
                 </Table.Td>
@@ -237,7 +299,7 @@ export function StatisticsTable({
         <Table.Tfoot>
           <Table.Tr style={{ fontWeight: 700 }} data-testid="statistics-totals">
             {ranks && <Table.Td />}
-            <Table.Td>{t('statistics.total')}</Table.Td>
+            <Table.Td style={STICKY}>{t('statistics.total')}</Table.Td>
             {columns.map((c) => (
               <Table.Td key={c.id} style={{ textAlign: 'right' }}>
                 <Cell column={c} figures={totals} />
