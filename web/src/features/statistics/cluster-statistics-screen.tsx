@@ -91,7 +91,9 @@ export function ClusterStatisticsScreen({ title }: ScreenProps) {
   const months = recentMonths();
   const month = search.get('month') ?? months[1]!;
   const by = (search.get('by') as ClusterBreakdown | null) ?? 'code';
-  const currency = search.get('currency') ?? choices.data?.markets.find((m) => m.currency)?.currency ?? 'EUR';
+  // Clusters add markets of different currencies: EUR by default, the currency the demo's and most
+  // associations' conversions go through (the server names a missing rate, pair and date).
+  const currency = search.get('currency') ?? (choices.data?.currencies.some((c) => c.iso_code === 'EUR') ? 'EUR' : choices.data?.currencies[0]?.iso_code);
   const measure = (search.get('measure') as Measure | null) ?? 'value';
   const set = (key: string, value: string) =>
     setSearch((current) => {
