@@ -564,16 +564,14 @@ export async function findTrendStatistics(
       };
     });
   } else {
-    points = visible
-      .slice(-query.periods)
-      .map((p) => ({
-        title: p.title,
-        uuid: p.uuid,
-        starts_on: p.starts_on,
-        ends_on: p.ends_on,
-        periods: [p],
-        lastYear: [lastYearOf(p)].filter((x): x is PeriodRow => !!x),
-      }));
+    points = visible.slice(-query.periods).map((p) => ({
+      title: p.title,
+      uuid: p.uuid,
+      starts_on: p.starts_on,
+      ends_on: p.ends_on,
+      periods: [p],
+      lastYear: [lastYearOf(p)].filter((x): x is PeriodRow => !!x),
+    }));
   }
   // A member's own figures, for a market: when the company reports there.
   const ownCompanyId = markets.length === 1 && accessIn(who, markets[0]!.id, companyId).member ? companyId! : undefined;

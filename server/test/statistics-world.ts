@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { createOrganization, createUser, signIn, type TestApp, XHR } from '../../../test/helpers.ts';
+import { createOrganization, createUser, signIn, type TestApp, XHR } from './helpers.ts';
 
 /*
  * A statistics world (tests only): market SE (SEK) with five companies, seven codes in two groups
