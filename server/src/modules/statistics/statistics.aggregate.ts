@@ -33,6 +33,8 @@ export interface AggregateInput {
   settings: { minContributors: number; dominancePercentage: number };
   /** A company's own figures of each bucket's period ('p'), from its counted report. */
   ownCompanyId?: number;
+  /** Also the sums over the buckets (rows with `rollup: true`, bucket null). */
+  rollup?: boolean;
 }
 
 export type AggregateRow = {
@@ -85,7 +87,10 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
   const dims = textArray(input.dimensions);
   const keyFilter = input.key ? sql`and (dimension <> ${input.key.dimension} or key_id = ${input.key.id})` : sql``;
   const liveSource: SQL = live.size
-    ? sql`union all select * from (${liveCells({ periodIds: [...live], dimensions: input.dimensions, reports: 'all' })}) l where true ${keyFilter}`
+    ? sql`union all
+      select s.bucket, s.role, s.rate, l.*, case when s.rate is null then l.value else l.value * s.rate end from sel s
+      join (${liveCells({ periodIds: [...live], dimensions: input.dimensions, reports: 'all' })}) l on l.period_id = s.period_id
+      where l.dimension = any(${dims}) ${keyFilter}`
     : sql``;
   const ownPeriods = [...new Set(selections.filter((s) => s.role === 'p').map((s) => s.periodId))];
   const ownSource =
@@ -96,21 +101,33 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       : sql`select null::int as bucket, null::text as dimension, null::int as key_id, null::numeric as volume, null::numeric as value where false`;
   const { minContributors, dominancePercentage } = input.settings;
   const sum = (column: 'volume' | 'value', role: Role) =>
-    column === 'value'
-      ? sql.raw(`sum(c.value * coalesce(c.rate, 1)) filter (where c.role = '${role}')`)
-      : sql.raw(`sum(c.volume) filter (where c.role = '${role}')`);
-  const result = await db.execute<AggregateRow>(sql`
+    column === 'value' ? sql.raw(`sum(c.converted) filter (where c.role = '${role}')`) : sql.raw(`sum(c.volume) filter (where c.role = '${role}')`);
+  const figures = ['volume', 'value', 'volume_ly', 'value_ly', 'ytd_volume', 'ytd_value', 'ytd_volume_ly', 'ytd_value_ly'];
+  // Over the buckets (a cluster's markets): the sums of the buckets' sums.
+  const rollup = input.rollup
+    ? sql.raw(`union all
+      select true, null, b.dimension, b.key_id, ${figures.map((f) => `sum(b.${f})`).join(', ')},
+        sum(b.contributors)::int, bool_or(b.primary_confidential)
+      from b group by b.dimension, b.key_id`)
+    : sql``;
+  // Enough memory for a cluster's tens of thousands of cells to be summed without spilling to disk.
+  const result = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local work_mem = '32MB'`);
+    return tx.execute<AggregateRow>(sql`
     with sel (bucket, period_id, role, rate) as (
       select * from unnest(${intArray(selections.map((s) => s.bucket))}, ${intArray(selections.map((s) => s.periodId))},
         ${textArray(selections.map((s) => s.role))}, ${numericArray(selections.map((s) => s.rate))})
-    ), cells as (
-      select period_id, dimension, key_id, volume, value, contributors, max_volume, max_value from statistics_cells
-      where period_id = any(${intArray(stored)}) and dimension = any(${dims}) ${keyFilter}
-      ${liveSource}
     ), c as (
-      select s.bucket, s.role, s.rate, x.* from sel s join cells x on x.period_id = s.period_id and x.dimension = any(${dims})
-    ), own as (${ownSource}), g as (
-      select grouping(c.bucket) = 1 as rollup, c.bucket, c.dimension, c.key_id,
+      -- One index range per selected period (a join on the unnest was planned as a nested loop over every cell).
+      select s.bucket, s.role, s.rate, x.*, case when s.rate is null then x.value else x.value * s.rate end as converted from sel s
+      cross join lateral (
+        select period_id, dimension, key_id, volume, value, contributors, max_volume, max_value from statistics_cells x
+        where x.period_id = s.period_id and x.dimension = any(${dims}) ${keyFilter}
+      ) x
+      where s.period_id = any(${intArray(stored)})
+      ${liveSource}
+    ), own as (${ownSource}), b as (
+      select c.bucket, c.dimension, c.key_id,
         ${sum('volume', 'p')} as volume, ${sum('value', 'p')} as value,
         ${sum('volume', 'ly')} as volume_ly, ${sum('value', 'ly')} as value_ly,
         ${sum('volume', 'ytd')} as ytd_volume, ${sum('value', 'ytd')} as ytd_value,
@@ -119,7 +136,17 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
         coalesce(bool_or(c.contributors < ${minContributors}
           or (c.volume > 0 and c.max_volume * 100 > ${dominancePercentage} * c.volume)
           or (c.value > 0 and c.max_value * 100 > ${dominancePercentage} * c.value)), false) as primary_confidential
-      from c group by grouping sets ((c.dimension, c.key_id, c.bucket), (c.dimension, c.key_id))
+      from c group by c.bucket, c.dimension, c.key_id
+    ), g (rollup, bucket, dimension, key_id, volume, value, volume_ly, value_ly, ytd_volume, ytd_value, ytd_volume_ly, ytd_value_ly,
+        contributors, primary_confidential) as (
+      select false, b.* from b
+      ${rollup}
+    ), t as (
+      -- Each row beside its breakdown's total (a window, not a self-join: a cluster has thousands of rows).
+      select g.*, max(g.volume) filter (where g.dimension = 'total') over w as total_volume,
+        max(g.value) filter (where g.dimension = 'total') over w as total_value,
+        (row_number() over (partition by g.rollup, g.bucket, g.dimension order by coalesce(g.value, g.volume) nulls first, g.key_id))::int as rank
+      from g window w as (partition by g.rollup, g.bucket)
     )
     select g.rollup, g.bucket, g.dimension, g.key_id,
       g.volume::text as volume, round(g.value, 4)::text as value,
@@ -128,13 +155,12 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       g.ytd_volume::text as ytd_volume, round(g.ytd_value, 4)::text as ytd_value,
       g.ytd_volume_ly::text as ytd_volume_last_year, round(g.ytd_value_ly, 4)::text as ytd_value_last_year,
       ${change('g.ytd_volume', 'g.ytd_volume_ly')} as ytd_volume_change_pct, ${change('g.ytd_value', 'g.ytd_value_ly')} as ytd_value_change_pct,
-      ${share('g.volume', 't.volume')} as volume_share_pct, ${share('g.value', 't.value')} as value_share_pct,
+      ${share('g.volume', 'g.total_volume')} as volume_share_pct, ${share('g.value', 'g.total_value')} as value_share_pct,
       o.volume::text as own_volume, round(o.value, 4)::text as own_value,
       ${share('o.volume', 'g.volume')} as own_volume_share_pct, ${share('o.value', 'g.value')} as own_value_share_pct,
-      g.contributors, g.primary_confidential,
-      (row_number() over (partition by g.rollup, g.bucket, g.dimension order by coalesce(g.value, g.volume) nulls first, g.key_id))::int as rank
-    from g
-    left join g t on t.dimension = 'total' and t.rollup = g.rollup and t.bucket is not distinct from g.bucket
+      g.contributors, g.primary_confidential, g.rank
+    from t g
     left join own o on not g.rollup and o.bucket = g.bucket and o.dimension = g.dimension and o.key_id = g.key_id`);
+  });
   return result.rows;
 }

@@ -400,8 +400,16 @@ export async function findClusterStatistics(
   // Approvers of every market see everything; anyone else sees the cluster with confidentiality.
   const apply = !approverEverywhere || columns.length === 0;
   const dimension: Dimension = query.by === 'market' ? 'total' : query.by;
-  const rows = await aggregate(db, { selections, live: [...new Set(live)], dimensions: dimension === 'total' ? ['total'] : [dimension, 'total'], settings });
-  const cells = (r: AggregateRow) => rows.filter((x) => !x.rollup && x.dimension === r.dimension && x.key_id === r.key_id);
+  const rows = await aggregate(db, {
+    selections,
+    live: [...new Set(live)],
+    dimensions: dimension === 'total' ? ['total'] : [dimension, 'total'],
+    settings,
+    rollup: true,
+  });
+  const byKey = new Map<string, AggregateRow[]>();
+  for (const x of rows) if (!x.rollup) byKey.set(`${x.dimension}/${x.key_id}`, [...(byKey.get(`${x.dimension}/${x.key_id}`) ?? []), x]);
+  const cells = (r: AggregateRow) => byKey.get(`${r.dimension}/${r.key_id}`) ?? [];
   const marketOrder = columns.map((c) => c.market.id);
   const perMarket = (r: AggregateRow, confidential: boolean, totalsConfidential: boolean) =>
     marketOrder.map((marketId) => {
