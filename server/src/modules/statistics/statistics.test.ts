@@ -458,6 +458,21 @@ describe('downloads', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('when the API document is read, then the four statistics endpoints are in it with their query parameters', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json() as { paths: Record<string, { get?: { parameters?: { name: string }[] } }> };
+    for (const [path, parameter] of [
+      ['/statistics/market', 'period_uuid'],
+      ['/statistics/cluster', 'month'],
+      ['/statistics/trend', 'code_group_id'],
+      ['/statistics/company', 'company_id'],
+    ] as const) {
+      expect(doc.paths[path]?.get?.parameters?.map((p) => p.name)).toContain(parameter);
+      expect(doc.paths[path]?.get?.parameters?.map((p) => p.name)).toContain('format');
+    }
+  });
+});
+
 describe('invalidation', () => {
   it('when a code leaves a group, then the group figures follow on the next read', async () => {
     const url = `/statistics/market?period_uuid=${uuid(P)}&by=code_group`;
