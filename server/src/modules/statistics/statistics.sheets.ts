@@ -248,8 +248,11 @@ const csvField = (v: unknown) => {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
+/** A text cell that a spreadsheet would read as a formula ("=…", "+…", "-…", "@…") is kept as text. */
+const csvText = (v: unknown) => (typeof v === 'string' && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+
 export function tableCsv(table: Table): string {
   const lines = [table.columns.map((c) => csvField(c.title)).join(',')];
-  for (const row of table.rows) lines.push(table.columns.map((c) => csvField(c.get(row))).join(','));
+  for (const row of table.rows) lines.push(table.columns.map((c) => csvField(c.kind === 'text' ? csvText(c.get(row)) : c.get(row))).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
