@@ -45,6 +45,7 @@ import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
 import { periodsRoutes } from './modules/periods/periods.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { approvalsRoutes } from './modules/approvals/approvals.routes.ts';
+import { statisticsRoutes } from './modules/statistics/statistics.routes.ts';
 import { protocolRoutes } from './modules/protocol/protocol.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
@@ -220,6 +221,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
       reportsRoutes(v1, ctx);
       approvalsRoutes(v1, ctx);
       importsRoutes(v1, ctx);
+      statisticsRoutes(v1, ctx);
     },
     { prefix: '/api/v1' },
   );

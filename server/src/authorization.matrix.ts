@@ -117,4 +117,12 @@ export const AUTHORIZATION_MATRIX: Record<string, { own: string; other: string }
   'GET /imports/:uuid': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
   'GET /imports/:uuid/file': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
   'GET /imports/:uuid/errors': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
+  // Statistics (DESIGN §8): approvers and viewers of the market; company figures for approvers and the company's own users;
+  // cluster statistics for admins, cluster-admin and cluster-viewer. just-stats is Denmark's only (the demo), so SE is 403.
+  // What the statistics screens offer to pick: every signed-in user asks about themselves (no ids).
+  'GET /statistics/choices': { own: '200 200 200 200 200 200 200 200 200 401', other: '200 200 200 200 200 200 200 200 200 401' },
+  'GET /statistics/market': { own: '200 200 200 200 200 200 200 403 200 401', other: '404 200 404 404 404 404 404 404 404 401' },
+  'GET /statistics/cluster': { own: '200 200 403 200 403 403 200 403 403 401', other: '404 200 404 404 404 404 404 404 404 401' },
+  'GET /statistics/trend': { own: '200 200 200 200 200 200 200 403 200 401', other: '404 200 404 404 404 404 404 404 404 401' },
+  'GET /statistics/company': { own: '200 200 200 200 200 403 403 403 403 401', other: '404 200 404 404 404 404 404 404 404 401' },
 };

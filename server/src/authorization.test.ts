@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { ROLES } from '@mss/contracts/enums';
 import { createTestApp, type TestApp } from '../test/helpers.ts';
 import { buildWorld, disposable, multipart, type Side, type World } from '../test/world.ts';
@@ -237,7 +238,22 @@ const REQUESTS: Record<string, Build> = {
   'GET /imports/:uuid': (_w, s) => ({ url: `/imports/${s.import}` }),
   'GET /imports/:uuid/file': (_w, s) => ({ url: `/imports/${s.import}/file` }),
   'GET /imports/:uuid/errors': (_w, s) => ({ url: `/imports/${s.import}/errors` }),
+
+  // Statistics of the demo's published September (A); B's period is not published.
+  'GET /statistics/choices': () => ({ url: '/statistics/choices' }),
+  'GET /statistics/market': async (_w, s, t) => ({ url: `/statistics/market?period_uuid=${await publishedPeriod(t, s)}&by=code` }),
+  'GET /statistics/cluster': (_w, s) => ({ url: `/statistics/cluster?cluster_id=${s.cluster}&month=2026-09&by=code&currency=EUR` }),
+  'GET /statistics/trend': (_w, s) => ({ url: `/statistics/trend?market_id=${s.market}&periods=24` }),
+  'GET /statistics/company': async (_w, s, t) => ({ url: `/statistics/company?company_id=${s.company}&period_uuid=${await publishedPeriod(t, s)}` }),
 };
+
+/** The side's latest published period of its market, else its open one. */
+async function publishedPeriod(t: TestApp, s: Side): Promise<string> {
+  const rows = await t.db.execute<{ uuid: string }>(
+    sql`select uuid::text as uuid from periods where market_id = ${s.market} and published_at is not null order by starts_on desc limit 1`,
+  );
+  return rows.rows[0]?.uuid ?? s.period;
+}
 
 let t: TestApp;
 let w: World;

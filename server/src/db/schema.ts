@@ -625,3 +625,48 @@ export const preflights = pgTable(
   },
   (t) => [index('preflights_report_idx').on(t.report_id)],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Statistics (issue 10): pre-aggregated cells (docs/performance.md "Statistics")
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The periods whose `statistics_cells` are built and current. A period without a row here is
+ * built on its first read; triggers (migration 0011) delete the row when something the cells
+ * depend on changes (a company's disabled_at, a period's end, code groups, code sections, a
+ * code's text).
+ */
+export const statisticsPeriods = pgTable('statistics_periods', {
+  period_id: integer('period_id')
+    .primaryKey()
+    .references(() => periods.id, { onDelete: 'cascade' }),
+  built_at: timestamp('built_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One aggregate cell of one period over its approved reports of companies not disabled at the
+ * period's end: by code, code group, code section, company (key_id the company) and in total
+ * (key_id 0). `contributors` counts the companies with figures in the cell; `max_*` is the
+ * largest company's figure, for the dominance rule (DESIGN §8 Confidentiality). Grown by
+ * `applyReportEvent` when a report is approved (an approved report never changes), rebuilt
+ * from the rows when invalidated.
+ */
+export const statisticsCells = pgTable(
+  'statistics_cells',
+  {
+    period_id: integer('period_id')
+      .notNull()
+      .references(() => periods.id, { onDelete: 'cascade' }),
+    dimension: text('dimension').notNull(),
+    key_id: integer('key_id').notNull(),
+    volume: numeric('volume'),
+    value: numeric('value'),
+    contributors: integer('contributors').notNull(),
+    max_volume: numeric('max_volume'),
+    max_value: numeric('max_value'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.period_id, t.dimension, t.key_id] }),
+    check('statistics_cells_dimension_check', sql`${t.dimension} in ('code', 'code_group', 'code_section', 'company', 'total')`),
+  ],
+);

@@ -10,5 +10,14 @@
  * reply.type(XLSX_CONTENT_TYPE).send(xlsxReadable(rows(), { sheetName: 'Errors' }));
  * ```
  */
-export { XLSX_CONTENT_TYPE, rowXml, writeXlsx, xlsxReadable, type XlsxCellInput, type XlsxRowsInput, type XlsxWriteOptions } from './writer.ts';
+export {
+  XLSX_CONTENT_TYPE,
+  rowXml,
+  writeXlsx,
+  xlsxReadable,
+  type XlsxCellInput,
+  type XlsxDecimalCell,
+  type XlsxRowsInput,
+  type XlsxWriteOptions,
+} from './writer.ts';
 export { MAX_CELL_CHARS, cellText, columnName, escapeXmlAttribute, escapeXmlText, safeSheetName, stripInvalidXmlChars } from './xml.ts';

@@ -5,8 +5,18 @@ import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import { cellText, columnName, escapeXmlAttribute, safeSheetName } from './xml.ts';
 
-/** A cell to write: text (inline string), a finite number, or nothing (null, undefined, ""). */
-export type XlsxCellInput = string | number | null | undefined;
+/**
+ * An exact decimal written as a number cell with a number format: the decimal string goes into
+ * the cell as it is (no JavaScript number on the way). `figure` "#,##0.0000", `percent` "0.0",
+ * `count` "0".
+ */
+export interface XlsxDecimalCell {
+  decimal: string;
+  format: 'figure' | 'percent' | 'count';
+}
+
+/** A cell to write: text (inline string), a finite number, an exact decimal, or nothing (null, undefined, ""). */
+export type XlsxCellInput = string | number | XlsxDecimalCell | null | undefined;
 
 /** Rows of cells, A first. Synchronous or asynchronous (a database cursor, a generator). */
 export type XlsxRowsInput = Iterable<readonly XlsxCellInput[]> | AsyncIterable<readonly XlsxCellInput[]>;
@@ -16,6 +26,10 @@ export interface XlsxWriteOptions {
   sheetName?: string;
   /** Titles written in bold as row 1 (the first row of `rows` then becomes row 2); row 1 is frozen. */
   header?: readonly string[];
+  /** Rows written before the header (a title block); the header row is still the frozen one. */
+  preamble?: readonly (readonly XlsxCellInput[])[];
+  /** An autofilter over the header and the rows below it. */
+  autoFilter?: boolean;
   /** Column widths in characters, by column index (A = 0); missing or null = Excel's default. */
   columnWidths?: readonly (number | null | undefined)[];
   /** Deflate level 0-9 for the worksheet (default 6). */
@@ -56,9 +70,14 @@ const WORKBOOK_RELS_XML =
   `<Relationship Id="rId2" Type="${REL_NS}/styles" Target="styles.xml"/>` +
   '</Relationships>';
 
-/** Two fonts (regular, bold) and two cell formats: 0 default, 1 bold. */
+/** Style indexes of the decimal formats (cellXfs entries 2-4 of STYLES_XML). */
+const DECIMAL_STYLE: Record<XlsxDecimalCell['format'], number> = { figure: 2, percent: 3, count: 4 };
+const DECIMAL_CELL = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
+/** Two fonts (regular, bold) and five cell formats: 0 default, 1 bold, 2-4 the decimal formats. */
 const STYLES_XML =
   `${XML_DECL}<styleSheet xmlns="${MAIN_NS}">` +
+  '<numFmts count="2"><numFmt numFmtId="164" formatCode="#,##0.0000"/><numFmt numFmtId="165" formatCode="0.0"/></numFmts>' +
   '<fonts count="2">' +
   '<font><sz val="11"/><name val="Calibri"/><family val="2"/></font>' +
   '<font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font>' +
@@ -66,9 +85,12 @@ const STYLES_XML =
   '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
   '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
   '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-  '<cellXfs count="2">' +
+  '<cellXfs count="5">' +
   '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
   '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>' +
+  '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  '<xf numFmtId="165" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  '<xf numFmtId="1" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
   '</cellXfs>' +
   '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
   '</styleSheet>';
@@ -84,9 +106,10 @@ function workbookXml(sheetName: string): string {
 
 function sheetPrelude(options: XlsxWriteOptions): string {
   let xml = `${XML_DECL}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">`;
+  const frozen = (options.preamble?.length ?? 0) + 1;
   xml += options.header
     ? '<sheetViews><sheetView tabSelected="1" workbookViewId="0">' +
-      '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>' +
+      `<pane ySplit="${frozen}" topLeftCell="A${frozen + 1}" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>` +
       '</sheetView></sheetViews>'
     : '<sheetViews><sheetView tabSelected="1" workbookViewId="0"/></sheetViews>';
   xml += '<sheetFormatPr defaultRowHeight="15"/>';
@@ -99,8 +122,6 @@ function sheetPrelude(options: XlsxWriteOptions): string {
   if (cols.length > 0) xml += `<cols>${cols.join('')}</cols>`;
   return `${xml}<sheetData>`;
 }
-
-const SHEET_END = '</sheetData></worksheet>';
 
 /** One `<row>` element, or "" when every cell is empty (the row number is still used up). */
 export function rowXml(rowNumber: number, cells: readonly XlsxCellInput[], style?: number): string {
@@ -115,6 +136,9 @@ export function rowXml(rowNumber: number, cells: readonly XlsxCellInput[], style
       xml += `<c r="${ref}"${s}><v>${Object.is(cell, -0) ? 0 : cell}</v></c>`;
     } else if (typeof cell === 'string') {
       xml += `<c r="${ref}"${s} t="inlineStr"><is><t xml:space="preserve">${cellText(cell)}</t></is></c>`;
+    } else if (typeof cell === 'object' && typeof cell.decimal === 'string') {
+      if (!DECIMAL_CELL.test(cell.decimal)) throw new RangeError(`cell ${ref}: ${cell.decimal} is not a decimal`);
+      xml += `<c r="${ref}" s="${DECIMAL_STYLE[cell.format]}"><v>${cell.decimal}</v></c>`;
     } else {
       throw new TypeError(`cell ${ref}: unsupported value of type ${typeof cell}`);
     }
@@ -151,12 +175,16 @@ async function feedSheet(sheet: PassThrough, rows: XlsxRowsInput, options: XlsxW
     if (!ok) await drained(sheet);
   };
   let rowNumber = 0;
+  for (const cells of options.preamble ?? []) buffer += rowXml(++rowNumber, cells);
+  const headerRow = rowNumber + 1;
   if (options.header) buffer += rowXml(++rowNumber, options.header, BOLD_STYLE);
   for await (const cells of rows) {
     buffer += rowXml(++rowNumber, cells);
     if (buffer.length >= CHUNK_CHARS) await flush();
   }
-  buffer += SHEET_END;
+  buffer += '</sheetData>';
+  if (options.autoFilter && options.header?.length) buffer += `<autoFilter ref="A${headerRow}:${columnName(options.header.length - 1)}${rowNumber}"/>`;
+  buffer += '</worksheet>';
   await flush();
   sheet.end();
 }

@@ -5,6 +5,7 @@ import { nextReportStatus, type ReportEvent, type ReportEventRefusal, reportEven
 import type { Executor } from '../../db/client.ts';
 import { periods, reports, reportStatusChanges } from '../../db/schema.ts';
 import { AppError, type ErrorCode } from '../../errors.ts';
+import { addApprovedReport } from '../statistics/statistics.cells.ts';
 
 /*
  * The report workflow (DESIGN §5): the ONLY code that writes `reports.status` or records a status
@@ -130,5 +131,7 @@ async function changeStatus(tx: Executor, input: ChangeInput): Promise<ReportTra
   await tx
     .insert(reportStatusChanges)
     .values({ report_id: input.reportId, user_id: input.actor, from_status: from, to_status: to, comment: input.comment ?? null });
+  // The statistics count approved reports: the period's cells grow with it, in this transaction.
+  if (to === ReportStatus.Approved) await addApprovedReport(tx, input.reportId);
   return { reportId: input.reportId, from, to };
 }

@@ -101,7 +101,7 @@ export function ClusterStatisticsScreen({ title }: ScreenProps) {
       next.set(key, value);
       return next;
     });
-  const query = { cluster_id: clusterId ?? 0, month, by, currency };
+  const query = { cluster_id: clusterId ?? 0, month, by, currency: currency ?? '' };
   const answer = useQuery({ ...statisticsQueries.cluster(query), enabled: !!clusterId && !!currency, meta: { handlesErrors: true } });
 
   if (choices.data && clusters.length === 0)
@@ -131,7 +131,7 @@ export function ClusterStatisticsScreen({ title }: ScreenProps) {
             searchable
             w={{ base: '100%', sm: 160 }}
           />
-          <CurrencyPicker value={currency} onChange={(iso) => iso && set('currency', iso)} required />
+          <CurrencyPicker value={query.currency} onChange={(iso) => iso && set('currency', iso)} required />
         </Group>
         <Group gap="md" mt="md" wrap="wrap">
           <BreakdownPicker value={by} choices={['code', 'code_group', 'code_section', 'market', 'total'] as const} onChange={(v) => set('by', v)} />
@@ -169,7 +169,10 @@ export function ClusterStatisticsScreen({ title }: ScreenProps) {
           </AnswerFacts>
           {answer.data.markets.length > 0 && <ClusterTable answer={answer.data} measure={measure} keyHeader={t(`statistics.by.${by}`)} />}
           {clusterId && (
-            <TrendChart query={{ cluster_id: clusterId, periods: 24, currency }} subtitle={`${answer.data.cluster.name} · ${t('statistics.total')}`} />
+            <TrendChart
+              query={{ cluster_id: clusterId, periods: 24, currency: query.currency }}
+              subtitle={`${answer.data.cluster.name} · ${t('statistics.total')}`}
+            />
           )}
         </Stack>
       )}

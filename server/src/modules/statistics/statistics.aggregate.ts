@@ -1,0 +1,166 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { type Dimension, ensureCells, liveCells } from './statistics.cells.ts';
+
+/*
+ * One SQL statement that turns cells into the figures of an answer (DESIGN §8): the period,
+ * last year's, the year to date and last year's year to date, each period's values converted at
+ * its own rate, summed per key (and per bucket: a market of a cluster, a point of a trend, and
+ * with `rollup` over the buckets), with changes and shares rounded half-up to one decimal at the
+ * end. Every figure comes back as the database's decimal text. Whether a cell is confidential is
+ * judged here (on the unconverted cells of every period involved); what is shown is decided by
+ * the caller (statistics.confidentiality.ts).
+ */
+
+export type Role = 'p' | 'ly' | 'ytd' | 'ytdly';
+
+export interface Selection {
+  /** What the figures are grouped by besides the key: the market, or the point of a trend. */
+  bucket: number;
+  periodId: number;
+  role: Role;
+  /** Multiplier of values into the answer's currency; null: no conversion. */
+  rate: string | null;
+}
+
+export interface AggregateInput {
+  selections: readonly Selection[];
+  /** Periods counted from their rows with every report that holds rows (an approver's provisional view). */
+  live: readonly number[];
+  dimensions: readonly Dimension[];
+  /** Only this key of a dimension (trend of one code, group or section). */
+  key?: { dimension: Dimension; id: number };
+  settings: { minContributors: number; dominancePercentage: number };
+  /** A company's own figures of each bucket's period ('p'), from its counted report. */
+  ownCompanyId?: number;
+  /** Also the sums over the buckets (rows with `rollup: true`, bucket null). */
+  rollup?: boolean;
+}
+
+export type AggregateRow = {
+  rollup: boolean;
+  bucket: number | null;
+  dimension: Dimension;
+  key_id: number;
+  volume: string | null;
+  value: string | null;
+  volume_last_year: string | null;
+  value_last_year: string | null;
+  volume_change_pct: string | null;
+  value_change_pct: string | null;
+  ytd_volume: string | null;
+  ytd_value: string | null;
+  ytd_volume_last_year: string | null;
+  ytd_value_last_year: string | null;
+  ytd_volume_change_pct: string | null;
+  ytd_value_change_pct: string | null;
+  volume_share_pct: string | null;
+  value_share_pct: string | null;
+  own_volume: string | null;
+  own_value: string | null;
+  own_volume_share_pct: string | null;
+  own_value_share_pct: string | null;
+  contributors: number | null;
+  /** Some cell of the row, in some period it adds up, breaks the confidentiality rules. */
+  primary_confidential: boolean;
+  /** 1 = the smallest (by the period's value, then volume) of its breakdown: for complementary suppression. */
+  rank: number;
+};
+
+const intArray = (values: readonly number[]) => sql`${`{${values.join(',')}}`}::int[]`;
+const textArray = (values: readonly string[]) => sql`${`{${values.map((v) => `"${v}"`).join(',')}}`}::text[]`;
+const numericArray = (values: readonly (string | null)[]) => sql`${`{${values.map((v) => v ?? 'NULL').join(',')}}`}::numeric[]`;
+
+/** (a - b) / |b| in percent, rounded half-up (away from zero) to one decimal; null without a base. */
+const change = (a: string, b: string) =>
+  sql.raw(`case when ${a} is null or ${b} is null or ${b} = 0 then null else round((${a} - ${b}) * 100 / abs(${b}), 1)::text end`);
+/** a of t in percent, rounded half-up to one decimal. */
+const share = (a: string, t: string) => sql.raw(`case when ${a} is null or ${t} is null or ${t} = 0 then null else round(${a} * 100 / ${t}, 1)::text end`);
+
+export async function aggregate(db: Executor, input: AggregateInput): Promise<AggregateRow[]> {
+  const { selections } = input;
+  if (selections.length === 0) return [];
+  const live = new Set(input.live);
+  const periodIds = [...new Set(selections.map((s) => s.periodId))];
+  const stored = periodIds.filter((id) => !live.has(id));
+  await ensureCells(db, stored);
+  const dims = textArray(input.dimensions);
+  const keyFilter = input.key ? sql`and (dimension <> ${input.key.dimension} or key_id = ${input.key.id})` : sql``;
+  const liveSource: SQL = live.size
+    ? sql`union all
+      select s.bucket, s.role, s.rate, l.*, case when s.rate is null then l.value else l.value * s.rate end from sel s
+      join (${liveCells({ periodIds: [...live], dimensions: input.dimensions, reports: 'all' })}) l on l.period_id = s.period_id
+      where l.dimension = any(${dims}) ${keyFilter}`
+    : sql``;
+  const ownPeriods = [...new Set(selections.filter((s) => s.role === 'p').map((s) => s.periodId))];
+  const ownSource =
+    input.ownCompanyId !== undefined && ownPeriods.length
+      ? sql`select s.bucket, o.dimension, o.key_id, o.volume, o.value * coalesce(s.rate, 1) as value
+          from sel s join (${liveCells({ periodIds: ownPeriods, dimensions: input.dimensions, reports: 'approved', companyId: input.ownCompanyId })}) o
+          on o.period_id = s.period_id where s.role = 'p'`
+      : sql`select null::int as bucket, null::text as dimension, null::int as key_id, null::numeric as volume, null::numeric as value where false`;
+  const { minContributors, dominancePercentage } = input.settings;
+  const sum = (column: 'volume' | 'value', role: Role) =>
+    column === 'value' ? sql.raw(`sum(c.converted) filter (where c.role = '${role}')`) : sql.raw(`sum(c.volume) filter (where c.role = '${role}')`);
+  const figures = ['volume', 'value', 'volume_ly', 'value_ly', 'ytd_volume', 'ytd_value', 'ytd_volume_ly', 'ytd_value_ly'];
+  // Over the buckets (a cluster's markets): the sums of the buckets' sums.
+  const rollup = input.rollup
+    ? sql.raw(`union all
+      select true, null, b.dimension, b.key_id, ${figures.map((f) => `sum(b.${f})`).join(', ')},
+        sum(b.contributors)::int, bool_or(b.primary_confidential)
+      from b group by b.dimension, b.key_id`)
+    : sql``;
+  // Enough memory for a cluster's tens of thousands of cells to be summed without spilling to disk.
+  const result = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local work_mem = '32MB'`);
+    return tx.execute<AggregateRow>(sql`
+    with sel (bucket, period_id, role, rate) as (
+      select * from unnest(${intArray(selections.map((s) => s.bucket))}, ${intArray(selections.map((s) => s.periodId))},
+        ${textArray(selections.map((s) => s.role))}, ${numericArray(selections.map((s) => s.rate))})
+    ), c as (
+      -- One index range per selected period (a join on the unnest was planned as a nested loop over every cell).
+      select s.bucket, s.role, s.rate, x.*, case when s.rate is null then x.value else x.value * s.rate end as converted from sel s
+      cross join lateral (
+        select period_id, dimension, key_id, volume, value, contributors, max_volume, max_value from statistics_cells x
+        where x.period_id = s.period_id and x.dimension = any(${dims}) ${keyFilter}
+      ) x
+      where s.period_id = any(${intArray(stored)})
+      ${liveSource}
+    ), own as (${ownSource}), b as (
+      select c.bucket, c.dimension, c.key_id,
+        ${sum('volume', 'p')} as volume, ${sum('value', 'p')} as value,
+        ${sum('volume', 'ly')} as volume_ly, ${sum('value', 'ly')} as value_ly,
+        ${sum('volume', 'ytd')} as ytd_volume, ${sum('value', 'ytd')} as ytd_value,
+        ${sum('volume', 'ytdly')} as ytd_volume_ly, ${sum('value', 'ytdly')} as ytd_value_ly,
+        (sum(c.contributors) filter (where c.role = 'p'))::int as contributors,
+        coalesce(bool_or(c.contributors < ${minContributors}
+          or (c.volume > 0 and c.max_volume * 100 > ${dominancePercentage} * c.volume)
+          or (c.value > 0 and c.max_value * 100 > ${dominancePercentage} * c.value)), false) as primary_confidential
+      from c group by c.bucket, c.dimension, c.key_id
+    ), g (rollup, bucket, dimension, key_id, volume, value, volume_ly, value_ly, ytd_volume, ytd_value, ytd_volume_ly, ytd_value_ly,
+        contributors, primary_confidential) as (
+      select false, b.* from b
+      ${rollup}
+    ), t as (
+      -- Each row beside its breakdown's total (a window, not a self-join: a cluster has thousands of rows).
+      select g.*, max(g.volume) filter (where g.dimension = 'total') over w as total_volume,
+        max(g.value) filter (where g.dimension = 'total') over w as total_value,
+        (row_number() over (partition by g.rollup, g.bucket, g.dimension order by coalesce(g.value, g.volume) nulls first, g.key_id))::int as rank
+      from g window w as (partition by g.rollup, g.bucket)
+    )
+    select g.rollup, g.bucket, g.dimension, g.key_id,
+      g.volume::text as volume, round(g.value, 4)::text as value,
+      g.volume_ly::text as volume_last_year, round(g.value_ly, 4)::text as value_last_year,
+      ${change('g.volume', 'g.volume_ly')} as volume_change_pct, ${change('g.value', 'g.value_ly')} as value_change_pct,
+      g.ytd_volume::text as ytd_volume, round(g.ytd_value, 4)::text as ytd_value,
+      g.ytd_volume_ly::text as ytd_volume_last_year, round(g.ytd_value_ly, 4)::text as ytd_value_last_year,
+      ${change('g.ytd_volume', 'g.ytd_volume_ly')} as ytd_volume_change_pct, ${change('g.ytd_value', 'g.ytd_value_ly')} as ytd_value_change_pct,
+      ${share('g.volume', 'g.total_volume')} as volume_share_pct, ${share('g.value', 'g.total_value')} as value_share_pct,
+      o.volume::text as own_volume, round(o.value, 4)::text as own_value,
+      ${share('o.volume', 'g.volume')} as own_volume_share_pct, ${share('o.value', 'g.value')} as own_value_share_pct,
+      g.contributors, g.primary_confidential, g.rank
+    from t g
+    left join own o on not g.rollup and o.bucket = g.bucket and o.dimension = g.dimension and o.key_id = g.key_id`);
+  });
+  return result.rows;
+}

@@ -1,0 +1,156 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+
+/*
+ * Pre-aggregated statistics cells (docs/performance.md "Statistics"). A cell is one period's sum
+ * over one key of one breakdown (a code, code group, code section, company, or the total), with
+ * how many companies contribute to it and the largest company's figures (for the dominance rule).
+ *
+ * - `statistics_cells` holds the cells of the periods listed in `statistics_periods`, over their
+ *   approved reports (status 60) of companies not disabled at the period's end.
+ * - Approving a report adds it to its period's cells (`addApprovedReport`, called by the workflow):
+ *   one statement of some 500 upserts, since an approved report never changes.
+ * - Anything else the cells depend on (a company's disabled_at, code groups and sections, a
+ *   code's text, a period's end) deletes the period's `statistics_periods` row (triggers of
+ *   migration 0011); `ensureCells` rebuilds such periods from their rows on the next read.
+ * - `liveCells` computes the same cells straight from the rows, for what is not stored: an
+ *   approver's provisional view (every report that holds rows counts) and one company's own cells.
+ */
+
+export type Dimension = 'code' | 'code_group' | 'code_section' | 'company' | 'total';
+export const DIMENSIONS: readonly Dimension[] = ['code', 'code_group', 'code_section', 'company', 'total'];
+
+/** A transaction-scoped lock per period: building and growing a period's cells never interleave. */
+const LOCK_SPACE = 74110;
+const lockPeriod = (db: Executor, periodId: number) => db.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE}, ${periodId})`);
+
+/** A company counts in a period unless it was disabled by the period's end (spec §3 disabled_at). */
+export const countedCompany = (company: SQL, period: SQL) =>
+  sql`(${company}.disabled_at is null or ${company}.disabled_at >= ((${period}.ends_on + 1)::timestamp at time zone 'UTC'))`;
+
+/** The sections a code belongs to: numeric code ranges of its organization shown in the market (docs/decisions.md). */
+const sectionOf = (codeId: SQL, organizationId: SQL, marketId: SQL) => sql`
+  select s.id from codes c
+  join code_sections s on s.organization_id = ${organizationId}
+  where c.id = ${codeId} and c.code ~ '^[0-9]{1,15}$' and c.code::bigint between s.start and s.start + s.length - 1
+    and (exists (select 1 from code_section_markets sm where sm.code_section_id = s.id and sm.market_id = ${marketId})
+      or not exists (select 1 from code_section_markets sm where sm.code_section_id = s.id))`;
+
+export interface LiveOptions {
+  periodIds: readonly number[];
+  dimensions: readonly Dimension[];
+  /** `approved`: status 60 only (the stored cells); `all`: every report holding rows (provisional). */
+  reports: 'approved' | 'all';
+  /** Only this company's figures (its own cells). */
+  companyId?: number;
+}
+
+/**
+ * The cells of the periods computed from their rows: (period_id, dimension, key_id, volume, value,
+ * contributors, max_volume, max_value), exactly what `statistics_cells` holds for them.
+ */
+export function liveCells(options: LiveOptions): SQL {
+  const ids = sql`${`{${options.periodIds.join(',')}}`}::int[]`;
+  const status = options.reports === 'approved' ? sql`and r.status = 60` : sql``;
+  const company = options.companyId === undefined ? sql`` : sql`and r.company_id = ${options.companyId}`;
+  const branches: SQL[] = [];
+  for (const dimension of options.dimensions) {
+    if (dimension === 'code') branches.push(sql`select period_id, company_id, 'code' as dimension, code_id as key_id, volume, value from rw`);
+    if (dimension === 'code_group')
+      branches.push(sql`select rw.period_id, rw.company_id, 'code_group', g.code_group_id, sum(rw.volume), sum(rw.value)
+        from rw join code_group_codes g on g.code_id = rw.code_id group by rw.period_id, rw.company_id, g.code_group_id`);
+    if (dimension === 'code_section')
+      branches.push(sql`select rw.period_id, rw.company_id, 'code_section', cs.section_id, sum(rw.volume), sum(rw.value)
+        from rw join code_section_of cs on cs.code_id = rw.code_id and cs.market_id = rw.market_id
+        group by rw.period_id, rw.company_id, cs.section_id`);
+    if (dimension === 'company')
+      branches.push(sql`select period_id, company_id, 'company', company_id, sum(volume), sum(value) from rw group by period_id, company_id`);
+    if (dimension === 'total') branches.push(sql`select period_id, company_id, 'total', 0, sum(volume), sum(value) from rw group by period_id, company_id`);
+  }
+  const sections = options.dimensions.includes('code_section')
+    ? sql`, code_section_of as (
+        select distinct x.code_id, x.market_id, s.id as section_id
+        from (select distinct code_id, market_id, organization_id from rw) x
+        cross join lateral (${sectionOf(sql`x.code_id`, sql`x.organization_id`, sql`x.market_id`)}) s
+      )`
+    : sql``;
+  return sql`
+    with rep as (
+      select r.period_id, r.company_id, r.row_set_id, p.market_id, m.organization_id
+      from reports r
+      join periods p on p.id = r.period_id
+      join markets m on m.id = p.market_id
+      join companies co on co.id = r.company_id
+      where r.period_id = any(${ids}) and r.row_set_id is not null ${status} ${company}
+        and ${countedCompany(sql`co`, sql`p`)}
+    ), rw as (
+      select rep.period_id, rep.company_id, rep.market_id, rep.organization_id, rr.code_id, rr.volume, rr.value
+      from rep join report_rows rr on rr.row_set_id = rep.row_set_id
+      where rr.volume is not null or rr.value is not null
+    )${sections}, per_company (period_id, company_id, dimension, key_id, volume, value) as (
+      ${sql.join(branches, sql` union all `)}
+    )
+    select period_id, dimension, key_id, sum(volume) as volume, sum(value) as value, count(*)::int as contributors,
+      max(volume) as max_volume, max(value) as max_value
+    from per_company group by period_id, dimension, key_id`;
+}
+
+/** Builds the stored cells of those periods that are not built (or were invalidated). */
+export async function ensureCells(db: Executor, periodIds: readonly number[]): Promise<void> {
+  if (periodIds.length === 0) return;
+  const ids = sql`${`{${periodIds.join(',')}}`}::int[]`;
+  const missing = await db.execute<{ id: number }>(
+    sql`select p.id from unnest(${ids}) as p(id) where not exists (select 1 from statistics_periods sp where sp.period_id = p.id) order by p.id`,
+  );
+  for (const { id } of missing.rows) {
+    await db.transaction(async (tx) => {
+      await lockPeriod(tx, id);
+      const built = await tx.execute(sql`select 1 from statistics_periods where period_id = ${id}`);
+      if (built.rows.length) return;
+      await tx.execute(sql`delete from statistics_cells where period_id = ${id}`);
+      await tx.execute(sql`insert into statistics_cells (period_id, dimension, key_id, volume, value, contributors, max_volume, max_value)
+        ${liveCells({ periodIds: [id], dimensions: DIMENSIONS, reports: 'approved' })}`);
+      await tx.execute(sql`insert into statistics_periods (period_id) values (${id}) on conflict do nothing`);
+    });
+  }
+}
+
+/**
+ * Adds a report that was just approved to its period's cells, when they are built (otherwise the
+ * next read builds them with it). Called by the workflow in the approving transaction; a company
+ * disabled by the period's end adds nothing.
+ */
+export async function addApprovedReport(db: Executor, reportId: number): Promise<void> {
+  const [report] = (await db.execute<{ period_id: number }>(sql`select period_id from reports where id = ${reportId}`)).rows;
+  if (!report) return;
+  await lockPeriod(db, report.period_id);
+  await db.execute(sql`
+    with rep as (
+      select r.period_id, r.company_id, r.row_set_id, p.market_id, m.organization_id
+      from reports r join periods p on p.id = r.period_id join markets m on m.id = p.market_id join companies co on co.id = r.company_id
+      where r.id = ${reportId} and r.row_set_id is not null and ${countedCompany(sql`co`, sql`p`)}
+        and exists (select 1 from statistics_periods sp where sp.period_id = r.period_id)
+    ), rw as (
+      select rr.code_id, rr.volume, rr.value from rep join report_rows rr on rr.row_set_id = rep.row_set_id
+      where rr.volume is not null or rr.value is not null
+    ), own (dimension, key_id, volume, value) as (
+      select 'code', code_id, volume, value from rw
+      union all
+      select 'code_group', g.code_group_id, sum(rw.volume), sum(rw.value) from rw join code_group_codes g on g.code_id = rw.code_id group by g.code_group_id
+      union all
+      select 'code_section', s.id, sum(rw.volume), sum(rw.value) from rw cross join rep
+        cross join lateral (${sectionOf(sql`rw.code_id`, sql`rep.organization_id`, sql`rep.market_id`)}) s group by s.id
+      union all
+      select 'company', (select company_id from rep), sum(volume), sum(value) from rw having count(*) > 0
+      union all
+      select 'total', 0, sum(volume), sum(value) from rw having count(*) > 0
+    )
+    insert into statistics_cells as c (period_id, dimension, key_id, volume, value, contributors, max_volume, max_value)
+    select (select period_id from rep), dimension, key_id, volume, value, 1, volume, value from own
+    on conflict (period_id, dimension, key_id) do update set
+      volume = case when excluded.volume is null then c.volume else coalesce(c.volume, 0) + excluded.volume end,
+      value = case when excluded.value is null then c.value else coalesce(c.value, 0) + excluded.value end,
+      contributors = c.contributors + 1,
+      max_volume = greatest(c.max_volume, excluded.max_volume),
+      max_value = greatest(c.max_value, excluded.max_value)`);
+}

@@ -1,0 +1,50 @@
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { canSomewhere } from '@mss/contracts/abilities';
+import type { StatisticsChoices } from '@mss/contracts/statistics';
+import type { Db } from '../../db/client.ts';
+import { clusterMarkets, clusters, currencies, markets } from '../../db/schema.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { marketsWhere } from '../periods/periods.service.ts';
+
+/**
+ * GET /statistics/choices: what the statistics screens offer to pick, and nothing more: the
+ * markets of the caller's organization where they view statistics (each with its own currency),
+ * the organization's clusters when they view cluster statistics (each with its markets), and every
+ * currency (ISO code and name: master data, not figures) a value can be converted to.
+ */
+export async function findStatisticsChoices(db: Db, principal: Principal): Promise<StatisticsChoices> {
+  const marketIds = await marketsWhere(db, principal, ['view-statistics']);
+  const marketRows = marketIds.length
+    ? await db
+        .select({
+          id: markets.id,
+          international_name: markets.international_name,
+          local_name: markets.local_name,
+          iso_code: markets.iso_code,
+          currency: currencies.iso_code,
+        })
+        .from(markets)
+        .leftJoin(currencies, eq(currencies.id, markets.currency_id))
+        .where(inArray(markets.id, marketIds))
+        .orderBy(asc(markets.international_name))
+    : [];
+  let clusterRows: StatisticsChoices['clusters'] = [];
+  if (canSomewhere(principal.subject, 'view-cluster-statistics')) {
+    const rows = await db
+      .select({
+        id: clusters.id,
+        name: clusters.name,
+        // "clusters"."id" written out: drizzle renders a column of the selected table unqualified,
+        // which inside the subquery would name m.id.
+        markets: sql<StatisticsChoices['clusters'][number]['markets']>`coalesce((
+          select json_agg(json_build_object('id', m.id, 'international_name', m.international_name, 'local_name', m.local_name, 'iso_code', m.iso_code) order by m.international_name)
+          from ${clusterMarkets} cm join ${markets} m on m.id = cm.market_id where cm.cluster_id = "clusters"."id"), '[]')`,
+      })
+      .from(clusters)
+      .where(principal.organizationId === null ? undefined : eq(clusters.organization_id, principal.organizationId))
+      .orderBy(asc(sql`lower(${clusters.name})`));
+    clusterRows = rows;
+  }
+  const currencyRows = await db.select({ iso_code: currencies.iso_code, name: currencies.name }).from(currencies).orderBy(asc(currencies.iso_code));
+  return { markets: marketRows, clusters: clusterRows, currencies: currencyRows };
+}

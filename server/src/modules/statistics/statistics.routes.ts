@@ -1,0 +1,110 @@
+import { dataOf } from '@mss/contracts/common';
+import {
+  clusterStatisticsQuerySchema,
+  clusterStatisticsSchema,
+  companyStatisticsQuerySchema,
+  companyStatisticsSchema,
+  marketStatisticsQuerySchema,
+  marketStatisticsSchema,
+  type StatisticsFormat,
+  trendStatisticsQuerySchema,
+  statisticsChoicesSchema,
+  trendStatisticsSchema,
+} from '@mss/contracts/statistics';
+import type { FastifyReply } from 'fastify';
+import type { App, AppContext } from '../../context.ts';
+import { requireSignedIn } from '../../auth/session-auth.ts';
+import { principalOf } from '../../auth/principal.ts';
+import { localeOf } from '../../i18n.ts';
+import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
+import { findClusterStatistics, findCompanyStatistics, findMarketStatistics, findTrendStatistics } from './statistics.service.ts';
+import { findStatisticsChoices } from './statistics.choices.ts';
+import { clusterTable, companyTable, marketTable, type Table, tableCsv, tableXlsx, trendTable } from './statistics.sheets.ts';
+
+const tags = ['statistics'];
+const DOWNLOAD = ' With format=xlsx or format=csv: the same table as a download.';
+
+/** The answer as JSON, or its table as an xlsx or csv download. */
+async function answer<T>(reply: FastifyReply, format: StatisticsFormat, data: T, table: (data: T) => Table) {
+  if (format === 'json') return reply.send({ data });
+  const sheet = table(data);
+  const name = `statistics ${sheet.name}`.replace(/[^\p{L}\p{N} ._()-]/gu, '_').slice(0, 150);
+  const file = `${name}.${format}`;
+  reply.header('Content-Disposition', `attachment; filename="${file}"; filename*=UTF-8''${encodeURIComponent(file)}`);
+  if (format === 'csv') return reply.header('Content-Type', 'text/csv; charset=utf-8').send(tableCsv(sheet));
+  return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(await tableXlsx(sheet));
+}
+
+export function statisticsRoutes(app: App, ctx: AppContext) {
+  const signedIn = requireSignedIn(ctx);
+
+  app.get(
+    '/statistics/choices',
+    {
+      schema: {
+        tags,
+        summary: 'What the statistics screens offer to pick: markets viewed (with their currency), clusters viewed, currencies',
+        response: { 200: dataOf(statisticsChoicesSchema) },
+      },
+      preValidation: signedIn,
+    },
+    async (request) => ({ data: await findStatisticsChoices(ctx.db, principalOf(request)) }),
+  );
+
+  app.get(
+    '/statistics/market',
+    {
+      schema: {
+        tags,
+        summary: `One market and period: by code, code group, code section, company (approvers) or total, against last year and year to date.${DOWNLOAD}`,
+        querystring: marketStatisticsQuerySchema,
+        response: { 200: dataOf(marketStatisticsSchema) },
+      },
+      preValidation: signedIn,
+    },
+    async (request, reply) =>
+      answer(reply, request.query.format, await findMarketStatistics(ctx.db, principalOf(request), request.query), (d) => marketTable(d, localeOf(request))),
+  );
+  app.get(
+    '/statistics/cluster',
+    {
+      schema: {
+        tags,
+        summary: `The markets of a cluster, each with its period starting in the month, side by side and added up in one currency.${DOWNLOAD}`,
+        querystring: clusterStatisticsQuerySchema,
+        response: { 200: dataOf(clusterStatisticsSchema) },
+      },
+      preValidation: signedIn,
+    },
+    async (request, reply) =>
+      answer(reply, request.query.format, await findClusterStatistics(ctx.db, principalOf(request), request.query), (d) => clusterTable(d, localeOf(request))),
+  );
+  app.get(
+    '/statistics/trend',
+    {
+      schema: {
+        tags,
+        summary: `A market's (or cluster's) latest periods for the total or one code, group or section, each against the same period a year earlier.${DOWNLOAD}`,
+        querystring: trendStatisticsQuerySchema,
+        response: { 200: dataOf(trendStatisticsSchema) },
+      },
+      preValidation: signedIn,
+    },
+    async (request, reply) =>
+      answer(reply, request.query.format, await findTrendStatistics(ctx.db, principalOf(request), request.query), (d) => trendTable(d, localeOf(request))),
+  );
+  app.get(
+    '/statistics/company',
+    {
+      schema: {
+        tags,
+        summary: `A company's figures per code against its market, with its history of shares.${DOWNLOAD}`,
+        querystring: companyStatisticsQuerySchema,
+        response: { 200: dataOf(companyStatisticsSchema) },
+      },
+      preValidation: signedIn,
+    },
+    async (request, reply) =>
+      answer(reply, request.query.format, await findCompanyStatistics(ctx.db, principalOf(request), request.query), (d) => companyTable(d, localeOf(request))),
+  );
+}

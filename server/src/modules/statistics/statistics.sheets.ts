@@ -1,0 +1,258 @@
+import { PassThrough } from 'node:stream';
+import type { Locale } from '@mss/contracts/enums';
+import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
+import type {
+  ClusterStatistics,
+  CompanyStatistics,
+  Coverage,
+  MarketStatistics,
+  StatisticsKey,
+  StatisticsRate,
+  TrendStatistics,
+} from '@mss/contracts/statistics';
+import { type XlsxCellInput, writeXlsx } from '../../lib/xlsx-writer/index.ts';
+
+/*
+ * The statistics tables as downloads (issue 10 "Downloads"): the same rows and figures as the
+ * JSON answer (confidential cells already withheld there, so nothing more can leak here).
+ * - xlsx: a header block (market or cluster, period, currency, rate, coverage, and a note when
+ *   figures are confidential or provisional), then the table with a bold, frozen header row and
+ *   an autofilter; figures are number cells written from the decimal strings, with formats
+ *   "#,##0.0000" (figures), "0.0" (percentages) and "0" (counts).
+ * - csv: the table only (header row and rows, comma separated, RFC 4180 quoting, decimal strings
+ *   as they are), for tools that read a plain table.
+ */
+
+type Kind = 'figure' | 'percent' | 'count' | 'text';
+interface Column {
+  title: string;
+  kind: Kind;
+  get: (row: Record<string, unknown>) => unknown;
+}
+export interface Table {
+  name: string;
+  preamble: [string, string][];
+  columns: Column[];
+  rows: Record<string, unknown>[];
+}
+
+const FIGURE_FIELDS = [
+  'volume',
+  'value',
+  'volume_last_year',
+  'value_last_year',
+  'volume_change_pct',
+  'value_change_pct',
+  'ytd_volume',
+  'ytd_value',
+  'ytd_volume_last_year',
+  'ytd_value_last_year',
+  'ytd_volume_change_pct',
+  'ytd_value_change_pct',
+  'volume_share_pct',
+  'value_share_pct',
+] as const;
+const OWN_FIELDS = ['own_volume', 'own_value', 'own_volume_share_pct', 'own_value_share_pct'] as const;
+const kindOf = (field: string): Kind => (field.endsWith('_pct') ? 'percent' : 'figure');
+
+function t(locale: Locale, key: string, params?: MessageParams) {
+  return translate(`statistics.sheet.${key}` as MessageKey, params, locale);
+}
+
+function keyColumns(locale: Locale, by: string): Column[] {
+  if (by === 'code')
+    return [
+      { title: t(locale, 'code'), kind: 'text', get: (r) => (r.key as { code?: string } | undefined)?.code ?? t(locale, 'total') },
+      { title: t(locale, 'name'), kind: 'text', get: (r) => (r.key as { name?: string } | undefined)?.name ?? '' },
+    ];
+  return [
+    {
+      title: t(locale, 'name'),
+      kind: 'text',
+      get: (r) => {
+        const key = r.key as (StatisticsKey & { title?: string; name?: string }) | undefined;
+        return key ? (key.title ?? key.name ?? '') : t(locale, 'total');
+      },
+    },
+  ];
+}
+
+function figureColumns(
+  locale: Locale,
+  fields: readonly string[],
+  prefix = '',
+  get?: (r: Record<string, unknown>) => Record<string, unknown> | undefined,
+): Column[] {
+  return fields.map((field) => ({ title: `${prefix}${t(locale, field)}`, kind: kindOf(field), get: (r) => (get ? get(r)?.[field] : r[field]) }));
+}
+
+const confidentialColumns = (locale: Locale): Column[] => [
+  { title: t(locale, 'contributors'), kind: 'count', get: (r) => r.contributors },
+  { title: t(locale, 'confidential'), kind: 'text', get: (r) => (r.confidential ? t(locale, 'yes') : '') },
+];
+
+function rateText(locale: Locale, rate: StatisticsRate | null) {
+  return rate ? t(locale, 'rate_value', { rate: rate.rate, from: rate.from, to: rate.to, valid_from: rate.valid_from }) : t(locale, 'no_rate');
+}
+const coverageText = (locale: Locale, c: Coverage) => t(locale, 'coverage_value', { approved: c.approved, expected: c.expected });
+
+function notes(locale: Locale, confidential: boolean, provisional: boolean): [string, string][] {
+  const out: [string, string][] = [];
+  if (confidential) out.push([t(locale, 'note'), t(locale, 'note_confidential')]);
+  if (provisional) out.push([t(locale, 'note'), t(locale, 'note_provisional')]);
+  return out;
+}
+
+export function marketTable(s: MarketStatistics, locale: Locale): Table {
+  const own = s.rows.some((r) => r.own_volume !== undefined) || s.totals.own_volume !== undefined;
+  const rows = [...s.rows, s.totals] as unknown as Record<string, unknown>[];
+  return {
+    name: `${s.market.iso_code} ${s.period.title} ${s.by}`,
+    preamble: [
+      [t(locale, 'market'), s.market.international_name],
+      [t(locale, 'period'), s.period.title],
+      [t(locale, 'currency'), s.currency],
+      [t(locale, 'rate'), rateText(locale, s.rate)],
+      [t(locale, 'coverage'), coverageText(locale, s.coverage)],
+      ...notes(locale, s.confidentiality.applied && rows.some((r) => r.confidential), s.provisional),
+    ],
+    columns: [
+      ...keyColumns(locale, s.by),
+      ...figureColumns(locale, FIGURE_FIELDS),
+      ...(own ? figureColumns(locale, OWN_FIELDS) : []),
+      ...confidentialColumns(locale),
+    ],
+    rows,
+  };
+}
+
+export function clusterTable(s: ClusterStatistics, locale: Locale): Table {
+  const fields = FIGURE_FIELDS;
+  const perMarket =
+    s.by === 'market'
+      ? []
+      : s.markets.flatMap((m) =>
+          figureColumns(
+            locale,
+            ['volume', 'value'],
+            `${m.market.iso_code} `,
+            (r) => (r.markets as { market_id: number }[]).find((x) => x.market_id === m.market.id) as Record<string, unknown>,
+          ),
+        );
+  const rows = [...s.rows, s.totals] as unknown as Record<string, unknown>[];
+  return {
+    name: `${s.cluster.name} ${s.month} ${s.by}`,
+    preamble: [
+      [t(locale, 'cluster'), s.cluster.name],
+      [t(locale, 'period'), s.month],
+      [t(locale, 'currency'), s.currency],
+      ...s.markets.map((m) => [`${t(locale, 'rate')} ${m.market.iso_code}`, rateText(locale, m.rate)] as [string, string]),
+      [t(locale, 'coverage'), coverageText(locale, s.coverage)],
+      ...notes(locale, s.confidentiality.applied && rows.some((r) => r.confidential), s.provisional),
+    ],
+    columns: [...keyColumns(locale, s.by), ...figureColumns(locale, fields), ...perMarket, ...confidentialColumns(locale)],
+    rows,
+  };
+}
+
+export function trendTable(s: TrendStatistics, locale: Locale): Table {
+  const own = s.points.some((p) => p.own_volume !== undefined);
+  const fields = ['volume', 'value', 'volume_last_year', 'value_last_year', 'volume_change_pct', 'value_change_pct'];
+  const key = s.key as (StatisticsKey & { title?: string; name?: string; code?: string }) | null;
+  return {
+    name: `${s.market?.iso_code ?? s.cluster?.name ?? ''} trend`,
+    preamble: [
+      s.market ? [t(locale, 'market'), s.market.international_name] : [t(locale, 'cluster'), s.cluster?.name ?? ''],
+      [t(locale, 'key'), key ? [key.code, key.title ?? key.name].filter(Boolean).join(' ') : t(locale, 'total')],
+      [t(locale, 'currency'), s.currency],
+      ...notes(
+        locale,
+        s.confidentiality.applied && s.points.some((p) => p.confidential),
+        s.points.some((p) => p.provisional),
+      ),
+    ],
+    columns: [
+      { title: t(locale, 'period'), kind: 'text', get: (r) => (r.period as { title: string }).title },
+      ...figureColumns(locale, fields),
+      ...(own ? figureColumns(locale, OWN_FIELDS) : []),
+      { title: t(locale, 'rate'), kind: 'text', get: (r) => (r.rate as StatisticsRate | null)?.rate ?? '' },
+      { title: t(locale, 'coverage'), kind: 'text', get: (r) => coverageText(locale, r.coverage as Coverage) },
+      ...confidentialColumns(locale),
+    ],
+    rows: s.points as unknown as Record<string, unknown>[],
+  };
+}
+
+export function companyTable(s: CompanyStatistics, locale: Locale): Table {
+  const fields = [
+    'own_volume',
+    'own_value',
+    'own_volume_last_year',
+    'own_value_last_year',
+    'own_volume_change_pct',
+    'own_value_change_pct',
+    'volume',
+    'value',
+    'volume_last_year',
+    'value_last_year',
+    'volume_change_pct',
+    'value_change_pct',
+    'own_volume_share_pct',
+    'own_value_share_pct',
+  ];
+  const rows = [...s.rows, s.totals] as unknown as Record<string, unknown>[];
+  return {
+    name: `${s.company.name} ${s.market.iso_code} ${s.period.title}`,
+    preamble: [
+      [t(locale, 'company'), s.company.name],
+      [t(locale, 'market'), s.market.international_name],
+      [t(locale, 'period'), s.period.title],
+      [t(locale, 'currency'), s.currency],
+      [t(locale, 'rate'), rateText(locale, s.rate)],
+      [t(locale, 'coverage'), coverageText(locale, s.coverage)],
+      ...notes(locale, s.confidentiality.applied && rows.some((r) => r.confidential), s.provisional),
+    ],
+    columns: [...keyColumns(locale, 'code'), ...figureColumns(locale, fields), ...confidentialColumns(locale)],
+    rows,
+  };
+}
+
+function cell(column: Column, row: Record<string, unknown>): XlsxCellInput {
+  const v = column.get(row);
+  if (v === null || v === undefined || v === '') return null;
+  if (column.kind === 'text') return String(v);
+  if (column.kind === 'count') return { decimal: String(v), format: 'count' };
+  return { decimal: String(v), format: column.kind };
+}
+
+export async function tableXlsx(table: Table): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const sink = new PassThrough();
+  sink.on('data', (c: Buffer) => chunks.push(c));
+  await writeXlsx(
+    sink,
+    table.rows.map((row) => table.columns.map((c) => cell(c, row))),
+    {
+      sheetName: 'Statistics',
+      preamble: [...table.preamble.map(([k, v]) => [k, v]), []],
+      header: table.columns.map((c) => c.title),
+      autoFilter: true,
+      columnWidths: table.columns.map((c) => (c.kind === 'text' ? 30 : 16)),
+    },
+  );
+  return Buffer.concat(chunks);
+}
+
+const csvField = (v: unknown) => {
+  const text = v === null || v === undefined ? '' : String(v);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+/** A text cell that a spreadsheet would read as a formula ("=…", "+…", "-…", "@…") is kept as text. */
+const csvText = (v: unknown) => (typeof v === 'string' && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+
+export function tableCsv(table: Table): string {
+  const lines = [table.columns.map((c) => csvField(c.title)).join(',')];
+  for (const row of table.rows) lines.push(table.columns.map((c) => csvField(c.kind === 'text' ? csvText(c.get(row)) : c.get(row))).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,506 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { buildStatisticsWorld, PERIOD_TITLES, type StatisticsWorld } from '../../../test/statistics-world.ts';
+import {
+  type Cell,
+  cellsOf,
+  changePct,
+  divRound,
+  type Fact,
+  fails,
+  format,
+  loadFacts,
+  type Rules,
+  sharePct,
+  showValue,
+  showVolume,
+  sumOf,
+} from '../../../test/statistics-expected.ts';
+
+let t: TestApp;
+let w: StatisticsWorld;
+const P = '2026-03';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await buildStatisticsWorld(t);
+  // The first read builds the cells; company 2's report is then approved through the API, so
+  // the answers below come from cells grown by the approval.
+  const first = await get('marketAdmin', `/statistics/market?period_uuid=${uuid(P)}&by=code`);
+  expect(first.statusCode).toBe(200);
+  const approve = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/reports/${await reportUuid(P, 2)}/status`,
+    headers: w.headers.marketAdmin,
+    payload: { status: 60 },
+  });
+  expect(approve.statusCode).toBe(200);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const uuid = (title: string) => w.periodIds[title]!.uuid;
+async function reportUuid(title: string, company: number) {
+  const rows = await t.db.execute<{ uuid: string }>(sql`select uuid::text as uuid from reports where id = ${w.reportIds[`${title}/${company}`]!}`);
+  return rows.rows[0]!.uuid;
+}
+function get(who: keyof StatisticsWorld['headers'], url: string) {
+  return t.app.inject({ url: `/api/v1${url}`, headers: w.headers[who] });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The recomputation of a market answer
+// ---------------------------------------------------------------------------------------------
+
+const EUR_RATES: [string, bigint][] = [
+  ['2026-02-01', 876543210n],
+  ['2025-06-01', 898765432n],
+  ['2025-01-01', 912345678n],
+];
+const endOf = (title: string) => {
+  const [y, m] = title.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+};
+const eurRate = (title: string) => EUR_RATES.find(([from]) => from <= endOf(title))?.[1] ?? null;
+
+type By = 'code' | 'code_group' | 'code_section' | 'company' | 'total';
+
+async function keysFn(by: By): Promise<(f: Fact) => number[]> {
+  if (by === 'code') return (f) => [f.codeId];
+  if (by === 'company') return (f) => [f.company];
+  if (by === 'total') return () => [0];
+  if (by === 'code_group') {
+    const rows = await t.db.execute<{ code_id: number; code_group_id: number }>(sql`select code_id, code_group_id from code_group_codes`);
+    return (f) => rows.rows.filter((r) => r.code_id === f.codeId).map((r) => r.code_group_id);
+  }
+  const sections = (
+    await t.db.execute<{ id: number; start: number; length: number }>(sql`select id, start, length from code_sections where organization_id = ${w.org.id}`)
+  ).rows;
+  return (f) => (/^\d+$/.test(f.code) ? sections.filter((s) => Number(f.code) >= s.start && Number(f.code) < s.start + s.length).map((s) => s.id) : []);
+}
+
+/** A row as the recomputation expects it (figures as strings, or null). */
+type ExpectedRow = { id: number; confidential: boolean; contributors: number | null } & Record<string, string | null>;
+
+interface Options {
+  by: By;
+  period: string;
+  eur?: boolean;
+  viewer: 'approver' | 'viewer' | 'member';
+  ownCompany?: number;
+  settings?: { min: number; dominance: number };
+}
+
+async function expectedMarket(o: Options) {
+  const facts = await loadFacts(t.db, w.market);
+  const year = Number(o.period.slice(0, 4));
+  const ly = `${year - 1}${o.period.slice(4)}`;
+  const published = new Set(facts.filter((f) => f.published).map((f) => f.period));
+  const usable = (p: string) => PERIOD_TITLES.includes(p) && (o.viewer === 'approver' || published.has(p) || p === o.period);
+  const ytd = PERIOD_TITLES.filter((p) => p.startsWith(String(year)) && p <= o.period && usable(p));
+  const ytdLy = PERIOD_TITLES.filter((p) => p.startsWith(String(year - 1)) && p <= ly && usable(p));
+  const lastYear = usable(ly) ? [ly] : [];
+  const live = new Set(o.viewer === 'approver' ? PERIOD_TITLES.filter((p) => !published.has(p)) : []);
+  const rules = (keysOf: (f: Fact) => number[]): Rules => ({
+    keysOf,
+    rate: (p) => (o.eur ? eurRate(p) : null),
+    live,
+    minContributors: o.settings?.min ?? 3,
+    dominance: o.settings?.dominance ?? 85,
+  });
+  const involved = [...new Set([o.period, ...lastYear, ...ytd, ...ytdLy])];
+  const build = (r: Rules) => new Map(involved.map((p) => [p, cellsOf(facts, p, r)] as [string, Map<number, Cell>]));
+  const rowRules = rules(await keysFn(o.by === 'total' ? 'total' : o.by));
+  const totalRules = rules(() => [0]);
+  const cells = build(rowRules);
+  const totalCells = build(totalRules);
+  const figures = (c: Map<string, Map<number, Cell>>, key: number, r: Rules) => {
+    const p = sumOf(c, [o.period], key, r);
+    const l = sumOf(c, lastYear, key, r);
+    const y = sumOf(c, ytd, key, r);
+    const yl = sumOf(c, ytdLy, key, r);
+    const primary = involved.some((period) => {
+      const cell = c.get(period)?.get(key);
+      return cell ? fails(cell, r) : false;
+    });
+    return { p, l, y, yl, primary, contributors: c.get(o.period)?.get(key)?.contributors ?? null };
+  };
+  const total = figures(totalCells, 0, totalRules);
+  const keys = new Set<number>();
+  for (const m of cells.values()) for (const k of m.keys()) keys.add(k);
+  const rows = [...keys].map((key) => ({ key, f: figures(cells, key, rowRules) }));
+  // Complementary suppression, as DESIGN §8 says.
+  const confidential = new Set(rows.filter((r) => r.f.primary).map((r) => r.key));
+  let totalsConfidential = total.primary;
+  if (o.by !== 'total' && confidential.size === 1) {
+    const sortValue = (r: (typeof rows)[number]) => r.f.p.value ?? (r.f.p.volume === null ? null : r.f.p.volume * 10000000000n);
+    const next = rows
+      .filter((r) => !confidential.has(r.key))
+      .sort((a, b) => {
+        const x = sortValue(a);
+        const y = sortValue(b);
+        if (x === null || y === null) return x === y ? a.key - b.key : x === null ? -1 : 1;
+        return x === y ? a.key - b.key : x < y ? -1 : 1;
+      })[0];
+    if (next) confidential.add(next.key);
+    else totalsConfidential = true;
+  }
+  const apply = o.viewer !== 'approver';
+  const ownRules: Rules = { ...rowRules, live: new Set() };
+  const ownCells = (keysOf: (f: Fact) => number[]) =>
+    cellsOf(
+      facts.filter((f) => f.company === o.ownCompany),
+      o.period,
+      { ...ownRules, keysOf },
+    );
+  const ownRow = o.ownCompany ? ownCells(rowRules.keysOf) : null;
+  const ownTotal = o.ownCompany ? ownCells(() => [0]) : null;
+  const shape = (f: ReturnType<typeof figures>, isConfidential: boolean, own: Cell | undefined | null) => {
+    const hide = apply && isConfidential;
+    const show = <T>(v: T) => (hide ? null : v);
+    const rate = o.eur ? eurRate(o.period)! : 10000000000n;
+    const out: Record<string, unknown> = {
+      volume: show(showVolume(f.p.volume)),
+      value: show(showValue(f.p.value)),
+      volume_last_year: show(showVolume(f.l.volume)),
+      value_last_year: show(showValue(f.l.value)),
+      volume_change_pct: show(changePct(f.p.volume, f.l.volume)),
+      value_change_pct: show(changePct(f.p.value, f.l.value)),
+      ytd_volume: show(showVolume(f.y.volume)),
+      ytd_value: show(showValue(f.y.value)),
+      ytd_volume_last_year: show(showVolume(f.yl.volume)),
+      ytd_value_last_year: show(showValue(f.yl.value)),
+      ytd_volume_change_pct: show(changePct(f.y.volume, f.yl.volume)),
+      ytd_value_change_pct: show(changePct(f.y.value, f.yl.value)),
+      volume_share_pct: apply && totalsConfidential ? null : show(sharePct(f.p.volume, total.p.volume)),
+      value_share_pct: apply && totalsConfidential ? null : show(sharePct(f.p.value, total.p.value)),
+      contributors: show(f.contributors),
+      confidential: isConfidential,
+    };
+    if (o.viewer === 'member') {
+      const ownValue = own?.value === null || own?.value === undefined ? null : own.value * rate;
+      out.own_volume = showVolume(own?.volume ?? null);
+      out.own_value = showValue(ownValue);
+      out.own_volume_share_pct = show(sharePct(own?.volume ?? null, f.p.volume));
+      out.own_value_share_pct = show(sharePct(ownValue, f.p.value));
+    }
+    return out;
+  };
+  return {
+    rows: o.by === 'total' ? [] : rows.map((r) => ({ id: r.key, ...shape(r.f, confidential.has(r.key), ownRow?.get(r.key)) }) as ExpectedRow),
+    totals: shape(total, totalsConfidential, ownTotal?.get(0)),
+  };
+}
+
+async function expectMarketAnswer(who: keyof StatisticsWorld['headers'], o: Options) {
+  const res = await get(who, `/statistics/market?period_uuid=${uuid(o.period)}&by=${o.by}${o.eur ? '&currency=EUR' : ''}`);
+  expect(res.statusCode, res.body).toBe(200);
+  const data = res.json().data;
+  const expected = await expectedMarket(o);
+  const actualRows = (data.rows as { key: { id: number } }[]).map(({ key, ...rest }) => ({ id: key.id, ...rest }));
+  expect(actualRows.sort((a, b) => a.id - b.id)).toEqual(expected.rows.sort((a, b) => a.id - b.id));
+  expect(data.totals).toEqual(expected.totals);
+  return data;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('GET /statistics/market: the arithmetic', () => {
+  for (const by of ['code', 'code_group', 'code_section', 'company', 'total'] as const) {
+    for (const eur of [false, true]) {
+      it(`when an approver asks by ${by}${eur ? ' in EUR' : ''}, then every figure equals the recomputation from the stored rows, character for character`, async () => {
+        const data = await expectMarketAnswer('marketAdmin', { by, period: P, eur, viewer: 'approver' });
+        expect(data.coverage).toEqual({ approved: 3, expected: 4 });
+        expect(data.provisional).toBe(false);
+        expect(data.currency).toBe(eur ? 'EUR' : 'SEK');
+        expect(data.rate).toEqual(eur ? { from: 'SEK', to: 'EUR', rate: '0.0876543210', valid_from: '2026-02-01', inverse: false } : null);
+        expect(data.comparison).toMatchObject({ last_year: { title: '2025-03' }, ytd_periods: 3, ytd_last_year_periods: 3 });
+      });
+    }
+  }
+
+  it('when the cells are rebuilt from the rows, then the answer is the one the approval grew them into', async () => {
+    const url = `/statistics/market?period_uuid=${uuid(P)}&by=code_group&currency=EUR`;
+    const grown = (await get('admin', url)).json();
+    await t.db.execute(sql`delete from statistics_periods`);
+    const rebuilt = (await get('admin', url)).json();
+    expect(rebuilt).toEqual(grown);
+  });
+
+  it('when an approver opens the unpublished period, then reports not yet approved count too and the answer is provisional', async () => {
+    const data = await expectMarketAnswer('marketAdmin', { by: 'code', period: '2026-04', viewer: 'approver' });
+    expect(data.provisional).toBe(true);
+    expect(data.coverage).toEqual({ approved: 3, expected: 4 });
+    expect(data.totals.contributors).toBe(4);
+  });
+
+  it('when a company is disabled during the year, then it counts in the periods that ended before and not after', async () => {
+    const [jan, feb] = await Promise.all(['2026-01', '2026-02'].map((p) => get('admin', `/statistics/market?period_uuid=${uuid(p)}&by=total`)));
+    expect(jan.json().data.totals.contributors).toBe(5);
+    expect(feb.json().data.totals.contributors).toBe(4);
+    expect(feb.json().data.coverage).toEqual({ approved: 4, expected: 4 });
+  });
+
+  it('when the currency has only the reverse pair, then its inverse rounded to 10 decimals is the rate applied', async () => {
+    const res = await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=total&currency=usd`);
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    const inverse = format(divRound(10n ** 20n, 101234567890n), 10);
+    expect(data.rate).toEqual({ from: 'SEK', to: 'USD', rate: inverse, valid_from: '2024-12-01', inverse: true });
+    const sek = (await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=total`)).json().data.totals.value as string;
+    const [i, f = ''] = sek.split('.');
+    expect(data.totals.value).toBe(format(divRound(BigInt(i! + f.padEnd(4, '0')) * BigInt(inverse.replace('.', '')), 10000000000n), 4));
+  });
+
+  it("when a period of the comparison has no rate, then 422 names the pair and that period's end", async () => {
+    const nok = await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code&currency=NOK`);
+    expect(nok.statusCode).toBe(422);
+    expect(nok.json()).toEqual({
+      message: 'There is no conversion rate from SEK to NOK valid on 2026-03-31.',
+      errors: { currency: ['There is no conversion rate from SEK to NOK valid on 2026-03-31.'] },
+    });
+    // GBP has a rate from 2025-06 only: last year's year to date (2025-01 … 03) has none.
+    const gbp = await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code&currency=GBP`);
+    expect(gbp.statusCode).toBe(422);
+    expect(gbp.json().message).toBe('There is no conversion rate from SEK to GBP valid on 2025-03-31.');
+    const unknown = await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code&currency=XYZ`);
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().message).toBe('The currency XYZ does not exist.');
+  });
+});
+
+describe('GET /statistics/market: who sees what', () => {
+  for (const role of ['viewer', 'justStats', 'clusterViewer'] as const) {
+    it(`when a ${role} asks, then confidential cells have no figures, and the figures of the two-company code appear nowhere (json, csv, xlsx)`, async () => {
+      for (const by of ['code', 'code_group', 'code_section', 'total'] as const) {
+        for (const eur of [false, true]) await expectMarketAnswer(role, { by, period: P, eur, viewer: 'viewer' });
+      }
+      const code1003 = (await expectedMarket({ by: 'code', period: P, viewer: 'approver' })).rows.find((r) => r.id === w.codeIds['1003'])!;
+      expect(code1003.confidential).toBe(true);
+      const secrets = ['7777.1234', '1111.0001', code1003.volume as string, code1003.value as string, code1003.ytd_volume as string];
+      for (const format of ['json', 'csv', 'xlsx']) {
+        const res = await get(role, `/statistics/market?period_uuid=${uuid(P)}&by=code&format=${format}`);
+        expect(res.statusCode).toBe(200);
+        const text = format === 'xlsx' ? await xlsxText(res.rawPayload) : res.body;
+        for (const secret of secrets) expect(text).not.toContain(secret);
+      }
+    });
+  }
+
+  it('when a viewer asks for the company breakdown, then 403', async () => {
+    const res = await get('viewer', `/statistics/market?period_uuid=${uuid(P)}&by=company`);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('You do not have access to these statistics.');
+  });
+
+  for (const role of ['reporter', 'company'] as const) {
+    it(`when a ${role} user asks, then the market with confidentiality applied, plus the company's own figures and share`, async () => {
+      for (const by of ['code', 'code_group', 'total'] as const) {
+        const data = await expectMarketAnswer(role, { by, period: P, eur: by === 'code_group', viewer: 'member', ownCompany: w.companyIds[0] });
+        expect(data.confidentiality.applied).toBe(true);
+      }
+    });
+  }
+
+  it('when exactly one cell of a breakdown is confidential, then the next smallest is suppressed too, and the totals stay', async () => {
+    await t.db.execute(sql`insert into organization_settings (organization_id, key, value) values (${w.org.id}, 'dominance_percentage', '100')`);
+    try {
+      const data = await expectMarketAnswer('viewer', { by: 'code_section', period: P, viewer: 'viewer', settings: { min: 3, dominance: 100 } });
+      const hidden = (data.rows as { key: { id: number }; confidential: boolean }[]).filter((r) => r.confidential).map((r) => r.key.id);
+      expect(hidden).toHaveLength(2);
+      // Section 3000 has two companies; one of the others is suppressed with it.
+      expect(hidden).toContain(w.sections.s3);
+      expect(data.totals.confidential).toBe(false);
+      expect(data.totals.volume).not.toBeNull();
+    } finally {
+      await t.db.execute(sql`delete from organization_settings where organization_id = ${w.org.id}`);
+    }
+  });
+
+  it('when a viewer asks for an unpublished period, then 403 "The period is not yet published for viewing."', async () => {
+    for (const role of ['viewer', 'reporter', 'justStats'] as const) {
+      const res = await get(role, `/statistics/market?period_uuid=${uuid('2026-04')}&by=code`);
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ message: 'The period is not yet published for viewing.' });
+    }
+  });
+
+  it('when a company user asks for a market where the company does not report, then 403 "The period is not available for this company."', async () => {
+    const res = await get('finnishReporter', `/statistics/market?period_uuid=${uuid(P)}&by=code`);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ message: 'The period is not available for this company.' });
+    const company = await get('finnishReporter', `/statistics/company?company_id=${w.companyIds[0]}&period_uuid=${uuid(P)}`);
+    expect(company.statusCode).toBe(403);
+  });
+
+  it("when anyone asks for another organization's period, market, cluster or company, then 404", async () => {
+    const period = await get('admin', `/statistics/market?period_uuid=${w.foreignPeriod}&by=code`);
+    expect(period.statusCode).toBe(404);
+    expect(period.json().message).toBe(`The period (${w.foreignPeriod}) does not exist.`);
+    expect((await get('foreignAdmin', `/statistics/market?period_uuid=${uuid(P)}&by=code`)).statusCode).toBe(404);
+    expect((await get('admin', `/statistics/cluster?cluster_id=${w.foreignCluster}&month=2026-03&currency=EUR`)).statusCode).toBe(404);
+    expect((await get('admin', `/statistics/trend?cluster_id=${w.foreignCluster}&currency=EUR`)).statusCode).toBe(404);
+    expect((await get('foreignAdmin', `/statistics/trend?market_id=${w.market}`)).statusCode).toBe(404);
+    expect((await get('admin', `/statistics/company?company_id=${w.foreignCompany}&period_uuid=${uuid(P)}`)).statusCode).toBe(404);
+    expect((await get('admin', `/statistics/market?period_uuid=not-a-uuid&by=code`)).statusCode).toBe(404);
+  });
+});
+
+describe('GET /statistics/trend, /cluster, /company', () => {
+  it('when an approver asks for the trend of a code group in EUR, then each point equals the recomputation of its period and the same period last year', async () => {
+    const res = await get('admin', `/statistics/trend?market_id=${w.market}&code_group_id=${w.groups.g1}&currency=EUR&periods=6`);
+    expect(res.statusCode, res.body).toBe(200);
+    const points = res.json().data.points as {
+      period: { title: string };
+      volume: string;
+      value: string;
+      volume_last_year: string;
+      value_change_pct: string;
+      contributors: number;
+    }[];
+    expect(points.map((p) => p.period.title)).toEqual(['2025-11', '2025-12', '2026-01', '2026-02', '2026-03', '2026-04']);
+    for (const point of points) {
+      const expected = await expectedMarket({ by: 'code_group', period: point.period.title, eur: true, viewer: 'approver' });
+      const row = expected.rows.find((r) => r.id === w.groups.g1)!;
+      expect(point).toMatchObject({
+        volume: row.volume,
+        value: row.value,
+        volume_last_year: row.volume_last_year,
+        value_change_pct: row.value_change_pct,
+        contributors: row.contributors,
+      });
+    }
+  });
+
+  it('when a viewer asks for a trend, then only published periods, and confidential points have no figures', async () => {
+    const res = await get('viewer', `/statistics/trend?market_id=${w.market}&code_id=${w.codeIds['1003']}`);
+    expect(res.statusCode).toBe(200);
+    const points = res.json().data.points as { period: { title: string }; volume: string | null; confidential: boolean }[];
+    expect(points.at(-1)!.period.title).toBe('2026-03');
+    expect(points.every((p) => p.confidential && p.volume === null)).toBe(true);
+    expect(res.body).not.toContain('7777.1234');
+  });
+
+  it('when the cluster is asked for by code in EUR, then each market side by side and the cluster total equal the recomputation', async () => {
+    const res = await get('admin', `/statistics/cluster?cluster_id=${w.cluster}&month=2026-03&by=code&currency=EUR`);
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    const expected = await expectedMarket({ by: 'code', period: P, eur: true, viewer: 'approver' });
+    for (const row of data.rows as { key: { id: number }; volume: string; value: string; markets: { market_id: number; volume: string; value: string }[] }[]) {
+      const e = expected.rows.find((r) => r.id === row.key.id)!;
+      // Finland has no reports: the cluster is Sweden converted.
+      expect(row.volume).toBe(e.volume);
+      expect(row.value).toBe(e.value);
+      expect(row.markets.find((m) => m.market_id === w.market)).toMatchObject({ volume: e.volume, value: e.value });
+    }
+    expect(data.totals.value).toBe(expected.totals.value);
+    expect(data.markets.map((m: { market: { iso_code: string } }) => m.market.iso_code)).toEqual(['SE', 'FI']);
+  });
+
+  it('when a reporter asks for the company statistics of their company, then own figures, the market and the share per code', async () => {
+    const res = await get('reporter', `/statistics/company?company_id=${w.companyIds[0]}&period_uuid=${uuid(P)}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    const expected = await expectedMarket({ by: 'code', period: P, viewer: 'member', ownCompany: w.companyIds[0] });
+    for (const row of data.rows as {
+      key: { id: number };
+      own_volume: string;
+      volume: string | null;
+      own_volume_share_pct: string | null;
+      confidential: boolean;
+    }[]) {
+      const e = expected.rows.find((r) => r.id === row.key.id)!;
+      expect(row).toMatchObject({ own_volume: e.own_volume, volume: e.volume, own_volume_share_pct: e.own_volume_share_pct, confidential: e.confidential });
+    }
+    expect(data.history.length).toBe(15);
+    expect(data.history.at(-1).period.title).toBe(P);
+    // Another company's statistics are not the reporter's to see.
+    expect((await get('reporter', `/statistics/company?company_id=${w.companyIds[1]}&period_uuid=${uuid(P)}`)).statusCode).toBe(403);
+  });
+});
+
+describe('downloads', () => {
+  it('when an xlsx is asked for, then a header block, a frozen header row with an autofilter, and figures as numbers with formats', async () => {
+    const res = await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code&currency=EUR&format=xlsx`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.getCell('A1').value).toBe('Market');
+    expect(sheet.getCell('B1').value).toBe('Sweden');
+    expect(sheet.getCell('B3').value).toBe('EUR');
+    expect(String(sheet.getCell('B4').value)).toContain('0.0876543210');
+    expect(sheet.getCell('B5').value).toBe('approved 3 of 4');
+    const headerRow = 7;
+    expect(sheet.getCell(`A${headerRow}`).value).toBe('Code');
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: headerRow });
+    expect(sheet.autoFilter).toBeTruthy();
+    const json = (await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code&currency=EUR`)).json().data;
+    const first = sheet.getRow(headerRow + 1);
+    expect(first.getCell(1).value).toBe(json.rows[0].key.code);
+    expect(first.getCell(3).value).toBe(Number(json.rows[0].volume));
+    expect(first.getCell(3).numFmt).toBe('#,##0.0000');
+    expect(first.getCell(7).numFmt).toBe('0.0');
+  });
+
+  it('when a csv is asked for, then the table with the decimal strings as they are', async () => {
+    const res = await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code_group&format=csv`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    const json = (await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code_group`)).json().data;
+    const lines = res.body.trim().split('\r\n');
+    expect(lines[0]!.startsWith('Name,Volume,Value,')).toBe(true);
+    expect(lines[1]!.split(',').slice(0, 3)).toEqual([json.rows[0].key.title, json.rows[0].volume, json.rows[0].value]);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('when the API document is read, then the four statistics endpoints are in it with their query parameters', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json() as { paths: Record<string, { get?: { parameters?: { name: string }[] } }> };
+    for (const [path, parameter] of [
+      ['/statistics/market', 'period_uuid'],
+      ['/statistics/cluster', 'month'],
+      ['/statistics/trend', 'code_group_id'],
+      ['/statistics/company', 'company_id'],
+    ] as const) {
+      expect(doc.paths[path]?.get?.parameters?.map((p) => p.name)).toContain(parameter);
+      expect(doc.paths[path]?.get?.parameters?.map((p) => p.name)).toContain('format');
+    }
+  });
+});
+
+describe('invalidation', () => {
+  it('when a code leaves a group, then the group figures follow on the next read', async () => {
+    const url = `/statistics/market?period_uuid=${uuid(P)}&by=code_group`;
+    await get('admin', url);
+    await t.db.execute(sql`delete from code_group_codes where code_group_id = ${w.groups.g1} and code_id = ${w.codeIds['1003']!}`);
+    try {
+      await expectMarketAnswer('admin', { by: 'code_group', period: P, viewer: 'approver' });
+    } finally {
+      await t.db.execute(sql`insert into code_group_codes (code_group_id, code_id) values (${w.groups.g1}, ${w.codeIds['1003']!})`);
+    }
+    await expectMarketAnswer('admin', { by: 'code_group', period: P, viewer: 'approver' });
+  });
+
+  it('when a company is disabled, then the periods ending after that leave it out on the next read', async () => {
+    await get('admin', `/statistics/market?period_uuid=${uuid('2025-12')}&by=total`);
+    await t.db.execute(sql`update companies set disabled_at = '2025-12-31T12:00:00Z' where id = ${w.companyIds[3]!}`);
+    try {
+      await expectMarketAnswer('admin', { by: 'code', period: '2025-12', viewer: 'approver' });
+    } finally {
+      await t.db.execute(sql`update companies set disabled_at = null where id = ${w.companyIds[3]!}`);
+    }
+  });
+});
+
+async function xlsxText(buffer: Buffer): Promise<string> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(buffer as unknown as ArrayBuffer);
+  const out: string[] = [];
+  book.worksheets[0]!.eachRow((row) => row.eachCell((cell) => out.push(String(cell.value))));
+  return out.join('\n');
+}
