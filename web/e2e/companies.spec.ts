@@ -21,8 +21,10 @@ test.describe('companies', () => {
     expect(user.status()).toBe(201);
 
     await page.goto('/companies');
-    await expect(page.getByRole('row').nth(1)).toContainText('Fjord Equipment AS');
-    await expect(page.getByRole('row').nth(3)).toContainText('Sisu Machines Oy');
+    // The demo's companies by name: Bergen, Fjord, Göta, Nordlys, Sisu, Skåne, Troms, Vasa.
+    await expect(page.getByRole('row').nth(1)).toContainText('Bergen Traktor AS');
+    await expect(page.getByRole('row').nth(2)).toContainText('Fjord Equipment AS');
+    await expect(page.getByRole('row').nth(5)).toContainText('Sisu Machines Oy');
     await page.getByRole('link', { name: 'Add' }).click();
     await page.getByRole('textbox', { name: 'Name' }).fill('Aurora Parts AB');
     await save(page);
