@@ -185,14 +185,14 @@ export type ComparedPeriod = z.infer<typeof comparedPeriodSchema>;
 
 /**
  * Once per answer of GET /reports/{uuid}/rows: which periods the rows are compared with (null:
- * the market has no such period), the organization's deviation threshold in percent, and how many
- * codes of the previous report this report no longer has (each one is a Warning of the preflight).
+ * the market has no such period) and the organization's deviation threshold in percent. Codes of
+ * the previous report missing from this one are not rows of it: the preflight names each one
+ * (a Warning), beside the rows on the same screens (docs/decisions.md).
  */
 export const reportRowsComparisonSchema = z.object({
   previous: comparedPeriodSchema.nullable(),
   last_year: comparedPeriodSchema.nullable(),
   deviation_percentage: z.string(),
-  missing_count: z.number().int(),
 });
 export type ReportRowsComparison = z.infer<typeof reportRowsComparisonSchema>;
 

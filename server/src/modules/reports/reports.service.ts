@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, inArray, lt, ne, notExists, or, sql, type SQL } from 'drizzle-orm';
-import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, asc, count, desc, eq, inArray, lt, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import { canInMarket } from '@mss/contracts/abilities';
 import { PreflightSeverity } from '@mss/contracts/enums';
 import type { ListQuery } from '@mss/contracts/common';
@@ -199,14 +199,14 @@ const currentRowSet = (reportId: number | null) =>
  * div() is numeric's exact integer quotient, so tenths of a percent are rounded once, at the end
  * (a rounded division could round twice). Null when either figure is missing or then is 0.
  */
-function changePct(now: SQL | AnyPgColumn, then: SQL | AnyPgColumn): SQL<string | null> {
+function changePct(now: SQLWrapper, then: SQLWrapper): SQL<string | null> {
   return sql<
     string | null
   >`case when ${then} <> 0 and ${now} is not null then round(sign(${now} - ${then}) * div(abs(${now} - ${then}) * 2000 + abs(${then}), 2 * abs(${then})) / 10, 1)::text end`;
 }
 
 /** Whether now is more than `percent` away from then (as the preflight decides it: exact, strictly more, never against 0). */
-function beyond(now: SQL | AnyPgColumn, then: SQL | AnyPgColumn, percent: string): SQL {
+function beyond(now: SQLWrapper, then: SQLWrapper, percent: string): SQL {
   return sql`coalesce(${then} <> 0 and abs(${now} - ${then}) * 100 > ${percent}::numeric * abs(${then}), false)`;
 }
 
@@ -229,86 +229,73 @@ export async function findReportRows(
   const percent = String(threshold);
   const before = alias(reportRows, 'previous_rows');
   const yearBefore = alias(reportRows, 'last_year_rows');
-  const deviates = sql<boolean>`(${beyond(reportRows.volume, before.volume, percent)} or ${beyond(reportRows.value, before.value, percent)})`;
-  const size = (now: AnyPgColumn, then: AnyPgColumn) => sql`abs(${now} - ${then}) / nullif(abs(${then}), 0)`;
-  const plan = planList(query, {
-    sortable: {
-      code: codes.code,
-      name: sql`lower(${codes.name})`,
-      volume: reportRows.volume,
-      value: reportRows.value,
-      volume_change: size(reportRows.volume, before.volume),
-      value_change: size(reportRows.value, before.value),
-    },
-    searchable: [codes.code, codes.name],
-    nullsLast: ['volume_change', 'value_change'],
+  const joinBefore = (code: SQLWrapper) => and(eq(before.row_set_id, currentRowSet(previous?.reportId ?? null)), eq(before.code_id, code));
+  const joinYearBefore = (code: SQLWrapper) => and(eq(yearBefore.row_set_id, currentRowSet(lastYear?.reportId ?? null)), eq(yearBefore.code_id, code));
+  const deviatesOf = (now: { volume: SQLWrapper; value: SQLWrapper }) =>
+    sql<boolean>`(${beyond(now.volume, before.volume, percent)} or ${beyond(now.value, before.value, percent)})`;
+  const size = (now: SQLWrapper, then: SQLWrapper) => sql`abs(${now} - ${then}) / nullif(abs(${then}), 0)`;
+  const sortsOf = (row: { code: SQLWrapper; name: SQLWrapper; volume: SQLWrapper; value: SQLWrapper }) => ({
+    code: sql`${row.code}`,
+    name: sql`lower(${row.name})`,
+    volume: sql`${row.volume}`,
+    value: sql`${row.value}`,
+    volume_change: size(row.volume, before.volume),
+    value_change: size(row.value, before.value),
   });
+  const spec = { searchable: [codes.code, codes.name], nullsLast: ['volume_change', 'value_change'] };
+  const plan = planList(query, { ...spec, sortable: sortsOf({ code: codes.code, name: codes.name, volume: reportRows.volume, value: reportRows.value }) });
   const onlyDeviating = query.deviating === '1';
-  const where = and(eq(reportRows.row_set_id, currentRowSet(report.id)), plan.search, onlyDeviating ? deviates : undefined);
-  const rowsQuery = db
-    .select({
-      // code_id first: planList's second sort key is the first selected column (unique in a set).
-      code_id: reportRows.code_id,
-      code: codes.code,
-      name: codes.name,
-      volume: reportRows.volume,
-      value: reportRows.value,
-      volume_previous: before.volume,
-      value_previous: before.value,
-      volume_previous_change_pct: changePct(reportRows.volume, before.volume),
-      value_previous_change_pct: changePct(reportRows.value, before.value),
-      volume_last_year: yearBefore.volume,
-      value_last_year: yearBefore.value,
-      volume_last_year_change_pct: changePct(reportRows.volume, yearBefore.volume),
-      value_last_year_change_pct: changePct(reportRows.value, yearBefore.value),
-      deviates,
-    })
-    .from(reportRows)
-    .innerJoin(codes, eq(codes.id, reportRows.code_id))
-    .leftJoin(before, and(eq(before.row_set_id, currentRowSet(previous?.reportId ?? null)), eq(before.code_id, reportRows.code_id)))
-    .leftJoin(yearBefore, and(eq(yearBefore.row_set_id, currentRowSet(lastYear?.reportId ?? null)), eq(yearBefore.code_id, reportRows.code_id)))
+  // The previous rows take part in choosing the page only when it is sorted or filtered by the change.
+  const beforeChooses = onlyDeviating || query.sort === 'volume_change' || query.sort === 'value_change';
+  const where = and(eq(reportRows.row_set_id, currentRowSet(report.id)), plan.search, onlyDeviating ? deviatesOf(reportRows) : undefined);
+  // A dynamic query's joins change it in place (drizzle); its selection stays the same.
+  const chosen = <T extends PgSelect>(q: T): T => (beforeChooses ? (q.leftJoin(before, joinBefore(reportRows.code_id)) as unknown as T) : q);
+  // First the page (sorted, searched, filtered, limited), then the earlier figures of its rows
+  // only, by primary key: a 100,000-row report is not joined whole to show 100 rows.
+  // code_id first: planList's second sort key is the first selected column (unique in a set).
+  const page = chosen(
+    db
+      .select({ code_id: reportRows.code_id, code: codes.code, name: codes.name, volume: reportRows.volume, value: reportRows.value })
+      .from(reportRows)
+      .innerJoin(codes, eq(codes.id, reportRows.code_id))
+      .$dynamic(),
+  )
     .where(where)
     .orderBy(...plan.orderBy)
     .limit(plan.limit)
-    .offset(plan.offset);
+    .offset(plan.offset)
+    .as('page');
+  const pageRow = { code_id: page.code_id, code: page.code, name: page.name, volume: page.volume, value: page.value };
+  const outer = planList(query, { ...spec, sortable: sortsOf(pageRow) });
+  const rowsQuery = db
+    .select({
+      ...pageRow,
+      volume_previous: before.volume,
+      value_previous: before.value,
+      volume_previous_change_pct: changePct(page.volume, before.volume),
+      value_previous_change_pct: changePct(page.value, before.value),
+      volume_last_year: yearBefore.volume,
+      value_last_year: yearBefore.value,
+      volume_last_year_change_pct: changePct(page.volume, yearBefore.volume),
+      value_last_year_change_pct: changePct(page.value, yearBefore.value),
+      deviates: deviatesOf(page),
+    })
+    .from(page)
+    .leftJoin(before, joinBefore(page.code_id))
+    .leftJoin(yearBefore, joinYearBefore(page.code_id))
+    .orderBy(...outer.orderBy);
   // Without a search or filter the count needs no join; row_count is the report's own.
   const countQuery =
     plan.search || onlyDeviating
-      ? db
-          .select({ n: count() })
-          .from(reportRows)
-          .innerJoin(codes, eq(codes.id, reportRows.code_id))
-          .leftJoin(before, and(eq(before.row_set_id, currentRowSet(previous?.reportId ?? null)), eq(before.code_id, reportRows.code_id)))
-          .where(where)
+      ? chosen(db.select({ n: count() }).from(reportRows).innerJoin(codes, eq(codes.id, reportRows.code_id)).$dynamic()).where(where)
       : Promise.resolve([{ n: Number(report.row_count) }]);
-  const [rows, [total], missing] = await Promise.all([rowsQuery, countQuery, missingCount(db, report.id, previous?.reportId ?? null)]);
+  const [rows, [total]] = await Promise.all([rowsQuery, countQuery]);
   const strip = (p: (ComparedPeriod & { reportId: number | null }) | null): ComparedPeriod | null => (p ? { period: p.period, report: p.report } : null);
   return {
     data: rows.map((r) => ({ ...r, deviates: Boolean(r.deviates) })),
     meta: plan.meta(total!.n),
-    comparison: { previous: strip(previous), last_year: strip(lastYear), deviation_percentage: percent, missing_count: missing },
+    comparison: { previous: strip(previous), last_year: strip(lastYear), deviation_percentage: percent },
   };
-}
-
-/** How many codes of the previous report this report no longer has (the preflight warns of each). */
-async function missingCount(db: Db, reportId: number, previousReportId: number | null): Promise<number> {
-  if (previousReportId === null) return 0;
-  const now = alias(reportRows, 'current_rows');
-  const [row] = await db
-    .select({ n: count() })
-    .from(reportRows)
-    .where(
-      and(
-        eq(reportRows.row_set_id, currentRowSet(previousReportId)),
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(now)
-            .where(and(eq(now.row_set_id, currentRowSet(reportId)), eq(now.code_id, reportRows.code_id))),
-        ),
-      ),
-    );
-  return row!.n;
 }
 
 /** Whether the actor reports for the report's company in its market (upload, submit, copy). */

@@ -312,7 +312,7 @@ describe("a report's rows", () => {
     expect(res.json()).toEqual({
       data: [],
       meta: { page: 1, per_page: 25, total: 0 },
-      comparison: { previous: null, last_year: null, deviation_percentage: '20', missing_count: 0 },
+      comparison: { previous: null, last_year: null, deviation_percentage: '20' },
     });
   });
 });
@@ -400,9 +400,9 @@ describe('what changed, for the approver (rows beside the previous period and la
       previous: { period: { uuid: previous.period.uuid, title: '2026-09' }, report: { uuid: previous.report.uuid, status: 20 } },
       last_year: { period: { uuid: lastYear.period.uuid, title: '2025-10' }, report: { uuid: lastYear.report.uuid, status: 20 } },
       deviation_percentage: '20',
-      // 1005 was reported in 2026-09 and is missing now.
-      missing_count: 1,
     });
+    // 1005, reported in 2026-09 and missing now, is not a row: the preflight names it.
+    expect(rows['1005']).toBeUndefined();
     expect(res.json().meta).toEqual({ page: 1, per_page: 25, total: 5 });
     // The reporter of the company reads the same answer.
     expect((await rowsOf(w.reporter, now.report.uuid)).json()).toEqual(res.json());
@@ -473,7 +473,7 @@ describe('what changed, for the approver (rows beside the previous period and la
     const { report } = await openPeriod(w, '2026-10', '2026-10-01');
     await storeRows(report.uuid, [[w.codes[0]!.id, 1, 1]]);
     const alone = await rowsOf(w.admin, report.uuid);
-    expect(alone.json().comparison).toEqual({ previous: null, last_year: null, deviation_percentage: '20', missing_count: 0 });
+    expect(alone.json().comparison).toEqual({ previous: null, last_year: null, deviation_percentage: '20' });
     // A later period: the previous one exists; the company's report in it has no rows; no period a year earlier.
     const next = await openPeriod(w, '2026-11', '2026-11-01');
     await storeRows(next.report.uuid, [[w.codes[0]!.id, 2, 2]]);
