@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDecimal } from './numbers.ts';
+import { formatChangePct, formatDecimal } from './numbers.ts';
 
 describe('formatDecimal', () => {
   it('formats decimal strings exactly, by the locale, with every stored decimal', () => {
@@ -11,5 +11,16 @@ describe('formatDecimal', () => {
     expect(formatDecimal('123456789012345.6789', 'sv-SE')).toBe('123\u00a0456\u00a0789\u00a0012\u00a0345,6789');
     expect(formatDecimal('1234.5', 'fi-FI')).toBe('1\u00a0234,5');
     expect(formatDecimal(null)).toBe('');
+  });
+});
+
+describe('formatChangePct', () => {
+  it('when a change comes from the API, then it is signed with a true minus, keeps its one decimal and never passes through a float', () => {
+    expect(formatChangePct('-92.0', 'en-US')).toBe('\u221292.0\u00a0%');
+    expect(formatChangePct('12.5', 'en-US')).toBe('+12.5\u00a0%');
+    expect(formatChangePct('0.0', 'en-US')).toBe('0.0\u00a0%');
+    expect(formatChangePct('123456789012345678.9', 'en-US')).toBe('+123,456,789,012,345,678.9\u00a0%');
+    expect(formatChangePct('-1234.5', 'sv-SE')).toBe('\u22121\u00a0234,5\u00a0%');
+    expect(formatChangePct(null)).toBe('');
   });
 });

@@ -20,3 +20,24 @@ function formatterFor(locale: string): Intl.NumberFormat {
   }
   return formatter;
 }
+
+const changeFormatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A change in percent of the API ("-92.0", "12.5", one decimal, rounded by the server) as a
+ * signed figure in the user's language: "+12.5 %", "−92.0 %" (a true minus sign), "0.0 %". The
+ * digits are formatted from the string, never through a JavaScript number. Empty for null.
+ */
+export function formatChangePct(value: string | null | undefined, locale: string = i18n.language || 'en-US'): string {
+  if (value === null || value === undefined || value === '') return '';
+  const negative = value.startsWith('-');
+  const magnitude = negative ? value.slice(1) : value;
+  let formatter = changeFormatters.get(locale);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    changeFormatters.set(locale, formatter);
+  }
+  const zero = /^0(\.0*)?$/.test(magnitude);
+  const sign = zero ? '' : negative ? '\u2212' : '+';
+  return `${sign}${formatter.format(magnitude as Intl.StringNumericLiteral)}\u00a0%`;
+}

@@ -184,7 +184,7 @@ export function ReportDetail({ uuid }: { uuid: string }) {
           </Group>
           <ReportStatusActions report={data} />
           <Section title={t('reporting.rows.title')}>
-            <RowsTable report={data} />
+            <RowsTable report={data} compare />
           </Section>
           <Section title={t('reporting.preflight.title')}>
             <PreflightResults preflight={data.preflight} />
