@@ -221,7 +221,9 @@ export function RowsTable({
   const lastYear = comparison?.last_year ?? null;
   const percent = comparison ? formatDecimal(comparison.deviation_percentage) : '';
   const wide = compare && !narrow;
-  const columns = wide ? 8 : compare ? 3 : 4;
+  // Columns only for the periods the market has: an earlier figure and the change against it.
+  const shownEarlier = [previous && ('previous' as const), lastYear && ('last_year' as const)].filter((k) => !!k);
+  const columns = wide ? 4 + 2 * shownEarlier.length : compare ? 3 : 4;
   const nowTitle = report.period?.title ?? t('reporting.rows.compare.now');
   const periodTitle = (p: typeof previous) => p?.period.title ?? '–';
   const against = (p: typeof previous) => t('reporting.rows.compare.change_against', { period: periodTitle(p) });
@@ -282,21 +284,24 @@ export function RowsTable({
       const rowProps = { 'data-deviates': row.deviates || undefined, bg: row.deviates ? 'var(--mantine-color-orange-light)' : undefined };
       if (!wide) {
         // A phone: the earlier figures and changes stack under each figure, labelled by period.
+        const earlierLine = (title: string, figure: string | null, pct: string | null, strong: boolean) => (
+          <Text span size="xs" display="block" c={strong ? 'orange.9' : 'dimmed'} fw={strong ? 700 : undefined} style={{ whiteSpace: 'nowrap' }}>
+            {title}: {figure === null ? '–' : formatDecimal(figure)}
+            {pct !== null && (
+              <>
+                <br />
+                {formatChangePct(pct)}
+              </>
+            )}
+          </Text>
+        );
         const stacked = (now: string | null, before: string | null, beforePct: string | null, lastYearFigure: string | null, lastYearPct: string | null) => (
           <Table.Td ta="right">
             <Text span fw={600} display="block">
               {formatDecimal(now)}
             </Text>
-            {previous && (
-              <Text span size="xs" display="block" c={row.deviates ? 'orange.9' : 'dimmed'} fw={row.deviates ? 700 : undefined}>
-                {periodTitle(previous)}: {before === null ? '–' : formatDecimal(before)} {formatChangePct(beforePct)}
-              </Text>
-            )}
-            {lastYear && (
-              <Text span size="xs" display="block" c="dimmed">
-                {periodTitle(lastYear)}: {lastYearFigure === null ? '–' : formatDecimal(lastYearFigure)} {formatChangePct(lastYearPct)}
-              </Text>
-            )}
+            {previous && earlierLine(previous.period.title, before, beforePct, row.deviates)}
+            {lastYear && earlierLine(lastYear.period.title, lastYearFigure, lastYearPct, false)}
           </Table.Td>
         );
         return (
@@ -325,21 +330,29 @@ export function RowsTable({
           <Table.Td ta="right" fw={600}>
             {formatDecimal(row.volume)}
           </Table.Td>
-          <Table.Td ta="right">
-            <Earlier figure={row.volume_previous} pct={row.volume_previous_change_pct} strong={row.deviates} label={against(previous)} />
-          </Table.Td>
-          <Table.Td ta="right">
-            <Earlier figure={row.volume_last_year} pct={row.volume_last_year_change_pct} label={against(lastYear)} />
-          </Table.Td>
+          {shownEarlier.map((kind) => (
+            <Table.Td key={kind} ta="right">
+              <Earlier
+                figure={row[`volume_${kind}`]}
+                pct={row[`volume_${kind}_change_pct`]}
+                strong={kind === 'previous' && row.deviates}
+                label={against(kind === 'previous' ? previous : lastYear)}
+              />
+            </Table.Td>
+          ))}
           <Table.Td ta="right" fw={600}>
             {formatDecimal(row.value)}
           </Table.Td>
-          <Table.Td ta="right">
-            <Earlier figure={row.value_previous} pct={row.value_previous_change_pct} strong={row.deviates} label={against(previous)} />
-          </Table.Td>
-          <Table.Td ta="right">
-            <Earlier figure={row.value_last_year} pct={row.value_last_year_change_pct} label={against(lastYear)} />
-          </Table.Td>
+          {shownEarlier.map((kind) => (
+            <Table.Td key={kind} ta="right">
+              <Earlier
+                figure={row[`value_${kind}`]}
+                pct={row[`value_${kind}_change_pct`]}
+                strong={kind === 'previous' && row.deviates}
+                label={against(kind === 'previous' ? previous : lastYear)}
+              />
+            </Table.Td>
+          ))}
         </Table.Tr>
       );
     });
@@ -350,8 +363,11 @@ export function RowsTable({
     const periodsHead = (
       <>
         <Table.Th ta="right">{nowTitle}</Table.Th>
-        <Table.Th ta="right">{periodTitle(previous)}</Table.Th>
-        <Table.Th ta="right">{periodTitle(lastYear)}</Table.Th>
+        {shownEarlier.map((kind) => (
+          <Table.Th key={kind} ta="right">
+            {periodTitle(kind === 'previous' ? previous : lastYear)}
+          </Table.Th>
+        ))}
       </>
     );
     head = (
@@ -359,10 +375,10 @@ export function RowsTable({
         <Table.Tr>
           <Table.Th rowSpan={2}>{t('reporting.rows.code')}</Table.Th>
           <Table.Th rowSpan={2}>{t('reporting.rows.name')}</Table.Th>
-          <Table.Th colSpan={3} ta="center">
+          <Table.Th colSpan={1 + shownEarlier.length} ta="center">
             {t('reporting.rows.volume')}
           </Table.Th>
-          <Table.Th colSpan={3} ta="center">
+          <Table.Th colSpan={1 + shownEarlier.length} ta="center">
             {t('reporting.rows.value')}
           </Table.Th>
         </Table.Tr>
@@ -376,9 +392,9 @@ export function RowsTable({
       <Table.Tr fw={700}>
         <Table.Td colSpan={2}>{t('reporting.rows.totals')}</Table.Td>
         <Table.Td ta="right">{formatDecimal(report.totals.volume)}</Table.Td>
-        <Table.Td colSpan={2} />
+        {shownEarlier.length > 0 && <Table.Td colSpan={shownEarlier.length} />}
         <Table.Td ta="right">{formatDecimal(report.totals.value)}</Table.Td>
-        <Table.Td colSpan={2} />
+        {shownEarlier.length > 0 && <Table.Td colSpan={shownEarlier.length} />}
       </Table.Tr>
     );
   } else if (compare) {
@@ -386,10 +402,16 @@ export function RowsTable({
       <Table.Tr>
         <Table.Th>{t('reporting.rows.code')}</Table.Th>
         <Table.Th ta="right">
-          {t('reporting.rows.volume')} {nowTitle}
+          {t('reporting.rows.volume')}
+          <Text span display="block" size="xs" fw={700} style={{ whiteSpace: 'nowrap' }}>
+            {nowTitle}
+          </Text>
         </Table.Th>
         <Table.Th ta="right">
-          {t('reporting.rows.value')} {nowTitle}
+          {t('reporting.rows.value')}
+          <Text span display="block" size="xs" fw={700} style={{ whiteSpace: 'nowrap' }}>
+            {nowTitle}
+          </Text>
         </Table.Th>
       </Table.Tr>
     );
@@ -468,7 +490,7 @@ export function RowsTable({
           )}
         </Group>
       )}
-      {wide ? <Table.ScrollContainer minWidth={880}>{table}</Table.ScrollContainer> : table}
+      {wide ? <Table.ScrollContainer minWidth={560 + 160 * shownEarlier.length}>{table}</Table.ScrollContainer> : table}
       {pages > 1 && <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} size="sm" aria-label={t('reporting.rows.pages')} />}
     </Stack>
   );

@@ -169,7 +169,7 @@ describe('the rows of a report beside the previous period and last year (what ch
       .map((h) => h.textContent);
     expect(headers).toEqual(['Code', 'Name', 'Volume', 'Value', '2026-10', '2026-09', '2025-10', '2026-10', '2026-09', '2025-10']);
     expect(screen.getByTestId('rows-comparison').textContent).toBe(
-      "Compared with the same company's 2026-09 (Approved), 2025-10 (no report). Rows marked ⚠ changed by more than 20 % against 2026-09; codes of 2026-09 missing now are listed in the preflight.",
+      "Compared with the same company's 2026-09 (Approved), 2025-10 (no report). Rows marked ⚠ changed by more than 20\u00a0% against 2026-09; codes of 2026-09 missing now are listed in the preflight.",
     );
     const [small, halfUp, fresh] = bodyRows();
     expect(small!.textContent).toContain('100\u221292.0\u00a0%');

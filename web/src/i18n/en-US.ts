@@ -193,9 +193,9 @@ export const uiEnUS = {
   'reporting.rows.compare.no_report': 'no report',
   'reporting.rows.compare.nothing': 'No earlier period of this market to compare with.',
   'reporting.rows.compare.marked':
-    'Rows marked ⚠ changed by more than {{percent}} % against {{period}}; codes of {{period}} missing now are listed in the preflight.',
-  'reporting.rows.compare.deviates': 'Deviates by more than {{percent}} % from {{period}}',
-  'reporting.rows.compare.none_deviating': 'No row changed by more than {{percent}} % against {{period}}.',
+    'Rows marked ⚠ changed by more than {{percent}}\u00a0% against {{period}}; codes of {{period}} missing now are listed in the preflight.',
+  'reporting.rows.compare.deviates': 'Deviates by more than {{percent}}\u00a0% from {{period}}',
+  'reporting.rows.compare.none_deviating': 'No row changed by more than {{percent}}\u00a0% against {{period}}.',
   'reporting.rows.compare.change_against': 'change against {{period}}',
   'reporting.preflight.title': 'Preflight',
   'reporting.preflight.none': 'Not run',
