@@ -141,7 +141,11 @@ try {
       await page.waitForTimeout(5000);
       console.log(page.url(), (await page.locator('body').innerText()).slice(0, 2000));
     }
-    await page.locator('[data-testid="report-rows"] tbody tr').first().locator('td', { hasText: /^(⚠.*)?1000000$/ }).waitFor({ timeout: 60_000 });
+    await page
+      .locator('[data-testid="report-rows"] tbody tr')
+      .first()
+      .locator('td', { hasText: /^(⚠.*)?1000000$/ })
+      .waitFor({ timeout: 60_000 });
     await page.locator('[data-testid="report-rows"] tfoot').getByText(totalText).waitFor({ timeout: 60_000 });
     const ms = performance.now() - start;
     if (run > 0) times.push(ms);
