@@ -11,11 +11,15 @@
 //
 //   npm run build && npx tsx bench/report-open.ts          # CHROMIUM_PATH (default /usr/bin/chromium)
 //   BENCH_ROWS=10000 npx tsx bench/report-open.ts
+//   BENCH_API_ONLY=1 npx tsx bench/report-open.ts     # the API timings only, no browser
+//
+// The company also reported the same codes in the previous period and the same period last year
+// (issue 10, "What changed, for the approver"), so every page of rows is compared with them.
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { chromium } from '@playwright/test';
 import { createMarket, createOrganization, createTestApp, createUser, PASSWORD, signIn, signInAs, XHR } from '../server/test/helpers.ts';
-import { codes, companies, companyMarkets, companyOrganizations, reportRows, reportRowSets, reports } from '../server/src/db/schema.ts';
+import { codes, companies, companyMarkets, companyOrganizations, periods, reportRows, reportRowSets, reports } from '../server/src/db/schema.ts';
 
 const N = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = 5;
@@ -40,6 +44,19 @@ try {
   ).json().data;
   await t.app.inject({ method: 'POST', url: `/api/v1/periods/${period.uuid}/open`, headers: admin.headers });
   const [report] = await t.db.select().from(reports).where(eq(reports.company_id, company!.id));
+  // The periods the rows are compared with, each with the company's report (rows written below).
+  const earlier: number[] = [];
+  for (const [title, starts_on, ends_on] of [
+    ['2025-10', '2025-10-01', '2025-10-31'],
+    ['2026-09', '2026-09-01', '2026-09-30'],
+  ] as const) {
+    const p = (
+      await t.app.inject({ method: 'POST', url: '/api/v1/periods', headers: admin.headers, payload: { market_id: market.id, title, starts_on, ends_on } })
+    ).json().data;
+    await t.app.inject({ method: 'POST', url: `/api/v1/periods/${p.uuid}/open`, headers: admin.headers });
+    const [r] = await t.db.select({ id: reports.id }).from(reports).innerJoin(periods, eq(periods.id, reports.period_id)).where(eq(periods.uuid, p.uuid));
+    earlier.push(r!.id);
+  }
 
   const seedStart = performance.now();
   const [rowSet] = await t.db.insert(reportRowSets).values({ report_id: report!.id }).returning();
@@ -54,6 +71,13 @@ try {
       .values(inserted.map((c, i) => ({ row_set_id: rowSet!.id, code_id: c.id, volume: `1234.567${(from + i) % 10}`, value: `${from + i}.5` })));
   }
   await t.db.update(reports).set({ row_set_id: rowSet!.id }).where(eq(reports.id, report!.id));
+  // The same codes earlier, one in ten changed by more than the deviation setting, one in a hundred missing.
+  for (const earlierId of earlier) {
+    const [set] = await t.db.insert(reportRowSets).values({ report_id: earlierId }).returning();
+    await t.db.execute(sql`insert into report_rows (row_set_id, code_id, volume, value)
+      select ${set!.id}, code_id, case when code_id % 10 = 0 then volume * 2 else volume end, value + 1 from report_rows where row_set_id = ${rowSet!.id} and code_id % 100 <> 7`);
+    await t.db.update(reports).set({ row_set_id: set!.id }).where(eq(reports.id, earlierId));
+  }
   console.log(`seeded ${N} rows in ${Math.round(performance.now() - seedStart)} ms`);
 
   const reporterUser = await createUser(t.db, { roles: ['reporter'], organizationIds: [org.id], marketIds: [market.id], companyId: company!.id });
@@ -68,6 +92,9 @@ try {
     '/rows?page=1000&per_page=100',
     '/rows?page=1&per_page=100&search=item%2012345',
     '/rows?page=1&per_page=100&sort=value&direction=desc',
+    '/rows?page=1&per_page=100&sort=volume_change&direction=desc',
+    '/rows?page=1&per_page=100&deviating=1',
+    '/rows?page=100&per_page=100&deviating=1',
   ]) {
     const samples: number[] = [];
     for (let i = 0; i <= 5; i++) {
@@ -79,6 +106,10 @@ try {
     if (samples.length) apiTimes[`GET /reports/{uuid}${url}`] = Math.round(samples.sort((a, b) => a - b)[2]!);
   }
   console.log('API alone, median ms:', JSON.stringify(apiTimes, null, 1));
+  if (process.env.BENCH_API_ONLY) {
+    await t.close();
+    process.exit(0);
+  }
   await t.app.listen({ port: PORT, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${PORT}`;
 
@@ -110,7 +141,11 @@ try {
       await page.waitForTimeout(5000);
       console.log(page.url(), (await page.locator('body').innerText()).slice(0, 2000));
     }
-    await page.locator('[data-testid="report-rows"] tbody tr').first().getByText('1000000', { exact: true }).waitFor({ timeout: 60_000 });
+    await page
+      .locator('[data-testid="report-rows"] tbody tr')
+      .first()
+      .locator('td', { hasText: /^(⚠.*)?1000000$/ })
+      .waitFor({ timeout: 60_000 });
     await page.locator('[data-testid="report-rows"] tfoot').getByText(totalText).waitFor({ timeout: 60_000 });
     const ms = performance.now() - start;
     if (run > 0) times.push(ms);

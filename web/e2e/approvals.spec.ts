@@ -33,6 +33,10 @@ test.describe('approvals', () => {
     await nordlys.getByRole('button', { name: 'Open' }).click();
     const drawer = admin.getByRole('dialog', { name: NORDLYS });
     await expect(drawer.getByTestId('report-rows')).toContainText('1001');
+    // What changed: the rows stand beside the company's earlier periods, the headers name this one.
+    await expect(drawer.getByTestId('report-rows').getByRole('columnheader', { name: title, exact: true })).toHaveCount(2);
+    await expect(drawer.getByTestId('rows-comparison')).toContainText("Compared with the same company's");
+    await expect(drawer.getByRole('switch', { name: 'Only deviating rows' })).toBeVisible();
     await drawer.getByRole('button', { name: 'Send back' }).click();
     const sendBack = admin.getByRole('dialog', { name: /Send the report of Nordlys/ });
     await sendBack.getByRole('button', { name: 'Send back' }).click();

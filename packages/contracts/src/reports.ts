@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ReportStatus } from './enums.ts';
-import { listQuerySchema, marketSummarySchema, refSchema } from './common.ts';
+import { listOf, listQuerySchema, marketSummarySchema, refSchema } from './common.ts';
 import { decimalStringSchema } from './decimal.ts';
 import { PERIOD_STATUSES } from './periods.ts';
 import { preflightSchema } from './preflight.ts';
@@ -136,22 +136,81 @@ export const reportSummarySchema = z.object({
 });
 export type ReportSummary = z.infer<typeof reportSummarySchema>;
 
+/** A change in percent, rounded half-up to one decimal at the end, as text ("-92.0"); null without a base. */
+const changePctSchema = z
+  .string()
+  .regex(/^-?\d+\.\d$/)
+  .nullable();
+
+/**
+ * One row of GET /reports/{uuid}/rows, with the same company's row for the same code in the
+ * periods it is compared with ("What changed, for the approver"): the previous period of the
+ * market (the period before this one by `starts_on`) and the same period a year earlier (the
+ * market's period whose `starts_on` is 12 months earlier). Only the current rows of those reports
+ * count, whatever their status (the answer's `comparison` names the periods and statuses).
+ *
+ * - `volume_previous`, `value_previous`, `volume_last_year`, `value_last_year`: the earlier
+ *   figures, null where that report has no row for the code (or no such report or period).
+ * - `volume_previous_change_pct`, `value_previous_change_pct`, `volume_last_year_change_pct`,
+ *   `value_last_year_change_pct`: (now − then) / |then| × 100, computed in SQL and rounded half-up
+ *   to one decimal ("-92.0"); null when either figure is missing or the earlier one is 0.
+ * - `deviates`: the volume or the value changed against the previous period by more than the
+ *   organization's `deviation_percentage` (exact, before rounding): the rows the preflight
+ *   reports as deviations.
+ */
 export const reportRowSchema = z.object({
   code_id: z.number().int(),
   code: z.string(),
   name: z.string(),
   volume: decimalStringSchema.nullable(),
   value: decimalStringSchema.nullable(),
+  volume_previous: decimalStringSchema.nullable(),
+  value_previous: decimalStringSchema.nullable(),
+  volume_previous_change_pct: changePctSchema,
+  value_previous_change_pct: changePctSchema,
+  volume_last_year: decimalStringSchema.nullable(),
+  value_last_year: decimalStringSchema.nullable(),
+  volume_last_year_change_pct: changePctSchema,
+  value_last_year_change_pct: changePctSchema,
+  deviates: z.boolean(),
 });
 export type ReportRow = z.infer<typeof reportRowSchema>;
 
-/** The columns GET /reports/{uuid}/rows sorts by; the first is the default. */
-export const REPORT_ROW_SORTS = ['code', 'name', 'volume', 'value'] as const;
+/** A period a report is compared with, and the same company's report in it (null: none). */
+export const comparedPeriodSchema = z.object({
+  period: z.object({ uuid: z.string(), title: z.string() }),
+  report: z.object({ uuid: z.string(), status: z.number().int() }).nullable(),
+});
+export type ComparedPeriod = z.infer<typeof comparedPeriodSchema>;
+
+/**
+ * Once per answer of GET /reports/{uuid}/rows: which periods the rows are compared with (null:
+ * the market has no such period) and the organization's deviation threshold in percent. Codes of
+ * the previous report missing from this one are not rows of it: the preflight names each one
+ * (a Warning), beside the rows on the same screens (docs/decisions.md).
+ */
+export const reportRowsComparisonSchema = z.object({
+  previous: comparedPeriodSchema.nullable(),
+  last_year: comparedPeriodSchema.nullable(),
+  deviation_percentage: z.string(),
+});
+export type ReportRowsComparison = z.infer<typeof reportRowsComparisonSchema>;
+
+export const reportRowsPageSchema = listOf(reportRowSchema).extend({ comparison: reportRowsComparisonSchema });
+export type ReportRowsPage = z.infer<typeof reportRowsPageSchema>;
+
+/**
+ * The columns GET /reports/{uuid}/rows sorts by; the first is the default. `volume_change` and
+ * `value_change` sort by the size of the change against the previous period (|%|, largest first
+ * with direction=desc); rows without a change come last either way.
+ */
+export const REPORT_ROW_SORTS = ['code', 'name', 'volume', 'value', 'volume_change', 'value_change'] as const;
 /**
  * Query of GET /reports/{uuid}/rows: the list conventions of every list (page, per_page, search
- * longer than 2 characters on code or name, sort, direction).
+ * longer than 2 characters on code or name, sort, direction), and `deviating=1` for only the rows
+ * that deviate from the previous period.
  */
-export const reportRowsQuerySchema = listQuerySchema.omit({ organization_id: true });
+export const reportRowsQuerySchema = listQuerySchema.omit({ organization_id: true }).extend({ deviating: z.enum(['0', '1']).optional() });
 export type ReportRowsQuery = z.input<typeof reportRowsQuerySchema>;
 
 /**

@@ -14,6 +14,8 @@ export interface ListSpec {
   sortable: Record<string, AnyPgColumn | SQL>;
   /** Columns searched (case-insensitive substring) when a search is given. */
   searchable: (AnyPgColumn | SQL)[];
+  /** Sort names whose empty values (null) come last in either direction (PostgreSQL puts them first when descending). */
+  nullsLast?: string[];
 }
 
 export interface ListPlan {
@@ -45,8 +47,9 @@ export function planList(query: ListQuery, spec: ListSpec): ListPlan {
     search = or(...spec.searchable.map((c) => ilike(c as AnyPgColumn, pattern)));
   }
   const direction = query.direction === 'desc' ? desc : asc;
+  const first = spec.nullsLast?.includes(sortName) ? sql`${column} ${sql.raw(query.direction === 'desc' ? 'desc' : 'asc')} nulls last` : direction(column);
   // A stable second key, so that pages do not overlap when the sort column has equal values.
-  const orderBy = [direction(column), asc(sql`1`)];
+  const orderBy = [first, asc(sql`1`)];
   return {
     orderBy,
     search,

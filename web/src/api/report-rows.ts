@@ -1,12 +1,12 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ListMeta } from '@mss/contracts/common';
-import type { ReportRow } from '@mss/contracts/reports';
+import type { ReportRowsPage } from '@mss/contracts/reports';
 import { http } from './http.ts';
 import { reportKeys } from './reports.ts';
 
 /**
- * GET /reports/{uuid}/rows: a page of a report's rows, searched and sorted by the server (the
- * report itself carries only its row count and totals). The keys sit under the report's key,
+ * GET /reports/{uuid}/rows: a page of a report's rows, searched, sorted and filtered by the server
+ * (the report itself carries only its row count and totals), each beside the same company's
+ * previous period and same period last year; `comparison` names those periods. The keys sit under the report's key,
  * ['reports', 'detail', uuid, 'rows', query], so whatever invalidates the report (an import
  * done, a copy from the previous period, any reporting mutation) refetches its rows too.
  */
@@ -16,14 +16,14 @@ export interface ReportRowsQuery {
   per_page: number;
   /** Sent only when longer than 2 characters (the table decides). */
   search?: string;
-  sort?: 'code' | 'name' | 'volume' | 'value';
+  /** volume_change, value_change: by the size of the change against the previous period. */
+  sort?: 'code' | 'name' | 'volume' | 'value' | 'volume_change' | 'value_change';
   direction?: 'asc' | 'desc';
+  /** '1': only the rows that deviate from the previous period by more than the organization's setting. */
+  deviating?: '1';
 }
 
-export interface ReportRowsPage {
-  data: ReportRow[];
-  meta: ListMeta;
-}
+export type { ReportRowsPage };
 
 export const reportRowsKeys = {
   all: (reportUuid: string) => [...reportKeys.report(reportUuid), 'rows'] as const,

@@ -5,12 +5,25 @@ import { AppProviders } from '../app/providers.tsx';
 import { fakeApi, type RecordedCall } from '../test/fake-api.ts';
 import { ROWS_PAGE_SIZE, RowsTable } from './reporting.tsx';
 
+/** A row without earlier figures (nothing to compare with). */
+const notCompared = {
+  volume_previous: null,
+  value_previous: null,
+  volume_previous_change_pct: null,
+  value_previous_change_pct: null,
+  volume_last_year: null,
+  value_last_year: null,
+  volume_last_year_change_pct: null,
+  value_last_year_change_pct: null,
+  deviates: false,
+};
 const rows: ReportRow[] = Array.from({ length: 250 }, (_, i) => ({
   code_id: i + 1,
   code: String(1000 + i),
   name: i === 42 ? 'Electric tractors' : `Item ${i}`,
   volume: `${i}.0000`,
   value: i === 0 ? '123456789012345.6789' : null,
+  ...notCompared,
 }));
 // Totals and the row count come with the report (summed in SQL); the screen shows them as they are.
 const report = { uuid: 'rep-1', row_count: rows.length, totals: { volume: '31125.0000', value: '123456789012345.6789' } };
@@ -94,5 +107,101 @@ describe('the rows of a report', () => {
     );
     expect(screen.getByText('The report has no rows yet.')).toBeTruthy();
     expect(api.calls).toHaveLength(0);
+  });
+});
+
+describe('the rows of a report beside the previous period and last year (what changed)', () => {
+  const compared: ReportRow[] = [
+    {
+      code_id: 1,
+      code: '1001',
+      name: 'Small',
+      volume: '8.0000',
+      value: '1100.0000',
+      volume_previous: '100.0000',
+      value_previous: '1000.0000',
+      volume_previous_change_pct: '-92.0',
+      value_previous_change_pct: '10.0',
+      volume_last_year: '50.0000',
+      value_last_year: '400.0000',
+      volume_last_year_change_pct: '-84.0',
+      value_last_year_change_pct: '175.0',
+      deviates: true,
+    },
+    {
+      ...notCompared,
+      code_id: 2,
+      code: '1003',
+      name: 'Half up',
+      volume: '224.9000',
+      value: '200.0000',
+      volume_previous: '200.0000',
+      volume_previous_change_pct: '12.5',
+    },
+    { ...notCompared, code_id: 3, code: '1006', name: 'New', volume: '1.0000', value: '1.0000' },
+  ];
+  const comparison = {
+    previous: { period: { uuid: 'per-0', title: '2026-09' }, report: { uuid: 'rep-0', status: 60 } },
+    last_year: { period: { uuid: 'per-y', title: '2025-10' }, report: null },
+    deviation_percentage: '20',
+  };
+  function endpoint() {
+    return fakeApi()
+      .withEnumerations()
+      .on('GET', 'reports/rep-1/rows', (call: RecordedCall) => {
+        const query = new URL(call.url, 'http://localhost').searchParams;
+        const data = query.get('deviating') === '1' ? compared.filter((r) => r.deviates) : compared;
+        return { body: { data, meta: { page: 1, per_page: 100, total: data.length }, comparison } };
+      });
+  }
+
+  it('when compared, then the headers name the periods, changes are signed, a deviating row is marked with more than colour, and the toggle asks the server', async () => {
+    const api = endpoint();
+    render(
+      <AppProviders>
+        <RowsTable report={{ uuid: 'rep-1', row_count: 3, totals: { volume: '233.9000', value: '1301.0000' }, period: { title: '2026-10' } }} compare />
+      </AppProviders>,
+    );
+    expect(await screen.findByText('Small')).toBeTruthy();
+    const table = screen.getByTestId('report-rows');
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers).toEqual(['Code', 'Name', 'Volume', 'Value', '2026-10', '2026-09', '2025-10', '2026-10', '2026-09', '2025-10']);
+    expect(screen.getByTestId('rows-comparison').textContent).toBe(
+      "Compared with the same company's 2026-09 (Approved), 2025-10 (no report). Rows marked ⚠ changed by more than 20\u00a0% against 2026-09; codes of 2026-09 missing now are listed in the preflight.",
+    );
+    const [small, halfUp, fresh] = bodyRows();
+    expect(small!.textContent).toContain('100\u221292.0\u00a0%');
+    expect(small!.textContent).toContain('1,000+10.0\u00a0%');
+    expect(small!.textContent).toContain('50\u221284.0\u00a0%');
+    expect(small!.getAttribute('data-deviates')).toBe('true');
+    // Not colour alone: a sign, and a text for screen readers.
+    expect(within(small!).getByText('Deviates by more than 20 % from 2026-09')).toBeTruthy();
+    expect(within(small!).getByText('⚠')).toBeTruthy();
+    expect(halfUp!.textContent).toContain('+12.5\u00a0%');
+    expect(halfUp!.getAttribute('data-deviates')).toBeNull();
+    expect(within(halfUp!).queryByText('⚠')).toBeNull();
+    expect(fresh!.textContent).toBe('1006New1––1––');
+
+    fireEvent.click(screen.getByRole('switch', { name: 'Only deviating rows' }));
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+    expect(api.calls.at(-1)!.url).toBe(`/api/v1/reports/rep-1/rows?page=1&per_page=${ROWS_PAGE_SIZE}&deviating=1`);
+    expect(screen.getByText('1 shown of 1 matching (3 rows)')).toBeTruthy();
+  });
+
+  it('when the market has no earlier period, then it says so and offers no deviation controls', async () => {
+    fakeApi()
+      .withEnumerations()
+      .on('GET', 'reports/rep-1/rows', {
+        body: { data: [compared[2]], meta: { page: 1, per_page: 100, total: 1 }, comparison: { previous: null, last_year: null, deviation_percentage: '20' } },
+      });
+    render(
+      <AppProviders>
+        <RowsTable report={{ uuid: 'rep-1', row_count: 1, totals: { volume: '1.0000', value: '1.0000' } }} compare />
+      </AppProviders>,
+    );
+    expect(await screen.findByText('No earlier period of this market to compare with.')).toBeTruthy();
+    expect(screen.queryByRole('switch', { name: 'Only deviating rows' })).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimalSign, formatDecimal, formatPercent } from './numbers.ts';
+import { decimalSign, formatChangePct, formatDecimal, formatPercent } from './numbers.ts';
 
 describe('formatDecimal', () => {
   it('formats decimal strings exactly, by the locale, with every stored decimal', () => {
@@ -17,7 +17,7 @@ describe('formatDecimal', () => {
 describe('formatPercent', () => {
   it('shows one decimal with its sign, exactly as the server rounded it', () => {
     expect(formatPercent('12.3', { signed: true }, 'en-US')).toBe('+12.3\u00a0%');
-    expect(formatPercent('-92.0', { signed: true }, 'en-US')).toBe('-92.0\u00a0%');
+    expect(formatPercent('-92.0', { signed: true }, 'en-US')).toBe('\u221292.0\u00a0%');
     expect(formatPercent('0.0', { signed: true }, 'en-US')).toBe('0.0\u00a0%');
     expect(formatPercent('45.6', {}, 'sv-SE')).toBe('45,6\u00a0%');
     expect(formatPercent('123456789.1', {}, 'en-US')).toBe('123,456,789.1\u00a0%');
@@ -30,5 +30,16 @@ describe('formatPercent', () => {
     expect(decimalSign('-0.0')).toBe(0);
     expect(decimalSign('3')).toBe(1);
     expect(decimalSign(null)).toBe(0);
+  });
+});
+
+describe('formatChangePct', () => {
+  it('when a change comes from the API, then it is signed with a true minus, keeps its one decimal and never passes through a float', () => {
+    expect(formatChangePct('-92.0', 'en-US')).toBe('\u221292.0\u00a0%');
+    expect(formatChangePct('12.5', 'en-US')).toBe('+12.5\u00a0%');
+    expect(formatChangePct('0.0', 'en-US')).toBe('0.0\u00a0%');
+    expect(formatChangePct('123456789012345678.9', 'en-US')).toBe('+123,456,789,012,345,678.9\u00a0%');
+    expect(formatChangePct('-1234.5', 'sv-SE')).toBe('\u22121\u00a0234,5\u00a0%');
+    expect(formatChangePct(null)).toBe('');
   });
 });

@@ -23,20 +23,27 @@ function formatterFor(locale: string): Intl.NumberFormat {
 
 /**
  * A percentage of the API ("12.3", "-92.0": already rounded half-up to one decimal by the server)
- * with its sign and one decimal, by the locale: "+12.3 %", "−92.0 %", "0.0 %". Empty for null.
- * Exact, as formatDecimal: the string is never a JavaScript number.
+ * with one decimal, by the locale: "45.6 %"; signed, for a change: "+12.5 %", "−92.0 %" (a true
+ * minus sign), "0.0 %". The digits are formatted from the string, never through a JavaScript
+ * number. Empty for null.
  */
 export function formatPercent(value: string | null | undefined, options: { signed?: boolean } = {}, locale: string = i18n.language || 'en-US'): string {
   if (value === null || value === undefined || value === '') return '';
-  const key = `${locale}|${options.signed ? 'signed' : 'plain'}`;
-  let formatter = percentFormatters.get(key);
+  const negative = value.startsWith('-');
+  const magnitude = negative ? value.slice(1) : value;
+  let formatter = percentFormatters.get(locale);
   if (!formatter) {
-    formatter = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: options.signed ? 'exceptZero' : 'auto' });
-    percentFormatters.set(key, formatter);
+    formatter = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    percentFormatters.set(locale, formatter);
   }
-  return `${formatter.format(value as Intl.StringNumericLiteral)}\u00a0%`;
+  const zero = /^0*(\.0*)?$/.test(magnitude);
+  const sign = zero ? '' : negative ? '\u2212' : options.signed ? '+' : '';
+  return `${sign}${formatter.format(magnitude as Intl.StringNumericLiteral)}\u00a0%`;
 }
 const percentFormatters = new Map<string, Intl.NumberFormat>();
+
+/** A change in percent ("-92.0") with its sign: "−92.0 %", "+12.5 %" (see formatPercent). */
+export const formatChangePct = (value: string | null | undefined, locale?: string): string => formatPercent(value, { signed: true }, locale);
 
 /** The sign of a decimal string: -1, 0 or 1 (no JavaScript number in between). */
 export function decimalSign(value: string | null | undefined): -1 | 0 | 1 {

@@ -115,7 +115,7 @@ export async function findPreviousReport(db: Executor, reportId: number): Promis
   return { periodTitle: previous.title, reportId: prev?.id ?? null };
 }
 
-async function deviationThreshold(db: Executor, reportId: number): Promise<number> {
+export async function deviationThreshold(db: Executor, reportId: number): Promise<number> {
   const [row] = await db
     .select({ value: organizationSettings.value })
     .from(reports)

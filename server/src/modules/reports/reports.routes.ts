@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { dataOf, listOf } from '@mss/contracts/common';
+import { dataOf } from '@mss/contracts/common';
 import { preflightSchema } from '@mss/contracts/preflight';
 import {
   reportCreateSchema,
   reportListQuerySchema,
-  reportRowSchema,
+  reportRowsPageSchema,
   reportRowsQuerySchema,
   reportSchema,
   reportStatusInputSchema,
@@ -52,10 +52,11 @@ export function reportsRoutes(app: App, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: "A page of the report's rows (sort: code, name, volume, value; search: code or name, longer than 2 characters)",
+        summary:
+          "A page of the report's rows beside the same company's previous period and same period last year, with the changes and a deviation flag (sort: code, name, volume, value, volume_change, value_change; search: code or name, longer than 2 characters; deviating=1: only deviating rows)",
         params: uuidParams,
         querystring: reportRowsQuerySchema,
-        response: { 200: listOf(reportRowSchema) },
+        response: { 200: reportRowsPageSchema },
       },
       preValidation: signedIn,
     },

@@ -1,15 +1,16 @@
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import { canInMarket } from '@mss/contracts/abilities';
 import { PreflightSeverity } from '@mss/contracts/enums';
 import type { ListQuery } from '@mss/contracts/common';
 import { type PeriodStatus } from '@mss/contracts/periods';
-import { REQUESTABLE_STATUS_EVENTS, type Report, type ReportRow as ReportRowItem, type ReportSummary } from '@mss/contracts/reports';
+import { type ComparedPeriod, REQUESTABLE_STATUS_EVENTS, type Report, type ReportRowsPage, type ReportSummary } from '@mss/contracts/reports';
 import type { Db } from '../../db/client.ts';
 import { codes, companies, companyMarkets, imports, markets, periods, preflights, reportRows, reports, reportStatusChanges, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
 import { findPeriodRow, marketsWith, organizationMarketIds } from '../periods/periods.service.ts';
-import { type Paged, planList } from '../../lib/list.ts';
-import { findPreviousReport, latestPreflight, runPreflight } from '../preflight/preflight.service.ts';
+import { planList } from '../../lib/list.ts';
+import { deviationThreshold, findPreviousReport, latestPreflight, runPreflight } from '../preflight/preflight.service.ts';
 import { copyCurrentRows, createRowSet, deleteStaleRowSets } from './row-sets.ts';
 import { applyReportEvent, assertReportEvent } from './reports.workflow.ts';
 import { type Principal } from '../../auth/principal.ts';
@@ -154,33 +155,147 @@ export async function findReport(db: Db, principal: Principal, uuid: string): Pr
 }
 
 /**
- * A page of the report's rows (GET /reports/{uuid}/rows), for whoever may see the report: by
- * code unless sorted otherwise, searched on code or name. The figures stay the database's exact
- * decimal strings.
+ * The period a report is compared with, found by `where` among the periods of the report's market,
+ * latest first, with the same company's report in it (any status; null when there is none).
  */
-export async function findReportRows(db: Db, principal: Principal, uuid: string, query: Omit<ListQuery, 'organization_id'>): Promise<Paged<ReportRowItem>> {
+async function comparedPeriod(db: Db, marketId: number, companyId: number, where: SQL): Promise<(ComparedPeriod & { reportId: number | null }) | null> {
+  const [row] = await db
+    .select({ period_uuid: periods.uuid, title: periods.title, report_id: reports.id, report_uuid: reports.uuid, status: reports.status })
+    .from(periods)
+    .leftJoin(reports, and(eq(reports.period_id, periods.id), eq(reports.company_id, companyId)))
+    .where(and(eq(periods.market_id, marketId), where))
+    .orderBy(desc(periods.starts_on))
+    .limit(1);
+  if (!row) return null;
+  return {
+    period: { uuid: row.period_uuid, title: row.title },
+    report: row.report_uuid === null || row.status === null ? null : { uuid: row.report_uuid, status: row.status },
+    reportId: row.report_id,
+  };
+}
+
+/**
+ * The periods the rows of a report are compared with ("What changed, for the approver"): the
+ * previous period of the market (as the preflight finds it: the latest that starts earlier) and
+ * the market's period starting 12 months earlier (as the statistics compare, DESIGN §8). Only the
+ * same company's reports: nobody sees another company's figures here that the rows did not show.
+ */
+async function comparedPeriods(db: Db, report: { period: { id: number }; market: { id: number }; company: { id: number } }) {
+  const [current] = await db.select({ starts_on: periods.starts_on }).from(periods).where(eq(periods.id, report.period.id));
+  const startsOn = current!.starts_on;
+  const [previous, lastYear] = await Promise.all([
+    comparedPeriod(db, report.market.id, report.company.id, and(lt(periods.starts_on, startsOn), ne(periods.id, report.period.id))!),
+    comparedPeriod(db, report.market.id, report.company.id, eq(periods.starts_on, sql`(${startsOn}::date - interval '12 months')::date`)),
+  ]);
+  return { previous, lastYear };
+}
+
+/** The current row set of a report, as a subquery (null when there is no report: nothing joins). */
+const currentRowSet = (reportId: number | null) =>
+  reportId === null ? sql`null::int` : sql`(select ${reports.row_set_id} from ${reports} where ${reports.id} = ${reportId})`;
+
+/**
+ * (now − then) / |then| in percent, rounded half-up to one decimal, as text ("-92.0"), exact:
+ * div() is numeric's exact integer quotient, so tenths of a percent are rounded once, at the end
+ * (a rounded division could round twice). Null when either figure is missing or then is 0.
+ */
+function changePct(now: SQLWrapper, then: SQLWrapper): SQL<string | null> {
+  return sql<
+    string | null
+  >`case when ${then} <> 0 and ${now} is not null then round(sign(${now} - ${then}) * div(abs(${now} - ${then}) * 2000 + abs(${then}), 2 * abs(${then})) / 10, 1)::text end`;
+}
+
+/** Whether now is more than `percent` away from then (as the preflight decides it: exact, strictly more, never against 0). */
+function beyond(now: SQLWrapper, then: SQLWrapper, percent: string): SQL {
+  return sql`coalesce(${then} <> 0 and abs(${now} - ${then}) * 100 > ${percent}::numeric * abs(${then}), false)`;
+}
+
+/**
+ * A page of the report's rows (GET /reports/{uuid}/rows), for whoever may see the report: by
+ * code unless sorted otherwise, searched on code or name, optionally only the deviating ones. Each
+ * row carries the same company's figures for the code in the previous period and a year earlier,
+ * the changes, and whether it deviates (`reportRowSchema`). The figures and the changes are the
+ * database's exact decimal strings. The earlier rows are joined by their primary key
+ * (row_set_id, code_id).
+ */
+export async function findReportRows(
+  db: Db,
+  principal: Principal,
+  uuid: string,
+  query: Omit<ListQuery, 'organization_id'> & { deviating?: '0' | '1' },
+): Promise<ReportRowsPage> {
   const report = await findReportRow(db, principal, uuid);
-  const plan = planList(query, {
-    sortable: { code: codes.code, name: sql`lower(${codes.name})`, volume: reportRows.volume, value: reportRows.value },
-    searchable: [codes.code, codes.name],
+  const [{ previous, lastYear }, threshold] = await Promise.all([comparedPeriods(db, report), deviationThreshold(db, report.id)]);
+  const percent = String(threshold);
+  const before = alias(reportRows, 'previous_rows');
+  const yearBefore = alias(reportRows, 'last_year_rows');
+  const joinBefore = (code: SQLWrapper) => and(eq(before.row_set_id, currentRowSet(previous?.reportId ?? null)), eq(before.code_id, code));
+  const joinYearBefore = (code: SQLWrapper) => and(eq(yearBefore.row_set_id, currentRowSet(lastYear?.reportId ?? null)), eq(yearBefore.code_id, code));
+  const deviatesOf = (now: { volume: SQLWrapper; value: SQLWrapper }) =>
+    sql<boolean>`(${beyond(now.volume, before.volume, percent)} or ${beyond(now.value, before.value, percent)})`;
+  const size = (now: SQLWrapper, then: SQLWrapper) => sql`abs(${now} - ${then}) / nullif(abs(${then}), 0)`;
+  const sortsOf = (row: { code: SQLWrapper; name: SQLWrapper; volume: SQLWrapper; value: SQLWrapper }) => ({
+    code: sql`${row.code}`,
+    name: sql`lower(${row.name})`,
+    volume: sql`${row.volume}`,
+    value: sql`${row.value}`,
+    volume_change: size(row.volume, before.volume),
+    value_change: size(row.value, before.value),
   });
-  const where = and(eq(reportRows.row_set_id, sql`(select ${reports.row_set_id} from ${reports} where ${reports.id} = ${report.id})`), plan.search);
-  const [rows, [total]] = await Promise.all([
-    // code_id first: planList's second sort key is the first selected column (unique in a set).
+  const spec = { searchable: [codes.code, codes.name], nullsLast: ['volume_change', 'value_change'] };
+  const plan = planList(query, { ...spec, sortable: sortsOf({ code: codes.code, name: codes.name, volume: reportRows.volume, value: reportRows.value }) });
+  const onlyDeviating = query.deviating === '1';
+  // The previous rows take part in choosing the page only when it is sorted or filtered by the change.
+  const beforeChooses = onlyDeviating || query.sort === 'volume_change' || query.sort === 'value_change';
+  const where = and(eq(reportRows.row_set_id, currentRowSet(report.id)), plan.search, onlyDeviating ? deviatesOf(reportRows) : undefined);
+  // A dynamic query's joins change it in place (drizzle); its selection stays the same.
+  const chosen = <T extends PgSelect>(q: T): T => (beforeChooses ? (q.leftJoin(before, joinBefore(reportRows.code_id)) as unknown as T) : q);
+  // First the page (sorted, searched, filtered, limited), then the earlier figures of its rows
+  // only, by primary key: a 100,000-row report is not joined whole to show 100 rows.
+  // code_id first: planList's second sort key is the first selected column (unique in a set).
+  const page = chosen(
     db
       .select({ code_id: reportRows.code_id, code: codes.code, name: codes.name, volume: reportRows.volume, value: reportRows.value })
       .from(reportRows)
       .innerJoin(codes, eq(codes.id, reportRows.code_id))
-      .where(where)
-      .orderBy(...plan.orderBy)
-      .limit(plan.limit)
-      .offset(plan.offset),
-    // Without a search the count needs no join; row_count is the report's own.
-    plan.search
-      ? db.select({ n: count() }).from(reportRows).innerJoin(codes, eq(codes.id, reportRows.code_id)).where(where)
-      : Promise.resolve([{ n: Number(report.row_count) }]),
-  ]);
-  return { data: rows, meta: plan.meta(total!.n) };
+      .$dynamic(),
+  )
+    .where(where)
+    .orderBy(...plan.orderBy)
+    .limit(plan.limit)
+    .offset(plan.offset)
+    .as('page');
+  const pageRow = { code_id: page.code_id, code: page.code, name: page.name, volume: page.volume, value: page.value };
+  const outer = planList(query, { ...spec, sortable: sortsOf(pageRow) });
+  const rowsQuery = db
+    .select({
+      ...pageRow,
+      volume_previous: before.volume,
+      value_previous: before.value,
+      volume_previous_change_pct: changePct(page.volume, before.volume),
+      value_previous_change_pct: changePct(page.value, before.value),
+      volume_last_year: yearBefore.volume,
+      value_last_year: yearBefore.value,
+      volume_last_year_change_pct: changePct(page.volume, yearBefore.volume),
+      value_last_year_change_pct: changePct(page.value, yearBefore.value),
+      deviates: deviatesOf(page),
+    })
+    .from(page)
+    .leftJoin(before, joinBefore(page.code_id))
+    .leftJoin(yearBefore, joinYearBefore(page.code_id))
+    .orderBy(...outer.orderBy);
+  // Without a search or filter the count needs no join; row_count is the report's own.
+  const countQuery =
+    plan.search || onlyDeviating
+      ? chosen(db.select({ n: count() }).from(reportRows).innerJoin(codes, eq(codes.id, reportRows.code_id)).$dynamic()).where(where)
+      : Promise.resolve([{ n: Number(report.row_count) }]);
+  const [rows, [total]] = await Promise.all([rowsQuery, countQuery]);
+  const strip = (p: (ComparedPeriod & { reportId: number | null }) | null): ComparedPeriod | null => (p ? { period: p.period, report: p.report } : null);
+  return {
+    data: rows.map((r) => ({ ...r, deviates: Boolean(r.deviates) })),
+    meta: plan.meta(total!.n),
+    comparison: { previous: strip(previous), last_year: strip(lastYear), deviation_percentage: percent },
+  };
 }
 
 /** Whether the actor reports for the report's company in its market (upload, submit, copy). */

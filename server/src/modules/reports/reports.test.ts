@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createTestApp, createUser, signIn, type TestApp, XHR } from '../../../test/helpers.ts';
 import { reportingWorld } from '../../../test/reporting.ts';
-import { codes, companies, preflights, reportRows, reportRowSets, reports } from '../../db/schema.ts';
+import { codes, companies, organizationSettings, periods, preflights, reportRows, reportRowSets, reports } from '../../db/schema.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -248,7 +248,23 @@ describe("a report's rows", () => {
     expect(first.statusCode).toBe(200);
     expect(first.json().meta).toEqual({ page: 1, per_page: 10, total: 32 });
     expect(first.json().data).toHaveLength(10);
-    expect(first.json().data[0]).toEqual({ code_id: w.codes[0]!.id, code: '1001', name: 'Small', volume: '0.0000', value: null });
+    expect(first.json().data[0]).toEqual({
+      code_id: w.codes[0]!.id,
+      code: '1001',
+      name: 'Small',
+      volume: '0.0000',
+      value: null,
+      // No earlier period in this market: nothing to compare with.
+      volume_previous: null,
+      value_previous: null,
+      volume_previous_change_pct: null,
+      value_previous_change_pct: null,
+      volume_last_year: null,
+      value_last_year: null,
+      volume_last_year_change_pct: null,
+      value_last_year_change_pct: null,
+      deviates: false,
+    });
     expect(first.json().data[1]).toMatchObject({ code: '1002', volume: '1.0000', value: '123456789012345.6789' });
 
     const last = await rowsOf(w.reporter, report.uuid, '?per_page=10&page=4');
@@ -293,6 +309,176 @@ describe("a report's rows", () => {
     const w = await world();
     const { report } = await openPeriod(w, '2026-10', '2026-10-01');
     const res = await rowsOf(w.reporter, report.uuid);
-    expect(res.json()).toEqual({ data: [], meta: { page: 1, per_page: 25, total: 0 } });
+    expect(res.json()).toEqual({
+      data: [],
+      meta: { page: 1, per_page: 25, total: 0 },
+      comparison: { previous: null, last_year: null, deviation_percentage: '20' },
+    });
+  });
+});
+
+describe('what changed, for the approver (rows beside the previous period and last year)', () => {
+  type Row = Record<string, unknown> & { code: string };
+  /**
+   * Acme reports 2025-10 (last year), 2026-09 (previous) and 2026-10 (now); Rival reports other
+   * figures for the same codes in 2026-09 and 2026-10, which must never show in Acme's rows.
+   */
+  async function history() {
+    const w = await world();
+    const more = await t.db
+      .insert(codes)
+      .values([
+        { organization_id: w.org.id, code: '1003', name: 'Half up' },
+        { organization_id: w.org.id, code: '1004', name: 'Half down' },
+        { organization_id: w.org.id, code: '1005', name: 'Gone' },
+        { organization_id: w.org.id, code: '1006', name: 'New' },
+      ])
+      .returning();
+    const [small, large] = [w.codes[0]!, w.codes[1]!];
+    const [up, down, gone, fresh] = [more[0]!, more[1]!, more[2]!, more[3]!];
+    const lastYear = await openPeriod(w, '2025-10', '2025-10-01');
+    const previous = await openPeriod(w, '2026-09', '2026-09-01');
+    const now = await openPeriod(w, '2026-10', '2026-10-01');
+    await storeRows(lastYear.report.uuid, [[small.id, 50, 400]]);
+    await storeRows(previous.report.uuid, [
+      [small.id, 100, 1000],
+      [large.id, 0, null],
+      [up.id, 200, 200],
+      [down.id, -200, 10],
+      [gone.id, 5, 5],
+    ]);
+    await storeRows(now.report.uuid, [
+      [small.id, 8, 1100],
+      [large.id, 7, 3],
+      [up.id, 224.9, 200],
+      [down.id, -175.1, 10],
+      [fresh.id, 1, 1],
+    ]);
+    // Rival's reports of the same periods, with figures that would change every answer above.
+    const rivalReports = await t.db.select({ uuid: reports.uuid, period_id: reports.period_id }).from(reports).where(eq(reports.company_id, w.rival.id));
+    for (const r of rivalReports)
+      await storeRows(r.uuid, [
+        [small.id, 999999, 999999],
+        [fresh.id, 777777, 777777],
+      ]);
+    return { w, lastYear, previous, now, rivalReports };
+  }
+  const byCode = (rows: Row[]) => Object.fromEntries(rows.map((r) => [r.code, r]));
+
+  it("when an approver reads the rows, then each carries the same company's previous and last-year figures and the changes, exact to the character", async () => {
+    const { w, lastYear, previous, now } = await history();
+    const res = await rowsOf(w.admin, now.report.uuid);
+    expect(res.statusCode).toBe(200);
+    const rows = byCode(res.json().data);
+    // previous 100.0000 → now 8.0000 is −92.0 %; a year earlier 50 → 8 is −84.0 %.
+    expect(rows['1001']).toEqual({
+      code_id: w.codes[0]!.id,
+      code: '1001',
+      name: 'Small',
+      volume: '8.0000',
+      value: '1100.0000',
+      volume_previous: '100.0000',
+      value_previous: '1000.0000',
+      volume_previous_change_pct: '-92.0',
+      value_previous_change_pct: '10.0',
+      volume_last_year: '50.0000',
+      value_last_year: '400.0000',
+      volume_last_year_change_pct: '-84.0',
+      value_last_year_change_pct: '175.0',
+      deviates: true,
+    });
+    // A base of 0 or a missing figure: no change, and no deviation.
+    expect(rows['1002']).toMatchObject({ volume_previous: '0.0000', volume_previous_change_pct: null, value_previous: null, value_previous_change_pct: null });
+    expect(rows['1002']).toMatchObject({ volume_last_year: null, volume_last_year_change_pct: null, deviates: false });
+    // Rounded half-up, once, at the end: 200 → 224.9 is +12.45 %, shown 12.5; against a negative
+    // base the sign says the direction: −200 → −175.1 rose by 12.45 % of |−200|.
+    expect(rows['1003']).toMatchObject({ volume_previous_change_pct: '12.5', value_previous_change_pct: '0.0', deviates: false });
+    expect(rows['1004']).toMatchObject({ volume_previous: '-200.0000', volume_previous_change_pct: '12.5', deviates: false });
+    // A code new in this period has nothing to compare with.
+    expect(rows['1006']).toMatchObject({ volume_previous: null, volume_previous_change_pct: null, volume_last_year: null, deviates: false });
+    expect(res.json().comparison).toEqual({
+      previous: { period: { uuid: previous.period.uuid, title: '2026-09' }, report: { uuid: previous.report.uuid, status: 20 } },
+      last_year: { period: { uuid: lastYear.period.uuid, title: '2025-10' }, report: { uuid: lastYear.report.uuid, status: 20 } },
+      deviation_percentage: '20',
+    });
+    // 1005, reported in 2026-09 and missing now, is not a row: the preflight names it.
+    expect(rows['1005']).toBeUndefined();
+    expect(res.json().meta).toEqual({ page: 1, per_page: 25, total: 5 });
+    // The reporter of the company reads the same answer.
+    expect((await rowsOf(w.reporter, now.report.uuid)).json()).toEqual(res.json());
+  });
+
+  it('when another company reported the same codes, then its figures never appear, and its reporter still gets 404', async () => {
+    const { w, now, rivalReports } = await history();
+    const text = (await rowsOf(w.admin, now.report.uuid)).body;
+    expect(text).not.toContain('999999');
+    expect(text).not.toContain('777777');
+    expect((await rowsOf(w.rivalReporter, now.report.uuid)).statusCode).toBe(404);
+    // Rival's own rows are compared with Rival's own previous report only.
+    const [rivalNow] = await t.db
+      .select({ uuid: reports.uuid })
+      .from(reports)
+      .innerJoin(periods, eq(periods.id, reports.period_id))
+      .where(and(eq(reports.company_id, w.rival.id), eq(periods.title, '2026-10'), eq(periods.market_id, w.market.id)));
+    expect(rivalReports).toHaveLength(3);
+    const rival = byCode((await rowsOf(w.admin, rivalNow!.uuid)).json().data);
+    expect(rival['1001']).toMatchObject({
+      volume: '999999.0000',
+      volume_previous: '999999.0000',
+      volume_previous_change_pct: '0.0',
+      volume_last_year: '999999.0000',
+    });
+    expect(Object.keys(rival)).toEqual(['1001', '1006']);
+  });
+
+  it("when the organization's deviation setting changes, then the flag and the deviating filter follow it", async () => {
+    const { w, now } = await history();
+    const flagged = async () =>
+      (await rowsOf(w.admin, now.report.uuid))
+        .json()
+        .data.filter((r: Row) => r.deviates)
+        .map((r: Row) => r.code);
+    expect(await flagged()).toEqual(['1001']);
+    const only = await rowsOf(w.admin, now.report.uuid, '?deviating=1');
+    expect(only.json().data.map((r: Row) => r.code)).toEqual(['1001']);
+    expect(only.json().meta).toEqual({ page: 1, per_page: 25, total: 1 });
+
+    // 12.45 % is more than 12 %: 1003 and 1004 deviate too; it is not more than 12.45 %.
+    await t.db.insert(organizationSettings).values({ organization_id: w.org.id, key: 'deviation_percentage', value: '12' });
+    expect(await flagged()).toEqual(['1001', '1003', '1004']);
+    await t.db.update(organizationSettings).set({ value: '12.45' }).where(eq(organizationSettings.organization_id, w.org.id));
+    expect(await flagged()).toEqual(['1001']);
+    await t.db.update(organizationSettings).set({ value: '95' }).where(eq(organizationSettings.organization_id, w.org.id));
+    expect(await flagged()).toEqual([]);
+    const none = await rowsOf(w.admin, now.report.uuid, '?deviating=1');
+    expect(none.json()).toMatchObject({ data: [], meta: { total: 0 }, comparison: { deviation_percentage: '95' } });
+  });
+
+  it('when sorted by the change, then the largest first, rows without a change last, and pages, search and filter still work', async () => {
+    const { w, now } = await history();
+    const codesOf = async (query: string) => (await rowsOf(w.admin, now.report.uuid, query)).json().data.map((r: Row) => r.code);
+    // |change| of volume: 1001 92 %, 1003 and 1004 12.45 % (then by code_id), 1002 (base 0) and 1006 (new) without.
+    expect(await codesOf('?sort=volume_change&direction=desc')).toEqual(['1001', '1003', '1004', '1002', '1006']);
+    expect(await codesOf('?sort=volume_change&direction=asc')).toEqual(['1003', '1004', '1001', '1002', '1006']);
+    expect(await codesOf('?sort=volume_change&direction=desc&per_page=2&page=2')).toEqual(['1004', '1002']);
+    expect(await codesOf('?sort=value_change&direction=desc&per_page=1')).toEqual(['1001']);
+    expect(await codesOf('?search=half&sort=volume_change&direction=desc')).toEqual(['1003', '1004']);
+    const searched = await rowsOf(w.admin, now.report.uuid, '?search=half&deviating=1');
+    expect(searched.json()).toMatchObject({ data: [], meta: { total: 0 } });
+    expect((await rowsOf(w.admin, now.report.uuid, '?deviating=yes')).statusCode).toBe(422);
+  });
+
+  it('when the market has no earlier period, or the company no report in it, then the comparison says so and the rows carry no earlier figures', async () => {
+    const w = await world();
+    const { report } = await openPeriod(w, '2026-10', '2026-10-01');
+    await storeRows(report.uuid, [[w.codes[0]!.id, 1, 1]]);
+    const alone = await rowsOf(w.admin, report.uuid);
+    expect(alone.json().comparison).toEqual({ previous: null, last_year: null, deviation_percentage: '20' });
+    // A later period: the previous one exists; the company's report in it has no rows; no period a year earlier.
+    const next = await openPeriod(w, '2026-11', '2026-11-01');
+    await storeRows(next.report.uuid, [[w.codes[0]!.id, 2, 2]]);
+    const res = await rowsOf(w.admin, next.report.uuid);
+    expect(res.json().comparison).toMatchObject({ previous: { period: { title: '2026-10' }, report: { uuid: report.uuid, status: 20 } }, last_year: null });
+    expect(res.json().data[0]).toMatchObject({ volume: '2.0000', volume_previous: '1.0000', volume_previous_change_pct: '100.0', deviates: true });
   });
 });

@@ -161,7 +161,7 @@ function ApprovalTable({ reports }: { reports: ReportSummary[] }) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Drawer opened={opened !== null} onClose={() => setOpened(null)} position="right" size="xl" title={opened ? companyOf(opened) : ''}>
+      <Drawer opened={opened !== null} onClose={() => setOpened(null)} position="right" size="min(72rem, 100%)" title={opened ? companyOf(opened) : ''}>
         {opened && <ReportDetail uuid={opened} />}
       </Drawer>
     </Stack>
@@ -184,7 +184,7 @@ export function ReportDetail({ uuid }: { uuid: string }) {
           </Group>
           <ReportStatusActions report={data} />
           <Section title={t('reporting.rows.title')}>
-            <RowsTable report={data} />
+            <RowsTable report={data} compare />
           </Section>
           <Section title={t('reporting.preflight.title')}>
             <PreflightResults preflight={data.preflight} />

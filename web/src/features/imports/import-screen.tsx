@@ -138,7 +138,7 @@ function ImportWorkspace({ report }: { report: Report }) {
       )}
 
       <Section title={t('reporting.rows.title')}>
-        <RowsTable report={report} />
+        <RowsTable report={report} compare />
       </Section>
 
       <Section

@@ -56,7 +56,7 @@ describe('a statistics breakdown', () => {
     const table = renderTable();
     expect(table.getAllByText('123,456,789,012,345.6789')).toHaveLength(2);
     expect(table.getByText('123,456,789,012,345.6788')).toBeTruthy();
-    expect(table.getByText('-92.0 %')).toBeTruthy();
+    expect(table.getByText('−92.0 %')).toBeTruthy();
     expect(table.getByText('+12.5 %')).toBeTruthy();
     const withheld = table.getAllByRole('row').find((r) => r.textContent?.includes('1002 Large'))!;
     expect(within(withheld).getAllByTestId('confidential').length).toBeGreaterThan(0);
