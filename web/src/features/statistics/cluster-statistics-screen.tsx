@@ -24,15 +24,17 @@ function recentMonths(now = new Date()): string[] {
 
 type Measure = 'value' | 'volume';
 
-function Figure({ figures, measure }: { figures: StatisticsFigures; measure: Measure }) {
+function Figure({ figures, measure, withheld }: { figures: StatisticsFigures; measure: Measure; withheld: boolean }) {
   const value = measure === 'value' ? figures.value : figures.volume;
-  if (figures.confidential && value === null) return <Confidential />;
+  // Nothing is withheld from approvers of every market (`confidentiality.applied` false): a missing figure is just missing.
+  if (withheld && figures.confidential && value === null) return <Confidential />;
   return <span style={{ whiteSpace: 'nowrap' }}>{value === null ? '–' : formatDecimal(value)}</span>;
 }
 
 /** Markets side by side, then the cluster's total, last year's and the change. */
 function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistics; measure: Measure; keyHeader: string }) {
   const { t } = useTranslation();
+  const withheld = answer.confidentiality.applied;
   const lastYear = (f: StatisticsFigures) => (measure === 'value' ? f.value_last_year : f.volume_last_year);
   const change = (f: StatisticsFigures) => (measure === 'value' ? f.value_change_pct : f.volume_change_pct);
   const row = (label: string, figures: ClusterStatistics['totals'], key: string, bold = false) => (
@@ -42,14 +44,16 @@ function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistic
         const cell = figures.markets.find((c) => c.market_id === m.market.id);
         return (
           <Table.Td key={m.market.id} style={{ textAlign: 'right' }}>
-            {cell ? <Figure figures={cell} measure={measure} /> : '–'}
+            {cell ? <Figure figures={cell} measure={measure} withheld={withheld} /> : '–'}
           </Table.Td>
         );
       })}
       <Table.Td style={{ textAlign: 'right' }}>
-        <Figure figures={figures} measure={measure} />
+        <Figure figures={figures} measure={measure} withheld={withheld} />
       </Table.Td>
-      <Table.Td style={{ textAlign: 'right' }}>{figures.confidential && lastYear(figures) === null ? '' : formatDecimal(lastYear(figures)) || '–'}</Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>
+        {withheld && figures.confidential && lastYear(figures) === null ? '' : formatDecimal(lastYear(figures)) || '–'}
+      </Table.Td>
       <Table.Td style={{ textAlign: 'right' }}>
         <Change value={change(figures)} />
       </Table.Td>

@@ -20,7 +20,9 @@ const Num = ({ value }: { value: string | null }) => <span style={{ whiteSpace: 
 function CompanyTable({ answer }: { answer: CompanyStatistics }) {
   const { t } = useTranslation();
   type Row = CompanyStatistics['totals'];
-  const market = (row: Row, value: string | null) => (row.confidential && value === null ? <Confidential /> : <Num value={value} />);
+  // Nothing is withheld from the market's approvers (`confidentiality.applied` false): a missing figure is just missing.
+  const market = (row: Row, value: string | null) =>
+    answer.confidentiality.applied && row.confidential && value === null ? <Confidential /> : <Num value={value} />;
   const cells = (row: Row) => (
     <>
       <Table.Td style={{ textAlign: 'right' }}>

@@ -269,6 +269,7 @@ export function StatisticsScreen({ title }: ScreenProps) {
             withShare={effectiveBy !== 'total'}
             withOwn={withOwn}
             ranked={effectiveBy === 'company'}
+            withheld={answer.data.confidentiality.applied}
             label={`${title} · ${answer.data.market.international_name} · ${answer.data.period.title}`}
             onTrend={trendKey ? (row) => setTrendRow(trendRow?.key.id === row.key.id ? null : row) : undefined}
             trendKeyId={trendRow?.key.id ?? null}

@@ -63,6 +63,14 @@ describe('a statistics breakdown', () => {
     expect(within(screen.getByTestId('statistics-totals')).getByText('123,456,789,012,345.9788')).toBeTruthy();
   });
 
+  it('when nothing was withheld (an approver: confidentiality not applied), then a flagged row without figures shows dashes, not Confidential', () => {
+    const table = renderTable({ withheld: false });
+    expect(table.queryAllByTestId('confidential')).toHaveLength(0);
+    const flagged = table.getAllByRole('row').find((r) => r.textContent?.includes('1002 Large'))!;
+    expect(within(flagged).getAllByRole('cell').length).toBeGreaterThan(3);
+    expect(within(flagged).getAllByText('–').length).toBeGreaterThan(0);
+  });
+
   it('when sorted by value, then the decimal strings are compared exactly (never as numbers) and withheld rows come last either way', () => {
     const table = renderTable();
     const valueHeader = table.getByRole('button', { name: 'Value' });

@@ -127,11 +127,11 @@ function figureColumns(t: TFunction, view: StatisticsView, withShare: boolean, w
   return columns;
 }
 
-function Cell({ column, figures }: { column: FigureColumn; figures: StatisticsFigures }) {
+function Cell({ column, figures, withheld }: { column: FigureColumn; figures: StatisticsFigures; withheld: boolean }) {
   const value = column.get(figures);
   // The own columns are the caller's own figures: never withheld from them.
   const own = column.id.startsWith('own_');
-  if (figures.confidential && !own && (value === null || value === undefined)) return <Confidential />;
+  if (withheld && figures.confidential && !own && (value === null || value === undefined)) return <Confidential />;
   if (column.kind === 'change') return <Change value={value} />;
   if (column.kind === 'share') return <span style={{ whiteSpace: 'nowrap' }}>{value ? formatPercent(value) : '–'}</span>;
   return <Num value={value} />;
@@ -158,6 +158,7 @@ export function StatisticsTable({
   trendKeyId,
   label,
   ranked = false,
+  withheld = true,
 }: {
   rows: StatisticsRow[];
   totals: StatisticsFigures;
@@ -170,6 +171,11 @@ export function StatisticsTable({
   label: string;
   /** Show each row's rank by value (the company breakdown). */
   ranked?: boolean;
+  /**
+   * Whether the server withheld confidential figures (`confidentiality.applied`). When it did not
+   * (the market's approvers), a missing figure of a row flagged confidential is just missing.
+   */
+  withheld?: boolean;
 }) {
   const { t } = useTranslation();
   const columns = figureColumns(t, view, withShare, withOwn);
@@ -261,7 +267,7 @@ export function StatisticsTable({
             <Table.Tr key={`${row.key.id}`} data-confidential={row.confidential || undefined}>
               {ranks && <Table.Td style={{ textAlign: 'right' }}>{ranks.get(row.key.id) ?? '–'}</Table.Td>}
               <Table.Td style={{ minWidth: 140, ...STICKY }}>{keyLabel(row.key)}</Table.Td>
-              {row.confidential && marketColumns.every((c) => c.get(row) == null) ? (
+              {withheld && row.confidential && marketColumns.every((c) => c.get(row) == null) ? (
                 // Withheld: one cell says so for every market figure of the row (the own ones follow).
                 <Table.Td colSpan={marketColumns.length} style={{ textAlign: 'center' }}>
                   <Confidential />
@@ -269,13 +275,13 @@ export function StatisticsTable({
               ) : (
                 marketColumns.map((c) => (
                   <Table.Td key={c.id} style={{ textAlign: 'right' }}>
-                    <Cell column={c} figures={row} />
+                    <Cell column={c} figures={row} withheld={withheld} />
                   </Table.Td>
                 ))
               )}
               {ownColumns.map((c) => (
                 <Table.Td key={c.id} style={{ textAlign: 'right' }}>
-                  <Cell column={c} figures={row} />
+                  <Cell column={c} figures={row} withheld={withheld} />
                 </Table.Td>
               ))}
               <Table.Td style={{ textAlign: 'right' }}>{contributors(row)}</Table.Td>
@@ -302,7 +308,7 @@ export function StatisticsTable({
             <Table.Td style={STICKY}>{t('statistics.total')}</Table.Td>
             {columns.map((c) => (
               <Table.Td key={c.id} style={{ textAlign: 'right' }}>
-                <Cell column={c} figures={totals} />
+                <Cell column={c} figures={totals} withheld={withheld} />
               </Table.Td>
             ))}
             <Table.Td style={{ textAlign: 'right' }}>{contributors(totals)}</Table.Td>

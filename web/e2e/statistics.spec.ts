@@ -1,0 +1,280 @@
+import fs from 'node:fs';
+import { type APIRequestContext, type Locator, type Page, expect, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { apiAs, pick, row, signIn } from './helpers.ts';
+
+// Demo data (server/src/seed/demo.ts): Sweden and Norway have monthly periods 2025-01 to 2026-09,
+// closed and published with every report approved; 2026-10 is open (in Sweden two reports
+// approved, Skåne Lantbruk's waiting for approval, Nordlys's and Sisu's ongoing). In Sweden the
+// codes 20xx (Göta Maskin only) and 30xx (Nordlys and Skåne) have too few companies: confidential
+// for anyone but Sweden's approvers. No spec changes these periods.
+
+interface Figures {
+  volume: string | null;
+  value: string | null;
+  confidential: boolean;
+  own_volume?: string | null;
+  own_value?: string | null;
+  own_volume_share_pct?: string | null;
+  own_value_share_pct?: string | null;
+}
+interface Row extends Figures {
+  key: { id: number; code?: string; name?: string; title?: string };
+}
+interface Market {
+  rows: Row[];
+  totals: Figures;
+}
+interface Cluster {
+  totals: Figures;
+  markets: { market: { iso_code: string } }[];
+}
+
+async function dataOf<T>(api: APIRequestContext, url: string): Promise<T> {
+  const response = await api.get(url);
+  expect(response.status(), `GET ${url}: ${await response.text()}`).toBe(200);
+  return ((await response.json()) as { data: T }).data;
+}
+
+/** Sweden's id and the uuid of its period `title`, as `api`'s user sees them. */
+async function swedenPeriod(api: APIRequestContext, title: string): Promise<{ marketId: number; periodUuid: string }> {
+  const me = await dataOf<{ markets: { id: number; iso_code: string }[] }>(api, '/api/v1/users/me');
+  const marketId = me.markets.find((m) => m.iso_code === 'SE')!.id;
+  const periods = await dataOf<{ uuid: string; title: string }[]>(api, `/api/v1/periods?market_id=${marketId}`);
+  const period = periods.find((p) => p.title === title);
+  expect(period, `Sweden's period ${title}`).toBeTruthy();
+  return { marketId, periodUuid: period!.uuid };
+}
+
+/** A decimal string of the API as the screens write it in en-US ("865200.0000" → "865,200"). */
+const shown = (decimal: string) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 20 }).format(decimal as Intl.StringNumericLiteral);
+/** A percentage of the API as the screens write it ("18.3" → "18.3 %"). */
+const percent = (decimal: string) =>
+  `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(decimal as Intl.StringNumericLiteral)}\u00a0%`;
+
+/** The input of the Mantine Select labelled `label`. */
+const field = (page: Page, label: string) =>
+  page
+    .getByRole('textbox', { name: label, exact: true })
+    .or(page.getByRole('combobox', { name: label, exact: true }))
+    .first();
+
+/** The cell of `tableRow` under the column header `header` of `table` (rows without merged cells). */
+async function cellUnder(table: Locator, tableRow: Locator, header: string): Promise<Locator> {
+  const headers = await table.getByRole('columnheader').allTextContents();
+  // Sortable headers end with an arrow ("Own value ↕").
+  const index = headers.findIndex((h) => h.replace(/\s*[↕▲▼]\s*$/, '').trim() === header);
+  expect(index, `column ${header} among ${headers.join(' | ')}`).toBeGreaterThanOrEqual(0);
+  return tableRow.getByRole('cell').nth(index);
+}
+
+test.describe('statistics', () => {
+  test('a viewer opens the latest published period from the dashboard, changes breakdown and currency, and downloads; confidential figures stay out of the files', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    await signIn(page, 'viewer@demo.test');
+    const card = page.getByTestId('dashboard-statistics');
+    await expect(card).toContainText('Sweden');
+    // Finland (the viewer's other market) has no period.
+    await expect(card).toContainText('No period published yet');
+    await card.getByRole('link', { name: 'Latest published: 2026-09' }).click();
+
+    const { marketId, periodUuid } = await swedenPeriod(page.request, '2026-09');
+    await expect(page).toHaveURL(new RegExp(`/statistics\\?market=${marketId}&period=${periodUuid}$`));
+    await expect(field(page, 'Market')).toHaveValue('Sweden (SE)');
+    await expect(field(page, 'Period')).toHaveValue('2026-09');
+    await expect(page.getByTestId('coverage')).toHaveText('Approved 5 of 5');
+    await expect(page.getByTestId('currency-line')).toHaveText('Values in SEK');
+
+    const table = page.getByTestId('statistics-table');
+    await expect(table.getByRole('columnheader', { name: /^Code\b/ })).toBeVisible();
+    // 2001 (Göta Maskin's alone) is withheld: one "Confidential" cell instead of its figures.
+    const excavators = row(page, '2001 Excavators below 6 t');
+    await expect(excavators.getByTestId('confidential')).toHaveText('Confidential');
+    await expect(excavators.getByRole('cell')).toHaveCount(4); // code, the merged cell, companies, trend button
+    await expect(page.getByTestId('confidential-note')).toBeVisible();
+    // 1001 is reported by all five companies: shown.
+    await expect(row(page, '1001 Tractors below 50 hp').getByTestId('confidential')).toHaveCount(0);
+
+    const trend = page.getByTestId('trend-chart');
+    await expect(trend.locator('svg.recharts-surface').first()).toBeVisible();
+    await expect(trend.locator('.recharts-line').first()).toBeAttached();
+    await expect(trend).toContainText('Sweden · Total');
+
+    // Breakdown by code group, values in euros.
+    await page.getByTestId('breakdown').getByText('Code group', { exact: true }).click();
+    await expect(page).toHaveURL(/[?&]by=code_group(&|$)/);
+    await expect(table.getByRole('columnheader', { name: /^Code group\b/ })).toBeVisible();
+    await expect(row(page, 'Earth moving').getByTestId('confidential')).toBeVisible();
+    await expect(row(page, 'Aftermarket').getByTestId('confidential')).toBeVisible();
+    await expect(row(page, 'Agriculture').getByTestId('confidential')).toHaveCount(0);
+
+    await pick(page, 'Currency', /^EUR/);
+    await expect(page).toHaveURL(/[?&]currency=EUR(&|$)/);
+    await expect(page.getByTestId('currency-line')).toHaveText(/^Values in EUR: 1 SEK = 0\.0874 EUR \(rate valid from 2026-07-01\)/);
+
+    // What the viewer's answer says, and what Sweden's approver (who sees everything) knows of the withheld rows.
+    const query = `period_uuid=${periodUuid}&by=code_group&currency=EUR`;
+    const mine = await dataOf<Market>(page.request, `/api/v1/statistics/market?${query}`);
+    const approverApi = await apiAs('market-admin@demo.test');
+    const full = await dataOf<Market>(approverApi, `/api/v1/statistics/market?${query}`);
+    const agriculture = mine.rows.find((r) => r.key.title === 'Agriculture')!;
+    await expect(await cellUnder(table, row(page, 'Agriculture'), 'Value')).toHaveText(shown(agriculture.value!));
+    const hidden = full.rows.filter((r) => r.confidential);
+    expect(hidden.map((r) => r.key.title).sort()).toEqual(['Aftermarket', 'Earth moving']);
+    const withheld = hidden.flatMap((r) => [r.volume!, r.value!]);
+    const withheldValues = hidden.map((r) => r.value!);
+    for (const figure of withheld) expect(figure, 'the approver sees the figures of the confidential rows').toMatch(/^\d+\.\d{4}$/);
+    for (const figure of withheldValues) await expect(table).not.toContainText(shown(figure));
+
+    // xlsx: the link downloads the table on screen.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download xlsx' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    expect(download.suggestedFilename()).toContain('2026-09');
+    const file = fs.readFileSync(await download.path());
+    expect(file.subarray(0, 2).toString('latin1')).toBe('PK');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(file as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('Statistics')!;
+    const sheetRows: unknown[][] = [];
+    sheet.eachRow((r) => sheetRows.push((r.values as unknown[]).slice(1)));
+    const flat = sheetRows.flat().map((v) => String(v ?? ''));
+    expect(
+      flat.some((v) => v.includes('SEK') && v.includes('EUR')),
+      'the rate in the header block',
+    ).toBe(true);
+    const header = sheetRows.find((r) => r[0] === 'Name' && r.includes('Value'))!;
+    expect(header, 'the header row of the table').toBeTruthy();
+    const valueColumn = header.indexOf('Value');
+    const confidentialColumn = header.indexOf('Confidential');
+    const sheetRow = (name: string) => sheetRows.find((r) => r[0] === name)!;
+    expect(Number(sheetRow('Agriculture')[valueColumn])).toBeCloseTo(Number(agriculture.value), 4);
+    for (const name of ['Earth moving', 'Aftermarket']) {
+      expect(sheetRow(name)[valueColumn] ?? null).toBeNull();
+      expect(sheetRow(name)[confidentialColumn]).toBe('yes');
+    }
+    for (const figure of withheldValues) expect(flat).not.toContain(String(Number(figure)));
+
+    // CSV: the same table; the withheld rows are empty but for "yes" under Confidential.
+    const csvHref = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
+    expect(csvHref).toContain('format=csv');
+    expect(csvHref).toContain('by=code_group');
+    expect(csvHref).toContain('currency=EUR');
+    const csvResponse = await page.request.get(csvHref!);
+    expect(csvResponse.status()).toBe(200);
+    const csv = await csvResponse.text();
+    const lines = csv.trim().split(/\r\n/);
+    expect(lines[0]).toMatch(/^Name,Volume,Value,.*,Confidential$/);
+    expect(lines).toContain('Earth moving,,,,,,,,,,,,,,,,yes');
+    expect(lines).toContain('Aftermarket,,,,,,,,,,,,,,,,yes');
+    expect(lines.find((l) => l.startsWith('Agriculture,'))).toContain(`,${agriculture.value},`);
+    const fields = lines.flatMap((l) => l.split(','));
+    for (const figure of withheld) expect(fields).not.toContain(figure);
+  });
+
+  test('a reporter sees its own figures and shares beside the market, and its company statistics with the share history', async ({ page }) => {
+    const reporterApi = await apiAs('reporter@demo.test');
+    const me = await dataOf<{ company: { id: number; name: string } }>(reporterApi, '/api/v1/users/me');
+    expect(me.company.name).toBe('Nordlys Trading AB');
+    const { periodUuid } = await swedenPeriod(reporterApi, '2026-09');
+    const answer = await dataOf<Market>(reporterApi, `/api/v1/statistics/market?period_uuid=${periodUuid}&by=code`);
+    const tractors = answer.rows.find((r) => r.key.code === '1001')!;
+    const parts = answer.rows.find((r) => r.key.code === '3001')!;
+    expect(tractors.own_volume).toBeTruthy();
+    expect(parts.confidential).toBe(true);
+
+    await signIn(page, 'reporter@demo.test');
+    await page.goto('/statistics');
+    await pick(page, 'Market', 'Sweden');
+    await expect(field(page, 'Period')).toHaveValue('2026-09');
+    const table = page.getByTestId('statistics-table');
+    for (const header of ['Own volume', 'Own volume share', 'Own value', 'Own value share'])
+      await expect(table.getByRole('columnheader', { name: new RegExp(`^${header}\\b`) }).first()).toBeVisible();
+    await expect(table.getByRole('columnheader', { name: /^Own value share\b/ })).toBeVisible();
+
+    const tractorsRow = row(page, '1001 Tractors below 50 hp');
+    await expect(await cellUnder(table, tractorsRow, 'Own volume')).toHaveText(shown(tractors.own_volume!));
+    await expect(await cellUnder(table, tractorsRow, 'Own value')).toHaveText(shown(tractors.own_value!));
+    await expect(await cellUnder(table, tractorsRow, 'Own value share')).toHaveText(percent(tractors.own_value_share_pct!));
+    await expect(await cellUnder(table, tractorsRow, 'Value')).toHaveText(shown(tractors.value!));
+    // A confidential row: the market's figures are withheld, the reporter's own are not.
+    const partsRow = row(page, '3001 Engine parts');
+    await expect(partsRow.getByTestId('confidential')).toBeVisible();
+    await expect(partsRow).toContainText(shown(parts.own_value!));
+
+    // The company statistics: per code against the market, and the share over time.
+    await page.goto(`/report-statistics/${me.company.id}/SE/2026-09`);
+    await expect(page.getByText('Nordlys Trading AB · Sweden · 2026-09')).toBeVisible();
+    const company = page.getByTestId('company-statistics-table');
+    await expect(company.getByRole('columnheader', { name: 'Own value share' })).toBeVisible();
+    await expect(row(page, '1001 Tractors below 50 hp')).toContainText(shown(tractors.own_value!));
+    const history = page.getByTestId('share-history');
+    await expect(history).toContainText('Own share of the market over time');
+    await expect(history.locator('svg.recharts-surface').first()).toBeVisible();
+    await expect(history.locator('.recharts-line')).toHaveCount(2);
+    await expect(history).toContainText('2026-09');
+  });
+
+  test("an approver sees Sweden's unpublished period provisionally, by company, ranked and charted", async ({ page }) => {
+    await signIn(page, 'market-admin@demo.test');
+    await page.goto('/statistics');
+    await pick(page, 'Period', '2026-10 · not published');
+    await expect(field(page, 'Period')).toHaveValue('2026-10 · not published');
+    await expect(page.getByTestId('provisional')).toContainText('Provisional figures');
+    await expect(page.getByTestId('coverage')).toHaveText('Approved 2 of 5');
+
+    await page.getByTestId('breakdown').getByText('Company', { exact: true }).click();
+    await expect(page).toHaveURL(/[?&]by=company(&|$)/);
+    const table = page.getByTestId('statistics-table');
+    await expect(table.getByRole('columnheader', { name: 'Rank' })).toBeVisible();
+    await expect(table.getByRole('columnheader', { name: /^Company\b/ })).toBeVisible();
+    // Skåne Lantbruk's report waits for approval and is counted (provisional), largest by value.
+    const skane = row(page, 'Skåne Lantbruk AB');
+    await expect(skane.getByRole('cell').first()).toHaveText('1');
+    await expect(row(page, 'Göta Maskin AB').getByRole('cell').first()).toHaveText('2');
+    await expect(row(page, 'Vasa Agri AB').getByRole('cell').first()).toHaveText('3');
+    // The approver sees every company's figures: nothing withheld.
+    await expect(skane.getByTestId('confidential')).toHaveCount(0);
+    await expect(page.getByTestId('confidential-note')).toHaveCount(0);
+    // Nordlys's report is ongoing: no figures this period, which is not "Confidential" for an approver.
+    const nordlys = row(page, 'Nordlys Trading AB');
+    await expect(nordlys.getByRole('cell').first()).toHaveText('–');
+    await expect(nordlys.getByTestId('confidential')).toHaveCount(0);
+    await expect(await cellUnder(table, nordlys, 'Value')).toHaveText('–');
+    await expect(table.getByTestId('confidential')).toHaveCount(0);
+
+    const chart = page.getByTestId('share-chart');
+    await expect(chart).toContainText('Shares by company');
+    await expect(chart.locator('svg.recharts-surface').first()).toBeVisible();
+    await expect(chart.locator('.recharts-bar-rectangle')).toHaveCount(3);
+    await expect(chart).toContainText('Skåne Lantbruk AB');
+  });
+
+  test('a cluster viewer sees the Nordic cluster for 2026-09 in euros, the markets side by side', async ({ page }) => {
+    const api = await apiAs('cluster-viewer@demo.test');
+    const choices = await dataOf<{ clusters: { id: number; name: string }[] }>(api, '/api/v1/statistics/choices');
+    const nordic = choices.clusters.find((c) => c.name === 'Nordic')!;
+    const answer = await dataOf<Cluster>(api, `/api/v1/statistics/cluster?cluster_id=${nordic.id}&month=2026-09&by=code&currency=EUR`);
+    expect(answer.markets.map((m) => m.market.iso_code).sort()).toEqual(['NO', 'SE']);
+
+    await signIn(page, 'cluster-viewer@demo.test');
+    await page.goto('/cluster-statistics');
+    await expect(field(page, 'Cluster')).toHaveValue('Nordic');
+    await pick(page, 'Month', '2026-09');
+    await expect(page).toHaveURL(/[?&]month=2026-09(&|$)/);
+    await expect(field(page, 'Currency')).toHaveValue('EUR · Euro');
+
+    const table = page.getByTestId('cluster-table');
+    await expect(table).toBeVisible();
+    await expect(table.getByRole('columnheader').first()).toHaveText('Code');
+    await expect(table.getByRole('columnheader', { name: 'Cluster total' })).toBeVisible();
+    await expect(table.getByRole('columnheader', { name: 'SE', exact: true })).toBeVisible();
+    await expect(table.getByRole('columnheader', { name: 'NO', exact: true })).toBeVisible();
+    await expect(page.getByTestId('currency-line')).toHaveText(/^Values in EUR/);
+    await expect(page.getByTestId('coverage')).toHaveText('Approved 9 of 9');
+    const totals = table.locator('tfoot tr');
+    await expect(totals).toContainText(shown(answer.totals.value!));
+    await expect(row(page, '1001 Tractors below 50 hp')).toBeVisible();
+  });
+});
