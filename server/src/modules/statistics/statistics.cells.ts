@@ -113,6 +113,11 @@ export async function ensureCells(db: Executor, periodIds: readonly number[]): P
       await tx.execute(sql`insert into statistics_periods (period_id) values (${id}) on conflict do nothing`);
     });
   }
+  // Fresh statistics for the planner once cells were built: with the table's old estimate (a few
+  // hundred cells where there are tens of thousands) a cluster's answer was sorted and grouped
+  // instead of hashed, ~25 ms more on a PostgreSQL server. Building is rare (the first read after
+  // an invalidation) and already costs far more than sampling the table.
+  if (missing.rows.length) await db.execute(sql`analyze statistics_cells`);
 }
 
 /**
