@@ -24,13 +24,13 @@ import { figuresOf, suppress, type Figures } from './statistics.confidentiality.
 
 /*
  * Statistics (DESIGN §8). Every function starts by deciding what the caller may see (the table
- * "Principal sees what"), in the caller's organization (another organization's period, market, cluster
+ * "Who sees what"), in the caller's organization (another organization's period, market, cluster
  * or company: 404), then asks the database for the figures (statistics.aggregate.ts) and withholds
  * confidential cells (statistics.confidentiality.ts) before anything leaves the server.
  */
 
 // ---------------------------------------------------------------------------------------------
-// Principal sees what
+// Who sees what
 // ---------------------------------------------------------------------------------------------
 
 /** How the caller sees one market's statistics. */
@@ -55,11 +55,6 @@ function accessIn(principal: Principal, marketId: number, companyId: number | nu
 function refuseMarket(principal: Principal, companyId: number | null): never {
   if (companyId !== null && COMPANY_ABILITIES.some((a) => canSomewhere(principal.subject, a))) throw forbidden('period.not_for_company');
   throw forbidden('statistics.no_access');
-}
-
-async function companyOf(db: Db, principal: Principal): Promise<number | null> {
-  const rows = await db.execute<{ company_id: number | null }>(sql`select company_id from users where id = ${principal.userId}`);
-  return rows.rows[0]?.company_id ?? null;
 }
 
 const inOrganization = (principal: Principal, organizationId: number) => principal.organizationId === null || principal.organizationId === organizationId;
@@ -282,7 +277,7 @@ export async function findMarketStatistics(
   query: { period_uuid: string; by: StatisticsBreakdown; currency?: string },
 ): Promise<MarketStatistics> {
   const { period, market } = await findPeriodIn(db, principal, query.period_uuid);
-  const companyId = await companyOf(db, principal);
+  const companyId = principal.companyId;
   const access = accessIn(principal, market.id, companyId);
   if (!access.sees) refuseMarket(principal, companyId);
   if (!access.approver && !period.published) throw forbidden('period.not_published');
@@ -355,7 +350,7 @@ export async function findClusterStatistics(
   const cluster = clusters.rows[0];
   if (!cluster || !inOrganization(principal, cluster.organization_id)) throw new AppError('not_found', 'generic.not_found');
   if (!canSomewhere(principal.subject, 'view-cluster-statistics')) throw forbidden('statistics.no_access');
-  const companyId = await companyOf(db, principal);
+  const companyId = principal.companyId;
   const marketIds = (
     await db.execute<{ market_id: number }>(sql`select market_id from cluster_markets where cluster_id = ${cluster.id} order by market_id`)
   ).rows
@@ -491,7 +486,7 @@ export async function findTrendStatistics(
   principal: Principal,
   query: { market_id?: number; cluster_id?: number; periods: number; code_id?: number; code_group_id?: number; code_section_id?: number; currency?: string },
 ): Promise<TrendStatistics> {
-  const companyId = await companyOf(db, principal);
+  const companyId = principal.companyId;
   const keyType: TrendStatistics['key_type'] =
     query.code_id !== undefined ? 'code' : query.code_group_id !== undefined ? 'code_group' : query.code_section_id !== undefined ? 'code_section' : 'total';
   const keyId = query.code_id ?? query.code_group_id ?? query.code_section_id ?? 0;
@@ -679,7 +674,7 @@ export async function findCompanyStatistics(
       and exists (select 1 from company_organizations co where co.company_id = c.id and co.organization_id = ${market.organization_id})`);
   const company = companies.rows[0];
   if (!company) throw new AppError('not_found', 'generic.not_found');
-  const ownCompany = await companyOf(db, principal);
+  const ownCompany = principal.companyId;
   const access = accessIn(principal, market.id, ownCompany);
   if (!access.approver) {
     if (!access.member || ownCompany !== company.id) {
