@@ -18,17 +18,13 @@ import { type Principal } from '../../auth/principal.ts';
 /** Abilities with which a company's own users see its reports. */
 const COMPANY_READERS = ['upload-reports', 'view-company-reports', 'view-report-history'];
 
-async function companyOf(db: Db, principal: Principal): Promise<number | null> {
-  const [row] = await db.select({ company_id: users.company_id }).from(users).where(eq(users.id, principal.userId));
-  return row?.company_id ?? null;
-}
-
 /**
  * What the actor may see: every report in the markets where they approve, and their own
  * company's reports in the markets where they report or follow them.
  */
 export async function visibleReports(db: Db, principal: Principal): Promise<SQL> {
-  const [marketIds, companyId] = await Promise.all([organizationMarketIds(db, principal), companyOf(db, principal)]);
+  const marketIds = await organizationMarketIds(db, principal);
+  const companyId = principal.companyId;
   const approverMarkets = marketsWith(principal, ['approve-reports'], marketIds);
   const ownMarkets = marketsWith(principal, COMPANY_READERS, marketIds);
   const parts: SQL[] = [];
@@ -300,12 +296,12 @@ export async function findReportRows(
 
 /** Whether the actor reports for the report's company in its market (upload, submit, copy). */
 export async function reportsFor(db: Db, principal: Principal, row: ReportRow): Promise<boolean> {
-  return canInMarket(principal.subject, 'upload-reports', row.market.id) && (await companyOf(db, principal)) === row.company.id;
+  return canInMarket(principal.subject, 'upload-reports', row.market.id) && principal.companyId === row.company.id;
 }
 
 export async function createReport(db: Db, principal: Principal, input: { company_id: number; period_uuid: string }): Promise<Report> {
   const period = await findPeriodRow(db, principal, input.period_uuid);
-  const ownCompany = (await companyOf(db, principal)) === input.company_id && canInMarket(principal.subject, 'upload-reports', period.market_id);
+  const ownCompany = principal.companyId === input.company_id && canInMarket(principal.subject, 'upload-reports', period.market_id);
   if (!ownCompany && !canInMarket(principal.subject, 'manage-periods', period.market_id)) throw forbidden('report_status.no_access');
   const [reporting] = await db
     .select({ id: companyMarkets.id })
