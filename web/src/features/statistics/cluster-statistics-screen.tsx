@@ -10,7 +10,7 @@ import { formatDecimal } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { TrendChart } from './statistics-charts.tsx';
 import { AnswerFacts, BreakdownPicker, CurrencyPicker, Downloads } from './statistics-screen.tsx';
-import { Change, Confidential, keyLabel } from './statistics-table.tsx';
+import { Change, Confidential, keyLabel, STICKY } from './statistics-table.tsx';
 
 /** The last 36 months, newest first ("2026-11"). */
 function recentMonths(now = new Date()): string[] {
@@ -39,7 +39,7 @@ function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistic
   const change = (f: StatisticsFigures) => (measure === 'value' ? f.value_change_pct : f.volume_change_pct);
   const row = (label: string, figures: ClusterStatistics['totals'], key: string, bold = false) => (
     <Table.Tr key={key} style={bold ? { fontWeight: 700 } : undefined}>
-      <Table.Td style={{ minWidth: 160 }}>{label}</Table.Td>
+      <Table.Td style={{ minWidth: 140, ...STICKY }}>{label}</Table.Td>
       {answer.markets.map((m) => {
         const cell = figures.markets.find((c) => c.market_id === m.market.id);
         return (
@@ -64,7 +64,7 @@ function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistic
       <Table striped withTableBorder fz="sm" verticalSpacing={6} data-testid="cluster-table" aria-label={answer.cluster.name}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>{keyHeader}</Table.Th>
+            <Table.Th style={STICKY}>{keyHeader}</Table.Th>
             {answer.markets.map((m) => (
               <Table.Th key={m.market.id} style={{ textAlign: 'right' }}>
                 {m.market.iso_code}

@@ -13,7 +13,7 @@ import { useMarketParam } from '../../lib/markets.ts';
 import { formatDecimal, formatPercent } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AnswerFacts, CurrencyPicker, Downloads } from './statistics-screen.tsx';
-import { Change, Confidential } from './statistics-table.tsx';
+import { Change, Confidential, STICKY } from './statistics-table.tsx';
 
 const Num = ({ value }: { value: string | null }) => <span style={{ whiteSpace: 'nowrap' }}>{value === null ? '–' : formatDecimal(value)}</span>;
 
@@ -51,7 +51,7 @@ function CompanyTable({ answer }: { answer: CompanyStatistics }) {
       <Table striped withTableBorder fz="sm" verticalSpacing={6} data-testid="company-statistics-table" aria-label={answer.company.name}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>{t('statistics.by.code')}</Table.Th>
+            <Table.Th style={STICKY}>{t('statistics.by.code')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.own_volume')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.change')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.market_volume')}</Table.Th>
@@ -66,7 +66,7 @@ function CompanyTable({ answer }: { answer: CompanyStatistics }) {
         <Table.Tbody>
           {answer.rows.map((row) => (
             <Table.Tr key={row.key.id}>
-              <Table.Td style={{ minWidth: 160 }}>
+              <Table.Td style={{ minWidth: 140, ...STICKY }}>
                 {row.key.code} {row.key.name}
               </Table.Td>
               {cells(row)}
@@ -75,7 +75,7 @@ function CompanyTable({ answer }: { answer: CompanyStatistics }) {
         </Table.Tbody>
         <Table.Tfoot>
           <Table.Tr style={{ fontWeight: 700 }} data-testid="statistics-totals">
-            <Table.Td>{t('statistics.total')}</Table.Td>
+            <Table.Td style={STICKY}>{t('statistics.total')}</Table.Td>
             {cells(answer.totals)}
           </Table.Tr>
         </Table.Tfoot>

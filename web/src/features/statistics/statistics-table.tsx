@@ -138,7 +138,7 @@ function Cell({ column, figures, withheld }: { column: FigureColumn; figures: St
 }
 
 /** The key column stays in view while the figures scroll sideways (phones). */
-const STICKY = { position: 'sticky', left: 0, zIndex: 1, background: 'var(--mantine-color-body)' } as const;
+export const STICKY = { position: 'sticky', left: 0, zIndex: 1, background: 'var(--mantine-color-body)' } as const;
 
 type Sort = { column: string; direction: 'asc' | 'desc' } | null;
 
