@@ -131,8 +131,10 @@ describe('storing an upload as it arrives', () => {
       .orderBy(fileChunks.seq);
     expect(chunks.map((c) => c.seq)).toEqual(chunks.map((_, i) => i));
     expect(chunks.length).toBeGreaterThan(6);
-    // A chunk is written once FILE_CHUNK_BYTES have come, so it holds a little more at most.
-    expect(chunks.slice(0, -1).filter((c) => c.bytes < FILE_CHUNK_BYTES || c.bytes >= FILE_CHUNK_BYTES + 64 * 1024)).toEqual([]);
+    // A chunk is written once FILE_CHUNK_BYTES have come, so it holds that and at most one more
+    // piece of the request. The pieces are 64 KiB as sent, but on a busy machine the parser may
+    // hand over two at once (seen in CI: a 320 KiB chunk), so the bound is one more chunk's worth.
+    expect(chunks.slice(0, -1).filter((c) => c.bytes < FILE_CHUNK_BYTES || c.bytes >= 2 * FILE_CHUNK_BYTES)).toEqual([]);
     const download = await t.app.inject({ url: `/api/v1/imports/${item!.uuid}/file`, headers });
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-length']).toBe(String(content.length));
