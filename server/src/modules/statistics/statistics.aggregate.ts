@@ -86,10 +86,16 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
   await ensureCells(db, stored);
   const dims = textArray(input.dimensions);
   const keyFilter = input.key ? sql`and (dimension <> ${input.key.dimension} or key_id = ${input.key.id})` : sql``;
+  const { minContributors, dominancePercentage } = input.settings;
+  /** Whether a cell breaks the confidentiality rules: too few contributors, or one dominant. */
+  const breaksRules = (t: string) =>
+    sql.raw(`(${t}.contributors < ${Number(minContributors)}
+      or (${t}.volume > 0 and ${t}.max_volume * 100 > ${Number(dominancePercentage)} * ${t}.volume)
+      or (${t}.value > 0 and ${t}.max_value * 100 > ${Number(dominancePercentage)} * ${t}.value))`);
   const liveSource: SQL = live.size
     ? sql`union all
-      select s.bucket, s.role, s.rate, l.*, case when s.rate is null then l.value else l.value * s.rate end from sel s
-      join (${liveCells({ periodIds: [...live], dimensions: input.dimensions, reports: 'all' })}) l on l.period_id = s.period_id
+      select s.bucket, s.role, l.dimension, l.key_id, l.volume, case when s.rate is null then l.value else l.value * s.rate end, l.contributors, ${breaksRules('l')}
+      from sel s join (${liveCells({ periodIds: [...live], dimensions: input.dimensions, reports: 'all' })}) l on l.period_id = s.period_id
       where l.dimension = any(${dims}) ${keyFilter}`
     : sql``;
   const ownPeriods = [...new Set(selections.filter((s) => s.role === 'p').map((s) => s.periodId))];
@@ -99,7 +105,6 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
           from sel s join (${liveCells({ periodIds: ownPeriods, dimensions: input.dimensions, reports: 'approved', companyId: input.ownCompanyId })}) o
           on o.period_id = s.period_id where s.role = 'p'`
       : sql`select null::int as bucket, null::text as dimension, null::int as key_id, null::numeric as volume, null::numeric as value where false`;
-  const { minContributors, dominancePercentage } = input.settings;
   const sum = (column: 'volume' | 'value', role: Role) =>
     column === 'value' ? sql.raw(`sum(c.converted) filter (where c.role = '${role}')`) : sql.raw(`sum(c.volume) filter (where c.role = '${role}')`);
   const figures = ['volume', 'value', 'volume_ly', 'value_ly', 'ytd_volume', 'ytd_value', 'ytd_volume_ly', 'ytd_value_ly'];
@@ -119,24 +124,29 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
         ${textArray(selections.map((s) => s.role))}, ${numericArray(selections.map((s) => s.rate))})
     ), c as (
       -- One index range per selected period (a join on the unnest was planned as a nested loop over every cell).
-      select s.bucket, s.role, s.rate, x.*, case when s.rate is null then x.value else x.value * s.rate end as converted from sel s
-      cross join lateral (
+      -- Only what the sums need, the rules judged per cell here: narrow rows to group.
+      select s.bucket, s.role, x.dimension, x.key_id, x.volume, case when s.rate is null then x.value else x.value * s.rate end as converted,
+        x.contributors, ${breaksRules('x')} as breaks
+      from sel s cross join lateral (
         select period_id, dimension, key_id, volume, value, contributors, max_volume, max_value from statistics_cells x
         where x.period_id = s.period_id and x.dimension = any(${dims}) ${keyFilter}
       ) x
       where s.period_id = any(${intArray(stored)})
       ${liveSource}
-    ), own as (${ownSource}), b as (
+    ), own as (${ownSource}), r as (
+      -- Per role first (two sums a cell, not eight filtered ones), then the roles side by side.
+      select c.bucket, c.role, c.dimension, c.key_id, sum(c.volume) as volume, sum(c.converted) as converted,
+        sum(c.contributors) as contributors, bool_or(c.breaks) as breaks
+      from c group by c.bucket, c.role, c.dimension, c.key_id
+    ), b as (
       select c.bucket, c.dimension, c.key_id,
         ${sum('volume', 'p')} as volume, ${sum('value', 'p')} as value,
         ${sum('volume', 'ly')} as volume_ly, ${sum('value', 'ly')} as value_ly,
         ${sum('volume', 'ytd')} as ytd_volume, ${sum('value', 'ytd')} as ytd_value,
         ${sum('volume', 'ytdly')} as ytd_volume_ly, ${sum('value', 'ytdly')} as ytd_value_ly,
         (sum(c.contributors) filter (where c.role = 'p'))::int as contributors,
-        coalesce(bool_or(c.contributors < ${minContributors}
-          or (c.volume > 0 and c.max_volume * 100 > ${dominancePercentage} * c.volume)
-          or (c.value > 0 and c.max_value * 100 > ${dominancePercentage} * c.value)), false) as primary_confidential
-      from c group by c.bucket, c.dimension, c.key_id
+        coalesce(bool_or(c.breaks), false) as primary_confidential
+      from r c group by c.bucket, c.dimension, c.key_id
     ), g (rollup, bucket, dimension, key_id, volume, value, volume_ly, value_ly, ytd_volume, ytd_value, ytd_volume_ly, ytd_value_ly,
         contributors, primary_confidential) as (
       select false, b.* from b
