@@ -30,7 +30,8 @@ export interface AggregateInput {
   dimensions: readonly Dimension[];
   /** Only this key of a dimension (trend of one code, group or section). */
   key?: { dimension: Dimension; id: number };
-  settings: { minContributors: number; dominancePercentage: number };
+  /** `dominancePercentage`: exact decimal text, compared in SQL. */
+  settings: { minContributors: number; dominancePercentage: string };
   /** A company's own figures of each bucket's period ('p'), from its counted report. */
   ownCompanyId?: number;
   /** Also the sums over the buckets (rows with `rollup: true`, bucket null). */
@@ -88,10 +89,13 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
   const keyFilter = input.key ? sql`and (dimension <> ${input.key.dimension} or key_id = ${input.key.id})` : sql``;
   const { minContributors, dominancePercentage } = input.settings;
   /** Whether a cell breaks the confidentiality rules: too few contributors, or one dominant. */
-  const breaksRules = (t: string) =>
-    sql.raw(`(${t}.contributors < ${Number(minContributors)}
-      or (${t}.volume > 0 and ${t}.max_volume * 100 > ${Number(dominancePercentage)} * ${t}.volume)
-      or (${t}.value > 0 and ${t}.max_value * 100 > ${Number(dominancePercentage)} * ${t}.value))`);
+  const breaksRules = (alias: string) => {
+    const t = sql.raw(alias);
+    const dominance = sql`${dominancePercentage}::numeric`;
+    return sql`(${t}.contributors < ${minContributors}::int
+      or (${t}.volume > 0 and ${t}.max_volume * 100 > ${dominance} * ${t}.volume)
+      or (${t}.value > 0 and ${t}.max_value * 100 > ${dominance} * ${t}.value))`;
+  };
   const liveSource: SQL = live.size
     ? sql`union all
       select s.bucket, s.role, l.dimension, l.key_id, l.volume, case when s.rate is null then l.value else l.value * s.rate end, l.contributors, ${breaksRules('l')}

@@ -17,6 +17,7 @@ import type {
 } from '@mss/contracts/statistics';
 import type { Db, Executor } from '../../db/client.ts';
 import { AppError, forbidden, validationError } from '../../errors.ts';
+import { normalizeDecimal } from '@mss/contracts/decimal';
 import type { Principal } from '../../auth/principal.ts';
 import { aggregate, type AggregateRow, type Role, type Selection } from './statistics.aggregate.ts';
 import { countedCompany, type Dimension } from './statistics.cells.ts';
@@ -61,23 +62,26 @@ const inOrganization = (principal: Principal, organizationId: number) => princip
 
 interface Settings {
   minContributors: number;
-  dominancePercentage: number;
+  /** The dominance threshold as the exact decimal it is stored as: compared in SQL, never as a float. */
+  dominancePercentage: string;
 }
 
 async function settingsOf(db: Executor, organizationId: number): Promise<Settings> {
   const rows = await db.execute<{ key: string; value: string }>(
     sql`select key, value from organization_settings where organization_id = ${organizationId} and key in ('min_contributors', 'dominance_percentage')`,
   );
-  const read = (key: 'min_contributors' | 'dominance_percentage') => {
-    const value = Number(rows.rows.find((r) => r.key === key)?.value);
-    return Number.isFinite(value) ? value : ORGANIZATION_SETTINGS[key].default;
+  const stored = (key: 'min_contributors' | 'dominance_percentage') => normalizeDecimal(rows.rows.find((r) => r.key === key)?.value ?? '');
+  const contributors = stored('min_contributors');
+  return {
+    minContributors: contributors !== null && /^\d+$/.test(contributors) ? Number(contributors) : ORGANIZATION_SETTINGS.min_contributors.default,
+    dominancePercentage: stored('dominance_percentage') ?? String(ORGANIZATION_SETTINGS.dominance_percentage.default),
   };
-  return { minContributors: read('min_contributors'), dominancePercentage: read('dominance_percentage') };
 }
 
 const confidentialityOf = (settings: Settings, applied: boolean) => ({
   min_contributors: settings.minContributors,
-  dominance_percentage: settings.dominancePercentage,
+  // The contract sends settings as numbers, as the settings screen edits them.
+  dominance_percentage: Number(settings.dominancePercentage),
   applied,
 });
 
