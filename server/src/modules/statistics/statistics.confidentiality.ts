@@ -1,3 +1,6 @@
+import type { StatisticsFigures } from '@mss/contracts/statistics';
+import type { AggregateRow } from './statistics.aggregate.ts';
+
 /*
  * Statistical disclosure control (DESIGN §8 "Confidentiality"), applied to the rows the aggregate
  * query answered, before anything is sent:
@@ -30,7 +33,8 @@ export function suppress<R extends Judged>(rows: readonly R[], totals: R | null)
   return { rows: confidential, totals: totalsConfidential };
 }
 
-const FIGURES = [
+/** The figures of a cell, in the order the tables show them (statistics.sheets.ts too). */
+export const FIGURE_FIELDS = [
   'volume',
   'value',
   'volume_last_year',
@@ -46,51 +50,14 @@ const FIGURES = [
   'volume_share_pct',
   'value_share_pct',
 ] as const;
+/** A reporter's or company user's own figures and shares. */
+export const OWN_FIELDS = ['own_volume', 'own_value', 'own_volume_share_pct', 'own_value_share_pct'] as const;
 
-export interface Figures {
-  volume: string | null;
-  value: string | null;
-  volume_last_year: string | null;
-  value_last_year: string | null;
-  volume_change_pct: string | null;
-  value_change_pct: string | null;
-  ytd_volume: string | null;
-  ytd_value: string | null;
-  ytd_volume_last_year: string | null;
-  ytd_value_last_year: string | null;
-  ytd_volume_change_pct: string | null;
-  ytd_value_change_pct: string | null;
-  volume_share_pct: string | null;
-  value_share_pct: string | null;
-  contributors: number | null;
-  confidential: boolean;
-  own_volume?: string | null;
-  own_value?: string | null;
-  own_volume_share_pct?: string | null;
-  own_value_share_pct?: string | null;
-}
+/** The figures of a cell as the contract sends them. */
+export type Figures = StatisticsFigures;
 
-export interface Source extends Judged {
-  volume: string | null;
-  value: string | null;
-  volume_last_year: string | null;
-  value_last_year: string | null;
-  volume_change_pct: string | null;
-  value_change_pct: string | null;
-  ytd_volume: string | null;
-  ytd_value: string | null;
-  ytd_volume_last_year: string | null;
-  ytd_value_last_year: string | null;
-  ytd_volume_change_pct: string | null;
-  ytd_value_change_pct: string | null;
-  volume_share_pct: string | null;
-  value_share_pct: string | null;
-  own_volume: string | null;
-  own_value: string | null;
-  own_volume_share_pct: string | null;
-  own_value_share_pct: string | null;
-  contributors: number | null;
-}
+/** What the aggregate query answered for a cell (statistics.aggregate.ts). */
+export type Source = Judged & Pick<AggregateRow, (typeof FIGURE_FIELDS)[number] | (typeof OWN_FIELDS)[number] | 'contributors'>;
 
 /**
  * The figures of a row as sent: withheld when `confidential` and `apply`; shares withheld when the
@@ -99,7 +66,7 @@ export interface Source extends Judged {
 export function figuresOf(row: Source | null, options: { confidential: boolean; apply: boolean; totalsConfidential: boolean; own: boolean }): Figures {
   const out = { contributors: row?.contributors ?? null, confidential: options.confidential } as Figures;
   const hide = options.apply && options.confidential;
-  for (const name of FIGURES) out[name] = hide || !row ? null : row[name];
+  for (const name of FIGURE_FIELDS) out[name] = hide || !row ? null : row[name];
   if (options.apply && options.totalsConfidential) {
     out.volume_share_pct = null;
     out.value_share_pct = null;

@@ -11,6 +11,7 @@ import type {
   TrendStatistics,
 } from '@mss/contracts/statistics';
 import { type XlsxCellInput, writeXlsx } from '../../lib/xlsx-writer/index.ts';
+import { FIGURE_FIELDS, OWN_FIELDS } from './statistics.confidentiality.ts';
 
 /*
  * The statistics tables as downloads (issue 10 "Downloads"): the same rows and figures as the
@@ -36,23 +37,6 @@ export interface Table {
   rows: Record<string, unknown>[];
 }
 
-const FIGURE_FIELDS = [
-  'volume',
-  'value',
-  'volume_last_year',
-  'value_last_year',
-  'volume_change_pct',
-  'value_change_pct',
-  'ytd_volume',
-  'ytd_value',
-  'ytd_volume_last_year',
-  'ytd_value_last_year',
-  'ytd_volume_change_pct',
-  'ytd_value_change_pct',
-  'volume_share_pct',
-  'value_share_pct',
-] as const;
-const OWN_FIELDS = ['own_volume', 'own_value', 'own_volume_share_pct', 'own_value_share_pct'] as const;
 const kindOf = (field: string): Kind => (field.endsWith('_pct') ? 'percent' : 'figure');
 
 function t(locale: Locale, key: string, params?: MessageParams) {

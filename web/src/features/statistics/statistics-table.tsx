@@ -15,8 +15,8 @@ export function keyLabel(key: StatisticsKey): string {
   return key.name;
 }
 
-/** A padlock (inline SVG: no icon font or emoji to depend on). */
-export function LockIcon({ size = 12 }: { size?: number }) {
+/** A line icon drawn inline (no icon font or emoji to depend on). */
+function LineIcon({ size, children }: { size: number; children: ReactNode }) {
   return (
     <svg
       width={size}
@@ -29,31 +29,26 @@ export function LockIcon({ size = 12 }: { size?: number }) {
       strokeLinejoin="round"
       aria-hidden
     >
-      <rect x="5" y="11" width="14" height="10" rx="2" />
-      <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+      {children}
     </svg>
   );
 }
 
-/** A small line chart (inline SVG). */
-export function TrendIcon({ size = 14 }: { size?: number }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2.2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden
-    >
-      <path d="M3 17l6-6 4 4 8-8" />
-      <path d="M14 7h7v7" />
-    </svg>
-  );
-}
+/** A padlock. */
+export const LockIcon = ({ size = 12 }: { size?: number }) => (
+  <LineIcon size={size}>
+    <rect x="5" y="11" width="14" height="10" rx="2" />
+    <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+  </LineIcon>
+);
+
+/** A small line chart. */
+export const TrendIcon = ({ size = 14 }: { size?: number }) => (
+  <LineIcon size={size}>
+    <path d="M3 17l6-6 4 4 8-8" />
+    <path d="M14 7h7v7" />
+  </LineIcon>
+);
 
 /** "Confidential" in place of a number: a figure the server withheld (DESIGN §8). */
 export function Confidential() {
