@@ -24,6 +24,9 @@ import { resolvePrincipal } from './auth/session-auth.ts';
 import { createMailer } from './mail/mailer.ts';
 import { backgroundWorkDone } from './lib/background.ts';
 import { startJobQueue } from './jobs/queue.ts';
+import { appUrlOf, communicationsRoutes } from './modules/communications/communications.routes.ts';
+import { recoverCommunications, runCommunicationSend } from './modules/communications/communications.sender.ts';
+import { sendWorkflowNotifications } from './modules/communications/notifications.ts';
 import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { deleteAbandonedFiles } from './lib/files.ts';
 import { IMPORT_MAX_ATTEMPTS, processImport, recoverImports } from './modules/imports/imports.service.ts';
@@ -67,7 +70,13 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     // Query arrays come in bracket form (spec §7): ids[]=1&ids[]=2 → { ids: ['1', '2'] }.
     routerOptions: { querystringParser: parseQuery },
   }).withTypeProvider<ZodTypeProvider>();
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log: app.log });
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    dataDir: config.dataDir,
+    log: app.log,
+    pool: { maxConnections: config.MAIL_MAX_CONNECTIONS, ratePerSecond: config.MAIL_RATE_PER_SECOND },
+  });
   const principals = new PrincipalCache();
   const ctx: AppContext = { ...deps, db: deps.database.db, mailer, log: app.log, queue: null, principals };
   // Several API processes may share a PostgreSQL server: each hears the others' changes.
@@ -90,11 +99,38 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
       database: deps.database,
       log: app.log,
       processImport: (id) => processImport(ctx.db, app.log, id),
+      processCommunication: (id) =>
+        runCommunicationSend(
+          {
+            db: ctx.db,
+            mailer,
+            log: app.log,
+            appUrl: appUrlOf(ctx),
+            retryBaseSeconds: config.MAIL_RETRY_BASE_SECONDS,
+            maxAttempts: config.MAIL_MAX_ATTEMPTS,
+            leaseSeconds: config.MAIL_LEASE_SECONDS,
+            later: (communicationId, at) => ctx.queue!.sendCommunication(communicationId, at),
+          },
+          id,
+        ),
       attempts: IMPORT_MAX_ATTEMPTS,
     });
     app.addHook('onClose', async () => ctx.queue?.stop());
     const recovered = await recoverImports(ctx.db, ctx.queue);
     if (recovered) app.log.info({ recovered }, 'unfinished imports queued again');
+    const sends = await recoverCommunications(ctx.db, deps.database.kind === 'pglite', (id) => ctx.queue!.sendCommunication(id));
+    if (sends) app.log.info({ sends }, 'communications waiting to be sent queued again');
+    // Workflow notifications: what waits is mailed every NOTIFY_SWEEP_SECONDS (digests once an hour).
+    let sweeping = false;
+    const sweep = setInterval(() => {
+      if (sweeping) return;
+      sweeping = true;
+      sendWorkflowNotifications({ db: ctx.db, mailer, log: app.log, appUrl: appUrlOf(ctx) })
+        .catch((error: unknown) => app.log.error({ err: error }, 'workflow notifications failed'))
+        .finally(() => (sweeping = false));
+    }, config.NOTIFY_SWEEP_SECONDS * 1000);
+    sweep.unref();
+    app.addHook('onClose', async () => clearInterval(sweep));
     // Uploads cut off by a crash left part of a file behind; the process that runs jobs tidies up.
     const abandoned = await deleteAbandonedFiles(ctx.db);
     if (abandoned) app.log.info({ abandoned }, 'incomplete uploaded files deleted');
@@ -222,6 +258,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
       approvalsRoutes(v1, ctx);
       importsRoutes(v1, ctx);
       statisticsRoutes(v1, ctx);
+      communicationsRoutes(v1, ctx);
     },
     { prefix: '/api/v1' },
   );

@@ -120,6 +120,22 @@ export const AUTHORIZATION_MATRIX: Record<string, { own: string; other: string }
   // Statistics (DESIGN §8): approvers and viewers of the market; company figures for approvers and the company's own users;
   // cluster statistics for admins, cluster-admin and cluster-viewer. just-stats is Denmark's only (the demo), so SE is 403.
   // What the statistics screens offer to pick: every signed-in user asks about themselves (no ids).
+  'GET /communications': { own: '200 200 403 403 200 403 403 403 403 401', other: '200 200 403 403 200 403 403 403 403 401' },
+  'POST /communications': { own: '422 422 403 403 422 403 403 403 403 401', other: '422 422 403 403 422 403 403 403 403 401' },
+  'GET /communications/:uuid': { own: '200 200 403 403 200 403 403 403 403 401', other: '404 200 403 403 404 403 403 403 403 401' },
+  'PUT /communications/:uuid': { own: '422 422 403 403 422 403 403 403 403 401', other: '422 422 403 403 422 403 403 403 403 401' },
+  'DELETE /communications/:uuid': { own: '204 204 403 403 204 403 403 403 403 401', other: '404 204 403 403 404 403 403 403 403 401' },
+  'GET /communications/:uuid/recipients': { own: '200 200 403 403 200 403 403 403 403 401', other: '404 200 403 403 404 403 403 403 403 401' },
+  'POST /communications/:uuid/preflight': { own: '200 200 403 403 200 403 403 403 403 401', other: '404 200 403 403 404 403 403 403 403 401' },
+  'POST /communications/:uuid/send': { own: '409 409 403 403 409 403 403 403 403 401', other: '404 409 403 403 404 403 403 403 403 401' },
+  'POST /communications/:uuid/draft': { own: '409 409 403 403 409 403 403 403 403 401', other: '404 409 403 403 404 403 403 403 403 401' },
+  'POST /communications/:uuid/retry': { own: '409 409 403 403 409 403 403 403 403 401', other: '404 409 403 403 404 403 403 403 403 401' },
+  'GET /communications/:uuid/deliveries': { own: '200 200 403 403 200 403 403 403 403 401', other: '404 200 403 403 404 403 403 403 403 401' },
+  'POST /communications/:uuid/attachments': { own: '201 201 403 403 201 403 403 403 403 401', other: '404 201 403 403 404 403 403 403 403 401' },
+  'GET /communications/:uuid/attachments/:id': { own: '200 200 403 403 200 403 403 403 403 401', other: '404 200 403 403 404 403 403 403 403 401' },
+  'DELETE /communications/:uuid/attachments/:id': { own: '204 204 403 403 204 403 403 403 403 401', other: '404 204 403 403 404 403 403 403 403 401' },
+  'GET /users/me/notifications': { own: '200 200 200 200 200 200 200 200 200 401', other: '200 200 200 200 200 200 200 200 200 401' },
+  'PUT /users/me/notifications': { own: '422 422 422 422 422 422 422 422 422 401', other: '422 422 422 422 422 422 422 422 422 401' },
   'GET /statistics/choices': { own: '200 200 200 200 200 200 200 200 200 401', other: '200 200 200 200 200 200 200 200 200 401' },
   'GET /statistics/market': { own: '200 200 200 200 200 200 200 403 200 401', other: '404 200 404 404 404 404 404 404 404 401' },
   'GET /statistics/cluster': { own: '200 200 403 200 403 403 200 403 403 401', other: '404 200 404 404 404 404 404 404 404 401' },

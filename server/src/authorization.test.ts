@@ -240,6 +240,33 @@ const REQUESTS: Record<string, Build> = {
   'GET /imports/:uuid/errors': (_w, s) => ({ url: `/imports/${s.import}/errors` }),
 
   // Statistics of the demo's published September (A); B's period is not published.
+  'GET /communications': () => ({ url: '/communications' }),
+  'POST /communications': () => ({ url: '/communications', payload: {} }),
+  'GET /communications/:uuid': (_w, s) => ({ url: `/communications/${s.communication}` }),
+  'PUT /communications/:uuid': (_w, s) => ({ url: `/communications/${s.communication}`, payload: {} }),
+  'DELETE /communications/:uuid': async (w, s, t) => ({ url: `/communications/${await disposable.communication(t, w.headers['super-admin'], s.market)}` }),
+  'GET /communications/:uuid/recipients': (_w, s) => ({ url: `/communications/${s.communication}/recipients` }),
+  'POST /communications/:uuid/preflight': async (w, s, t) => ({
+    url: `/communications/${await disposable.communication(t, w.headers['super-admin'], s.market)}/preflight`,
+    payload: {},
+  }),
+  // The side's communication is a draft: sending, returning to draft and retrying are refused by its state (409).
+  'POST /communications/:uuid/send': (_w, s) => ({ url: `/communications/${s.communication}/send`, payload: {} }),
+  'POST /communications/:uuid/draft': (_w, s) => ({ url: `/communications/${s.communication}/draft` }),
+  'POST /communications/:uuid/retry': (_w, s) => ({ url: `/communications/${s.communication}/retry` }),
+  'GET /communications/:uuid/deliveries': (_w, s) => ({ url: `/communications/${s.communication}/deliveries` }),
+  'POST /communications/:uuid/attachments': async (w, s, t) => ({
+    url: `/communications/${await disposable.communication(t, w.headers['super-admin'], s.market)}/attachments`,
+    file: PNG,
+  }),
+  'GET /communications/:uuid/attachments/:id': (_w, s) => ({ url: `/communications/${s.communication}/attachments/${s.attachment}` }),
+  'DELETE /communications/:uuid/attachments/:id': async (w, s, t) => {
+    const communication = await disposable.communication(t, w.headers['super-admin'], s.market);
+    return { url: `/communications/${communication}/attachments/${await disposable.attachment(t, w.headers['super-admin'], communication)}` };
+  },
+  'GET /users/me/notifications': () => ({ url: '/users/me/notifications' }),
+  'PUT /users/me/notifications': () => ({ url: '/users/me/notifications', payload: {} }),
+
   'GET /statistics/choices': () => ({ url: '/statistics/choices' }),
   'GET /statistics/market': async (_w, s, t) => ({ url: `/statistics/market?period_uuid=${await publishedPeriod(t, s)}&by=code` }),
   'GET /statistics/cluster': (_w, s) => ({ url: `/statistics/cluster?cluster_id=${s.cluster}&month=2026-09&by=code&currency=EUR` }),

@@ -56,6 +56,21 @@ const envSchema = z.object({
   DB_MAINTENANCE_MINUTES: z.coerce.number().min(0).max(1440).default(10),
   /** Largest report file accepted for import, in megabytes. */
   IMPORT_MAX_MB: z.coerce.number().positive().max(500).default(20),
+  /** Open SMTP connections of the pooled transport that sends communications. */
+  MAIL_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(3),
+  /** Communication mails sent per second at most (the SMTP pool's rate limit). */
+  MAIL_RATE_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(10),
+  /** First wait before a temporarily failed delivery is tried again, in seconds; doubled each time. */
+  MAIL_RETRY_BASE_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
+  /** Tries of one delivery before it is given up as failed (temporary failures only). */
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  /**
+   * A delivery claimed longer ago than this by a process that is gone is claimed again, in
+   * seconds (with PostgreSQL several processes may send; the embedded database has one).
+   */
+  MAIL_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(300),
+  /** How often waiting workflow notifications are mailed, in seconds. */
+  NOTIFY_SWEEP_SECONDS: z.coerce.number().min(1).max(3600).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -41,6 +41,9 @@ export interface Side {
   period: string;
   report: string;
   import: string;
+  /** A draft communication to the reporters of the side's market, with one attachment. */
+  communication: string;
+  attachment: number;
 }
 
 export interface World {
@@ -167,6 +170,9 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const viewer = await first(t.db.select().from(users).where(eq(users.email, 'viewer@demo.test')));
   const inOrg = <C extends { organization_id: unknown }>(table: C) => eq(table.organization_id as never, nordic.id);
 
+  const aCommunication = await disposable.communication(t, su, aMarket.id);
+  const bCommunication = await disposable.communication(t, su, ee!.id);
+
   return {
     a: {
       organization: nordic.id,
@@ -182,6 +188,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
       period: aReport.period,
       report: aReport.uuid,
       import: aImport,
+      communication: aCommunication,
+      attachment: await disposable.attachment(t, su, aCommunication),
     },
     b: {
       organization: baltic.id,
@@ -197,6 +205,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
       period: bPeriod.uuid,
       report: bReport!.uuid,
       import: bImport,
+      communication: bCommunication,
+      attachment: await disposable.attachment(t, su, bCommunication),
     },
     currency: (await first(t.db.select().from(currencies).where(eq(currencies.iso_code, 'SEK')))).id,
     conversion: (await first(t.db.select().from(currencyConversions))).id,
@@ -211,6 +221,28 @@ const next = () => ++counter;
 
 /** Records made to be deleted, in organization `organizationId` (or global ones). */
 export const disposable = {
+  /** A draft to the reporters of a market, made through the API by `headers` (a super-admin reaches every organization). */
+  async communication(t: TestApp, headers: Record<string, string>, market: number): Promise<string> {
+    const n = next();
+    return (
+      await post(t, headers, '/communications', {
+        subject: `Reminder ${n}`,
+        body: '<p>Hello {{recipient_name}}</p>',
+        recipients: { market_ids: [market], roles: ['reporter'] },
+      })
+    ).uuid;
+  },
+  async attachment(t: TestApp, headers: Record<string, string>, communication: string): Promise<number> {
+    const body = multipart('notes.txt', Buffer.from(`Notes ${next()}\n`));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/communications/${communication}/attachments`,
+      headers: { ...headers, ...body.headers },
+      payload: body.payload,
+    });
+    if (res.statusCode !== 201) throw new Error(`world: attachment answered ${res.statusCode} ${res.body}`);
+    return res.json().data.id;
+  },
   async currency(t: TestApp) {
     const n = next();
     const iso = `Q${String.fromCharCode(65 + (Math.floor(n / 26) % 26))}${String.fromCharCode(65 + (n % 26))}`;

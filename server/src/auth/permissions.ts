@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { canAny } from '@mss/contracts/abilities';
+import { canAny, canSomewhere } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
 import type { AppContext } from '../context.ts';
 import { forbidden, unauthenticated } from '../errors.ts';
@@ -17,6 +17,13 @@ async function signIn(ctx: AppContext, request: FastifyRequest): Promise<Princip
 export function requireAnyAbility(ctx: AppContext, names: readonly AbilityName[]) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     if (!canAny((await signIn(ctx, request)).subject, names)) throw forbidden();
+  };
+}
+
+/** preValidation: signed in (401) and holding the ability somewhere: globally, for a market or through a company market (403). */
+export function requireSomewhere(ctx: AppContext, name: AbilityName) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    if (!canSomewhere((await signIn(ctx, request)).subject, name)) throw forbidden();
   };
 }
 

@@ -183,6 +183,8 @@ export const users = pgTable(
     password_hash: text('password_hash'),
     company_id: integer('company_id').references(() => companies.id, { onDelete: 'set null' }),
     disabled_at: timestamp('disabled_at', { withTimezone: true }),
+    /** Mails about the report workflow (submitted, sent back, approved); the user turns them off on the profile. */
+    workflow_mails: boolean('workflow_mails').notNull().default(true),
     ...timestamps,
   },
   // E-mail addresses are compared case-insensitively.
@@ -668,5 +670,134 @@ export const statisticsCells = pgTable(
   (t) => [
     primaryKey({ columns: [t.period_id, t.dimension, t.key_id] }),
     check('statistics_cells_dimension_check', sql`${t.dimension} in ('code', 'code_group', 'code_section', 'company', 'total')`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Communications (DESIGN §6): mails to reporters, with one delivery record per recipient.
+// ---------------------------------------------------------------------------------------------
+
+/** A mail to users chosen by a filter (market, role, company, report status in a period). */
+export const communications = pgTable(
+  'communications',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull().unique().defaultRandom(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    author_id: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    /** spec §4: 0 Draft, 1 Sending preflight, 2 Preflight sent, 10 Waiting to be sent, 20 Sent, 30 Failed. */
+    status: integer('status').notNull().default(0),
+    subject: text('subject').notNull(),
+    /** Sanitised HTML (an allow-list, when saved and again when sent). */
+    body: text('body').notNull(),
+    foot_notes: text('foot_notes'),
+    /** The markets of the filter, for scoping: the author needs send-communications in each. */
+    market_ids: integer('market_ids').array().notNull(),
+    /** The rest of the recipient filter: roles, company_ids, period_id, report_statuses. */
+    recipients: jsonb('recipients').notNull(),
+    preflight_sent_at: timestamp('preflight_sent_at', { withTimezone: true }),
+    preflight_to: text('preflight_to'),
+    send_at: timestamp('send_at', { withTimezone: true }),
+    /** When the recipients were fixed into deliveries (the send started). */
+    dispatched_at: timestamp('dispatched_at', { withTimezone: true }),
+    sent_at: timestamp('sent_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [index('communications_organization_idx').on(t.organization_id), check('communications_status_check', sql`${t.status} in (0, 1, 2, 10, 20, 30)`)],
+);
+
+export const communicationAttachments = pgTable(
+  'communication_attachments',
+  {
+    id: serial('id').primaryKey(),
+    communication_id: integer('communication_id')
+      .notNull()
+      .references(() => communications.id, { onDelete: 'cascade' }),
+    file_id: integer('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'restrict' }),
+    created_at: timestamps.created_at,
+  },
+  (t) => [index('communication_attachments_communication_idx').on(t.communication_id)],
+);
+
+/**
+ * One row per recipient of a send: the unique (communication, user) pair is what makes a send
+ * idempotent per recipient. `sending` is claimed before the SMTP conversation and `sent` written
+ * after the server's answer.
+ */
+export const communicationDeliveries = pgTable(
+  'communication_deliveries',
+  {
+    id: serial('id').primaryKey(),
+    communication_id: integer('communication_id')
+      .notNull()
+      .references(() => communications.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    /** What the variables render to for this recipient, fixed when the send starts. */
+    variables: jsonb('variables').notNull(),
+    status: text('status').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    smtp_response: text('smtp_response'),
+    /** Stable per recipient: a resend after a crash carries the same Message-ID. */
+    message_id: text('message_id').notNull(),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    claimed_at: timestamp('claimed_at', { withTimezone: true }),
+    sent_at: timestamp('sent_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('communication_deliveries_recipient_unique').on(t.communication_id, t.user_id),
+    index('communication_deliveries_status_idx').on(t.communication_id, t.status),
+    check('communication_deliveries_status_check', sql`${t.status} in ('queued', 'sending', 'sent', 'failed')`),
+  ],
+);
+
+/** Who did what to a communication, when, and for sends to whom (the deliveries): the audit. */
+export const communicationEvents = pgTable(
+  'communication_events',
+  {
+    id: serial('id').primaryKey(),
+    communication_id: integer('communication_id').references(() => communications.id, { onDelete: 'set null' }),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** created, updated, deleted, preflight, send, sent, failed, draft, retry, attachment_added, attachment_removed */
+    action: text('action').notNull(),
+    detail: jsonb('detail').notNull().default({}),
+    created_at: timestamps.created_at,
+  },
+  (t) => [index('communication_events_communication_idx').on(t.communication_id)],
+);
+
+/**
+ * Workflow notifications (a report submitted, sent back, approved) waiting to be mailed: approvers
+ * get one digest an hour at most; reporters get each at once. Sent ones are kept as the record.
+ */
+export const workflowNotifications = pgTable(
+  'workflow_notifications',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    report_id: integer('report_id').references(() => reports.id, { onDelete: 'cascade' }),
+    /** submitted, sent_back, approved */
+    kind: text('kind').notNull(),
+    comment: text('comment'),
+    status: text('status').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    smtp_response: text('smtp_response'),
+    sent_at: timestamp('sent_at', { withTimezone: true }),
+    created_at: timestamps.created_at,
+  },
+  (t) => [
+    index('workflow_notifications_pending_idx').on(t.user_id, t.status),
+    check('workflow_notifications_status_check', sql`${t.status} in ('queued', 'sent', 'failed')`),
   ],
 );

@@ -3,10 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.ts';
 
 export const IMPORT_QUEUE = 'report-import';
+export const COMMUNICATION_QUEUE = 'communication-send';
 
 export interface JobQueue {
   /** Queues the processing of an import; a second request for the same import is folded in. */
   sendImport(importId: number): Promise<void>;
+  /** Queues a run of a communication's send, now or at `startAfter`. Runs are idempotent. */
+  sendCommunication(communicationId: number, startAfter?: Date): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -19,6 +22,7 @@ export async function startJobQueue(options: {
   database: Database;
   log: FastifyBaseLogger;
   processImport: (importId: number) => Promise<void>;
+  processCommunication: (communicationId: number) => Promise<void>;
   /** Files processed at once by this process. */
   concurrency?: number;
   /** Runs of one import in all (the first and the retries). */
@@ -40,7 +44,20 @@ export async function startJobQueue(options: {
       for (const job of jobs) await options.processImport(job.data.importId);
     },
   );
+  // A send runs until its deliveries are done or wait for a retry (it then queues itself again).
+  await boss.createQueue(COMMUNICATION_QUEUE, { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 });
+  const communicationWorker = await boss.work<{ communicationId: number }>(
+    COMMUNICATION_QUEUE,
+    { batchSize: 1, pollingIntervalSeconds: 1, localConcurrency: 1 },
+    async (jobs) => {
+      for (const job of jobs) await options.processCommunication(job.data.communicationId);
+    },
+  );
   return {
+    async sendCommunication(communicationId, startAfter) {
+      await boss.send(COMMUNICATION_QUEUE, { communicationId }, startAfter && startAfter.getTime() > Date.now() ? { startAfter } : {});
+      if (!startAfter || startAfter.getTime() <= Date.now()) boss.notifyWorker(communicationWorker);
+    },
     async sendImport(importId) {
       await boss.send(IMPORT_QUEUE, { importId }, { singletonKey: `import-${importId}` });
       // The worker is in this process: wake it now instead of at its next poll.

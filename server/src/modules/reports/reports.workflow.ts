@@ -6,6 +6,10 @@ import type { Executor } from '../../db/client.ts';
 import { periods, reports, reportStatusChanges } from '../../db/schema.ts';
 import { AppError, type ErrorCode } from '../../errors.ts';
 import { addApprovedReport } from '../statistics/statistics.cells.ts';
+import { type NotificationKind, recordWorkflowNotifications } from '../communications/notifications.ts';
+
+/** The events the people concerned are mailed about (workflow notifications). */
+const NOTIFIED_EVENTS: Partial<Record<ReportEvent, NotificationKind>> = { submit: 'submitted', send_back: 'sent_back', approve: 'approved' };
 
 /*
  * The report workflow (DESIGN §5): the ONLY code that writes `reports.status` or records a status
@@ -133,5 +137,8 @@ async function changeStatus(tx: Executor, input: ChangeInput): Promise<ReportTra
     .values({ report_id: input.reportId, user_id: input.actor, from_status: from, to_status: to, comment: input.comment ?? null });
   // The statistics count approved reports: the period's cells grow with it, in this transaction.
   if (to === ReportStatus.Approved) await addApprovedReport(tx, input.reportId);
+  // Who is told (mailed later by the job process; nothing if this rolls back).
+  const kind = NOTIFIED_EVENTS[input.event];
+  if (kind) await recordWorkflowNotifications(tx, { reportId: input.reportId, kind, actor: input.actor, comment: input.comment });
   return { reportId: input.reportId, from, to };
 }

@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import { dataOf, listOf } from '@mss/contracts/common';
+import {
+  attachmentSchema,
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_MAX_COUNT,
+  communicationInputSchema,
+  communicationListQuerySchema,
+  communicationSchema,
+  deliveryListQuerySchema,
+  deliverySchema,
+  notificationSettingsSchema,
+  preflightInputSchema,
+  recipientSchema,
+  renderedMailSchema,
+  sendInputSchema,
+} from '@mss/contracts/communications';
+import { eq } from 'drizzle-orm';
+import type { App, AppContext } from '../../context.ts';
+import { users } from '../../db/schema.ts';
+import { principalOf } from '../../auth/principal.ts';
+import { requireSignedIn } from '../../auth/session-auth.ts';
+import { requireSomewhere } from '../../auth/permissions.ts';
+import { sendFile } from '../../lib/files.ts';
+import { attachmentReader } from './communications.attachments.ts';
+import {
+  addAttachment,
+  attachmentFileId,
+  type CommunicationDeps,
+  createCommunication,
+  deleteCommunication,
+  findCommunication,
+  findCommunicationRecipients,
+  findCommunications,
+  findDeliveries,
+  removeAttachment,
+  retryFailed,
+  returnToDraft,
+  sendCommunication,
+  sendPreflight,
+  updateCommunication,
+} from './communications.service.ts';
+
+const tags = ['communications'];
+const uuidParams = z.object({ uuid: z.string().max(100) });
+const attachmentParams = z.object({ uuid: z.string().max(100), id: z.coerce.number().int().positive() });
+const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1), per_page: z.coerce.number().int().min(1).max(100).default(25) });
+
+/** Where links in mails point. */
+export const appUrlOf = (ctx: AppContext) => ctx.config.APP_URL ?? `http://localhost:${ctx.config.PORT}`;
+
+export function communicationsRoutes(app: App, ctx: AppContext) {
+  // Every route needs send-communications in some market; each communication is then checked
+  // against its own markets (403 "You do not have access to this action.", 404 across organizations).
+  const mayCommunicate = requireSomewhere(ctx, 'send-communications');
+  const signedIn = requireSignedIn(ctx);
+  const deps = (): CommunicationDeps => ({ db: ctx.db, mailer: ctx.mailer, appUrl: appUrlOf(ctx), queue: ctx.queue });
+
+  app.get(
+    '/communications',
+    {
+      schema: {
+        tags,
+        summary: 'Communications of the markets where the caller may send (paged, sorted, searched by subject)',
+        querystring: communicationListQuerySchema,
+        response: { 200: listOf(communicationSchema) },
+      },
+      preValidation: mayCommunicate,
+    },
+    async (request) => findCommunications(ctx.db, principalOf(request), request.query),
+  );
+  app.post(
+    '/communications',
+    {
+      schema: { tags, summary: 'Create a draft', body: communicationInputSchema, response: { 201: dataOf(communicationSchema) } },
+      preValidation: mayCommunicate,
+    },
+    async (request, reply) => reply.code(201).send({ data: await createCommunication(ctx.db, principalOf(request), request.body) }),
+  );
+  app.get(
+    '/communications/:uuid',
+    { schema: { tags, summary: 'One communication', params: uuidParams, response: { 200: dataOf(communicationSchema) } }, preValidation: mayCommunicate },
+    async (request) => ({ data: await findCommunication(ctx.db, principalOf(request), request.params.uuid) }),
+  );
+  app.put(
+    '/communications/:uuid',
+    {
+      schema: { tags, summary: 'Update a draft', params: uuidParams, body: communicationInputSchema, response: { 200: dataOf(communicationSchema) } },
+      preValidation: mayCommunicate,
+    },
+    async (request) => ({ data: await updateCommunication(ctx.db, principalOf(request), request.params.uuid, request.body) }),
+  );
+  app.delete(
+    '/communications/:uuid',
+    { schema: { tags, summary: 'Delete a draft', params: uuidParams, response: { 204: z.null() } }, preValidation: mayCommunicate },
+    async (request, reply) => {
+      await deleteCommunication(ctx.db, principalOf(request), request.params.uuid);
+      return reply.code(204).send(null);
+    },
+  );
+  app.get(
+    '/communications/:uuid/recipients',
+    {
+      schema: { tags, summary: 'Who would get it now, with the count', params: uuidParams, querystring: pageQuery, response: { 200: listOf(recipientSchema) } },
+      preValidation: mayCommunicate,
+    },
+    async (request) => findCommunicationRecipients(ctx.db, principalOf(request), request.params.uuid, request.query),
+  );
+  app.post(
+    '/communications/:uuid/preflight',
+    {
+      schema: {
+        tags,
+        summary: 'Render the mail for one recipient and send it to the caller (0 → 1 → 2)',
+        params: uuidParams,
+        body: preflightInputSchema.nullish(),
+        response: { 200: z.object({ data: communicationSchema, mail: renderedMailSchema }) },
+      },
+      preValidation: mayCommunicate,
+    },
+    async (request) => sendPreflight(deps(), principalOf(request), request.params.uuid, request.body ?? {}),
+  );
+  app.post(
+    '/communications/:uuid/send',
+    {
+      schema: {
+        tags,
+        summary: 'Send to every recipient (2 → 10 → 20 or 30), now or at send_at',
+        params: uuidParams,
+        body: sendInputSchema.nullish(),
+        response: { 200: dataOf(communicationSchema) },
+      },
+      preValidation: mayCommunicate,
+    },
+    async (request) => ({ data: await sendCommunication(deps(), principalOf(request), request.params.uuid, request.body ?? {}) }),
+  );
+  app.post(
+    '/communications/:uuid/draft',
+    {
+      schema: { tags, summary: 'Back to draft to change it (needs a new preflight)', params: uuidParams, response: { 200: dataOf(communicationSchema) } },
+      preValidation: mayCommunicate,
+    },
+    async (request) => ({ data: await returnToDraft(ctx.db, principalOf(request), request.params.uuid) }),
+  );
+  app.post(
+    '/communications/:uuid/retry',
+    {
+      schema: { tags, summary: 'Send again to the failed recipients only', params: uuidParams, response: { 200: dataOf(communicationSchema) } },
+      preValidation: mayCommunicate,
+    },
+    async (request) => ({ data: await retryFailed(deps(), principalOf(request), request.params.uuid) }),
+  );
+  app.get(
+    '/communications/:uuid/deliveries',
+    {
+      schema: {
+        tags,
+        summary: 'One row per recipient: status, attempts, SMTP answer',
+        params: uuidParams,
+        querystring: deliveryListQuerySchema,
+        response: { 200: listOf(deliverySchema) },
+      },
+      preValidation: mayCommunicate,
+    },
+    async (request) => findDeliveries(ctx.db, principalOf(request), request.params.uuid, request.query),
+  );
+  app.post(
+    '/communications/:uuid/attachments',
+    {
+      schema: {
+        tags,
+        summary: `Attach a file to a draft (multipart field "file"; PDF, PNG, JPEG, xlsx, docx, text or CSV by content; at most ${ATTACHMENT_MAX_COUNT} of ${ATTACHMENT_MAX_BYTES / 1024 / 1024} MB)`,
+        params: uuidParams,
+        consumes: ['multipart/form-data'],
+        response: { 201: dataOf(attachmentSchema) },
+      },
+      preValidation: mayCommunicate,
+    },
+    async (request, reply) => reply.code(201).send({ data: await addAttachment(ctx.db, principalOf(request), request.params.uuid, attachmentReader(request)) }),
+  );
+  app.get(
+    '/communications/:uuid/attachments/:id',
+    { schema: { tags, summary: 'Download an attachment', params: attachmentParams }, preValidation: mayCommunicate },
+    async (request, reply) => {
+      const fileId = await attachmentFileId(ctx.db, principalOf(request), request.params.uuid, request.params.id);
+      reply.header('Content-Disposition', 'attachment');
+      return sendFile(ctx.db, reply, fileId);
+    },
+  );
+  app.delete(
+    '/communications/:uuid/attachments/:id',
+    { schema: { tags, summary: 'Remove an attachment from a draft', params: attachmentParams, response: { 204: z.null() } }, preValidation: mayCommunicate },
+    async (request, reply) => {
+      await removeAttachment(ctx.db, principalOf(request), request.params.uuid, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // The signed-in user's own choice about workflow mails (any role).
+  app.get(
+    '/users/me/notifications',
+    { schema: { tags, summary: "The signed-in user's notification settings", response: { 200: dataOf(notificationSettingsSchema) } }, preValidation: signedIn },
+    async (request) => {
+      const [user] = await ctx.db
+        .select({ workflow_mails: users.workflow_mails })
+        .from(users)
+        .where(eq(users.id, principalOf(request).userId));
+      return { data: { workflow_mails: user?.workflow_mails ?? true } };
+    },
+  );
+  app.put(
+    '/users/me/notifications',
+    {
+      schema: {
+        tags,
+        summary: 'Turn workflow mails (submitted, sent back, approved reports) on or off',
+        body: notificationSettingsSchema,
+        response: { 200: dataOf(notificationSettingsSchema) },
+      },
+      preValidation: signedIn,
+    },
+    async (request) => {
+      const [user] = await ctx.db
+        .update(users)
+        .set({ workflow_mails: request.body.workflow_mails })
+        .where(eq(users.id, principalOf(request).userId))
+        .returning({ workflow_mails: users.workflow_mails });
+      return { data: { workflow_mails: user!.workflow_mails } };
+    },
+  );
+}

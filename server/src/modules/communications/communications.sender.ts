@@ -1,0 +1,211 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { CommunicationStatus } from '@mss/contracts/enums';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { communicationDeliveries, communicationEvents, communications } from '../../db/schema.ts';
+import { type Mailer, mailFailureOf } from '../../mail/mailer.ts';
+import { renderMail, type Variables } from './communications.render.ts';
+import { findRecipients, type StoredFilter, variablesOf } from './communications.recipients.ts';
+import { mailAttachmentsOf, mailFooterOf } from './communications.service.ts';
+
+/*
+ * The send, run by the job queue (DESIGN §6). Per-recipient idempotence:
+ *
+ * 1. Dispatch, once: the recipients are evaluated now (not when the send was asked for) and fixed
+ *    as one delivery row per user, unique per (communication, user), in the transaction that
+ *    sets `dispatched_at`. A second run finds them and does not add any.
+ * 2. Each delivery is claimed (`sending`, attempts + 1) in a committed statement before its SMTP
+ *    conversation and marked `sent` with the server's answer after it. A run claims with
+ *    `for update skip locked`, so two runs (two processes, or a retry beside a late run) never
+ *    claim the same recipient.
+ * 3. A process that dies leaves its claimed deliveries `sending`: with the embedded database (one
+ *    process) they are queued again when the app starts; with a PostgreSQL server, where another
+ *    process may still be sending them, when their claim is older than MAIL_LEASE_SECONDS. A mail
+ *    the server accepted in the last milliseconds before the process died, before `sent` was
+ *    written, is sent again with the same Message-ID (docs/decisions.md "Communications").
+ * 4. A temporary failure (4xx, connection lost) is queued again with exponential backoff; a
+ *    permanent one (5xx: recipient refused) or the last attempt fails the delivery with the answer.
+ * 5. When nothing is queued or being sent any more: 20 Sent if any delivery was sent, 30 Failed if none.
+ */
+
+export interface SenderDeps {
+  db: Db;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  appUrl: string;
+  retryBaseSeconds: number;
+  maxAttempts: number;
+  leaseSeconds: number;
+  /** Runs the job again at that time (the next retry, or when a lease ends). */
+  later: (communicationId: number, at: Date) => Promise<void>;
+}
+
+const S = CommunicationStatus;
+/** Deliveries claimed at a time: the pool's connections work on them side by side. */
+const CLAIM_BATCH = 10;
+
+type CommunicationRow = typeof communications.$inferSelect;
+
+function storedFilterOf(row: CommunicationRow): StoredFilter {
+  const r = row.recipients as Omit<StoredFilter, 'market_ids'>;
+  return {
+    market_ids: row.market_ids,
+    roles: r.roles ?? [],
+    company_ids: r.company_ids ?? [],
+    period_id: r.period_id ?? null,
+    report_statuses: r.report_statuses ?? [],
+  };
+}
+
+/** Fixes the recipients as deliveries, once. */
+async function dispatch(deps: SenderDeps, row: CommunicationRow): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const [locked] = await tx.select({ dispatched_at: communications.dispatched_at }).from(communications).where(eq(communications.id, row.id)).for('update');
+    if (!locked || locked.dispatched_at) return;
+    const { rows } = await findRecipients(tx, row.organization_id, storedFilterOf(row));
+    if (rows.length) {
+      await tx
+        .insert(communicationDeliveries)
+        .values(
+          rows.map((r) => ({
+            communication_id: row.id,
+            user_id: r.user_id,
+            email: r.email,
+            name: r.name,
+            variables: variablesOf(r, deps.appUrl),
+            message_id: `<${row.uuid}.${r.user_id}@mss>`,
+          })),
+        )
+        .onConflictDoNothing();
+    }
+    await tx
+      .update(communications)
+      .set({ dispatched_at: sql`now()` })
+      .where(eq(communications.id, row.id));
+    await tx.insert(communicationEvents).values({
+      communication_id: row.id,
+      organization_id: row.organization_id,
+      user_id: null,
+      action: 'dispatched',
+      detail: { recipients: rows.map((r) => r.email) },
+    });
+  });
+}
+
+type Claimed = { id: number; email: string; name: string; variables: Variables; message_id: string; attempts: number };
+
+async function claim(deps: SenderDeps, communicationId: number): Promise<Claimed[]> {
+  const { rows } = await deps.db.execute<Claimed>(sql`
+    update communication_deliveries d set status = 'sending', claimed_at = now(), attempts = d.attempts + 1, updated_at = now()
+    where d.id in (
+      select id from communication_deliveries
+      where communication_id = ${communicationId}
+        and ((status = 'queued' and next_attempt_at <= now())
+          or (status = 'sending' and claimed_at < now() - ${`${deps.leaseSeconds} seconds`}::interval))
+      order by id limit ${CLAIM_BATCH} for update skip locked
+    )
+    returning d.id, d.email, d.name, d.variables, d.message_id, d.attempts`);
+  return rows;
+}
+
+/** One run of the send job for a communication waiting to be sent. */
+export async function runCommunicationSend(deps: SenderDeps, communicationId: number): Promise<void> {
+  const { db } = deps;
+  const [row] = await db.select().from(communications).where(eq(communications.id, communicationId));
+  if (!row || row.status !== S.WaitingToBeSent) return;
+  if (row.send_at && row.send_at.getTime() > Date.now()) {
+    await deps.later(row.id, row.send_at);
+    return;
+  }
+  if (!row.dispatched_at) await dispatch(deps, row);
+  const footer = await mailFooterOf(db, row.organization_id);
+  const attachments = await mailAttachmentsOf(db, row.id);
+  for (;;) {
+    const batch = await claim(deps, row.id);
+    if (batch.length === 0) break;
+    await Promise.all(
+      batch.map(async (delivery) => {
+        const parts = renderMail(row, delivery.variables, footer);
+        try {
+          const { response } = await deps.mailer.sendBulk({
+            to: `"${delivery.name.replace(/["\\\r\n]/g, '')}" <${delivery.email}>`,
+            ...parts,
+            attachments,
+            messageId: delivery.message_id,
+          });
+          await db
+            .update(communicationDeliveries)
+            .set({ status: 'sent', sent_at: sql`now()`, smtp_response: response.slice(0, 1000), updated_at: sql`now()` })
+            .where(and(eq(communicationDeliveries.id, delivery.id), eq(communicationDeliveries.status, 'sending')));
+        } catch (error) {
+          const failure = mailFailureOf(error);
+          const giveUp = !failure.temporary || delivery.attempts >= deps.maxAttempts;
+          const wait = deps.retryBaseSeconds * 2 ** (delivery.attempts - 1);
+          deps.log.warn({ to: delivery.email, response: failure.response, giveUp }, 'communication delivery failed');
+          await db
+            .update(communicationDeliveries)
+            .set({
+              status: giveUp ? 'failed' : 'queued',
+              smtp_response: failure.response,
+              next_attempt_at: giveUp ? sql`now()` : sql`now() + ${`${wait} seconds`}::interval`,
+              updated_at: sql`now()`,
+            })
+            .where(and(eq(communicationDeliveries.id, delivery.id), eq(communicationDeliveries.status, 'sending')));
+        }
+      }),
+    );
+  }
+  await finish(deps, row);
+}
+
+/** Either the send is done (20 or 30), or the job comes back when the next retry or lease is due. */
+async function finish(deps: SenderDeps, row: CommunicationRow): Promise<void> {
+  const { db } = deps;
+  const [state] = (
+    await db.execute<{ queued_at: Date | null; sending_since: Date | null; sent: number; failed: number }>(sql`
+      select min(next_attempt_at) filter (where status = 'queued') as queued_at,
+        min(claimed_at) filter (where status = 'sending') as sending_since,
+        (count(*) filter (where status = 'sent'))::int as sent, (count(*) filter (where status = 'failed'))::int as failed
+      from communication_deliveries where communication_id = ${row.id}`)
+  ).rows;
+  if (state?.queued_at) {
+    await deps.later(row.id, new Date(Math.max(Date.now(), new Date(state.queued_at).getTime())));
+    return;
+  }
+  if (state?.sending_since) {
+    await deps.later(row.id, new Date(new Date(state.sending_since).getTime() + deps.leaseSeconds * 1000 + 500));
+    return;
+  }
+  const status = (state?.sent ?? 0) > 0 ? S.Sent : S.Failed;
+  await db.transaction(async (tx) => {
+    const [done] = await tx
+      .update(communications)
+      .set({ status, sent_at: sql`now()`, updated_at: sql`now()` })
+      .where(and(eq(communications.id, row.id), eq(communications.status, S.WaitingToBeSent)))
+      .returning({ id: communications.id });
+    if (done)
+      await tx.insert(communicationEvents).values({
+        communication_id: row.id,
+        organization_id: row.organization_id,
+        user_id: null,
+        action: status === S.Sent ? 'sent' : 'failed',
+        detail: { sent: state?.sent ?? 0, failed: state?.failed ?? 0 },
+      });
+  });
+}
+
+/**
+ * At start-up of the process that runs jobs: with the embedded database this process is the only
+ * sender, so deliveries left `sending` by the last one are queued again at once; then every
+ * communication waiting to be sent gets its job.
+ */
+export async function recoverCommunications(db: Db, exclusive: boolean, send: (id: number) => Promise<void>): Promise<number> {
+  if (exclusive)
+    await db
+      .update(communicationDeliveries)
+      .set({ status: 'queued', next_attempt_at: sql`now()`, updated_at: sql`now()` })
+      .where(eq(communicationDeliveries.status, 'sending'));
+  const waiting = await db.select({ id: communications.id }).from(communications).where(eq(communications.status, S.WaitingToBeSent));
+  for (const w of waiting) await send(w.id);
+  return waiting.length;
+}
