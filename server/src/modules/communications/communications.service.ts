@@ -310,15 +310,13 @@ export async function deleteCommunication(db: Db, principal: Principal, uuid: st
       .where(and(eq(communications.id, current.id), eq(communications.status, S.Draft)))
       .returning({ id: communications.id });
     if (!deleted) throw refuse('communication.update_requires_draft');
-    await tx
-      .insert(communicationEvents)
-      .values({
-        communication_id: null,
-        organization_id: current.organization_id,
-        user_id: principal.userId,
-        action: 'deleted',
-        detail: { uuid: current.uuid, subject: current.subject },
-      });
+    await tx.insert(communicationEvents).values({
+      communication_id: null,
+      organization_id: current.organization_id,
+      user_id: principal.userId,
+      action: 'deleted',
+      detail: { uuid: current.uuid, subject: current.subject },
+    });
     return attached.map((a) => a.file_id);
   });
   for (const id of fileIds) await deleteFile(db, id);
