@@ -177,16 +177,19 @@ export function CommunicationComposer({ communication, onCreated, onDeleted, onD
   useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
 
   const subjectRef = useRef<HTMLInputElement>(null);
-  const [target, setTarget] = useState<'subject' | 'body'>('body');
+  // The field a variable goes into: the one last focused (a ref: read in the click, never rendered).
+  const target = useRef<'subject' | 'body'>('body');
   const editor = useEditor({
     extensions: [StarterKit.configure({ link: false }), Link.configure({ openOnClick: false })],
     content: form.values.body,
     onUpdate: ({ editor: e }) => form.setFieldValue('body', e.isEmpty ? '' : e.getHTML()),
-    onFocus: () => setTarget('body'),
+    onFocus: () => {
+      target.current = 'body';
+    },
   });
 
   const insertVariable = (name: CommunicationVariable) => {
-    if (target === 'subject' || !editor) {
+    if (target.current === 'subject' || !editor) {
       const input = subjectRef.current;
       const { text, cursor } = insertAt(form.values.subject, token(name), input?.selectionStart ?? null, input?.selectionEnd ?? null);
       form.setFieldValue('subject', text);
@@ -248,8 +251,11 @@ export function CommunicationComposer({ communication, onCreated, onDeleted, onD
           label={t('communication.subject')}
           required
           maxLength={SUBJECT_MAX_LENGTH}
-          onFocus={() => setTarget('subject')}
           {...form.getInputProps('subject')}
+          onFocus={(event) => {
+            target.current = 'subject';
+            form.getInputProps('subject').onFocus?.(event);
+          }}
         />
         <VariablePicker onInsert={insertVariable} />
         <Input.Wrapper label={t('communication.body')} error={form.errors.body} id="communication-body">
