@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Code, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { DELIVERY_STATUSES, type Communication, type Delivery, type DeliveryStatus, type Recipient, type RenderedMail } from '@mss/contracts/communications';
 import { CommunicationStatus } from '@mss/contracts/enums';
@@ -218,7 +218,7 @@ export function sendAtOf(local: string): string | null {
 }
 
 /** Sending: only after a preflight (else the reason), optionally later, after a confirmation naming the count. */
-export function SendPanel({ communication }: { communication: Communication }) {
+export function SendPanel({ communication, onSent }: { communication: Communication; onSent?: () => void }) {
   const { t } = useTranslation();
   const preflighted = communication.status === CommunicationStatus.PreflightSent;
   const { count } = useRecipientCount(communication.uuid, preflighted);
@@ -232,6 +232,9 @@ export function SendPanel({ communication }: { communication: Communication }) {
         {communication.send_at ? t('communication.send.waiting_at', { at: formatDateTime(communication.send_at) }) : t('communication.send.waiting')}
       </Alert>
     );
+
+  if (communication.status === CommunicationStatus.Sent || communication.status === CommunicationStatus.Failed)
+    return <Text size="sm">{t('communication.send.sent_at', { at: formatDateTime(communication.sent_at) })}</Text>;
 
   const go = async () => {
     const at = sendAtOf(sendAt);
@@ -249,6 +252,7 @@ export function SendPanel({ communication }: { communication: Communication }) {
     try {
       await send.mutateAsync({ uuid: communication.uuid, send_at: at });
       feedback.toast(t('communication.send.requested'), { color: 'teal' });
+      onSent?.();
     } catch (error) {
       await feedback.errorOf(error);
     }
@@ -290,6 +294,11 @@ export function DeliveriesPanel({ communication }: { communication: Communicatio
   const retry = useCommunicationMutation(communicationsApi.retry);
   const [status, setStatus] = useState<DeliveryStatus | null>(null);
   const poll = isBusy(communication.status) || counts.queued > 0;
+  // The counts come with the communication (polled while it is sent): the rows follow them.
+  const client = useQueryClient();
+  useEffect(() => {
+    void client.invalidateQueries({ queryKey: [...communicationKeys.all, 'deliveries', communication.uuid] });
+  }, [client, communication.uuid, communication.status, counts.sent, counts.failed, counts.queued]);
 
   const again = async () => {
     const ok = await feedback.confirm({

@@ -174,7 +174,7 @@ function CommunicationDetail({ uuid, tab, onTab, onDeleted }: { uuid: string; ta
             <PreflightPanel communication={communication} unsaved={unsaved} mail={mail} onMail={setMail} />
           </Tabs.Panel>
           <Tabs.Panel value="send">
-            <SendPanel communication={communication} />
+            <SendPanel communication={communication} onSent={() => onTab('deliveries')} />
           </Tabs.Panel>
           <Tabs.Panel value="deliveries">
             <DeliveriesPanel communication={communication} />
