@@ -30,6 +30,7 @@ import { ClusterStatisticsScreen } from '../features/statistics/cluster-statisti
 import { CompanyStatisticsScreen } from '../features/statistics/company-statistics-screen.tsx';
 import { ImportScreen } from '../features/imports/import-screen.tsx';
 import { ClusterPeriodListScreen, PeriodListScreen } from '../features/periods/period-screens.tsx';
+import { CommunicationScreen } from '../features/communications/communication-screen.tsx';
 import { ForbiddenScreen } from '../features/system/forbidden-screen.tsx';
 import { NotAvailableScreen } from '../features/system/not-available-screen.tsx';
 import { NotFoundScreen } from '../features/system/not-found-screen.tsx';
@@ -116,7 +117,7 @@ export const appRoutes: AppRoute[] = [
   ),
   protectedRoute('/approval-list/:periodUuid', 'title.approval_list', ApprovalListScreen, somewhere('approve-reports')),
   protectedRoute('/period-list/:market?', 'title.period_list', PeriodListScreen, somewhere('manage-periods'), { group: 'reporting' }),
-  protectedRoute('/communication', 'title.communication', later, somewhere('send-communications'), { group: 'reporting' }),
+  protectedRoute('/communication', 'title.communication', CommunicationScreen, somewhere('send-communications'), { group: 'reporting' }),
   protectedRoute('/cluster-approval/:periodUuid', 'title.cluster_approval', ApprovalListScreen, somewhere('approve-cluster-reports')),
   protectedRoute('/cluster-period-list', 'title.cluster_period_list', ClusterPeriodListScreen, somewhere('approve-cluster-reports'), { group: 'reporting' }),
   protectedRoute('/import/:uuid', 'title.data_import', ImportScreen),

@@ -1,11 +1,12 @@
 import { Link, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { AppShell, Avatar, Box, Burger, Button, Divider, Group, NavLink, ScrollArea, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { AppShell, Avatar, Box, Burger, Button, Divider, Group, Menu, NavLink, ScrollArea, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { abilitySubject, logout, useSession } from '../api/session.ts';
 import { BrandMark } from './brand.tsx';
 import { feedback } from '../components/feedback.tsx';
 import { NAV_GROUPS, isActive, navEntries } from './navigation.ts';
+import { WorkflowMailsSwitch } from '../features/communications/notification-settings.tsx';
 
 function initials(name: string): string {
   return name
@@ -66,19 +67,30 @@ export function ShellLayout() {
             <Brand />
           </Group>
           <Group gap="md" wrap="nowrap">
-            <Group gap="sm" wrap="nowrap" visibleFrom="sm">
-              <Avatar color="blue" radius="xl" size={34}>
-                {initials(user.name)}
-              </Avatar>
-              <Stack gap={0}>
-                <Text size="sm" fw={600} lh={1.2} data-testid="user-name">
-                  {user.name}
-                </Text>
-                <Text size="xs" c="dimmed" lh={1.2} data-testid="organization-name">
-                  {user.organization?.name ?? t('header.no_organization')}
-                </Text>
-              </Stack>
-            </Group>
+            {/* The user menu: the signed-in user's own settings. */}
+            <Menu position="bottom-end" width={320} shadow="md" closeOnItemClick={false}>
+              <Menu.Target>
+                <UnstyledButton visibleFrom="sm" aria-label={t('profile.menu')}>
+                  <Group gap="sm" wrap="nowrap">
+                    <Avatar color="blue" radius="xl" size={34}>
+                      {initials(user.name)}
+                    </Avatar>
+                    <Stack gap={0}>
+                      <Text size="sm" fw={600} lh={1.2} data-testid="user-name">
+                        {user.name}
+                      </Text>
+                      <Text size="xs" c="dimmed" lh={1.2} data-testid="organization-name">
+                        {user.organization?.name ?? t('header.no_organization')}
+                      </Text>
+                    </Stack>
+                  </Group>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown p="sm">
+                <Menu.Label>{t('profile.menu')}</Menu.Label>
+                <WorkflowMailsSwitch />
+              </Menu.Dropdown>
+            </Menu>
             <Button variant="default" size="xs" onClick={signOut}>
               {t('header.sign_out')}
             </Button>
@@ -121,6 +133,12 @@ export function ShellLayout() {
           <Text size="xs" c="dimmed" px="sm">
             {user.organization?.name ?? t('header.no_organization')}
           </Text>
+          {/* On a phone the header has no room for the user menu: its settings are here (loaded once the navbar opens). */}
+          {opened && (
+            <Box px="sm" py="xs">
+              <WorkflowMailsSwitch />
+            </Box>
+          )}
         </AppShell.Section>
       </AppShell.Navbar>
 

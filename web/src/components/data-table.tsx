@@ -16,7 +16,7 @@ export interface Column<T> {
   render?: (row: T) => ReactNode;
 }
 
-export interface DataTableProps<T extends { id: number }, K extends QueryKey = QueryKey> {
+export interface DataTableProps<T extends object, K extends QueryKey = QueryKey> {
   /** Accessible name of the table (usually the screen title). */
   label: string;
   query: (params: ListParams) => UseQueryOptions<Page<T>, Error, Page<T>, K>;
@@ -30,6 +30,10 @@ export interface DataTableProps<T extends { id: number }, K extends QueryKey = Q
   perPage?: number;
   /** Milliseconds the search waits for typing to stop. */
   searchDelay?: number;
+  /** The key of a row (default: its `id`), for records named otherwise (a uuid). */
+  rowKey?: (row: T) => string | number;
+  /** Filters of the list's own, shown next to the search (their values belong in `query`). */
+  filters?: ReactNode;
 }
 
 export const PER_PAGE_CHOICES = ['10', '25', '50', '100'];
@@ -52,7 +56,7 @@ function SortIcon({ state }: { state: 'asc' | 'desc' | 'none' }) {
  * The list of every administration screen: server-side pagination and sorting, a debounced
  * search, loading, empty and error states, and row actions.
  */
-export function DataTable<T extends { id: number }, K extends QueryKey = QueryKey>({
+export function DataTable<T extends object, K extends QueryKey = QueryKey>({
   label,
   query,
   columns,
@@ -62,6 +66,8 @@ export function DataTable<T extends { id: number }, K extends QueryKey = QueryKe
   rowActions,
   perPage: initialPerPage = 25,
   searchDelay = 300,
+  rowKey = (row) => (row as { id: number }).id,
+  filters,
 }: DataTableProps<T, K>) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
@@ -129,7 +135,7 @@ export function DataTable<T extends { id: number }, K extends QueryKey = QueryKe
     );
   } else {
     body = rows.map((row) => (
-      <Table.Tr key={row.id}>
+      <Table.Tr key={rowKey(row)}>
         {columns.map((column) => (
           <Table.Td key={column.key}>{column.render ? column.render(row) : String((row as Record<string, unknown>)[column.key] ?? '')}</Table.Td>
         ))}
@@ -149,7 +155,7 @@ export function DataTable<T extends { id: number }, K extends QueryKey = QueryKe
 
   return (
     <Stack gap="sm">
-      {(searchable || organizationFilter) && (
+      {(searchable || organizationFilter || filters) && (
         <Group gap="sm" align="flex-end">
           {searchable && (
             <TextInput
@@ -171,6 +177,7 @@ export function DataTable<T extends { id: number }, K extends QueryKey = QueryKe
               }}
             />
           )}
+          {filters}
         </Group>
       )}
       <Table.ScrollContainer minWidth={600}>

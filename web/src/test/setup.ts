@@ -23,6 +23,12 @@ if (!window.matchMedia) {
   disconnect() {}
 };
 Element.prototype.scrollIntoView ??= () => {};
+// ProseMirror (the rich text editor) measures ranges to scroll the cursor into view.
+Range.prototype.getClientRects ??= () => ({ length: 0, item: () => null, [Symbol.iterator]: [][Symbol.iterator] }) as unknown as DOMRectList;
+Range.prototype.getBoundingClientRect ??= () => new DOMRect();
+// Textarea's autosize listens for web fonts loading.
+if (!('fonts' in document))
+  Object.defineProperty(document, 'fonts', { value: { addEventListener: () => {}, removeEventListener: () => {} }, configurable: true });
 
 beforeEach(() => {
   localStorage.clear();

@@ -1,0 +1,396 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Code, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { DELIVERY_STATUSES, type Communication, type Delivery, type DeliveryStatus, type Recipient, type RenderedMail } from '@mss/contracts/communications';
+import { CommunicationStatus } from '@mss/contracts/enums';
+import { DataTable } from '../../components/data-table.tsx';
+import { errorMessage, feedback } from '../../components/feedback.tsx';
+import { ReportStatusBadge, formatDateTime, formatNumber } from '../../components/reporting.tsx';
+import { communicationKeys, communicationQueries, communicationsApi, isBusy, useCommunicationMutation } from './api/communications.ts';
+import { MailFrame } from './communication-composer.tsx';
+import { DeliveryStatusBadge } from './communication-parts.tsx';
+
+/** The first page of the recipients: its total is the count the send confirmation names. */
+const FIRST_PAGE = { page: 1, per_page: 25 };
+
+export function useRecipientCount(uuid: string, enabled = true) {
+  const query = useQuery({ ...communicationQueries.recipients(uuid, FIRST_PAGE), enabled, meta: { handlesErrors: true } });
+  return { count: query.data?.meta.total, recipients: query.data?.data ?? [], query };
+}
+
+/** Who would get the mail now: the count and the list, paged by the server. */
+export function RecipientsPanel({ communication }: { communication: Communication }) {
+  const { t } = useTranslation();
+  const { count } = useRecipientCount(communication.uuid);
+  return (
+    <Stack gap="sm">
+      {count !== undefined && (
+        <Text fw={600} data-testid="recipient-count">
+          {t('communication.recipients.count', { count })}
+        </Text>
+      )}
+      <Text size="sm" c="dimmed">
+        {t('communication.recipients.hint')}
+      </Text>
+      <DataTable<Recipient, ReturnType<typeof communicationKeys.recipients>>
+        label={t('communication.tab.recipients')}
+        searchable={false}
+        rowKey={(row) => row.user_id}
+        query={(params) => communicationQueries.recipients(communication.uuid, { page: params.page, per_page: params.per_page })}
+        columns={[
+          { key: 'name', label: t('communication.recipients.name') },
+          {
+            key: 'email',
+            label: t('communication.recipients.email'),
+            render: (row) => (
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {row.email}
+              </Text>
+            ),
+          },
+          { key: 'company', label: t('communication.recipients.company'), render: (row) => row.company?.name ?? '–' },
+          { key: 'market', label: t('communication.recipients.market'), render: (row) => row.market.name },
+          ...(communication.recipients.period_uuid
+            ? [
+                {
+                  key: 'report_status',
+                  label: t('communication.recipients.report_status'),
+                  render: (row: Recipient) => (row.report_status === null ? '–' : <ReportStatusBadge status={row.report_status} />),
+                },
+              ]
+            : []),
+        ]}
+      />
+    </Stack>
+  );
+}
+
+/** The mail a preflight rendered: subject, address, the HTML in a sandboxed frame, the text part. */
+export function RenderedMailView({ mail }: { mail: RenderedMail }) {
+  const { t } = useTranslation();
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="rendered-mail">
+      <Stack gap="xs">
+        <Title order={3} fz="h5">
+          {t('communication.preflight.mail', { name: mail.recipient_name })}
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+          <div>
+            <Text size="xs" c="dimmed">
+              {t('communication.preflight.to')}
+            </Text>
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="rendered-to">
+              {mail.to}
+            </Text>
+          </div>
+          <div>
+            <Text size="xs" c="dimmed">
+              {t('communication.preflight.subject')}
+            </Text>
+            <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }} data-testid="rendered-subject">
+              {mail.subject}
+            </Text>
+          </div>
+        </SimpleGrid>
+        <Text size="xs" c="dimmed">
+          {t('communication.preflight.html')}
+        </Text>
+        <MailFrame html={mail.html} title={t('communication.preflight.frame_title')} />
+        <Text size="xs" c="dimmed">
+          {t('communication.preflight.text')}
+        </Text>
+        <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="rendered-text">
+          {mail.text}
+        </Code>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Back to draft: the mail may be changed again, and needs a new preflight. */
+export function BackToDraftButton({ communication }: { communication: Communication }) {
+  const { t } = useTranslation();
+  const back = useCommunicationMutation(communicationsApi.backToDraft);
+  return (
+    <Button
+      variant="default"
+      loading={back.isPending}
+      onClick={() =>
+        void back
+          .mutateAsync(communication.uuid)
+          .then(() => feedback.toast(t('communication.back_to_draft_done'), { color: 'teal' }))
+          .catch((error: unknown) => feedback.errorOf(error))
+      }
+    >
+      {t('communication.back_to_draft')}
+    </Button>
+  );
+}
+
+/** Render the mail for a recipient and send that copy to the author; then show it here. */
+export function PreflightPanel({
+  communication,
+  unsaved,
+  mail,
+  onMail,
+}: {
+  communication: Communication;
+  unsaved: boolean;
+  mail: RenderedMail | null;
+  onMail: (mail: RenderedMail) => void;
+}) {
+  const { t } = useTranslation();
+  const draft = communication.status === CommunicationStatus.Draft;
+  const { count, recipients, query } = useRecipientCount(communication.uuid);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const recipientId = chosen ?? (recipients[0] ? String(recipients[0].user_id) : null);
+  const preflight = useCommunicationMutation(communicationsApi.preflight);
+
+  const send = async () => {
+    try {
+      const answer = await preflight.mutateAsync({ uuid: communication.uuid, recipient_user_id: recipientId ? Number(recipientId) : null });
+      onMail(answer.mail);
+      feedback.toast(t('communication.preflight.sent', { to: answer.data.preflight_to ?? answer.mail.to }), { color: 'teal' });
+    } catch (error) {
+      await feedback.errorOf(error);
+    }
+  };
+
+  return (
+    <Stack gap="sm">
+      <Text size="sm">{t('communication.preflight.intro')}</Text>
+      {communication.preflight_sent_at && communication.preflight_to && (
+        <Text size="sm" fw={600} data-testid="preflight-sent">
+          {t('communication.preflight.sent_at', { to: communication.preflight_to, at: formatDateTime(communication.preflight_sent_at) })}
+        </Text>
+      )}
+      {draft ? (
+        <>
+          {unsaved && (
+            <Alert color="yellow" role="status">
+              {t('communication.unsaved')}
+            </Alert>
+          )}
+          {count === 0 && (
+            <Alert color="yellow" role="status">
+              {t('communication.preflight.no_recipients')}
+            </Alert>
+          )}
+          {query.isError && (
+            <Alert color="red" role="alert">
+              {errorMessage(query.error)}
+            </Alert>
+          )}
+          <Group align="flex-end" gap="sm">
+            <Select
+              label={t('communication.preflight.recipient')}
+              data={recipients.map((r) => ({ value: String(r.user_id), label: `${r.name} <${r.email}>` }))}
+              value={recipientId}
+              onChange={setChosen}
+              allowDeselect={false}
+              searchable
+              w={{ base: '100%', sm: 420 }}
+            />
+            <Button onClick={() => void send()} loading={preflight.isPending} disabled={unsaved || !count}>
+              {t('communication.preflight.send')}
+            </Button>
+          </Group>
+        </>
+      ) : communication.status === CommunicationStatus.PreflightSent ? (
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm" c="dimmed">
+            {t('communication.back_to_draft_hint')}
+          </Text>
+          <BackToDraftButton communication={communication} />
+        </Stack>
+      ) : null}
+      {mail && <RenderedMailView mail={mail} />}
+    </Stack>
+  );
+}
+
+/** A date-time-local value ("2026-10-01T09:30") as an ISO instant, or null when empty. */
+export function sendAtOf(local: string): string | null {
+  if (!local.trim()) return null;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** Sending: only after a preflight (else the reason), optionally later, after a confirmation naming the count. */
+export function SendPanel({ communication, onSent }: { communication: Communication; onSent?: () => void }) {
+  const { t } = useTranslation();
+  const preflighted = communication.status === CommunicationStatus.PreflightSent;
+  const { count } = useRecipientCount(communication.uuid, preflighted);
+  const [sendAt, setSendAt] = useState('');
+  const [sendAtError, setSendAtError] = useState<string | null>(null);
+  const send = useCommunicationMutation(communicationsApi.send);
+
+  if (communication.status === CommunicationStatus.WaitingToBeSent)
+    return (
+      <Alert color="violet" role="status" data-testid="send-waiting">
+        {communication.send_at ? t('communication.send.waiting_at', { at: formatDateTime(communication.send_at) }) : t('communication.send.waiting')}
+      </Alert>
+    );
+
+  if (communication.status === CommunicationStatus.Sent || communication.status === CommunicationStatus.Failed)
+    return <Text size="sm">{t('communication.send.sent_at', { at: formatDateTime(communication.sent_at) })}</Text>;
+
+  const go = async () => {
+    const at = sendAtOf(sendAt);
+    if (sendAt && (!at || new Date(at).getTime() <= Date.now())) {
+      setSendAtError(t('communication.send.send_at_past'));
+      return;
+    }
+    setSendAtError(null);
+    const total = count ?? 0;
+    const ok = await feedback.confirm({
+      message: at ? t('communication.send.confirm_at', { count: total, at: formatDateTime(at) }) : t('communication.send.confirm', { count: total }),
+      confirmLabel: t('communication.send.button'),
+    });
+    if (!ok) return;
+    try {
+      await send.mutateAsync({ uuid: communication.uuid, send_at: at });
+      feedback.toast(t('communication.send.requested'), { color: 'teal' });
+      onSent?.();
+    } catch (error) {
+      await feedback.errorOf(error);
+    }
+  };
+
+  return (
+    <Stack gap="sm">
+      {!preflighted && (
+        <Alert color="yellow" role="status" data-testid="send-reason">
+          {t('communication.send.needs_preflight')}
+        </Alert>
+      )}
+      <Group align="flex-start" gap="sm">
+        <TextInput
+          type="datetime-local"
+          label={t('communication.send.send_at')}
+          description={t('communication.send.send_at_hint')}
+          value={sendAt}
+          onChange={(event) => setSendAt(event.currentTarget.value)}
+          error={sendAtError}
+          disabled={!preflighted}
+          w={{ base: '100%', sm: 260 }}
+        />
+      </Group>
+      <Group gap="sm">
+        <Button onClick={() => void go()} loading={send.isPending} disabled={!preflighted}>
+          {t('communication.send.button')}
+        </Button>
+        {preflighted && <BackToDraftButton communication={communication} />}
+      </Group>
+    </Stack>
+  );
+}
+
+/** After sending: the counts, the deliveries (status, attempts, SMTP answer) and Retry failed. */
+export function DeliveriesPanel({ communication }: { communication: Communication }) {
+  const { t } = useTranslation();
+  const counts = communication.deliveries;
+  const retry = useCommunicationMutation(communicationsApi.retry);
+  const [status, setStatus] = useState<DeliveryStatus | null>(null);
+  const poll = isBusy(communication.status) || counts.queued > 0;
+  // The counts come with the communication (polled while it is sent): the rows follow them.
+  const client = useQueryClient();
+  useEffect(() => {
+    void client.invalidateQueries({ queryKey: [...communicationKeys.all, 'deliveries', communication.uuid] });
+  }, [client, communication.uuid, communication.status, counts.sent, counts.failed, counts.queued]);
+
+  const again = async () => {
+    const ok = await feedback.confirm({
+      message: t('communication.retry_confirm', { count: counts.failed }),
+      confirmLabel: t('communication.retry', { count: counts.failed }),
+    });
+    if (!ok) return;
+    try {
+      await retry.mutateAsync(communication.uuid);
+      feedback.toast(t('communication.retry_done'), { color: 'teal' });
+    } catch (error) {
+      await feedback.errorOf(error);
+    }
+  };
+
+  if (counts.total === 0 && !isBusy(communication.status)) return <Text c="dimmed">{t('communication.deliveries.none')}</Text>;
+
+  return (
+    <Stack gap="sm">
+      {communication.sent_at && <Text size="sm">{t('communication.send.sent_at', { at: formatDateTime(communication.sent_at) })}</Text>}
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" data-testid="delivery-counts">
+        <Count label={t('communication.deliveries.total')} value={counts.total} testId="count-total" />
+        <Count label={t('communication.deliveries.sent')} value={counts.sent} testId="count-sent" color="teal" />
+        <Count label={t('communication.deliveries.failed')} value={counts.failed} testId="count-failed" color={counts.failed ? 'red' : undefined} />
+        <Count label={t('communication.deliveries.queued')} value={counts.queued} testId="count-queued" />
+      </SimpleGrid>
+      {counts.failed > 0 && !isBusy(communication.status) && (
+        <Group>
+          <Button color="red" variant="light" onClick={() => void again()} loading={retry.isPending}>
+            {t('communication.retry', { count: counts.failed })}
+          </Button>
+        </Group>
+      )}
+      <DataTable<Delivery, ReturnType<typeof communicationKeys.deliveries>>
+        key={status ?? 'all'}
+        label={t('communication.tab.deliveries')}
+        filters={
+          <Select
+            label={t('communication.deliveries.status')}
+            placeholder={t('communication.deliveries.all_statuses')}
+            data={DELIVERY_STATUSES.map((s) => ({ value: s, label: t(`communication.delivery_status.${s}`) }))}
+            value={status}
+            onChange={(value) => setStatus(value as DeliveryStatus | null)}
+            clearable
+            w={{ base: '100%', sm: 200 }}
+          />
+        }
+        query={(params) =>
+          communicationQueries.deliveries(
+            communication.uuid,
+            { page: params.page, per_page: params.per_page, search: params.search, ...(status ? { status } : {}) },
+            poll,
+          )
+        }
+        columns={[
+          { key: 'name', label: t('communication.recipients.name') },
+          {
+            key: 'email',
+            label: t('communication.recipients.email'),
+            render: (row) => (
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {row.email}
+              </Text>
+            ),
+          },
+          { key: 'status', label: t('communication.deliveries.status'), render: (row) => <DeliveryStatusBadge status={row.status} /> },
+          { key: 'attempts', label: t('communication.deliveries.attempts'), render: (row) => formatNumber(row.attempts) },
+          {
+            key: 'smtp_response',
+            label: t('communication.deliveries.smtp_response'),
+            render: (row) => (
+              <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                {row.smtp_response ?? '–'}
+              </Text>
+            ),
+          },
+          { key: 'sent_at', label: t('communication.deliveries.sent_at'), render: (row) => formatDateTime(row.sent_at) },
+        ]}
+      />
+    </Stack>
+  );
+}
+
+function Count({ label, value, testId, color }: { label: string; value: number; testId: string; color?: string }) {
+  return (
+    <Paper withBorder radius="md" p="sm">
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fz="xl" fw={700} c={color} data-testid={testId}>
+        {formatNumber(value)}
+      </Text>
+    </Paper>
+  );
+}
