@@ -15,7 +15,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 30 },
-            { name: 'mantine', test: /node_modules[\\/]@mantine[\\/]/, priority: 20 },
+            { name: 'mantine', test: /node_modules[\\/]@mantine[\\/](?!tiptap)/, priority: 20 },
           ],
         },
       },

@@ -30,7 +30,6 @@ import { ClusterStatisticsScreen } from '../features/statistics/cluster-statisti
 import { CompanyStatisticsScreen } from '../features/statistics/company-statistics-screen.tsx';
 import { ImportScreen } from '../features/imports/import-screen.tsx';
 import { ClusterPeriodListScreen, PeriodListScreen } from '../features/periods/period-screens.tsx';
-import { CommunicationScreen } from '../features/communications/communication-screen.tsx';
 import { ForbiddenScreen } from '../features/system/forbidden-screen.tsx';
 import { NotAvailableScreen } from '../features/system/not-available-screen.tsx';
 import { NotFoundScreen } from '../features/system/not-found-screen.tsx';
@@ -58,6 +57,9 @@ const all = (...names: AbilityName[]): RoutePermission => ({ all: names });
 
 /** The user guide carries the markdown renderer: loaded when first opened. */
 const DocsScreen = lazy(() => import('../features/docs/docs-screen.tsx').then((m) => ({ default: m.DocsScreen })));
+
+/** The communication screen carries the rich-text editor (TipTap, ProseMirror): loaded when first opened. */
+const CommunicationScreen = lazy(() => import('../features/communications/communication-screen.tsx').then((m) => ({ default: m.CommunicationScreen })));
 
 /** A screen that a later issue builds; the route and its permission exist already. */
 const later = NotAvailableScreen;

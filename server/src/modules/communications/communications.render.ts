@@ -33,7 +33,7 @@ export type Variables = Record<CommunicationVariable, string>;
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** No line breaks in a header: a subject or name cannot add headers to the mail. */
-export const oneLine = (text: string) => text.replace(/[\r\n\u2028\u2029]+/g, ' ').trim();
+export const oneLine = (text: string) => text.replace(/[\s\u2028\u2029]+/g, ' ').trim();
 
 /** Replaces `{{name}}` with the recipient's value (HTML-escaped in HTML). */
 export function renderVariables(text: string, variables: Variables, as: 'text' | 'html'): string {

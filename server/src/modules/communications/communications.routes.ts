@@ -15,9 +15,9 @@ import {
   renderedMailSchema,
   sendInputSchema,
 } from '@mss/contracts/communications';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { App, AppContext } from '../../context.ts';
-import { users } from '../../db/schema.ts';
+import { users, workflowNotifications } from '../../db/schema.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 import { requireSomewhere } from '../../auth/permissions.ts';
@@ -220,10 +220,14 @@ export function communicationsRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
     },
     async (request) => {
+      const userId = principalOf(request).userId;
+      // Turned off: what was waiting for this user is dropped, not sent when it is turned on again.
+      if (!request.body.workflow_mails)
+        await ctx.db.delete(workflowNotifications).where(and(eq(workflowNotifications.user_id, userId), eq(workflowNotifications.status, 'queued')));
       const [user] = await ctx.db
         .update(users)
         .set({ workflow_mails: request.body.workflow_mails })
-        .where(eq(users.id, principalOf(request).userId))
+        .where(eq(users.id, userId))
         .returning({ workflow_mails: users.workflow_mails });
       return { data: { workflow_mails: user!.workflow_mails } };
     },

@@ -1,3 +1,4 @@
+import '@mantine/tiptap/styles.css';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueries, useQuery } from '@tanstack/react-query';
@@ -347,6 +348,7 @@ export function CommunicationComposer({ communication, onCreated, onDeleted, onD
                 label={t('communication.filter.report_statuses')}
                 description={form.values.period_uuid ? t('communication.filter.report_statuses_hint') : t('communication.filter.report_statuses_disabled')}
                 data={statusOptions}
+                searchable
                 disabled={!form.values.period_uuid}
                 {...form.getInputProps('report_statuses')}
               />
