@@ -38,7 +38,12 @@ const LONG = 'a'.repeat(1_000_000); // fits under the 1 MiB body limit, so the s
 const SURROGATE_MARK = 'SURROGATE-PLACEHOLDER';
 
 /** Routes that take an uploaded file: their file name is tested below, by hand. */
-const UPLOAD_ROUTES = ['POST /api/v1/reports/:uuid/file', 'PUT /api/v1/admin/markets/:id/logotype', 'PUT /api/v1/companies/:id/logotype'];
+const UPLOAD_ROUTES = [
+  'POST /api/v1/reports/:uuid/file',
+  'PUT /api/v1/admin/markets/:id/logotype',
+  'PUT /api/v1/companies/:id/logotype',
+  'POST /api/v1/communications/:uuid/attachments',
+];
 
 type Where = 'params' | 'querystring' | 'body';
 interface TextInput {
@@ -204,7 +209,7 @@ describe('every text input of every route (issue 8: NUL bytes, broken UTF-16, hu
     expect(sent).toBeGreaterThan(500);
     // As one text, so that a failure lists every input that failed, not the first few.
     expect(failures.join('\n')).toBe('');
-  });
+  }, 180_000); // every input of every route, four bad values each: some thousand requests (30 s and more here)
 
   it("when the caller is not signed in, then bad characters are still 422 (checked before the route's own hooks)", async () => {
     const res = await t.app.inject({ url: '/api/v1/markets?search=ab%00c' });
@@ -284,6 +289,29 @@ describe('file names of uploads', () => {
       }
     }
     expect((await t.db.select({ id: files.id }).from(files)).length).toBe(before);
+  });
+
+  it('when a communication attachment is uploaded under a name with a control character, then 422 on file and nothing is stored', async () => {
+    const org = await createOrganization(t.db);
+    const market = await createMarket(t.db, org.id);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/communications',
+      headers: superAdmin,
+      payload: { subject: 'Hello', body: '<p>Hello</p>', recipients: { market_ids: [market.id] } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const url = `/api/v1/communications/${created.json().data.uuid}/attachments`;
+    const before = (await t.db.select({ id: files.id }).from(files)).length;
+    for (const disposition of dispositions) {
+      const { payload, ...type } = multipart(disposition, PNG);
+      const res = await t.app.inject({ method: 'POST', url, headers: { ...superAdmin, ...type }, payload });
+      expect(res.statusCode, disposition).toBe(422);
+      expect(res.json()).toEqual(expected);
+    }
+    expect((await t.db.select({ id: files.id }).from(files)).length).toBe(before);
+    const { payload, ...type } = multipart('filename="logo.png"', PNG);
+    expect((await t.app.inject({ method: 'POST', url, headers: { ...superAdmin, ...type }, payload })).statusCode).toBe(201);
   });
 
   it('when a report file is uploaded under a name with a control character, then 422 on file and no import is stored', async () => {

@@ -114,6 +114,8 @@ export const enUS = {
   'import.failed': 'The file could not be processed. Upload it again; if this happens again, contact your administrator.',
   'import.volume_must_be_empty': 'Column B must be empty for code :code, its volume is not reported (row :row).',
   'import.value_must_be_empty': 'Column C must be empty for code :code, its value is not reported (row :row).',
+  'import.formula_without_value':
+    'Row :row: the formula in column :column has no value; open the file in your spreadsheet program, let it calculate, and save it again.',
   'import.too_many_errors': 'There are more errors than these :max; fix them and import the file again to see the rest.',
   'import.sheet.row': 'Row',
   'import.sheet.code': 'Code',
@@ -129,6 +131,10 @@ export const enUS = {
   'preflight.missing_code': 'Code :code (:name) was reported in :period but is missing now.',
   'preflight.deviation': 'Code :code (:name): :field changed by :percent % against :period.',
   'preflight.ok': 'No findings.',
+  'preflight.deviation_rise': 'Code :code (:name): :field rose by :percent % against :period.',
+  'preflight.deviation_fall': 'Code :code (:name): :field fell by :percent % against :period.',
+  'preflight.negative': 'Code :code (:name) has a negative :field (:amount). Is it a return or a correction? Check it before you submit.',
+  'preflight.negative_more': 'And :count more negative figures.',
   'period.invalid_status_for_action': 'The period is :status, so this cannot be done.',
   'period.no_access': 'You do not have access to the periods of this market.',
   // Statistics (DESIGN §8): a conversion the figures need is missing.

@@ -179,7 +179,7 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
 
   it('refuses invalid number texts as invalid characters', async () => {
     const bad = ['12%', '€5', '1e5', '+3', '1.2.3', '1.234,56', '(5)', '12 34', 'NaN', 'Infinity', '0x10'];
-    const path = await write(bad.map((text) => ['1001', text, null]));
+    const path = await write(bad.map((text) => ['1001', text, 1]));
     // The repeated code adds duplicate errors; look at column B only.
     const result = await validate(path, { maxErrors: 100 });
     expect(result.errors.filter((e) => e.key === 'import.column_b_invalid').map((e) => e.row)).toEqual(bad.map((_, i) => i + 1));
@@ -227,6 +227,36 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
       ]),
     );
     expect(messages(beyondNamed)).toEqual([[2, 'Invalid column count.']]);
+  });
+
+  it('refuses a sheet with too few columns as "Invalid column count.", with or without a header', async () => {
+    const tooFew: Plain[][][] = [
+      [
+        ['Code', 'Volume'],
+        ['1001', 5],
+        ['1002', 6],
+      ],
+      [
+        ['1001', 5],
+        ['1002', 6],
+      ],
+      [['1001'], ['1002']],
+      [['Code'], ['1001']],
+    ];
+    for (const rows of tooFew) {
+      const result = await validate(await write(rows));
+      expect(messages(result)).toEqual([[null, 'Invalid column count.']]);
+      expect(result.errors[0]!.key).toBe('import.column_count');
+    }
+    // A header naming the three columns: C may be empty on every row (a code whose value is not reported).
+    const named = await validate(
+      await write([
+        ['Code', 'Volume', 'Value'],
+        ['1003', 7, null],
+      ]),
+    );
+    expect(named.errors).toEqual([]);
+    expect(named.rows).toEqual([{ row: 2, code_id: 3, code: '1003', volume: '7', value: null }]);
   });
 
   it('takes the first non-empty row as the header only when it looks like one', async () => {
@@ -321,7 +351,7 @@ describe('import validator: cell kinds only some writers produce (ExcelJS)', () 
     return path;
   }
 
-  it('uses cached formula results; a formula without one is invalid', async () => {
+  it('uses cached formula results; a formula without one says so, with its column', async () => {
     const path = await excel((ws) => {
       ws.addRow(['Code', 'Volume', 'Value']);
       ws.addRow([
@@ -331,9 +361,14 @@ describe('import validator: cell kinds only some writers produce (ExcelJS)', () 
       ]);
       ws.addRow([{ formula: '1000+2', result: 1002 }, { formula: 'TEXT(5,"0")', result: '5' }, 7]);
       ws.addRow(['A-7', { formula: '1+1' }, 1]);
+      ws.addRow([{ formula: 'UPPER("a")' }, 1, 2]);
     });
     const result = await validate(path);
-    expect(messages(result)).toEqual([[4, 'Column B contains invalid characters on row 4.']]);
+    expect(messages(result)).toEqual([
+      [4, 'Row 4: the formula in column B has no value; open the file in your spreadsheet program, let it calculate, and save it again.'],
+      [5, 'Row 5: the formula in column A has no value; open the file in your spreadsheet program, let it calculate, and save it again.'],
+    ]);
+    expect(result.errors[0]).toMatchObject({ key: 'import.formula_without_value', params: { row: 4, column: 'B' } });
 
     const valid = await validate(
       await excel((ws) => {

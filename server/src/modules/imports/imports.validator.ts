@@ -13,7 +13,10 @@
  *    without a worksheet 'import.empty'.
  * 2. Not empty: 'import.empty' when no data row holds anything in column B or C (an empty
  *    sheet, a header only, or codes without any figure such as an unfilled template).
- * 3. Column count: a data row must not use columns beyond C ('import.column_count', one error
+ * 3. Column count: a sheet must have the three columns: column C holds something on some row,
+ *    the header included ('import.column_count', once, for the file; with a header "Code |
+ *    Volume | Value" column C may be empty on every data row). And a data row must not use
+ *    columns beyond C ('import.column_count', one error
  *    per offending row, with its row number), except columns that the header row names (the
  *    template's Name and Note columns): those are ignored. Cells left empty at the end of a
  *    row are empty values, not missing columns (B or C may legitimately stay empty). When any
@@ -28,9 +31,9 @@
  *    fits numeric(20,4) — at most 16 digits before the point and 4 after — or empty
  *    ('import.column_b_invalid' / 'import.column_c_invalid' otherwise).
  *
- * Header: the first non-blank row is a header, and skipped, when its B and C are both text
- * that is not a number and its A is blank or text that is not a known code ("Code | Volume |
- * Value", in any language). Only that row can be a header (no title rows above it).
+ * Header: the first non-blank row is a header, and skipped, when its B and C are text that is
+ * not a number (one of them may be blank) and its A is blank or text that is not a known code
+ * ("Code | Volume | Value", in any language). Only that row can be a header (no title rows above it).
  *
  * Data rows: the rows after the header with a non-blank cell in A, B or C, or in a column
  * beyond C that the header does not name. Blank cells are empty cells, cells holding only
@@ -41,9 +44,9 @@
  * counts by its cached result; dates, booleans, error cells and blanks are invalid codes.
  *
  * Numbers (B, C): numeric cells as they are, formula cells by their cached result (a formula
- * without one is invalid), text through `parseHumanNumber` ("1 234", "12,5", "1,234.5", "-3";
+ * without one, in any column, is 'import.formula_without_value' with its column), text through `parseHumanNumber` ("1 234", "12,5", "1,234.5", "-3";
  * ambiguous "1,234" is refused); dates, booleans and error cells are invalid characters.
- * Negative numbers are allowed (returns, corrections). Values are returned as exact decimal
+ * Negative numbers are allowed (returns, corrections); the preflight warns about them. Values are returned as exact decimal
  * strings ("1234.5678"), never as JavaScript numbers (DESIGN §8 "Numbers"): text exactly as
  * typed; a numeric cell, which the file format makes a binary double, at the 15 significant
  * digits spreadsheets keep and show (so 0.1 + 0.2 is the 0.3 the user sees, not
@@ -164,9 +167,9 @@ const C = 2;
 
 /** The figure columns: the code status that keeps each one empty, and their messages. */
 const FIGURES = {
-  volume: { disabledBy: 20, mustBeEmpty: 'import.volume_must_be_empty', invalid: 'import.column_b_invalid' },
-  value: { disabledBy: 10, mustBeEmpty: 'import.value_must_be_empty', invalid: 'import.column_c_invalid' },
-} as const satisfies Record<string, { disabledBy: CodeDisabledStatus; mustBeEmpty: MessageKey; invalid: MessageKey }>;
+  volume: { disabledBy: 20, mustBeEmpty: 'import.volume_must_be_empty', invalid: 'import.column_b_invalid', letter: 'B' },
+  value: { disabledBy: 10, mustBeEmpty: 'import.value_must_be_empty', invalid: 'import.column_c_invalid', letter: 'C' },
+} as const satisfies Record<string, { disabledBy: CodeDisabledStatus; mustBeEmpty: MessageKey; invalid: MessageKey; letter: string }>;
 type FigureColumn = (typeof FIGURES)[keyof typeof FIGURES];
 
 function isBlank(cell: Cell | undefined): boolean {
@@ -202,10 +205,11 @@ function displayOf(cell: Cell | undefined, date1904: boolean): string | null {
   }
 }
 
-type NumberRead = { kind: 'empty' } | { kind: 'number'; value: string } | { kind: 'invalid' };
+type NumberRead = { kind: 'empty' } | { kind: 'number'; value: string } | { kind: 'invalid' } | { kind: 'formula' };
 
 const EMPTY_READ: NumberRead = { kind: 'empty' };
 const INVALID_READ: NumberRead = { kind: 'invalid' };
+const FORMULA_READ: NumberRead = { kind: 'formula' };
 
 function numberOf(cell: Cell | undefined): NumberRead {
   if (isBlank(cell)) return EMPTY_READ;
@@ -214,7 +218,8 @@ function numberOf(cell: Cell | undefined): NumberRead {
     const decimal = normalizeDecimal(cell!.text);
     value = decimal === null ? null : roundSignificant(decimal, SPREADSHEET_DIGITS);
   } else if (cell!.kind === 'string') value = parseHumanNumber(cell!.value);
-  else return INVALID_READ; // date, boolean, error, formula without a cached value
+  else if (cell!.kind === 'formula-without-value') return FORMULA_READ;
+  else return INVALID_READ; // date, boolean, error
   if (value === null || !fitsDecimal(value, FIGURE_LIMITS)) return INVALID_READ;
   return { kind: 'number', value };
 }
@@ -223,8 +228,14 @@ function isNonNumericText(cell: Cell | undefined): boolean {
   return cell !== undefined && cell.kind === 'string' && cell.value.trim() !== '' && parseHumanNumber(cell.value) === null;
 }
 
+/**
+ * The first non-blank row is a header when its B and C hold text that is not a number (one of
+ * them may be blank: "Code | Volume" is a header, of a file with too few columns) and its A is
+ * blank or text that is not a known code.
+ */
 function isHeader(cells: readonly Cell[], codes: CodeLookup): boolean {
-  if (!isNonNumericText(cells[B]) || !isNonNumericText(cells[C])) return false;
+  const textOrBlank = (cell: Cell | undefined) => isBlank(cell) || isNonNumericText(cell);
+  if (!textOrBlank(cells[B]) || !textOrBlank(cells[C]) || (isBlank(cells[B]) && isBlank(cells[C]))) return false;
   const a = cells[A];
   if (isBlank(a)) return true;
   return a!.kind === 'string' && !codes.byCode.has(a!.value.trim());
@@ -334,6 +345,8 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
   let dataRowCount = 0;
   let rowsWithoutFigures = 0;
   let hasFigures = false;
+  /** Some row (the header included) holds something in column C: the sheet has the three columns. */
+  let usesC = false;
 
   /** Column B or C of a row: empty (null), a number, or an error added to the list (null). */
   const figure = (
@@ -350,6 +363,7 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
     }
     const read = numberOf(cell);
     if (read.kind === 'invalid') rowErrors.add(row, display, column.invalid, { row });
+    if (read.kind === 'formula') rowErrors.add(row, display, 'import.formula_without_value', { row, column: column.letter });
     return read.kind === 'number' ? read.value : null;
   };
 
@@ -382,6 +396,7 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
           seenNonBlank = true;
           if (isHeader(cells, codes)) {
             headerRow = row;
+            if (!isBlank(cells[C])) usesC = true;
             for (let i = 3; i < cells.length; i++) if (!isBlank(cells[i])) namedExtra.add(i);
             continue;
           }
@@ -400,6 +415,7 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
         const blankB = isBlank(b);
         const blankC = isBlank(c);
         if (!unnamedExtra && isBlank(a) && blankB && blankC) continue; // nothing, or only notes in named columns
+        if (!blankC) usesC = true;
         dataRowCount++;
         if (dataRowCount > maxDataRows) throw new XlsxError('too_many_rows', `more than ${maxDataRows} data rows`);
         if (!blankB || !blankC) hasFigures = true;
@@ -416,7 +432,9 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
         const display = displayOf(a, date1904);
         const code = codeOf(a);
         let info: CodeInfo | undefined;
-        if (code === undefined || code === '' || !(info = codes.byCode.get(code))) {
+        if (a?.kind === 'formula-without-value') {
+          rowErrors.add(row, display, 'import.formula_without_value', { row, column: 'A' });
+        } else if (code === undefined || code === '' || !(info = codes.byCode.get(code))) {
           rowErrors.add(row, display, 'import.invalid_code', { row });
         } else if (!info.available) {
           rowErrors.add(row, display, 'import.code_not_available', { row });
@@ -461,6 +479,8 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
     }
 
     const counts = { dataRowCount, rowsWithoutFigures, headerRow };
+    // Too few columns (nothing anywhere in C, not even a header naming it) is the layout, not the rows.
+    if (seenNonBlank && !usesC && columnErrors.errors.length === 0) return failure(fileError('import.column_count', {}, locale), counts);
     if (!hasFigures) return failure(fileError('import.empty', {}, locale), counts);
     if (columnErrors.errors.length > 0) return { ok: false, rows: [], rowCount: 0, ...counts, ...columnErrors.finish() };
     if (rowErrors.errors.length > 0) return { ok: false, rows: [], rowCount: 0, ...counts, ...rowErrors.finish() };

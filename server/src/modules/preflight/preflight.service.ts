@@ -43,10 +43,22 @@ export function deviationPercent(before: string, now: string, threshold: number)
 
 /**
  * The checks of DESIGN §5, as a pure function: an empty report is an Error; each code of the
- * previous report missing now is a Warning; a change above the threshold (percent) against the
- * previous report is Info; otherwise Success.
+ * previous report missing now is a Warning; a negative volume or value is a Warning; a change
+ * above the threshold (percent) against the previous report is Info, saying whether it rose or
+ * fell; otherwise Success.
  */
-export function preflightFindings(current: PreflightRow[], previous: { title: string; rows: PreflightRow[] } | null, thresholdPercent: number): Finding[] {
+/** Negative figures listed one by one, at most this many (then one finding says how many more). */
+export const NEGATIVE_FINDINGS_MAX = 50;
+
+const isNegative = (amount: string | null) => amount !== null && decimalUnits(amount, 4) < 0n;
+
+export function preflightFindings(
+  current: PreflightRow[],
+  previous: { title: string; rows: PreflightRow[] } | null,
+  thresholdPercent: number,
+  /** The first rows with a negative figure and how many negative figures there are in all (read from `current` when not given). */
+  negatives?: { rows: PreflightRow[]; total: number },
+): Finding[] {
   const findings: Finding[] = [];
   if (current.length === 0) findings.push({ severity: PreflightSeverity.Error, key: 'preflight.empty', params: {} });
   if (previous) {
@@ -69,13 +81,33 @@ export function preflightFindings(current: PreflightRow[], previous: { title: st
         if (percent !== null) {
           findings.push({
             severity: PreflightSeverity.Info,
-            key: 'preflight.deviation',
+            key: decimalUnits(b, 4) > decimalUnits(a, 4) ? 'preflight.deviation_rise' : 'preflight.deviation_fall',
             params: { code: row.code, name: row.name, field, percent, period: previous.title },
           });
         }
       }
     }
   }
+  // Negative figures are accepted (returns, corrections) but never silently.
+  const negativeRows = negatives?.rows ?? current.filter((r) => isNegative(r.volume) || isNegative(r.value));
+  let listed = 0;
+  let counted = 0;
+  for (const row of negativeRows) {
+    for (const field of ['volume', 'value'] as const) {
+      const amount = row[field];
+      if (!isNegative(amount)) continue;
+      counted++;
+      if (listed >= NEGATIVE_FINDINGS_MAX) continue;
+      listed++;
+      findings.push({
+        severity: PreflightSeverity.Warning,
+        key: 'preflight.negative',
+        params: { code: row.code, name: row.name, field, amount: normalizeDecimal(amount!) ?? amount! },
+      });
+    }
+  }
+  const total = negatives?.total ?? counted;
+  if (total > listed) findings.push({ severity: PreflightSeverity.Warning, key: 'preflight.negative_more', params: { count: total - listed } });
   if (findings.length === 0) findings.push({ severity: PreflightSeverity.Success, key: 'preflight.ok', params: {} });
   return findings.sort((x, y) => y.severity - x.severity);
 }
@@ -91,15 +123,27 @@ async function reportHasRows(db: Executor, reportId: number): Promise<PreflightR
   return row ? [{ code_id: 0, code: '', name: '', volume: null, value: null }] : [];
 }
 
-export async function loadReportRows(db: Executor, reportId: number): Promise<PreflightRow[]> {
-  const rows = await db
+/** A report's rows by code; `negativeOnly`: only those with a negative figure (at most one more than are listed). */
+export async function loadReportRows(db: Executor, reportId: number, options: { negativeOnly?: boolean } = {}): Promise<PreflightRow[]> {
+  const query = db
     .select({ code_id: reportRows.code_id, code: codes.code, name: codes.name, volume: reportRows.volume, value: reportRows.value })
     .from(reportRows)
     .innerJoin(reports, eq(reports.row_set_id, reportRows.row_set_id))
     .innerJoin(codes, eq(codes.id, reportRows.code_id))
-    .where(eq(reports.id, reportId))
+    .where(and(eq(reports.id, reportId), options.negativeOnly ? sql`(${reportRows.volume} < 0 or ${reportRows.value} < 0)` : undefined))
     .orderBy(codes.code);
-  return rows;
+  return options.negativeOnly ? query.limit(NEGATIVE_FINDINGS_MAX) : query;
+}
+
+/** The first rows with a negative figure, and how many negative figures the report has. */
+async function loadNegatives(db: Executor, reportId: number): Promise<{ rows: PreflightRow[]; total: number }> {
+  const [counted] = (
+    await db.execute<{ total: number }>(sql`
+      select ((count(*) filter (where rr.volume < 0)) + (count(*) filter (where rr.value < 0)))::int as total
+      from ${reportRows} rr join ${reports} r on r.row_set_id = rr.row_set_id where r.id = ${reportId}`)
+  ).rows;
+  const total = counted?.total ?? 0;
+  return { rows: total ? await loadReportRows(db, reportId, { negativeOnly: true }) : [], total };
 }
 
 /** The same company's report in the previous period of the market, if there is one. */
@@ -147,7 +191,14 @@ export async function runPreflight(db: Executor, reportId: number, locale?: Loca
     ? await Promise.all([loadReportRows(db, reportId), deviationThreshold(db, reportId)])
     : [await reportHasRows(db, reportId), 0];
   const previousRows = previous.reportId ? await loadReportRows(db, previous.reportId) : null;
-  const findings = preflightFindings(current, previousRows && previous.periodTitle ? { title: previous.periodTitle, rows: previousRows } : null, threshold);
+  // Without the rows loaded, the negative ones are found by the database.
+  const negatives = previous.reportId ? undefined : await loadNegatives(db, reportId);
+  const findings = preflightFindings(
+    current,
+    previousRows && previous.periodTitle ? { title: previous.periodTitle, rows: previousRows } : null,
+    threshold,
+    negatives,
+  );
   const severity = Math.max(...findings.map((f) => f.severity));
   const [stored] = await db.insert(preflights).values({ report_id: reportId, severity, results: findings }).returning({ created_at: preflights.created_at });
   return render(findings, stored!.created_at, locale);

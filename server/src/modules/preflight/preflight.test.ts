@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { translate } from '@mss/contracts/messages';
 import { preflightFindings, type PreflightRow } from './preflight.service.ts';
 
 const text = (n: number | string | null) => (n === null ? null : String(n));
@@ -47,6 +48,34 @@ describe('preflight checks', () => {
       ['volume', 13],
       ['value', 13],
     ]);
+  });
+
+  it('when a figure rose or fell past the threshold, then the finding says which, in the catalogue text', () => {
+    const previous = { title: '2026-09', rows: [row(1, 100, 100)] };
+    const findings = preflightFindings([row(1, 8, 150)], previous, 20);
+    expect(findings.map((f) => [f.key, translate(f.key, f.params)])).toEqual([
+      ['preflight.deviation_fall', 'Code 1001 (Code 1): volume fell by 92 % against 2026-09.'],
+      ['preflight.deviation_rise', 'Code 1001 (Code 1): value rose by 50 % against 2026-09.'],
+    ]);
+  });
+
+  it('when a volume or value is negative, then a Warning naming it; past fifty, one more says how many are left', () => {
+    const findings = preflightFindings([row(1, '-3.5', 10), row(2, 4, '-0.0001')], null, 20);
+    expect(findings.map((f) => [f.severity, translate(f.key, f.params)])).toEqual([
+      [30, 'Code 1001 (Code 1) has a negative volume (-3.5). Is it a return or a correction? Check it before you submit.'],
+      [30, 'Code 1002 (Code 2) has a negative value (-0.0001). Is it a return or a correction? Check it before you submit.'],
+    ]);
+    const many = preflightFindings(
+      Array.from({ length: 60 }, (_, i) => row(i + 1, -1, 1)),
+      null,
+      20,
+    );
+    expect(many.filter((f) => f.key === 'preflight.negative')).toHaveLength(50);
+    expect(many.at(-1)).toEqual({ severity: 30, key: 'preflight.negative_more', params: { count: 10 } });
+    // From the database: the first rows and the count of all.
+    const counted = preflightFindings([row(0, null, null)], null, 20, { rows: [row(7, -1, -2)], total: 80 });
+    expect(counted.map((f) => f.key)).toEqual(['preflight.negative', 'preflight.negative', 'preflight.negative_more']);
+    expect(counted[2]!.params).toEqual({ count: 78 });
   });
 
   it('orders findings from the most severe', () => {

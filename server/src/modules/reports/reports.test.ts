@@ -153,7 +153,7 @@ describe('the report workflow', () => {
     expect(result.severity).toBe(30);
     expect(result.results.map((r: { severity: number; message: string }) => [r.severity, r.message])).toEqual([
       [30, 'Code 1002 (Large) was reported in 2026-09 but is missing now.'],
-      [20, 'Code 1001 (Small): volume changed by 200 % against 2026-09.'],
+      [20, 'Code 1001 (Small): volume rose by 200 % against 2026-09.'],
     ]);
     // A third period with no report of this company in the previous one names that period.
     const third = await openPeriod(w, '2026-11', '2026-11-01');

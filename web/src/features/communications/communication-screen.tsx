@@ -106,9 +106,10 @@ function CommunicationList({ title, onNew }: { title: string; onNew: () => void 
           },
           { key: 'status', label: t('communication.col.status'), sortable: true, render: (row) => <CommunicationStatusBadge status={row.status} /> },
           { key: 'author', label: t('communication.col.author'), render: (row) => row.author?.name ?? '–' },
-          { key: 'recipients', label: t('communication.col.recipients'), render: (row) => formatNumber(row.deliveries.total) },
-          { key: 'sent', label: t('communication.col.sent'), render: (row) => formatNumber(row.deliveries.sent) },
-          { key: 'failed', label: t('communication.col.failed'), render: (row) => formatNumber(row.deliveries.failed) },
+          // Deliveries exist once the send started; before it, who would get it is on the Recipients tab.
+          { key: 'recipients', label: t('communication.col.recipients'), render: (row) => (row.status >= 10 ? formatNumber(row.deliveries.total) : '–') },
+          { key: 'sent', label: t('communication.col.sent'), render: (row) => (row.status >= 10 ? formatNumber(row.deliveries.sent) : '–') },
+          { key: 'failed', label: t('communication.col.failed'), render: (row) => (row.status >= 10 ? formatNumber(row.deliveries.failed) : '–') },
           { key: 'created_at', label: t('communication.col.created_at'), sortable: true, render: (row) => formatDateTime(row.created_at) },
           { key: 'sent_at', label: t('communication.col.sent_at'), sortable: true, render: (row) => formatDateTime(row.sent_at) },
         ]}
