@@ -14,8 +14,12 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
+            // React is every screen's; Mantine is left to the bundler, which puts the components
+            // the first screens use with them and the others with the screens that use them
+            // (a group of all of Mantine made the first load 27 KB larger, docs/performance.md).
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 30 },
-            { name: 'mantine', test: /node_modules[\\/]@mantine[\\/](?!tiptap)/, priority: 20 },
+            // Schemas are for the screens that validate with them, not for the first screens.
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 10 },
           ],
         },
       },

@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,6 +88,11 @@ describe('serving the web app', () => {
     fs.writeFileSync(`${dist}/index.html`, '<!doctype html><title>app</title>');
     fs.mkdirSync(`${dist}/assets`);
     fs.writeFileSync(`${dist}/assets/app.js`, 'console.log(1)');
+    // As scripts/compress-assets.mjs leaves a build: compressed copies beside the file.
+    const big = `console.log(${JSON.stringify('x'.repeat(5000))});`;
+    fs.writeFileSync(`${dist}/assets/big-0a1b2c3d.js`, big);
+    fs.writeFileSync(`${dist}/assets/big-0a1b2c3d.js.br`, zlib.brotliCompressSync(big));
+    fs.writeFileSync(`${dist}/assets/big-0a1b2c3d.js.gz`, zlib.gzipSync(big));
     web = await createTestApp({ WEB_DIST: dist });
   });
   afterAll(async () => {
@@ -109,6 +115,24 @@ describe('serving the web app', () => {
     const missing = await web.app.inject({ url: '/assets/gone.js' });
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['content-type']).toContain('application/json');
+  });
+
+  it('when a built asset is asked for, then the compressed copy the browser accepts, cached as immutable; index.html is revalidated', async () => {
+    const big = `console.log(${JSON.stringify('x'.repeat(5000))});`;
+    const br = await web.app.inject({ url: '/assets/big-0a1b2c3d.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(big);
+    const gz = await web.app.inject({ url: '/assets/big-0a1b2c3d.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(big);
+    const plain = await web.app.inject({ url: '/assets/big-0a1b2c3d.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(big);
+    for (const url of ['/', '/login']) expect((await web.app.inject({ url })).headers['cache-control']).toBe('no-cache');
   });
 
   it('when an unknown API path is asked for, then the JSON 404, not the app', async () => {

@@ -267,7 +267,20 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   const hasWeb = fs.existsSync(indexHtml);
   if (hasWeb) {
     // wildcard: files are looked up per request, so a rebuilt web/dist is served without a restart.
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: true, index: false });
+    // Compressed at build time (scripts/compress-assets.mjs: .br and .gz beside each file), sent
+    // as the browser accepts. Built assets carry a content hash in their name: cached for a year
+    // and never asked again; anything else is revalidated.
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: true,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply: FastifyReply, filePath: string) => {
+        const hashed = path.relative(config.webDist, filePath).startsWith(`assets${path.sep}`);
+        reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
   const sendIndex = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html');
   if (hasWeb) app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));

@@ -55,6 +55,6 @@ test.describe('companies', () => {
     await page.getByLabel('Disabled from').fill('2020-01-01');
     await save(page);
     await expect(page).toHaveURL(/\/companies$/);
-    await expect(row(page, 'Aurora Parts AB')).toContainText('Disabled 2020-01-01');
+    await expect(row(page, 'Aurora Parts AB')).toContainText('Disabled Jan 1, 2020');
   });
 });

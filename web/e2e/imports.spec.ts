@@ -18,7 +18,7 @@ test.describe('imports', () => {
     await expect(header).toContainText(NORDLYS);
     await expect(header).toContainText(title);
     await expect(header).toContainText('Ongoing');
-    await expect(header).toContainText('2027-05-10');
+    await expect(header).toContainText('May 10, 2027');
 
     // A file with errors: every error is listed with its spreadsheet row.
     await upload(

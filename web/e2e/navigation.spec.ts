@@ -55,6 +55,19 @@ test.describe('navigation and permissions', () => {
     await expect(nav.getByRole('link', { name: 'Organizations' })).toHaveCount(0);
   });
 
+  test('at phone width (390 px) the header shows the product name and "Sign out" whole, and the page does not scroll sideways', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, 'market-admin@demo.test');
+    for (const element of [page.getByTestId('product-name'), page.getByRole('button', { name: 'Sign out' })]) {
+      const box = (await element.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      // Not cut inside its own box either (an ellipsis or overflow hidden).
+      expect(await element.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
   test('the user guide opens from the navbar', async ({ page }) => {
     await signIn(page, 'cluster-viewer@demo.test');
 

@@ -8,17 +8,19 @@ test.describe('releases', () => {
     await page.getByRole('textbox', { name: 'Version' }).fill('9.9.0');
     await page.getByLabel('Release date').fill('2026-11-20');
     await page.getByRole('textbox', { name: 'Title' }).fill('Administration screens');
-    await page.getByRole('textbox', { name: 'Notes' }).fill('Lists, forms and more.');
+    await page.getByRole('textbox', { name: 'Notes' }).fill('Lists, **forms** and more.');
     await save(page);
     await expect(page).toHaveURL(/\/releases$/);
-    await expect(row(page, '9.9.0')).toContainText('2026-11-20');
+    await expect(row(page, '9.9.0')).toContainText('Nov 20, 2026');
     await expect(row(page, '9.9.0')).toContainText('0');
 
     // Another user sees it on the dashboard once.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(page, 'viewer@demo.test', undefined, { keepNotices: true });
     const notes = await noticeTitled(page, 'What is new in 9.9.0');
+    // The notes' markdown is rendered: the words without their asterisks, the bold as bold.
     await expect(notes).toContainText('Lists, forms and more.');
+    await expect(notes.locator('strong', { hasText: 'forms' })).toBeVisible();
     await notes.getByRole('button', { name: 'Got it' }).click();
     await expect(page.getByRole('dialog', { name: 'What is new in 9.9.0' })).toHaveCount(0);
     await dismissNotices(page);

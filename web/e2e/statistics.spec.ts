@@ -112,7 +112,7 @@ test.describe('statistics', () => {
 
     await pick(page, 'Currency', /^EUR/);
     await expect(page).toHaveURL(/[?&]currency=EUR(&|$)/);
-    await expect(page.getByTestId('currency-line')).toHaveText(/^Values in EUR: 1 SEK = 0\.0874 EUR \(rate valid from 2026-07-01\)/);
+    await expect(page.getByTestId('currency-line')).toHaveText(/^Values in EUR: 1 SEK = 0\.0874 EUR \(rate valid from Jul 1, 2026\)/);
 
     // What the viewer's answer says, and what Sweden's approver (who sees everything) knows of the withheld rows.
     const query = `period_uuid=${periodUuid}&by=code_group&currency=EUR`;

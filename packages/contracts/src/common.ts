@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { MAX_PER_PAGE } from './constants.ts';
+
+export { API_PREFIX, DEFAULT_API_VERSION, MAX_PER_PAGE, MIN_SEARCH_LENGTH, REQUESTED_WITH_HEADER, REQUESTED_WITH_VALUE } from './constants.ts';
 
 export const errorBodySchema = z.object({
   message: z.string(),
@@ -10,16 +13,6 @@ export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schem
 
 export const listMetaSchema = z.object({ page: z.number().int(), per_page: z.number().int(), total: z.number().int() });
 export const listOf = <T extends z.ZodType>(schema: T) => z.object({ data: z.array(schema), meta: listMetaSchema });
-
-/** The header that state-changing requests from the web app carry (CSRF defence, DESIGN §4). */
-export const REQUESTED_WITH_HEADER = 'X-Requested-With';
-export const REQUESTED_WITH_VALUE = 'XMLHttpRequest';
-
-export const API_PREFIX = '/api';
-export const DEFAULT_API_VERSION = 1;
-
-export const MIN_SEARCH_LENGTH = 3;
-export const MAX_PER_PAGE = 100;
 
 /**
  * Query of every list endpoint: server-side pagination, sorting and search (longer than 2

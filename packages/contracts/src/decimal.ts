@@ -82,7 +82,7 @@ export function roundSignificant(decimal: string, significant: number): string {
 }
 
 /** The fixed-scale text the database answers for numeric(p, s), as the API sends it. */
-export const decimalStringSchema = z.string().regex(DECIMAL_PATTERN).describe('An exact decimal number as text, e.g. "1234.5678"');
+export const decimalStringSchema = /* @__PURE__ */ z.string().regex(DECIMAL_PATTERN).describe('An exact decimal number as text, e.g. "1234.5678"');
 
 /**
  * An exact decimal in a request: a decimal string (a JSON number would already be a float when it is

@@ -1,4 +1,4 @@
-import { API_PREFIX, DEFAULT_API_VERSION, REQUESTED_WITH_HEADER, REQUESTED_WITH_VALUE } from '@mss/contracts/common';
+import { API_PREFIX, DEFAULT_API_VERSION, REQUESTED_WITH_HEADER, REQUESTED_WITH_VALUE } from '@mss/contracts/constants';
 import { translate } from '@mss/contracts/messages';
 
 /**

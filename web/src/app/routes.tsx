@@ -5,36 +5,68 @@ import type { UiKey } from '../i18n/en-US.ts';
 import { ForgotPasswordScreen } from '../features/auth/forgot-password-screen.tsx';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
 import { ResetPasswordScreen } from '../features/auth/reset-password-screen.tsx';
-import { ClusterAddScreen, ClusterEditScreen, ClusterListScreen } from '../features/clusters/cluster-screens.tsx';
-import { MarketAddScreen, MarketEditScreen, MarketListScreen, MarketViewScreen } from '../features/markets/market-screens.tsx';
-import { CodeGroupAddScreen, CodeGroupEditScreen, CodeGroupListScreen } from '../features/code-groups/code-group-screens.tsx';
-import { CodeSectionAddScreen, CodeSectionEditScreen, CodeSectionListScreen } from '../features/code-sections/code-section-screens.tsx';
-import { CodeAddScreen, CodeEditScreen, CodeListScreen, CodeManageScreen } from '../features/codes/code-screens.tsx';
-import { CompanyAddScreen, CompanyEditScreen, CompanyListScreen } from '../features/companies/company-screens.tsx';
-import { UserAddScreen, UserEditScreen, UserListScreen, UserViewScreen } from '../features/users/user-screens.tsx';
-import { CurrencyAddScreen, CurrencyEditScreen, CurrencyListScreen } from '../features/currencies/currency-screens.tsx';
-import {
-  CurrencyConversionAddScreen,
-  CurrencyConversionEditScreen,
-  CurrencyConversionListScreen,
-} from '../features/currency-conversions/currency-conversion-screens.tsx';
-import { InformationModalAddScreen, InformationModalEditScreen } from '../features/information-modals/information-modal-screens.tsx';
-import { OrganizationAddScreen, OrganizationEditScreen, OrganizationListScreen } from '../features/organizations/organization-screens.tsx';
-import { ReleaseAddScreen, ReleaseEditScreen, ReleaseListScreen } from '../features/releases/release-screens.tsx';
 import { DashboardScreen } from '../features/dashboard/dashboard-screen.tsx';
-import { ApprovalListScreen } from '../features/approvals/approval-screen.tsx';
-import { ImportHistoryScreen } from '../features/imports/import-history-screen.tsx';
-import { ReportHistoryScreen, ReportingCompaniesScreen } from '../features/reports/report-screens.tsx';
-import { StatisticsScreen } from '../features/statistics/statistics-screen.tsx';
-import { ClusterStatisticsScreen } from '../features/statistics/cluster-statistics-screen.tsx';
-import { CompanyStatisticsScreen } from '../features/statistics/company-statistics-screen.tsx';
-import { ImportScreen } from '../features/imports/import-screen.tsx';
-import { ClusterPeriodListScreen, PeriodListScreen } from '../features/periods/period-screens.tsx';
 import { ForbiddenScreen } from '../features/system/forbidden-screen.tsx';
 import { NotAvailableScreen } from '../features/system/not-available-screen.tsx';
 import { NotFoundScreen } from '../features/system/not-found-screen.tsx';
 import type { GuardedRoute, RoutePermission } from './guard.ts';
 import type { ScreenProps } from '../lib/screen.ts';
+
+/**
+ * A screen loaded the first time it is opened: the sign-in screens and the dashboard come with the
+ * app, every other screen is its own chunk (issue 11: the first screen of a slow line).
+ */
+const screen = <M extends Record<K, ComponentType<ScreenProps>>, K extends string>(load: () => Promise<M>, name: K) =>
+  lazy(async () => ({ default: (await load())[name] }));
+
+const ClusterAddScreen = screen(() => import('../features/clusters/cluster-screens.tsx'), 'ClusterAddScreen');
+const ClusterEditScreen = screen(() => import('../features/clusters/cluster-screens.tsx'), 'ClusterEditScreen');
+const ClusterListScreen = screen(() => import('../features/clusters/cluster-screens.tsx'), 'ClusterListScreen');
+const MarketAddScreen = screen(() => import('../features/markets/market-screens.tsx'), 'MarketAddScreen');
+const MarketEditScreen = screen(() => import('../features/markets/market-screens.tsx'), 'MarketEditScreen');
+const MarketListScreen = screen(() => import('../features/markets/market-screens.tsx'), 'MarketListScreen');
+const MarketViewScreen = screen(() => import('../features/markets/market-screens.tsx'), 'MarketViewScreen');
+const CodeGroupAddScreen = screen(() => import('../features/code-groups/code-group-screens.tsx'), 'CodeGroupAddScreen');
+const CodeGroupEditScreen = screen(() => import('../features/code-groups/code-group-screens.tsx'), 'CodeGroupEditScreen');
+const CodeGroupListScreen = screen(() => import('../features/code-groups/code-group-screens.tsx'), 'CodeGroupListScreen');
+const CodeSectionAddScreen = screen(() => import('../features/code-sections/code-section-screens.tsx'), 'CodeSectionAddScreen');
+const CodeSectionEditScreen = screen(() => import('../features/code-sections/code-section-screens.tsx'), 'CodeSectionEditScreen');
+const CodeSectionListScreen = screen(() => import('../features/code-sections/code-section-screens.tsx'), 'CodeSectionListScreen');
+const CodeAddScreen = screen(() => import('../features/codes/code-screens.tsx'), 'CodeAddScreen');
+const CodeEditScreen = screen(() => import('../features/codes/code-screens.tsx'), 'CodeEditScreen');
+const CodeListScreen = screen(() => import('../features/codes/code-screens.tsx'), 'CodeListScreen');
+const CodeManageScreen = screen(() => import('../features/codes/code-screens.tsx'), 'CodeManageScreen');
+const CompanyAddScreen = screen(() => import('../features/companies/company-screens.tsx'), 'CompanyAddScreen');
+const CompanyEditScreen = screen(() => import('../features/companies/company-screens.tsx'), 'CompanyEditScreen');
+const CompanyListScreen = screen(() => import('../features/companies/company-screens.tsx'), 'CompanyListScreen');
+const UserAddScreen = screen(() => import('../features/users/user-screens.tsx'), 'UserAddScreen');
+const UserEditScreen = screen(() => import('../features/users/user-screens.tsx'), 'UserEditScreen');
+const UserListScreen = screen(() => import('../features/users/user-screens.tsx'), 'UserListScreen');
+const UserViewScreen = screen(() => import('../features/users/user-screens.tsx'), 'UserViewScreen');
+const CurrencyAddScreen = screen(() => import('../features/currencies/currency-screens.tsx'), 'CurrencyAddScreen');
+const CurrencyEditScreen = screen(() => import('../features/currencies/currency-screens.tsx'), 'CurrencyEditScreen');
+const CurrencyListScreen = screen(() => import('../features/currencies/currency-screens.tsx'), 'CurrencyListScreen');
+const CurrencyConversionAddScreen = screen(() => import('../features/currency-conversions/currency-conversion-screens.tsx'), 'CurrencyConversionAddScreen');
+const CurrencyConversionEditScreen = screen(() => import('../features/currency-conversions/currency-conversion-screens.tsx'), 'CurrencyConversionEditScreen');
+const CurrencyConversionListScreen = screen(() => import('../features/currency-conversions/currency-conversion-screens.tsx'), 'CurrencyConversionListScreen');
+const InformationModalAddScreen = screen(() => import('../features/information-modals/information-modal-screens.tsx'), 'InformationModalAddScreen');
+const InformationModalEditScreen = screen(() => import('../features/information-modals/information-modal-screens.tsx'), 'InformationModalEditScreen');
+const OrganizationAddScreen = screen(() => import('../features/organizations/organization-screens.tsx'), 'OrganizationAddScreen');
+const OrganizationEditScreen = screen(() => import('../features/organizations/organization-screens.tsx'), 'OrganizationEditScreen');
+const OrganizationListScreen = screen(() => import('../features/organizations/organization-screens.tsx'), 'OrganizationListScreen');
+const ReleaseAddScreen = screen(() => import('../features/releases/release-screens.tsx'), 'ReleaseAddScreen');
+const ReleaseEditScreen = screen(() => import('../features/releases/release-screens.tsx'), 'ReleaseEditScreen');
+const ReleaseListScreen = screen(() => import('../features/releases/release-screens.tsx'), 'ReleaseListScreen');
+const ApprovalListScreen = screen(() => import('../features/approvals/approval-screen.tsx'), 'ApprovalListScreen');
+const ImportHistoryScreen = screen(() => import('../features/imports/import-history-screen.tsx'), 'ImportHistoryScreen');
+const ReportHistoryScreen = screen(() => import('../features/reports/report-screens.tsx'), 'ReportHistoryScreen');
+const ReportingCompaniesScreen = screen(() => import('../features/reports/report-screens.tsx'), 'ReportingCompaniesScreen');
+const StatisticsScreen = screen(() => import('../features/statistics/statistics-screen.tsx'), 'StatisticsScreen');
+const ClusterStatisticsScreen = screen(() => import('../features/statistics/cluster-statistics-screen.tsx'), 'ClusterStatisticsScreen');
+const CompanyStatisticsScreen = screen(() => import('../features/statistics/company-statistics-screen.tsx'), 'CompanyStatisticsScreen');
+const ImportScreen = screen(() => import('../features/imports/import-screen.tsx'), 'ImportScreen');
+const ClusterPeriodListScreen = screen(() => import('../features/periods/period-screens.tsx'), 'ClusterPeriodListScreen');
+const PeriodListScreen = screen(() => import('../features/periods/period-screens.tsx'), 'PeriodListScreen');
 
 export type NavGroup = 'main' | 'reporting' | 'administration' | 'help';
 

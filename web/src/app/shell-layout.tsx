@@ -25,7 +25,8 @@ function Brand() {
         <ThemeIcon size={32} radius="md">
           <BrandMark size={20} />
         </ThemeIcon>
-        <Text fw={700} fz={{ base: 'md', sm: 'lg' }} style={{ whiteSpace: 'nowrap' }} data-testid="product-name">
+        {/* At phone width the name is smaller, so that it and "Sign out" both fit whole beside the menu button. */}
+        <Text fw={700} fz={{ base: 'sm', xs: 'md', sm: 'lg' }} style={{ whiteSpace: 'nowrap' }} data-testid="product-name">
           {t('app.name')}
         </Text>
       </Group>
@@ -61,8 +62,8 @@ export function ShellLayout() {
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg" bg="gray.0">
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+        <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="xs" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.open')} />
             <Brand />
           </Group>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { type QueryKey, useQuery, type UseQueryOptions } from '@tanstack/react-query';
 import { Center, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { MIN_SEARCH_LENGTH } from '@mss/contracts/common';
+import { MIN_SEARCH_LENGTH } from '@mss/contracts/constants';
 import { errorMessage } from './feedback.tsx';
 import type { ListParams, Page } from '../api/resource.ts';
 import { OrganizationFilter } from './organization-field.tsx';

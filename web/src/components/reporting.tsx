@@ -30,15 +30,9 @@ import { useEnumLabel } from '../lib/enum-options.ts';
 import { useReportRows } from '../api/report-rows.ts';
 import { reportStatusColor, severityColor } from '../lib/report-status.ts';
 
-/** A date-time of the wire (ISO) as the user's locale writes it; '–' when absent. */
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '–';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
-}
+import { formatDate, formatDateTime } from '../lib/dates.ts';
 
-/** A date of the wire (YYYY-MM-DD or ISO): the date part only. */
-export const formatDate = (value: string | null | undefined): string => (value ? value.slice(0, 10) : '–');
+export { formatDate, formatDateTime };
 
 /** A count (rows, reports) as the user's locale writes it. Figures are decimal strings: `formatDecimal`. */
 export const formatNumber = (value: number | null | undefined): string => (value === null || value === undefined ? '' : value.toLocaleString());

@@ -1,6 +1,6 @@
 import { type AbilitySubject, canInMarket } from '@mss/contracts/abilities';
 import { PreflightSeverity, ReportStatus } from '@mss/contracts/enums';
-import { REQUESTABLE_STATUS_EVENTS, canUploadInStatus, nextReportStatus } from '@mss/contracts/reports';
+import { REQUESTABLE_STATUS_EVENTS, canUploadInStatus, nextReportStatus } from '@mss/contracts/report-workflow';
 
 /** What a screen needs of a report to decide its buttons. */
 export interface ReportLike {

@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { MIN_PASSWORD_LENGTH } from '@mss/contracts/auth';
+import { MIN_PASSWORD_LENGTH } from '@mss/contracts/constants';
 import { errorMessage } from '../../components/feedback.tsx';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { useResetPassword } from './api/auth.ts';

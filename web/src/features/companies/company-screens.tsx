@@ -12,6 +12,7 @@ import { useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
 import { RecordListPage } from '../../components/record-list.tsx';
 import { companiesApi as api, companyListApi } from './api/companies.ts';
+import { formatDate } from '../../lib/dates.ts';
 
 const BASE = '/companies';
 const FIELDS = ['name', 'disabled_at', 'organization_ids', 'market_ids', 'code_ids', 'user_ids'] as const;
@@ -44,7 +45,7 @@ export function CompanyListScreen({ title }: ScreenProps) {
               </Badge>
             ) : (
               <Badge color={isDisabled(row) ? 'gray' : 'yellow'} variant="light" tt="none">
-                {t('admin.company.disabled')} {row.disabled_at.slice(0, 10)}
+                {t('admin.company.disabled')} {formatDate(row.disabled_at)}
               </Badge>
             ),
         },

@@ -9,10 +9,11 @@ import { useRecordForm } from '../../lib/record-form.ts';
 import { RecordListPage } from '../../components/record-list.tsx';
 import { useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { currencyConversionsApi as api } from './api/currency-conversions.ts';
+import { formatDate } from '../../lib/dates.ts';
 
 const BASE = '/currency-conversions';
 const FIELDS = ['from_currency_id', 'to_currency_id', 'rate', 'valid_from'] as const;
-const describe = (c: CurrencyConversion) => `${c.from_currency.iso_code} → ${c.to_currency.iso_code} (${c.valid_from})`;
+const describe = (c: CurrencyConversion) => `${c.from_currency.iso_code} → ${c.to_currency.iso_code} (${formatDate(c.valid_from)})`;
 
 export function CurrencyConversionListScreen({ title }: ScreenProps) {
   const { t } = useTranslation();
@@ -31,7 +32,7 @@ export function CurrencyConversionListScreen({ title }: ScreenProps) {
         { key: 'rate', label: t('admin.conversion.rate'), sortable: true, render: (row) => formatDecimal(row.rate) },
         { key: 'from_currency', label: t('admin.conversion.from_currency'), render: (row) => row.from_currency.iso_code },
         { key: 'to_currency', label: t('admin.conversion.to_currency'), render: (row) => row.to_currency.iso_code },
-        { key: 'valid_from', label: t('admin.conversion.valid_from'), sortable: true },
+        { key: 'valid_from', label: t('admin.conversion.valid_from'), sortable: true, render: (row) => formatDate(row.valid_from) },
       ]}
     />
   );

@@ -4,7 +4,7 @@ import { AppProviders } from '../../app/providers.tsx';
 import { fakeApi } from '../../test/fake-api.ts';
 import { SignInNotices } from './sign-in-notices.tsx';
 
-const release = { id: 4, version: '2.1.0', release_date: '2026-11-01', title: 'Administration', notes: 'New screens.', views: 3 };
+const release = { id: 4, version: '2.1.0', release_date: '2026-11-01', title: 'Administration', notes: 'New **screens** for *administrators*.', views: 3 };
 const modal = { id: 7, organization_id: 1, title: 'Maintenance', body: 'Down on Friday.', active: true, starts_on: null, ends_on: null };
 
 describe('the notices after sign-in', () => {
@@ -24,6 +24,10 @@ describe('the notices after sign-in', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(await screen.findByText('What is new in 2.1.0')).toBeTruthy();
     expect(api.callsTo('POST', 'information-modals/7/dismiss')).toHaveLength(1);
+    // The notes' markdown is rendered, not shown with its asterisks; the date as the language writes it.
+    expect((await screen.findByText('screens')).tagName).toBe('STRONG');
+    expect(screen.getByText('administrators').tagName).toBe('EM');
+    expect(screen.getByText(/Nov 1, 2026/)).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Got it' }));
     await waitFor(() => expect(screen.queryByText('What is new in 2.1.0')).toBeNull());

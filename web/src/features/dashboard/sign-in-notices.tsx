@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useActiveInformationModals, useDismissInformationModal, useUnreadReleases, useViewRelease } from './api/notices.ts';
+import { formatDate } from '../../lib/dates.ts';
+import { MarkdownText } from '../../components/markdown.tsx';
 
 /**
  * After sign-in the dashboard shows, one at a time, the active information modals of the
@@ -45,11 +47,11 @@ export function SignInNotices({ hasOrganization }: { hasOrganization: boolean })
       >
         <Stack>
           <Text size="sm" c="dimmed">
-            {t('notices.release_date', { date: release.release_date.slice(0, 10) })}
+            {t('notices.release_date', { date: formatDate(release.release_date) })}
           </Text>
           {release.title && <Text fw={600}>{release.title}</Text>}
-          {/* Plain text: the markdown renderer stays in the user guide's lazy chunk. */}
-          <Text style={{ whiteSpace: 'pre-wrap' }}>{release.notes}</Text>
+          {/* Rendered: the renderer is its own lazy chunk, loaded only when notes are shown. */}
+          <MarkdownText>{release.notes}</MarkdownText>
           <Group justify="flex-end">
             <Button onClick={close} loading={view.isPending}>
               {t('notices.mark_read')}

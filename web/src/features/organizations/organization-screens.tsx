@@ -12,6 +12,7 @@ import { emptyToNull, showSaveError } from '../../lib/form.ts';
 import { useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
 import { organizationInformationModalsQuery, organizationsApi as api, useUpdateOrganizationSettings } from './api/organizations.ts';
+import { formatDate } from '../../lib/dates.ts';
 
 const BASE = '/organizations';
 const FIELDS = ['name', 'mail_description'] as const;
@@ -145,7 +146,7 @@ function InformationModals({ organizationId }: { organizationId: number }) {
                     </Anchor>
                   </Table.Td>
                   <Table.Td>
-                    {modal.starts_on ?? '…'} – {modal.ends_on ?? '…'}
+                    {modal.starts_on ? formatDate(modal.starts_on) : '…'} – {modal.ends_on ? formatDate(modal.ends_on) : '…'}
                   </Table.Td>
                   <Table.Td>
                     <Badge color={modal.active ? 'teal' : 'gray'} variant="light">

@@ -6,6 +6,7 @@ import { FormActions, FormCard, recordScreens } from '../../components/page.tsx'
 import { useRecordForm } from '../../lib/record-form.ts';
 import { RecordListPage } from '../../components/record-list.tsx';
 import { releasesApi as api } from './api/releases.ts';
+import { formatDate } from '../../lib/dates.ts';
 
 const BASE = '/releases';
 const FIELDS = ['version', 'release_date', 'title', 'notes'] as const;
@@ -22,7 +23,7 @@ export function ReleaseListScreen({ title }: ScreenProps) {
       defaultSort={{ sort: 'release_date', direction: 'desc' }}
       columns={[
         { key: 'version', label: t('admin.release.version'), sortable: true },
-        { key: 'release_date', label: t('admin.release.release_date'), sortable: true, render: (row) => row.release_date.slice(0, 10) },
+        { key: 'release_date', label: t('admin.release.release_date'), sortable: true, render: (row) => formatDate(row.release_date) },
         { key: 'views', label: t('admin.release.views'), sortable: true, render: (row) => row.views.toLocaleString() },
       ]}
     />

@@ -17,6 +17,7 @@ import { formatDecimal } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { ShareChart, TrendChart } from './statistics-charts.tsx';
 import { keyLabel, LockIcon, StatisticsTable, type StatisticsView } from './statistics-table.tsx';
+import { formatDate } from '../../lib/dates.ts';
 
 /** The market's periods the caller may open, newest first; published ones first choice. */
 export function latestPeriod(periods: Period[]): Period | undefined {
@@ -75,7 +76,7 @@ export function AnswerFacts({
                 from: answer.rate.from,
                 to: answer.rate.to,
                 rate: formatDecimal(answer.rate.rate),
-                date: answer.rate.valid_from,
+                date: formatDate(answer.rate.valid_from),
               })
             : t('statistics.currency_line', { iso: answer.currency })}
           {answer.rate?.inverse ? ` ${t('statistics.rate_inverse')}` : ''}

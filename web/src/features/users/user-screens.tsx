@@ -18,7 +18,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import type { AdminUser, AdminUserInput } from '@mss/contracts/admin';
-import { MIN_PASSWORD_LENGTH } from '@mss/contracts/auth';
+import { MIN_PASSWORD_LENGTH } from '@mss/contracts/constants';
 import type { Role } from '@mss/contracts/enums';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, recordScreens } from '../../components/page.tsx';
@@ -30,6 +30,7 @@ import { emptyToNull } from '../../lib/form.ts';
 import { useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
 import { usersApi as api } from './api/users.ts';
+import { formatDate } from '../../lib/dates.ts';
 
 const BASE = '/users';
 const FIELDS = [
@@ -288,7 +289,7 @@ export function UserViewScreen({ title, params }: ScreenProps) {
                     [t('admin.field.organizations'), user.organizations.map((o) => o.name).join(', ') || t('admin.none')],
                     [t('admin.field.markets'), <MarketBadges key="markets" markets={user.markets} />],
                     [t('admin.user.roles'), user.roles.map((r) => label('role', r.name)).join(', ') || t('admin.none')],
-                    [t('admin.user.status'), user.disabled_at ? `${t('admin.user.disabled')} ${user.disabled_at.slice(0, 10)}` : t('admin.company.enabled')],
+                    [t('admin.user.status'), user.disabled_at ? `${t('admin.user.disabled')} ${formatDate(user.disabled_at)}` : t('admin.company.enabled')],
                   ] as const
                 ).map(([name, value]) => (
                   <Table.Tr key={name}>
