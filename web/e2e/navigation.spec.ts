@@ -66,6 +66,10 @@ test.describe('navigation and permissions', () => {
       expect(await element.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The dashboard's "Overdue" (Sweden 2026-10 is past its deadline in the demo data) is not cut to an ellipsis.
+    const overdue = page.getByTestId('dashboard-open-periods').locator('.mantine-Badge-label', { hasText: 'Overdue' }).first();
+    await expect(overdue).toBeVisible();
+    expect(await overdue.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
   });
 
   test('the user guide opens from the navbar', async ({ page }) => {

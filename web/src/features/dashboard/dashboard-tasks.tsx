@@ -81,12 +81,13 @@ export function isPast(deadline: string | null, on = today()): boolean {
 function Deadline({ deadline, overdue }: { deadline: string | null; overdue: boolean }) {
   const { t } = useTranslation();
   return (
-    <Group gap="xs" wrap="nowrap">
+    // Wraps rather than squeezes: at phone width the badge goes under the date, whole.
+    <Group gap="xs" wrap="wrap">
       <Text size="sm">
         {t('reporting.period.deadline')}: {formatDate(deadline)}
       </Text>
       {overdue && (
-        <Badge color="red" variant="light" tt="none">
+        <Badge color="red" variant="light" tt="none" style={{ flexShrink: 0, overflow: 'visible' }}>
           {t('dashboard.overdue')}
         </Badge>
       )}
