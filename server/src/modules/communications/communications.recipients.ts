@@ -13,6 +13,18 @@ export interface StoredFilter {
   report_statuses: number[];
 }
 
+/** The filter of a stored communication: its markets, and the rest of it from `recipients`. */
+export function storedFilterOf(row: { market_ids: number[]; recipients: unknown }): StoredFilter {
+  const r = row.recipients as Partial<Omit<StoredFilter, 'market_ids'>>;
+  return {
+    market_ids: row.market_ids,
+    roles: r.roles ?? [],
+    company_ids: r.company_ids ?? [],
+    period_id: r.period_id ?? null,
+    report_statuses: r.report_statuses ?? [],
+  };
+}
+
 export type RecipientRow = {
   user_id: number;
   name: string;

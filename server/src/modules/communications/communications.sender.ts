@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { communicationDeliveries, communicationEvents, communications } from '../../db/schema.ts';
 import { type Mailer, mailFailureOf } from '../../mail/mailer.ts';
 import { renderMail, type Variables } from './communications.render.ts';
-import { findRecipients, type StoredFilter, variablesOf } from './communications.recipients.ts';
+import { findRecipients, storedFilterOf, variablesOf } from './communications.recipients.ts';
 import { mailAttachmentsOf, mailFooterOf } from './communications.service.ts';
 
 /*
@@ -45,17 +45,6 @@ const S = CommunicationStatus;
 const CLAIM_BATCH = 10;
 
 type CommunicationRow = typeof communications.$inferSelect;
-
-function storedFilterOf(row: CommunicationRow): StoredFilter {
-  const r = row.recipients as Omit<StoredFilter, 'market_ids'>;
-  return {
-    market_ids: row.market_ids,
-    roles: r.roles ?? [],
-    company_ids: r.company_ids ?? [],
-    period_id: r.period_id ?? null,
-    report_statuses: r.report_statuses ?? [],
-  };
-}
 
 /** Fixes the recipients as deliveries, once. */
 async function dispatch(deps: SenderDeps, row: CommunicationRow): Promise<void> {

@@ -32,7 +32,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Mailer, MailAttachment } from '../../mail/mailer.ts';
 import { mailFailureOf } from '../../mail/mailer.ts';
 import { renderMail, sanitizeBody } from './communications.render.ts';
-import { findRecipients, type StoredFilter, variablesOf } from './communications.recipients.ts';
+import { findRecipients, storedFilterOf, variablesOf } from './communications.recipients.ts';
 import { sniffAttachment } from './communications.attachments.ts';
 
 /*
@@ -84,17 +84,6 @@ async function loadFor(db: Executor, principal: Principal, uuid: string): Promis
 
 async function audit(db: Executor, row: Pick<Row, 'id' | 'organization_id'>, userId: number | null, action: string, detail: Record<string, unknown> = {}) {
   await db.insert(communicationEvents).values({ communication_id: row.id, organization_id: row.organization_id, user_id: userId, action, detail });
-}
-
-function storedFilterOf(row: Row): StoredFilter {
-  const r = row.recipients as Omit<StoredFilter, 'market_ids'>;
-  return {
-    market_ids: row.market_ids,
-    roles: r.roles ?? [],
-    company_ids: r.company_ids ?? [],
-    period_id: r.period_id ?? null,
-    report_statuses: r.report_statuses ?? [],
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
