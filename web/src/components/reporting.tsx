@@ -40,7 +40,8 @@ export const formatNumber = (value: number | null | undefined): string => (value
 export function ReportStatusBadge({ status }: { status: number }) {
   const label = useEnumLabel();
   return (
-    <Badge color={reportStatusColor(status)} variant="light" tt="none" data-testid="report-status">
+    // Never narrower than its words: a squeezed table cell must not cut a status to an ellipsis.
+    <Badge color={reportStatusColor(status)} variant="light" tt="none" data-testid="report-status" style={{ minWidth: 'max-content' }}>
       {label('report_status', status)}
     </Badge>
   );

@@ -43,25 +43,28 @@ function OpenReports() {
       {reports.length === 0 ? (
         <Text c="dimmed">{query.isPending ? t('app.loading') : t('dashboard.no_open_reports')}</Text>
       ) : (
-        <Table aria-label={t('dashboard.open_reports')}>
-          <Table.Tbody>
-            {reports.map((report) => (
-              <Table.Tr key={report.uuid}>
-                <Table.Td>
-                  <Anchor component={Link} to={`/import/${report.uuid}`}>
-                    {report.company.name} · {report.market.iso_code} · {report.period.title}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>
-                  <ReportStatusBadge status={report.status} />
-                </Table.Td>
-                <Table.Td>
-                  <Deadline deadline={report.period.deadline} overdue={isPast(report.period.deadline)} />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        // Columns keep their natural width (a status or "Overdue" is never cut); at phone width the table scrolls inside its card.
+        <Table.ScrollContainer minWidth={520}>
+          <Table aria-label={t('dashboard.open_reports')}>
+            <Table.Tbody>
+              {reports.map((report) => (
+                <Table.Tr key={report.uuid}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/import/${report.uuid}`}>
+                      {report.company.name} · {report.market.iso_code} · {report.period.title}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <ReportStatusBadge status={report.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Deadline deadline={report.period.deadline} overdue={isPast(report.period.deadline)} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
     </TaskCard>
   );
@@ -87,7 +90,7 @@ function Deadline({ deadline, overdue }: { deadline: string | null; overdue: boo
         {t('reporting.period.deadline')}: {formatDate(deadline)}
       </Text>
       {overdue && (
-        <Badge color="red" variant="light" tt="none" style={{ flexShrink: 0, overflow: 'visible' }}>
+        <Badge color="red" variant="light" tt="none" style={{ flexShrink: 0, minWidth: 'max-content' }}>
           {t('dashboard.overdue')}
         </Badge>
       )}
@@ -130,23 +133,26 @@ function OpenPeriods() {
       {periods.length === 0 ? (
         <Text c="dimmed">{query.isPending ? t('app.loading') : t('dashboard.no_open_periods')}</Text>
       ) : (
-        <Table aria-label={t('dashboard.open_periods')}>
-          <Table.Tbody>
-            {periods.map((p) => (
-              <Table.Tr key={p.period.uuid}>
-                <Table.Td>
-                  <Anchor component={Link} to={`/approval-list/${p.period.uuid}`}>
-                    {p.market.international_name} · {p.period.title}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>
-                  <Deadline deadline={p.period.deadline} overdue={p.submitted < p.total && isPast(p.period.deadline)} />
-                </Table.Td>
-                <Table.Td>{t('dashboard.period_progress', { submitted: p.submitted, total: p.total, approved: p.approved })}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        // Columns keep their natural width (a status or "Overdue" is never cut); at phone width the table scrolls inside its card.
+        <Table.ScrollContainer minWidth={520}>
+          <Table aria-label={t('dashboard.open_periods')}>
+            <Table.Tbody>
+              {periods.map((p) => (
+                <Table.Tr key={p.period.uuid}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/approval-list/${p.period.uuid}`}>
+                      {p.market.international_name} · {p.period.title}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <Deadline deadline={p.period.deadline} overdue={p.submitted < p.total && isPast(p.period.deadline)} />
+                  </Table.Td>
+                  <Table.Td>{t('dashboard.period_progress', { submitted: p.submitted, total: p.total, approved: p.approved })}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
     </TaskCard>
   );
