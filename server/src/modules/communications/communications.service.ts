@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { canInMarket } from '@mss/contracts/abilities';
 import {
   ATTACHMENT_MAX_COUNT,
@@ -27,7 +27,8 @@ import {
 } from '../../db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
 import { deleteFile, fileContent, storeFile } from '../../lib/files.ts';
-import type { Paged } from '../../lib/list.ts';
+import { type Paged, planList } from '../../lib/list.ts';
+import { assertInOrganization, organizationCondition } from '../../lib/scope.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Mailer, MailAttachment } from '../../mail/mailer.ts';
 import { mailFailureOf } from '../../mail/mailer.ts';
@@ -68,16 +69,12 @@ function mayActIn(principal: Principal, marketIds: readonly number[]): boolean {
   return marketIds.length > 0 && marketIds.every((id) => canInMarket(principal.subject, 'send-communications', id));
 }
 
-/** In the caller's organization (a super-admin: any), or 404. */
-function inOrganization(principal: Principal, organizationId: number): boolean {
-  return principal.organizationId === null ? principal.administers === 'all' : principal.organizationId === organizationId;
-}
-
 /** One communication the caller may act on: another organization's is 404, one of markets the caller cannot send to is 403. */
 async function loadFor(db: Executor, principal: Principal, uuid: string): Promise<Row> {
   if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw notFound();
   const [row] = await db.select().from(communications).where(eq(communications.uuid, uuid));
-  if (!row || !inOrganization(principal, row.organization_id)) throw notFound();
+  if (!row) throw notFound();
+  assertInOrganization(principal, row.organization_id);
   if (!mayActIn(principal, row.market_ids)) throw forbidden('communication.no_access');
   return row;
 }
@@ -181,7 +178,7 @@ async function resolveInput(db: Executor, principal: Principal, input: Communica
     organization === undefined ||
     organizationIds.size !== 1 ||
     !organizationIds.has(organization) ||
-    !inOrganization(principal, organization)
+    (principal.organizationId !== null && principal.organizationId !== organization)
   )
     throw validationError('recipients.market_ids', 'validation.in', { attribute: 'markets' });
   if (!mayActIn(principal, marketIds)) throw forbidden('communication.no_access');
@@ -224,21 +221,21 @@ export async function findCommunications(
   principal: Principal,
   query: { page: number; per_page: number; sort?: string; direction: 'asc' | 'desc'; search?: string; status?: number },
 ): Promise<Paged<Communication>> {
-  const sortable = { created_at: communications.created_at, subject: communications.subject, status: communications.status, sent_at: communications.sent_at };
-  const sortColumn = sortable[(query.sort ?? 'created_at') as keyof typeof sortable];
-  if (!sortColumn) throw validationError('sort', 'validation.in', { attribute: 'sort' });
-  const search = query.search?.trim();
-  if (search && search.length < 3) throw validationError('search', 'validation.search_min');
+  const plan = planList(query, {
+    sortable: { created_at: communications.created_at, subject: communications.subject, status: communications.status, sent_at: communications.sent_at },
+    searchable: [communications.subject],
+    nullsLast: ['sent_at'],
+  });
   // Only communications whose every market the caller may send to.
   const sendMarkets = (principal.subject.abilities ?? [])
     .filter((a) => a.name === 'send-communications' && a.entity_type === 'market' && a.entity_id !== null)
     .map((a) => a.entity_id!);
   const everywhere = (principal.subject.abilities ?? []).some((a) => a.name === 'send-communications' && a.entity_id === null);
   const where = and(
-    principal.organizationId === null ? undefined : eq(communications.organization_id, principal.organizationId),
+    organizationCondition(principal, communications.organization_id),
     everywhere ? undefined : sql`${communications.market_ids} <@ ${`{${sendMarkets.join(',')}}`}::int[]`,
     query.status === undefined ? undefined : eq(communications.status, query.status),
-    search ? or(ilike(communications.subject, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)) : undefined,
+    plan.search,
   );
   const [{ total }] = (await db
     .select({ total: sql<number>`count(*)::int` })
@@ -248,10 +245,10 @@ export async function findCommunications(
     .select()
     .from(communications)
     .where(where)
-    .orderBy(query.direction === 'desc' ? sql`${sortColumn} desc nulls last` : asc(sortColumn), desc(communications.id))
-    .limit(query.per_page)
-    .offset((query.page - 1) * query.per_page);
-  return { data: await toWire(db, rows), meta: { page: query.page, per_page: query.per_page, total } };
+    .orderBy(...plan.orderBy, desc(communications.id))
+    .limit(plan.limit)
+    .offset(plan.offset);
+  return { data: await toWire(db, rows), meta: plan.meta(total) };
 }
 
 export async function findCommunication(db: Db, principal: Principal, uuid: string): Promise<Communication> {
@@ -343,13 +340,14 @@ export async function findDeliveries(
   query: { page: number; per_page: number; status?: string; search?: string },
 ): Promise<Paged<Delivery>> {
   const row = await loadFor(db, principal, uuid);
-  const search = query.search?.trim();
-  if (search && search.length < 3) throw validationError('search', 'validation.search_min');
-  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const plan = planList(
+    { ...query, direction: 'asc' },
+    { sortable: { name: sql`lower(${communicationDeliveries.name})` }, searchable: [communicationDeliveries.name, communicationDeliveries.email] },
+  );
   const where = and(
     eq(communicationDeliveries.communication_id, row.id),
     query.status ? eq(communicationDeliveries.status, query.status) : undefined,
-    pattern ? or(ilike(communicationDeliveries.name, pattern), ilike(communicationDeliveries.email, pattern)) : undefined,
+    plan.search,
   );
   const [{ total }] = (await db
     .select({ total: sql<number>`count(*)::int` })
@@ -359,9 +357,9 @@ export async function findDeliveries(
     .select()
     .from(communicationDeliveries)
     .where(where)
-    .orderBy(asc(sql`lower(${communicationDeliveries.name})`), asc(communicationDeliveries.id))
-    .limit(query.per_page)
-    .offset((query.page - 1) * query.per_page);
+    .orderBy(...plan.orderBy, asc(communicationDeliveries.id))
+    .limit(plan.limit)
+    .offset(plan.offset);
   return {
     data: rows.map((d) => ({
       id: d.id,
@@ -374,7 +372,7 @@ export async function findDeliveries(
       sent_at: iso(d.sent_at),
       updated_at: d.updated_at.toISOString(),
     })),
-    meta: { page: query.page, per_page: query.per_page, total },
+    meta: plan.meta(total),
   };
 }
 

@@ -98,7 +98,11 @@ export async function sendWorkflowNotifications(deps: { db: Db; mailer: Mailer; 
     }
   };
   const byUser = new Map<number, Pending[]>();
-  for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row]);
+  for (const row of rows) {
+    const list = byUser.get(row.user_id);
+    if (list) list.push(row);
+    else byUser.set(row.user_id, [row]);
+  }
   for (const items of byUser.values()) {
     const locale = items[0]!.locale as Locale;
     for (const item of items.filter((i) => i.kind !== 'submitted')) {

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Code, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { DELIVERY_STATUSES, type Communication, type Delivery, type DeliveryStatus, type Recipient, type RenderedMail } from '@mss/contracts/communications';
 import { CommunicationStatus } from '@mss/contracts/enums';
-import { DataTable } from '../../components/data-table.tsx';
+import { type Column, DataTable } from '../../components/data-table.tsx';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
 import { ReportStatusBadge, formatDateTime, formatNumber } from '../../components/reporting.tsx';
 import { communicationKeys, communicationQueries, communicationsApi, isBusy, useCommunicationMutation } from './api/communications.ts';
@@ -13,6 +13,24 @@ import { DeliveryStatusBadge } from './communication-parts.tsx';
 
 /** The first page of the recipients: its total is the count the send confirmation names. */
 const FIRST_PAGE = { page: 1, per_page: 25 };
+
+/** Name and e-mail, the first columns of the recipients and of the deliveries (a long address wraps). */
+function personColumns<T extends { name: string; email: string }>(
+  t: (key: 'communication.recipients.name' | 'communication.recipients.email') => string,
+): Column<T>[] {
+  return [
+    { key: 'name', label: t('communication.recipients.name') },
+    {
+      key: 'email',
+      label: t('communication.recipients.email'),
+      render: (row) => (
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {row.email}
+        </Text>
+      ),
+    },
+  ];
+}
 
 export function useRecipientCount(uuid: string, enabled = true) {
   const query = useQuery({ ...communicationQueries.recipients(uuid, FIRST_PAGE), enabled, meta: { handlesErrors: true } });
@@ -39,16 +57,7 @@ export function RecipientsPanel({ communication }: { communication: Communicatio
         rowKey={(row) => row.user_id}
         query={(params) => communicationQueries.recipients(communication.uuid, { page: params.page, per_page: params.per_page })}
         columns={[
-          { key: 'name', label: t('communication.recipients.name') },
-          {
-            key: 'email',
-            label: t('communication.recipients.email'),
-            render: (row) => (
-              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                {row.email}
-              </Text>
-            ),
-          },
+          ...personColumns<Recipient>(t),
           { key: 'company', label: t('communication.recipients.company'), render: (row) => row.company?.name ?? '–' },
           { key: 'market', label: t('communication.recipients.market'), render: (row) => row.market.name },
           ...(communication.recipients.period_uuid
@@ -354,16 +363,7 @@ export function DeliveriesPanel({ communication }: { communication: Communicatio
           )
         }
         columns={[
-          { key: 'name', label: t('communication.recipients.name') },
-          {
-            key: 'email',
-            label: t('communication.recipients.email'),
-            render: (row) => (
-              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                {row.email}
-              </Text>
-            ),
-          },
+          ...personColumns<Delivery>(t),
           { key: 'status', label: t('communication.deliveries.status'), render: (row) => <DeliveryStatusBadge status={row.status} /> },
           { key: 'attempts', label: t('communication.deliveries.attempts'), render: (row) => formatNumber(row.attempts) },
           {
