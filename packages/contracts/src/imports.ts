@@ -29,6 +29,16 @@ export const importErrorSchema = z.object({
   params: z.record(z.string(), z.union([z.string(), z.number()])),
   message: z.string(),
 });
-export const importDetailSchema = importSchema.extend({ errors: z.array(importErrorSchema), errors_truncated: z.boolean() });
+/**
+ * One import with its first 100 errors (`errors`); `error_count` counts every error of the file,
+ * `errors_listed` those in the error sheet (at most 50,000), `errors_truncated` says the screen's
+ * list is not all of them, and `errors_note` where the sheet's list stops, when it was cut.
+ */
+export const importDetailSchema = importSchema.extend({
+  errors: z.array(importErrorSchema),
+  errors_listed: z.number().int(),
+  errors_truncated: z.boolean(),
+  errors_note: z.string().nullable(),
+});
 export type ImportDetail = z.infer<typeof importDetailSchema>;
 export const importListQuerySchema = z.object({ report_uuid: z.string().uuid().optional() });

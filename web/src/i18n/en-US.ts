@@ -243,7 +243,8 @@ export const uiEnUS = {
   'reporting.import.errors': 'Errors',
   'reporting.import.row': 'Row',
   'reporting.import.message': 'Error',
-  'reporting.import.errors_truncated': 'Only the first errors are listed; the file has {{count}}. Download the error list for all of them.',
+  'reporting.import.errors_shown': 'The first {{shown}} of {{total}} errors are shown here; the error sheet lists all of them.',
+  'reporting.import.errors_shown_cut': 'The first {{shown}} of {{total}} errors are shown here; the error sheet lists the first {{listed}}.',
   'reporting.import.download_errors': 'Download the error list',
   'reporting.import.download_original': 'Download file',
 

@@ -23,7 +23,8 @@ import type { CodeInfo, CodeLookup } from './imports.validator.ts';
 import { validateReportFile } from './imports.validator.ts';
 import { type Principal } from '../../auth/principal.ts';
 
-const MAX_STORED_ERRORS = 1000;
+/** Errors an import's detail carries: the screen shows these, the error sheet all of them. */
+export const ERRORS_ON_SCREEN = 100;
 
 /** Where a report's codes come from: its organization, market and company. */
 async function codeScopeOf(db: Db, reportId: number) {
@@ -162,15 +163,17 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
     });
     if (!result.ok) {
       // Stored as message keys with their parameters: rendered in each reader's language when served.
-      const stored: StoredError[] = result.errors.slice(0, MAX_STORED_ERRORS).map((e) => ({ row: e.row, code: e.code, key: e.key, params: e.params }));
+      // All of them (the validator lists at most IMPORT_MAX_ERRORS, then a note where it stopped):
+      // the error sheet holds what the file has.
+      const stored: StoredError[] = result.errors.map((e) => ({ row: e.row, code: e.code, key: e.key, params: e.params }));
       await db.transaction(async (tx) => {
         await tx
           .update(imports)
-          // A cut list ends with one "too many errors" entry, which is not an error of the file.
+          // Every error of the file, counted even past the list's end.
           .set({
             status: 'invalid',
             errors: stored,
-            error_count: result.errors.length - (result.truncated ? 1 : 0),
+            error_count: result.errorCount,
             row_count: result.dataRowCount,
             finished_at: sql`now()`,
           })
@@ -241,7 +244,6 @@ const importColumns = {
   status: imports.status,
   row_count: imports.row_count,
   error_count: imports.error_count,
-  errors: imports.errors,
   created_at: imports.created_at,
   finished_at: imports.finished_at,
   file_id: imports.file_id,
@@ -317,10 +319,41 @@ export function renderImportError(error: StoredError, locale?: Locale) {
   return { row: error.row, code: error.code ?? null, key: error.key, params: error.params, message: translate(error.key, error.params, locale) };
 }
 
+/**
+ * The first `limit` stored errors of an import, how many are stored and the last one (a cut list
+ * ends with its note), sliced in the database: 50,000 errors do not travel for the first 100.
+ */
+async function firstErrors(db: Db, importUuid: string, limit: number) {
+  const [row] = await db
+    .select({
+      first: sql<StoredError[]>`jsonb_path_query_array(${imports.errors}, ${`$[0 to ${limit - 1}]`}::jsonpath)`,
+      last: sql<StoredError | null>`${imports.errors} -> -1`,
+      stored: sql<number>`jsonb_array_length(${imports.errors})::int`,
+    })
+    .from(imports)
+    .where(eq(imports.uuid, importUuid));
+  return { first: row?.first ?? [], last: row?.last ?? null, stored: row?.stored ?? 0 };
+}
+
+const isCutNote = (error: StoredError | null | undefined): boolean => error?.key === 'import.too_many_errors';
+
+/**
+ * One import with its first `ERRORS_ON_SCREEN` errors. `error_count` is every error of the file,
+ * `errors_listed` how many the error sheet holds, and `errors_note` says where a cut list stops.
+ */
 export async function findImport(db: Db, principal: Principal, uuid: string): Promise<ImportDetail> {
   const row = await findImportRow(db, principal, uuid);
-  const errors = (row.errors as StoredError[]).map((e) => renderImportError(e, principal.locale));
-  return { ...toImport(row), errors, errors_truncated: row.error_count > errors.length };
+  const { first, last, stored } = await firstErrors(db, uuid, ERRORS_ON_SCREEN);
+  const cut = isCutNote(last);
+  const errors = first.filter((e) => !isCutNote(e)).map((e) => renderImportError(e, principal.locale));
+  const listed = stored - (cut ? 1 : 0);
+  return {
+    ...toImport(row),
+    errors,
+    errors_listed: listed,
+    errors_truncated: row.error_count > errors.length,
+    errors_note: cut && last ? renderImportError(last, principal.locale).message : null,
+  };
 }
 
 export async function findImportFile(db: Db, principal: Principal, uuid: string): Promise<{ name: string; size: number; content: AsyncIterable<Buffer> }> {
@@ -328,6 +361,9 @@ export async function findImportFile(db: Db, principal: Principal, uuid: string)
   return { name: row.file_name, size: row.file_size, content: fileContent(db, row.file_id) };
 }
 
+/** Every stored error (the error sheet), the cut note last when the list was cut. */
 export async function findImportErrors(db: Db, principal: Principal, uuid: string) {
-  return ((await findImportRow(db, principal, uuid)).errors as StoredError[]).map((e) => renderImportError(e, principal.locale));
+  await findImportRow(db, principal, uuid);
+  const [row] = await db.select({ errors: imports.errors }).from(imports).where(eq(imports.uuid, uuid));
+  return ((row?.errors ?? []) as StoredError[]).map((e) => renderImportError(e, principal.locale));
 }

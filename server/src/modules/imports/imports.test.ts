@@ -162,6 +162,35 @@ describe('importing a report file', () => {
     expect(original.rawPayload.length).toBeGreaterThan(100);
   });
 
+  it('when every row of a 20,000-row file is wrong, then it says 20,000 errors, shows the first 100 and the error sheet holds all 20,000', async () => {
+    const w = await world();
+    const rows: XlsxCellInput[][] = [['Code', 'Volume', 'Value'], ...Array.from({ length: 20_000 }, (_, i) => [`X-${i}`, 1, 1])];
+    const res = await upload(w.reporter, w.report.uuid, 'all-wrong.xlsx', await xlsx(rows));
+    const detail = await settled(w.reporter, res.json().data.uuid);
+    expect(detail).toMatchObject({ status: 'invalid', error_count: 20_000, errors_listed: 20_000, errors_truncated: true, errors_note: null });
+    expect(detail.errors).toHaveLength(100);
+    expect(detail.errors[0].message).toBe('Invalid code on row 2.');
+    expect(detail.errors[99].message).toBe('Invalid code on row 101.');
+    // The history's list does not carry the errors.
+    const list = (await t.app.inject({ url: `/api/v1/imports?report_uuid=${w.report.uuid}`, headers: w.reporter })).json().data;
+    expect(list[0]).toMatchObject({ error_count: 20_000 });
+    expect(list[0].errors).toBeUndefined();
+
+    const sheet = await t.app.inject({ url: `/api/v1/imports/${detail.uuid}/errors`, headers: w.reporter });
+    const fs = await import('node:fs/promises');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'errs-')), 'e.xlsx');
+    await fs.writeFile(file, sheet.rawPayload);
+    const book = await openXlsx(file);
+    const lines: string[] = [];
+    for await (const row of book.rows()) if (row.row > 1) lines.push(row.cells.map((c) => (c && 'value' in c ? String(c.value) : '')).join('|'));
+    book.close();
+    expect(lines).toHaveLength(20_000);
+    expect(lines[0]).toBe('2|X-0|Invalid code on row 2.');
+    expect(lines.at(-1)).toBe('20001|X-19999|Invalid code on row 20001.');
+  });
+
   it('when a valid file follows, then the rows are replaced, the report is back to 20 with a preflight, and the reporter can submit', async () => {
     const w = await world();
     const res = await upload(

@@ -308,9 +308,11 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
       row: null,
       code: null,
       key: 'import.too_many_errors',
-      params: { max: 5 },
-      message: 'There are more errors than these 5; fix them and import the file again to see the rest.',
+      params: { count: '50', max: '5', row: 5 },
+      message: 'The file has 50 errors; this list stops after the first 5, at row 5. Fix them and import the file again to see the rest.',
     });
+    expect(capped.errorCount).toBe(50);
+    expect(all.errorCount).toBe(50);
     expect(capped.dataRowCount).toBe(50);
   });
 

@@ -126,6 +126,8 @@ export interface ValidationResult {
   headerRow: number | null;
   /** More than `maxErrors` errors: the list was cut. */
   truncated: boolean;
+  /** Every error found in the file, listed or not (the cut note is not one). */
+  errorCount: number;
 }
 
 export interface ValidateOptions {
@@ -156,7 +158,11 @@ export interface RowSink {
   write(rows: ImportRow[]): Promise<void>;
 }
 
-export const IMPORT_MAX_ERRORS = 10_000;
+/**
+ * Errors listed at most: a 20,000-row file whose every row is wrong has all its errors in the
+ * list and the error sheet (decisions.md, "The error list and the error sheet").
+ */
+export const IMPORT_MAX_ERRORS = 50_000;
 /** numeric(20,4) holds 16 integer digits; 10^15 keeps every integer exact in a double. */
 /** Significant digits a spreadsheet keeps of a number cell (a double). */
 const SPREADSHEET_DIGITS = 15;
@@ -261,16 +267,22 @@ class ErrorList {
     this.errors.push({ row, code, key, params, message: translate(key, params, this.locale) });
   }
 
-  /** The list, with the 'too many errors' note when something was left out. */
-  finish(): { errors: ImportError[]; truncated: boolean } {
-    if (this.omitted === 0) return { errors: this.errors, truncated: false };
-    const params = { max: this.max };
+  /**
+   * The list, with the 'too many errors' note when something was left out: it says how many
+   * errors the file has, how many are listed and the row where the list stops.
+   */
+  finish(): { errors: ImportError[]; truncated: boolean; errorCount: number } {
+    const errorCount = this.errors.length + this.omitted;
+    if (this.omitted === 0) return { errors: this.errors, truncated: false, errorCount };
+    // Grouped like the other counts in file messages ('import.too_many_rows').
+    const params = { count: errorCount.toLocaleString('en-US'), max: this.max.toLocaleString('en-US'), row: this.errors.at(-1)?.row ?? 0 };
     return {
       errors: [
         ...this.errors,
         { row: null, code: null, key: 'import.too_many_errors', params, message: translate('import.too_many_errors', params, this.locale) },
       ],
       truncated: true,
+      errorCount,
     };
   }
 }
@@ -280,7 +292,7 @@ function fileError(key: MessageKey, params: MessageParams, locale: Locale | unde
 }
 
 function failure(error: ImportError, counts: Pick<ValidationResult, 'dataRowCount' | 'rowsWithoutFigures' | 'headerRow'>): ValidationResult {
-  return { ok: false, errors: [error], rows: [], rowCount: 0, ...counts, truncated: false };
+  return { ok: false, errors: [error], rows: [], rowCount: 0, ...counts, truncated: false, errorCount: 1 };
 }
 
 /** Validates the .xlsx at `path` against the rules above. Never throws for a bad file; I/O errors on `path` propagate. */
@@ -485,7 +497,7 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
     if (columnErrors.errors.length > 0) return { ok: false, rows: [], rowCount: 0, ...counts, ...columnErrors.finish() };
     if (rowErrors.errors.length > 0) return { ok: false, rows: [], rowCount: 0, ...counts, ...rowErrors.finish() };
     await flush();
-    return { ok: true, errors: [], rows, rowCount, ...counts, truncated: false };
+    return { ok: true, errors: [], rows, rowCount, ...counts, truncated: false, errorCount: 0 };
   } finally {
     // A batch still being written belongs to the result: its failure fails the validation.
     if (writing) await writing;

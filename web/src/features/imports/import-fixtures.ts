@@ -20,6 +20,8 @@ export function importDetail(status: ImportDetail['status'], errors: ImportDetai
     created_at: '2026-11-21T06:00:00Z',
     finished_at: null,
     errors,
+    errors_listed: errors.length,
     errors_truncated: false,
+    errors_note: null,
   };
 }

@@ -263,7 +263,20 @@ function ImportResult({ detail }: { detail: ImportDetail }) {
                 ))}
               </Table.Tbody>
             </Table>
-            {detail.errors_truncated && <Text size="sm">{t('reporting.import.errors_truncated', { count: detail.error_count })}</Text>}
+            {detail.errors_truncated && (
+              <Text size="sm" data-testid="import-errors-shown">
+                {t(detail.errors_note ? 'reporting.import.errors_shown_cut' : 'reporting.import.errors_shown', {
+                  shown: formatNumber(detail.errors.length),
+                  total: formatNumber(detail.error_count),
+                  listed: formatNumber(detail.errors_listed),
+                })}
+              </Text>
+            )}
+            {detail.errors_note && (
+              <Text size="sm" fw={600} data-testid="import-errors-note">
+                {detail.errors_note}
+              </Text>
+            )}
             <Anchor href={importDownloads.errorSheet(detail.uuid)} download size="sm">
               {t('reporting.import.download_errors')}
             </Anchor>

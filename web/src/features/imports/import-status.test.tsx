@@ -62,6 +62,41 @@ describe('the import status panel', () => {
     expect(api.callsTo('GET', 'imports/imp-1').length).toBe(polls);
   });
 
+  it('when a file has more errors than the screen lists, then the first 100 are shown with the count, the note where the sheet stops, and the download', async () => {
+    const errors = Array.from({ length: 100 }, (_, i) => ({
+      row: i + 2,
+      code: `X-${i}`,
+      key: 'import.invalid_code',
+      params: { row: i + 2 },
+      message: `Invalid code on row ${i + 2}.`,
+    }));
+    const note = 'The file has 60,000 errors; this list stops after the first 50,000, at row 50001. Fix them and import the file again to see the rest.';
+    fakeApi().on('GET', 'imports/imp-1', {
+      body: { data: { ...detail('invalid', errors), error_count: 60_000, errors_listed: 50_000, errors_truncated: true, errors_note: note } },
+    });
+    render(
+      <AppProviders>
+        <ImportStatusPanel importUuid="imp-1" onEnded={() => {}} />
+      </AppProviders>,
+    );
+    expect(await screen.findByText('The first 100 of 60,000 errors are shown here; the error sheet lists the first 50,000.')).toBeTruthy();
+    expect(screen.getByText(note)).toBeTruthy();
+    // A header row and the 100 errors: not a page 40,000 pixels tall.
+    expect(screen.getByTestId('import-errors').querySelectorAll('tbody tr')).toHaveLength(100);
+    expect(screen.getByRole('link', { name: 'Download the error list' })).toBeTruthy();
+  });
+
+  it('when every error is in the sheet, then the screen says the sheet lists all of them', async () => {
+    const errors = [{ row: 2, code: 'X', key: 'import.invalid_code', params: { row: 2 }, message: 'Invalid code on row 2.' }];
+    fakeApi().on('GET', 'imports/imp-1', { body: { data: { ...detail('invalid', errors), error_count: 20_000, errors_listed: 20_000, errors_truncated: true } } });
+    render(
+      <AppProviders>
+        <ImportStatusPanel importUuid="imp-1" onEnded={() => {}} />
+      </AppProviders>,
+    );
+    expect(await screen.findByText('The first 1 of 20,000 errors are shown here; the error sheet lists all of them.')).toBeTruthy();
+  });
+
   it('when a just-uploaded import has ended by the first answer, then the screen is still told', async () => {
     fakeApi().on('GET', 'imports/imp-1', { body: { data: { ...detail('done'), row_count: 14 } } });
     const onEnded = vi.fn();
