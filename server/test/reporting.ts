@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { createMarket, createOrganization, createUser, signIn, signInAs, type TestApp, XHR } from './helpers.ts';
-import { codes, companies, companyMarkets, companyOrganizations, reportRows, reportRowSets, reports } from '../src/db/schema.ts';
+import { codeMarkets, codes, companies, companyCodes, companyMarkets, companyOrganizations, reportRows, reportRowSets, reports } from '../src/db/schema.ts';
 
 /**
  * A market with two reporting companies (Acme AB with its reporter, Rival AB with its own),
@@ -23,6 +23,13 @@ export function reportingWorld(app: () => TestApp) {
         { organization_id: org.id, code: '1002', name: 'Large' },
       ])
       .returning();
+    // Both codes are offered in the market and reported by both companies (what an import and a copy ask).
+    await app()
+      .db.insert(codeMarkets)
+      .values(codeRows.map((c) => ({ code_id: c.id, market_id: market.id })));
+    await app()
+      .db.insert(companyCodes)
+      .values([company!, rival!].flatMap((co) => codeRows.map((c) => ({ code_id: c.id, company_id: co.id }))));
     const reporterUser = await createUser(app().db, { roles: ['reporter'], organizationIds: [org.id], marketIds: [market.id], companyId: company!.id });
     const reporter = { cookie: await signIn(app().app, reporterUser.email) };
     const rivalUser = await createUser(app().db, { roles: ['reporter'], organizationIds: [org.id], marketIds: [market.id], companyId: rival!.id });

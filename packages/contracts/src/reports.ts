@@ -25,6 +25,8 @@ export const reportSummarySchema = z.object({
   approved_at: z.string().nullable(),
   row_count: z.number().int(),
   preflight_severity: z.number().int().nullable(),
+  /** The approver's comment of the last send-back (to 50), until the report is submitted again; else null. */
+  sent_back_comment: z.string().nullable(),
   updated_at: z.string(),
 });
 export type ReportSummary = z.infer<typeof reportSummarySchema>;
@@ -115,6 +117,20 @@ export const reportSchema = reportSummarySchema.extend({
   totals: z.object({ volume: decimalStringSchema, value: decimalStringSchema }),
   preflight: preflightSchema.nullable(),
   history: z.array(statusChangeSchema),
+  /**
+   * The import whose result describes the report now: its latest, unless the rows were replaced
+   * after it ended (copy from previous period). Older imports are history (GET /imports).
+   */
+  current_import: z.object({ uuid: z.string(), status: z.string() }).nullable(),
+  /**
+   * What "Copy from previous period" would do: the previous period's title, how many of its
+   * report's rows would be copied and how many left out (codes inactive or no longer the
+   * company's in the market, rows whose only figure is in a disabled column). Null when the
+   * market has no previous period; `row_count` null when the company has no report in it.
+   */
+  copy_previous: z
+    .object({ period_title: z.string(), row_count: z.number().int().nullable(), left_out: z.number().int() })
+    .nullable(),
 });
 export type Report = z.infer<typeof reportSchema>;
 

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../../../test/helpers.ts';
 import { createUploadableReport } from '../../../test/uploads.ts';
 import {
@@ -12,6 +12,8 @@ import {
   companyOrganizations,
   files,
   imports,
+  markets,
+  periods,
   preflights,
   reportRows,
   reportRowSets,
@@ -160,6 +162,42 @@ describe('importing a report file', () => {
     expect(sheet.headers['content-type']).toContain('spreadsheetml');
     const original = await t.app.inject({ url: `/api/v1/imports/${bad.json().data.uuid}/file`, headers: w.reporter });
     expect(original.rawPayload.length).toBeGreaterThan(100);
+  });
+
+  it("when a copy replaces the rows after an invalid import, then that import's errors no longer describe the report; a new import does", async () => {
+    const w = await world();
+    const bad = await upload(w.reporter, w.report.uuid, 'bad.xlsx', await xlsx([['9999', 1, 1]]));
+    await settled(w.reporter, bad.json().data.uuid);
+    const reportOf = async () => (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
+    expect((await reportOf()).current_import).toEqual({ uuid: bad.json().data.uuid, status: 'invalid' });
+
+    // The previous period's report, with one row, and the copy from it.
+    const [period] = await t.db.select({ market_id: markets.id }).from(markets).innerJoin(periods, eq(periods.market_id, markets.id)).where(eq(periods.id, w.report.period_id));
+    const earlier = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/periods',
+      headers: w.admin,
+      payload: { market_id: period!.market_id, title: '2026-09', starts_on: '2026-09-01', ends_on: '2026-09-30' },
+    });
+    await t.app.inject({ method: 'POST', url: `/api/v1/periods/${earlier.json().data.uuid}/open`, headers: w.admin });
+    const [previous] = await t.db.select().from(reports).where(and(eq(reports.company_id, w.report.company_id), ne(reports.id, w.report.id)));
+    const [set] = await t.db.insert(reportRowSets).values({ report_id: previous!.id }).returning();
+    const [code] = await t.db
+      .select({ id: codes.id })
+      .from(codes)
+      .innerJoin(codeMarkets, eq(codeMarkets.code_id, codes.id))
+      .where(and(eq(codes.code, '1001'), eq(codeMarkets.market_id, period!.market_id)));
+    await t.db.insert(reportRows).values({ row_set_id: set!.id, code_id: code!.id, volume: '1', value: '2' });
+    await t.db.update(reports).set({ row_set_id: set!.id }).where(eq(reports.id, previous!.id));
+    const copied = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${w.report.uuid}/copy-previous`, headers: w.reporter });
+    expect(copied.json().data).toMatchObject({ status: 20, row_count: 1, current_import: null });
+    // The import itself stays in the history.
+    const history = (await t.app.inject({ url: `/api/v1/imports?report_uuid=${w.report.uuid}`, headers: w.reporter })).json().data;
+    expect(history.map((i: { status: string }) => i.status)).toEqual(['invalid']);
+
+    const good = await upload(w.reporter, w.report.uuid, 'good.xlsx', await xlsx([['1001', 5, 500]]));
+    await settled(w.reporter, good.json().data.uuid);
+    expect((await reportOf()).current_import).toEqual({ uuid: good.json().data.uuid, status: 'done' });
   });
 
   it('when every row of a 20,000-row file is wrong, then it says 20,000 errors, shows the first 100 and the error sheet holds all 20,000', async () => {

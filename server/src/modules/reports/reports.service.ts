@@ -1,17 +1,30 @@
 import { and, asc, count, desc, eq, inArray, lt, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import { canInMarket } from '@mss/contracts/abilities';
-import { PreflightSeverity } from '@mss/contracts/enums';
+import { PreflightSeverity, ReportStatus } from '@mss/contracts/enums';
 import type { ListQuery } from '@mss/contracts/common';
 import { type PeriodStatus } from '@mss/contracts/periods';
 import { type ComparedPeriod, REQUESTABLE_STATUS_EVENTS, type Report, type ReportRowsPage, type ReportSummary } from '@mss/contracts/reports';
 import type { Db } from '../../db/client.ts';
-import { codes, companies, companyMarkets, imports, markets, periods, preflights, reportRows, reports, reportStatusChanges, users } from '../../db/schema.ts';
+import {
+  codes,
+  companies,
+  companyMarkets,
+  imports,
+  markets,
+  periods,
+  preflights,
+  reportRows,
+  reportRowSets,
+  reports,
+  reportStatusChanges,
+  users,
+} from '../../db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
 import { findPeriodRow, marketsWith, organizationMarketIds } from '../periods/periods.service.ts';
 import { planList } from '../../lib/list.ts';
 import { deviationThreshold, findPreviousReport, latestPreflight, runPreflight } from '../preflight/preflight.service.ts';
-import { copyCurrentRows, createRowSet, deleteStaleRowSets } from './row-sets.ts';
+import { copyCurrentRows, countCopyableRows, createRowSet, deleteStaleRowSets } from './row-sets.ts';
 import { applyReportEvent, assertReportEvent } from './reports.workflow.ts';
 import { type Principal } from '../../auth/principal.ts';
 
@@ -47,6 +60,13 @@ const summaryColumns = {
   preflight_severity: sql<
     number | null
   >`(select ${preflights.severity} from ${preflights} where ${preflights.report_id} = ${reports.id} order by ${preflights.id} desc limit 1)`,
+  // The comment of the last send-back, until the report is submitted again (or approved): an
+  // upload after the send-back does not hide what the approver asked for.
+  sent_back_comment: sql<string | null>`(select case when ${reportStatusChanges.to_status} = ${ReportStatus.WaitingForCompletion} then ${reportStatusChanges.comment} end
+     from ${reportStatusChanges}
+     where ${reportStatusChanges.report_id} = ${reports.id}
+       and ${reportStatusChanges.to_status} in (${ReportStatus.WaitingForApproval}, ${ReportStatus.WaitingForCompletion}, ${ReportStatus.Approved})
+     order by ${reportStatusChanges.id} desc limit 1)`,
 };
 
 export const selectReports = (db: Db) =>
@@ -71,6 +91,7 @@ export function toSummary(row: ReportRow): ReportSummary {
     updated_at: row.updated_at.toISOString(),
     row_count: Number(row.row_count),
     preflight_severity: row.preflight_severity === null ? null : Number(row.preflight_severity),
+    sent_back_comment: row.sent_back_comment ?? null,
   };
 }
 
@@ -117,9 +138,11 @@ export async function reportTotals(db: Db, reportId: number): Promise<{ volume: 
 
 export async function findReport(db: Db, principal: Principal, uuid: string): Promise<Report> {
   const row = await findReportRow(db, principal, uuid);
-  const [totals, preflight, history] = await Promise.all([
+  const [totals, preflight, currentImport, copyPrevious, history] = await Promise.all([
     reportTotals(db, row.id),
     latestPreflight(db, row.id, principal.locale),
+    findCurrentImport(db, row.id),
+    copyPreviousPreview(db, row.id),
     db
       .select({
         from_status: reportStatusChanges.from_status,
@@ -140,6 +163,8 @@ export async function findReport(db: Db, principal: Principal, uuid: string): Pr
     ...toSummary(row),
     totals,
     preflight,
+    current_import: currentImport,
+    copy_previous: copyPrevious,
     history: history.map((h) => ({
       from_status: h.from_status,
       to_status: h.to_status,
@@ -148,6 +173,28 @@ export async function findReport(db: Db, principal: Principal, uuid: string): Pr
       user: h.user_id === null ? null : { id: h.user_id, name: `${h.first_name ?? ''} ${h.last_name ?? ''}`.trim() || (h.email ?? '') },
     })),
   };
+}
+
+/**
+ * The report's latest import, unless its rows were replaced after that import ended (a copy from
+ * the previous period): then no import describes the report and its errors are only history.
+ */
+async function findCurrentImport(db: Db, reportId: number): Promise<Report['current_import']> {
+  const { rows } = await db.execute<{ uuid: string; status: string; replaced: boolean }>(sql`
+    select i.uuid, i.status,
+           coalesce(i.finished_at < (select rs.created_at from ${reportRowSets} rs join ${reports} r on r.row_set_id = rs.id where r.id = ${reportId}), false) as replaced
+    from ${imports} i where i.report_id = ${reportId} order by i.id desc limit 1`);
+  const [latest] = rows;
+  return latest && !latest.replaced ? { uuid: latest.uuid, status: latest.status } : null;
+}
+
+/** What a copy from the previous period would bring (Report.copy_previous). */
+async function copyPreviousPreview(db: Db, reportId: number): Promise<Report['copy_previous']> {
+  const previous = await findPreviousReport(db, reportId);
+  if (previous.periodTitle === null) return null;
+  if (previous.reportId === null) return { period_title: previous.periodTitle, row_count: null, left_out: 0 };
+  const { copied, left_out } = await countCopyableRows(db, previous.reportId, reportId);
+  return { period_title: previous.periodTitle, row_count: copied, left_out };
 }
 
 /**
@@ -344,7 +391,7 @@ export async function copyPreviousReport(db: Db, principal: Principal, uuid: str
   const previousReportId = previous.reportId;
   await db.transaction(async (tx) => {
     const rowSetId = await createRowSet(tx, row.id);
-    await copyCurrentRows(tx, previousReportId, rowSetId);
+    await copyCurrentRows(tx, previousReportId, row.id, rowSetId);
     // A report whose last file was invalid has rows again: back to where that upload came from.
     const [last] = await tx
       .select({ before: imports.report_status_before })

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createTestApp, createUser, signIn, type TestApp, XHR } from '../../../test/helpers.ts';
 import { reportingWorld } from '../../../test/reporting.ts';
-import { codes, companies, organizationSettings, periods, preflights, reportRows, reportRowSets, reports } from '../../db/schema.ts';
+import { codeMarkets, codes, companies, companyCodes, organizationSettings, periods, preflights, reportRows, reportRowSets, reports } from '../../db/schema.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -160,6 +160,65 @@ describe('the report workflow', () => {
     await t.db.delete(reports).where(eq(reports.uuid, second.report.uuid));
     const gap = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${third.report.uuid}/copy-previous`, headers: w.reporter });
     expect(gap.json().message).toBe("There is no report for the period you're trying to copy from (2026-10).");
+  });
+
+  it('when copying, then the screen is told what it replaces, and each code is taken as it may be reported today', async () => {
+    const w = await world();
+    const extra = await t.db
+      .insert(codes)
+      .values([
+        { organization_id: w.org.id, code: '2001', name: 'Value disabled', disabled_status: 10 },
+        { organization_id: w.org.id, code: '2002', name: 'Volume disabled', disabled_status: 20 },
+        { organization_id: w.org.id, code: '2003', name: 'Inactive now' },
+        { organization_id: w.org.id, code: '2004', name: 'Value only, value disabled', disabled_status: 10 },
+        { organization_id: w.org.id, code: '2005', name: 'No longer the company’s' },
+      ])
+      .returning();
+    await t.db.insert(codeMarkets).values(extra.map((c) => ({ code_id: c.id, market_id: w.market.id })));
+    await t.db.insert(companyCodes).values(extra.filter((c) => c.code !== '2005').map((c) => ({ code_id: c.id, company_id: w.company.id })));
+    const first = await openPeriod(w, '2026-09', '2026-09-01');
+    const byCode = Object.fromEntries(extra.map((c) => [c.code, c.id]));
+    await storeRows(first.report.uuid, [
+      [w.codes[0]!.id, 10, 100],
+      [byCode['2001']!, 1, 11],
+      [byCode['2002']!, 2, 22],
+      [byCode['2003']!, 3, 33],
+      [byCode['2004']!, null, 44],
+      [byCode['2005']!, 5, 55],
+    ]);
+    // Inactive after the previous period was reported.
+    await t.db.update(codes).set({ disabled_status: 30 }).where(eq(codes.id, byCode['2003']!));
+    const second = await openPeriod(w, '2026-10', '2026-10-01');
+    await storeRows(second.report.uuid, [
+      [w.codes[0]!.id, 1, 1],
+      [w.codes[1]!.id, 2, 2],
+    ]);
+
+    const before = (await t.app.inject({ url: `/api/v1/reports/${second.report.uuid}`, headers: w.reporter })).json().data;
+    expect(before).toMatchObject({ row_count: 2, copy_previous: { period_title: '2026-09', row_count: 3, left_out: 3 } });
+    const copied = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${second.report.uuid}/copy-previous`, headers: w.reporter });
+    expect(copied.json().data.row_count).toBe(3);
+    const rows = (await rowsOf(w.reporter, second.report.uuid)).json().data;
+    expect(rows.map((r: { code: string; volume: string | null; value: string | null }) => [r.code, r.volume, r.value])).toEqual([
+      ['1001', '10.0000', '100.0000'],
+      ['2001', '1.0000', null],
+      ['2002', null, '22.0000'],
+    ]);
+    // Without a previous period there is nothing to preview; without a report in it, no row count.
+    expect((await t.app.inject({ url: `/api/v1/reports/${first.report.uuid}`, headers: w.reporter })).json().data.copy_previous).toBeNull();
+  });
+
+  it('when a report is sent back, then its comment is on the report and in lists until it is submitted again', async () => {
+    const w = await world();
+    const { period, report } = await openPeriod(w, '2026-10', '2026-10-01');
+    await storeRows(report.uuid, [[w.codes[0]!.id, 10, 1000]]);
+    await status(w.reporter, report.uuid, { status: 40 });
+    expect((await status(w.admin, report.uuid, { status: 50, comment: 'Code 1002 is missing' })).json().data.sent_back_comment).toBe('Code 1002 is missing');
+    // New rows after the send-back do not hide it.
+    await storeRows(report.uuid, [[w.codes[1]!.id, 1, 1]]);
+    const list = await t.app.inject({ url: `/api/v1/reports?period_uuid=${period.uuid}`, headers: w.reporter });
+    expect(list.json().data[0].sent_back_comment).toBe('Code 1002 is missing');
+    expect((await status(w.reporter, report.uuid, { status: 40 })).json().data.sent_back_comment).toBeNull();
   });
 
   it('when filtering by status with a bracket array, then only reports in those statuses are listed', async () => {
