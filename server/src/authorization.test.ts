@@ -222,6 +222,7 @@ const REQUESTS: Record<string, Build> = {
   'GET /periods/:uuid/approval-list': (_w, s) => ({ url: `/periods/${s.period}/approval-list` }),
 
   'GET /reports': (_w, s) => ({ url: `/reports?period_uuid=${s.period}` }),
+  'GET /report-history': (_w, s) => ({ url: `/report-history?market_id=${s.market}` }),
   'POST /reports': (_w, s) => ({ url: '/reports', payload: { company_id: s.company, period_uuid: s.period } }),
   'GET /reports/:uuid': (_w, s) => ({ url: `/reports/${s.report}` }),
   'GET /reports/:uuid/rows': (_w, s) => ({ url: `/reports/${s.report}/rows` }),

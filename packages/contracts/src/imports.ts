@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { marketSummarySchema, refSchema } from './common.ts';
+import { listQuerySchema, marketSummarySchema, refSchema } from './common.ts';
 
 // Imports of report files: wire schemas.
 
@@ -41,4 +41,13 @@ export const importDetailSchema = importSchema.extend({
   errors_note: z.string().nullable(),
 });
 export type ImportDetail = z.infer<typeof importDetailSchema>;
-export const importListQuerySchema = z.object({ report_uuid: z.string().uuid().optional() });
+/** Columns GET /imports sorts by; the first (newest first with direction=desc) is the default. */
+export const IMPORT_SORTS = ['created_at', 'file_name', 'status', 'company', 'market', 'period', 'user', 'row_count', 'error_count'] as const;
+/**
+ * Query of GET /imports: the list conventions of every list (page, per_page, sort, direction,
+ * search longer than 2 characters on file name, company, period and user), and one report's imports.
+ */
+export const importListQuerySchema = listQuerySchema
+  .omit({ organization_id: true })
+  .extend({ report_uuid: z.string().uuid().optional(), direction: z.enum(['asc', 'desc']).default('desc') });
+export type ImportListQuery = z.input<typeof importListQuerySchema>;

@@ -139,6 +139,20 @@ export const reportStatusInputSchema = z.object({ status: z.number().int(), comm
 /** Query arrays come in bracket form (status[]=20&status[]=50); one value is an array of one. */
 const intArray = z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.coerce.number().int()).max(20));
 
+/** Columns GET /report-history sorts by; the first (newest period first with direction=desc) is the default. */
+export const REPORT_HISTORY_SORTS = ['period', 'company', 'status', 'submitted_at', 'approved_at', 'row_count'] as const;
+/**
+ * Query of GET /report-history (the report history screen): the list conventions (page,
+ * per_page, sort, direction, search longer than 2 characters on period title and company) in
+ * one market, optionally one company's reports.
+ */
+export const reportHistoryQuerySchema = listQuerySchema.omit({ organization_id: true }).extend({
+  market_id: z.coerce.number().int().positive(),
+  company_id: z.coerce.number().int().positive().optional(),
+  direction: z.enum(['asc', 'desc']).default('desc'),
+});
+export type ReportHistoryQuery = z.input<typeof reportHistoryQuerySchema>;
+
 export const reportListQuerySchema = z.object({
   period_uuid: z.string().uuid().optional(),
   company_id: z.coerce.number().int().positive().optional(),

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Group } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
+import { PreflightSeverity } from '@mss/contracts/enums';
 import type { ReportSummary } from '@mss/contracts/reports';
 import { abilitySubject, useSession } from '../api/session.ts';
 import { feedback } from './feedback.tsx';
@@ -41,9 +42,17 @@ export function ReportStatusActions({ report, onChanged }: { report: ReportSumma
   };
 
   if (!actions.submit && !actions.approve && !actions.sendBack) return null;
+  // Submit only when the preflight lets it through (the server checks again); otherwise why not.
+  const blocked =
+    report.preflight_severity === null ? 'submit_no_rows' : report.preflight_severity >= PreflightSeverity.Error ? 'submit_blocked' : null;
   return (
     <Group gap="xs">
-      {actions.submit && <Button onClick={() => void submit()}>{t('reporting.action.submit')}</Button>}
+      {actions.submit && !blocked && <Button onClick={() => void submit()}>{t('reporting.action.submit')}</Button>}
+      {actions.submit && blocked && (
+        <Text size="sm" c="red.8" data-testid="submit-blocked" maw={520}>
+          {t(`reporting.action.${blocked}`)}
+        </Text>
+      )}
       {actions.approve && (
         <Button color="teal" onClick={() => setAsking('approve')}>
           {t('reporting.action.approve')}

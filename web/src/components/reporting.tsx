@@ -22,7 +22,8 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import type { Preflight } from '@mss/contracts/preflight';
-import type { ComparedPeriod, Report, ReportRowsComparison } from '@mss/contracts/reports';
+import type { ComparedPeriod, Report, ReportRowsComparison, ReportSummary } from '@mss/contracts/reports';
+import type { Import } from '@mss/contracts/imports';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { errorMessage } from './feedback.tsx';
 import { effectiveSearch } from './data-table.tsx';
@@ -602,5 +603,29 @@ export function CommentModal({
         </Group>
       </Stack>
     </Modal>
+  );
+}
+
+/** An import's status as a badge, never narrower than its words. */
+export function ImportStatusBadge({ status }: { status: Import['status'] }) {
+  const { t } = useTranslation();
+  const color = status === 'done' ? 'teal' : status === 'invalid' || status === 'failed' ? 'red' : 'blue';
+  return (
+    <Badge variant="light" tt="none" color={color} style={{ minWidth: 'max-content' }}>
+      {t(`reporting.import.status.${status}`)}
+    </Badge>
+  );
+}
+
+/** What the approver asked for when the report was sent back, at the top of the report until it is submitted again. */
+export function SentBackComment({ report }: { report: Pick<ReportSummary, 'sent_back_comment' | 'status'> }) {
+  const { t } = useTranslation();
+  if (report.sent_back_comment === null) return null;
+  return (
+    <Alert color="orange" title={t('reporting.sent_back.title')} data-testid="sent-back-comment">
+      <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+        {report.sent_back_comment || t('reporting.sent_back.no_comment')}
+      </Text>
+    </Alert>
   );
 }

@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { z } from 'zod';
-import { dataOf } from '@mss/contracts/common';
+import { dataOf, listOf } from '@mss/contracts/common';
 import { importDetailSchema, importListQuerySchema, importSchema } from '@mss/contracts/imports';
 import type { FastifyReply } from 'fastify';
 import type { App, AppContext } from '../../context.ts';
@@ -86,13 +86,13 @@ export function importsRoutes(app: App, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: 'Imports of the reports the caller may see, newest first',
+        summary: 'Imports of the reports the caller may see, paged, newest first unless sorted otherwise',
         querystring: importListQuerySchema,
-        response: { 200: dataOf(z.array(importSchema)) },
+        response: { 200: listOf(importSchema) },
       },
       preValidation: signedIn,
     },
-    async (request) => ({ data: await findImports(ctx.db, principalOf(request), request.query) }),
+    async (request) => findImports(ctx.db, principalOf(request), request.query),
   );
   app.get(
     '/imports/:uuid',

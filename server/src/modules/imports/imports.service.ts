@@ -13,6 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { codeMarkets, codes, companies, companyCodes, files, imports, markets, periods, reports, users } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
+import { type Paged, planList } from '../../lib/list.ts';
 import { deleteFile, fileContent, storeFile } from '../../lib/files.ts';
 import { runPreflight } from '../preflight/preflight.service.ts';
 import { findReportRow, reportsFor, visibleReports } from '../reports/reports.service.ts';
@@ -290,12 +291,46 @@ function toImport(row: ImportRowData): Import {
   };
 }
 
-export async function findImports(db: Db, principal: Principal, query: { report_uuid?: string }): Promise<Import[]> {
+/** Imports of the reports the actor may see, a page at a time, newest first unless sorted otherwise. */
+export async function findImports(
+  db: Db,
+  principal: Principal,
+  query: { report_uuid?: string; page: number; per_page: number; sort?: string; direction: 'asc' | 'desc'; search?: string },
+): Promise<Paged<Import>> {
+  const userName = sql`lower(coalesce(nullif(trim(concat_ws(' ', ${users.first_name}, ${users.last_name})), ''), ${users.email}))`;
+  const plan = planList(query, {
+    sortable: {
+      created_at: imports.id,
+      file_name: sql`lower(${files.name})`,
+      status: imports.status,
+      company: sql`lower(${companies.name})`,
+      market: markets.iso_code,
+      period: periods.starts_on,
+      user: userName,
+      row_count: imports.row_count,
+      error_count: imports.error_count,
+    },
+    searchable: [files.name, companies.name, periods.title, users.email, sql`concat_ws(' ', ${users.first_name}, ${users.last_name})`],
+    nullsLast: ['row_count', 'user'],
+  });
+  const where = and(await visibleReports(db, principal), query.report_uuid ? eq(reports.uuid, query.report_uuid) : undefined, plan.search);
+  const [counted] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(imports)
+    .innerJoin(reports, eq(reports.id, imports.report_id))
+    .innerJoin(periods, eq(periods.id, reports.period_id))
+    .innerJoin(markets, eq(markets.id, periods.market_id))
+    .innerJoin(companies, eq(companies.id, reports.company_id))
+    .innerJoin(files, eq(files.id, imports.file_id))
+    .leftJoin(users, eq(users.id, imports.user_id))
+    .where(where);
   const rows = await selectImports(db)
-    .where(and(await visibleReports(db, principal), query.report_uuid ? eq(reports.uuid, query.report_uuid) : undefined))
-    .orderBy(desc(imports.id))
-    .limit(500);
-  return rows.map(toImport);
+    .where(where)
+    // Equal sort values: newest first.
+    .orderBy(plan.orderBy[0]!, desc(imports.id))
+    .limit(plan.limit)
+    .offset(plan.offset);
+  return { data: rows.map(toImport), meta: plan.meta(counted?.total ?? 0) };
 }
 
 async function findImportRow(db: Db, principal: Principal, uuid: string): Promise<ImportRowData> {

@@ -162,6 +162,17 @@ describe('importing a report file', () => {
     expect(sheet.headers['content-type']).toContain('spreadsheetml');
     const original = await t.app.inject({ url: `/api/v1/imports/${bad.json().data.uuid}/file`, headers: w.reporter });
     expect(original.rawPayload.length).toBeGreaterThan(100);
+
+    // The import history pages, sorts and searches like every list; newest first by default.
+    const list = async (query: string) => (await t.app.inject({ url: `/api/v1/imports?report_uuid=${w.report.uuid}${query}`, headers: w.reporter })).json();
+    const first = await list('&per_page=1');
+    expect(first.meta).toEqual({ page: 1, per_page: 1, total: 2 });
+    expect(first.data.map((i: { file_name: string }) => i.file_name)).toEqual(['bad.xlsx']);
+    expect((await list('&per_page=1&page=2')).data.map((i: { file_name: string }) => i.file_name)).toEqual(['good.xlsx']);
+    expect((await list('&sort=file_name&direction=desc')).data.map((i: { file_name: string }) => i.file_name)).toEqual(['good.xlsx', 'bad.xlsx']);
+    expect((await list('&sort=error_count&direction=asc')).data.map((i: { file_name: string }) => i.file_name)).toEqual(['good.xlsx', 'bad.xlsx']);
+    expect((await list('&search=good')).data.map((i: { file_name: string }) => i.file_name)).toEqual(['good.xlsx']);
+    expect((await list('&sort=secret')).message).toBeDefined();
   });
 
   it("when a copy replaces the rows after an invalid import, then that import's errors no longer describe the report; a new import does", async () => {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { dataOf } from '@mss/contracts/common';
+import { dataOf, listOf } from '@mss/contracts/common';
 import { preflightSchema } from '@mss/contracts/preflight';
 import {
   reportCreateSchema,
+  reportHistoryQuerySchema,
   reportListQuerySchema,
   reportRowsPageSchema,
   reportRowsQuerySchema,
@@ -11,7 +12,7 @@ import {
   reportSummarySchema,
 } from '@mss/contracts/reports';
 import type { App, AppContext } from '../../context.ts';
-import { changeReportStatus, copyPreviousReport, createReport, findReport, findReportPreflight, findReportRows, findReports } from './reports.service.ts';
+import { changeReportStatus, copyPreviousReport, createReport, findReport, findReportHistory, findReportPreflight, findReportRows, findReports } from './reports.service.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 
@@ -30,6 +31,19 @@ export function reportsRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
     },
     async (request) => ({ data: await findReports(ctx.db, principalOf(request), request.query) }),
+  );
+  app.get(
+    '/report-history',
+    {
+      schema: {
+        tags,
+        summary: "One market's reports over its periods, paged, sorted and searched (the report history screen)",
+        querystring: reportHistoryQuerySchema,
+        response: { 200: listOf(reportSummarySchema) },
+      },
+      preValidation: signedIn,
+    },
+    async (request) => findReportHistory(ctx.db, principalOf(request), request.query),
   );
   app.post(
     '/reports',

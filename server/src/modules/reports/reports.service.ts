@@ -22,7 +22,7 @@ import {
 } from '../../db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
 import { findPeriodRow, marketsWith, organizationMarketIds } from '../periods/periods.service.ts';
-import { planList } from '../../lib/list.ts';
+import { type Paged, planList } from '../../lib/list.ts';
 import { deviationThreshold, findPreviousReport, latestPreflight, runPreflight } from '../preflight/preflight.service.ts';
 import { copyCurrentRows, countCopyableRows, createRowSet, deleteStaleRowSets } from './row-sets.ts';
 import { applyReportEvent, assertReportEvent } from './reports.workflow.ts';
@@ -113,6 +113,48 @@ export async function findReports(
     )
     .orderBy(desc(periods.starts_on), asc(sql`lower(${companies.name})`));
   return rows.map(toSummary);
+}
+
+/**
+ * One market's reports over its periods, a page at a time (the report history screen): what the
+ * actor may see (a reporter their company's), sorted and searched like every list.
+ */
+export async function findReportHistory(
+  db: Db,
+  principal: Principal,
+  query: { market_id: number; company_id?: number; page: number; per_page: number; sort?: string; direction: 'asc' | 'desc'; search?: string },
+): Promise<Paged<ReportSummary>> {
+  const plan = planList(query, {
+    sortable: {
+      period: periods.starts_on,
+      company: sql`lower(${companies.name})`,
+      status: reports.status,
+      submitted_at: reports.submitted_at,
+      approved_at: reports.approved_at,
+      row_count: summaryColumns.row_count,
+    },
+    searchable: [periods.title, companies.name],
+    nullsLast: ['submitted_at', 'approved_at'],
+  });
+  const where = and(
+    await visibleReports(db, principal),
+    eq(periods.market_id, query.market_id),
+    query.company_id ? eq(reports.company_id, query.company_id) : undefined,
+    plan.search,
+  );
+  const [counted] = await db
+    .select({ total: count() })
+    .from(reports)
+    .innerJoin(periods, eq(periods.id, reports.period_id))
+    .innerJoin(companies, eq(companies.id, reports.company_id))
+    .where(where);
+  const rows = await selectReports(db)
+    .where(where)
+    // Equal sort values: newest period first, then by company (not planList's id order).
+    .orderBy(plan.orderBy[0]!, desc(periods.starts_on), asc(sql`lower(${companies.name})`), asc(reports.id))
+    .limit(plan.limit)
+    .offset(plan.offset);
+  return { data: rows.map(toSummary), meta: plan.meta(counted?.total ?? 0) };
 }
 
 /** A report the actor may see, or 404. */

@@ -221,6 +221,35 @@ describe('the report workflow', () => {
     expect((await status(w.reporter, report.uuid, { status: 40 })).json().data.sent_back_comment).toBeNull();
   });
 
+  it('when the report history is asked for, then it pages, sorts and searches what the caller may see', async () => {
+    const w = await world();
+    for (const [title, starts] of [
+      ['2026-08', '2026-08-01'],
+      ['2026-09', '2026-09-01'],
+      ['2026-10', '2026-10-01'],
+    ] as const)
+      await openPeriod(w, title, starts);
+    const history = async (headers: Record<string, string>, query: string) =>
+      (await t.app.inject({ url: `/api/v1/report-history?market_id=${w.market.id}${query}`, headers })).json();
+    const label = (r: { period: { title: string }; company: { name: string } }) => `${r.period.title} ${r.company.name}`;
+
+    // An approver sees both companies, newest period first; a reporter only their own.
+    const all = await history(w.admin, '&per_page=4');
+    expect(all.meta).toEqual({ page: 1, per_page: 4, total: 6 });
+    expect(all.data.map(label)).toEqual(['2026-10 Acme AB', '2026-10 Rival AB', '2026-09 Acme AB', '2026-09 Rival AB']);
+    expect((await history(w.admin, '&per_page=4&page=2')).data.map(label)).toEqual(['2026-08 Acme AB', '2026-08 Rival AB']);
+    const own = await history(w.reporter, '');
+    expect(own.meta.total).toBe(3);
+    expect(own.data.every((r: { company: { id: number } }) => r.company.id === w.company.id)).toBe(true);
+    // Sorted by company, searched by period title.
+    expect((await history(w.admin, '&sort=company&direction=desc&per_page=1')).data.map(label)).toEqual(['2026-10 Rival AB']);
+    expect((await history(w.admin, '&search=2026-09')).data.map(label)).toEqual(['2026-09 Acme AB', '2026-09 Rival AB']);
+    expect((await t.app.inject({ url: `/api/v1/report-history?market_id=${w.market.id}&search=ab`, headers: w.admin })).statusCode).toBe(422);
+    // Another organization's market answers an empty page.
+    const outsider = await t.app.inject({ url: `/api/v1/report-history?market_id=${w.market.id}`, headers: (await world()).admin });
+    expect(outsider.json().meta.total).toBe(0);
+  });
+
   it('when filtering by status with a bracket array, then only reports in those statuses are listed', async () => {
     const w = await world();
     const { period, report } = await openPeriod(w, '2026-10', '2026-10-01');

@@ -16,6 +16,7 @@ const report = (status: number, p: ReturnType<typeof period>): ReportSummary => 
   updated_at: '2026-11-01T00:00:00.000Z',
   row_count: 0,
   preflight_severity: null,
+  sent_back_comment: null,
 });
 
 describe('the dashboard of open periods', () => {

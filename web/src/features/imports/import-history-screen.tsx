@@ -1,11 +1,11 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Group, Table } from '@mantine/core';
+import { Button, Group, Table } from '@mantine/core';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage } from '../../components/page.tsx';
 import { importDownloads, importQueries } from '../../api/imports.ts';
-import { QueryState, formatDateTime, formatNumber } from '../../components/reporting.tsx';
+import { ImportStatusBadge, QueryState, formatDateTime, formatNumber } from '../../components/reporting.tsx';
 
 /** /history/import — the imports of the reports the user may see, newest first. */
 export function ImportHistoryScreen({ title }: ScreenProps) {
@@ -41,13 +41,7 @@ export function ImportHistoryScreen({ title }: ScreenProps) {
                     <Table.Td>{item.period.title}</Table.Td>
                     <Table.Td>{item.file_name}</Table.Td>
                     <Table.Td>
-                      <Badge
-                        variant="light"
-                        tt="none"
-                        color={item.status === 'done' ? 'teal' : item.status === 'invalid' || item.status === 'failed' ? 'red' : 'blue'}
-                      >
-                        {t(`reporting.import.status.${item.status}`)}
-                      </Badge>
+                      <ImportStatusBadge status={item.status} />
                     </Table.Td>
                     <Table.Td ta="right">{formatNumber(item.row_count)}</Table.Td>
                     <Table.Td ta="right">{item.error_count || ''}</Table.Td>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { ReportStatus } from '@mss/contracts/enums';
 import type { Report } from '@mss/contracts/reports';
@@ -22,10 +22,13 @@ function report(status: number, rowCount: number, totals: Report['totals']): Rep
     approved_at: null,
     row_count: rowCount,
     preflight_severity: null,
+    sent_back_comment: null,
     updated_at: '2026-11-21T06:00:00Z',
     totals,
     preflight: null,
     history: [],
+    current_import: { uuid: 'imp-1', status: 'processing' },
+    copy_previous: null,
   };
 }
 
@@ -79,4 +82,64 @@ describe('the data import screen while a file is processed', () => {
     expect(api.callsTo('GET', 'imports/imp-1')).toHaveLength(4);
     expect(api.callsTo('GET', 'reports/rep-1')).toHaveLength(2);
   }, 15_000);
+});
+
+describe('the data import screen of a report with a past', () => {
+  const renderScreen = (data: Report, imports: unknown[] = []) => {
+    const api = fakeApi()
+      .withEnumerations()
+      .on('GET', 'reports/rep-1', { body: { data } })
+      .on('GET', 'reports/rep-1/rows', { body: { data: [], meta: { page: 1, per_page: 100, total: 0 } } })
+      .on('GET', 'imports', { body: { data: imports } })
+      .on('POST', 'reports/rep-1/copy-previous', { body: { data } });
+    setSession({ user: makeUser({ role: 'reporter' }), abilities: [marketAbility('upload-reports', 1)] });
+    const router = createMemoryRouter([{ path: '/import/:uuid', element: <ImportScreen params={{ uuid: 'rep-1' }} title="Data import" /> }], {
+      initialEntries: ['/import/rep-1'],
+    });
+    render(
+      <AppProviders>
+        <RouterProvider router={router} />
+      </AppProviders>,
+    );
+    return api;
+  };
+
+  it('when copying from the previous period, then it first says what it replaces and what it leaves out; cancelled, nothing is copied', async () => {
+    const api = renderScreen({
+      ...report(ReportStatus.Ongoing, 2, { volume: '3.0000', value: '3.0000' }),
+      current_import: null,
+      copy_previous: { period_title: '2026-10', row_count: 14, left_out: 1 },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Copy from previous period' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText(
+        "This replaces the report's 2 rows with the 14 rows of 2026-10. 1 row is left out: its code is inactive, no longer yours in this market, or takes no figure in its column now.",
+      ),
+    ).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.callsTo('POST', 'reports/rep-1/copy-previous')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Copy from previous period' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Copy from previous period' }));
+    await waitFor(() => expect(api.callsTo('POST', 'reports/rep-1/copy-previous')).toHaveLength(1));
+  });
+
+  it("when the report was sent back and its rows copied after an invalid import, then the comment is on top, no import result shows, and the import is in the report's list", async () => {
+    renderScreen(
+      {
+        ...report(ReportStatus.WaitingForCompletion, 1, { volume: '1.0000', value: '1.0000' }),
+        sent_back_comment: 'Code 1002 is missing',
+        current_import: null,
+      },
+      [{ ...importDetail('invalid', [{ row: 2, code: 'X', key: 'import.invalid_code', params: { row: 2 }, message: 'Invalid code on row 2.' }]), error_count: 1 }],
+    );
+    expect((await screen.findByTestId('sent-back-comment')).textContent).toContain('Code 1002 is missing');
+    const list = await screen.findByTestId('report-imports');
+    expect(within(list).getByText('report.xlsx')).toBeTruthy();
+    expect(within(list).getByText('The file has errors')).toBeTruthy();
+    expect(screen.queryByTestId('import-status')).toBeNull();
+    expect(screen.queryByText('Invalid code on row 2.')).toBeNull();
+  });
 });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Anchor, Button, FileInput, Group, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { Report } from '@mss/contracts/reports';
-import type { ImportDetail } from '@mss/contracts/imports';
+import type { Import, ImportDetail } from '@mss/contracts/imports';
 import { isApiError } from '../../api/http.ts';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
@@ -15,7 +15,9 @@ import { useReportingMutation } from '../../api/reporting.ts';
 import { reportDownloads, reportKeys, reportQueries, reportsApi } from '../../api/reports.ts';
 import { uploadReportFile } from './api/upload.ts';
 import {
+  ImportStatusBadge,
   PreflightResults,
+  SentBackComment,
   QueryState,
   ReportStatusBadge,
   RowsTable,
@@ -77,10 +79,9 @@ function ImportWorkspace({ report }: { report: Report }) {
   const actions = reportActions(report, abilitySubject(session));
   const imports = useQuery({ ...importQueries.imports(report.uuid), meta: { handlesErrors: true } });
   const [uploadedImport, setUploadedImport] = useState<string | null>(null);
-  // After "copy from previous period" the last import's result no longer describes the report.
-  const [hiddenImport, setHiddenImport] = useState<string | null>(null);
-  const latestImport = uploadedImport ?? imports.data?.[0]?.uuid ?? null;
-  const currentImport = latestImport === hiddenImport ? null : latestImport;
+  // The import whose result describes the report: none once a copy replaced its rows (the server
+  // says so); older imports are in the list below.
+  const currentImport = uploadedImport ?? report.current_import?.uuid ?? null;
   const copy = useReportingMutation(reportsApi.copyPrevious);
   const preflight = useReportingMutation(reportsApi.runPreflight);
 
@@ -89,9 +90,28 @@ function ImportWorkspace({ report }: { report: Report }) {
     Promise.all([client.invalidateQueries({ queryKey: reportKeys.report(report.uuid) }), client.invalidateQueries({ queryKey: importKeys.imports })]);
 
   const copyPrevious = async () => {
+    const source = report.copy_previous;
+    // Without a previous report there is nothing to confirm: the server names the period it looked in.
+    if (source?.row_count !== null && source !== null) {
+      const message = [
+        report.row_count > 0
+          ? t('reporting.copy.replace', {
+              current: t('reporting.copy.report_rows', { count: report.row_count, formatted: formatNumber(report.row_count) }),
+              source: t('reporting.copy.source_rows', { count: source.row_count, formatted: formatNumber(source.row_count), period: source.period_title }),
+            })
+          : t('reporting.copy.fill', {
+              source: t('reporting.copy.source_rows', { count: source.row_count, formatted: formatNumber(source.row_count), period: source.period_title }),
+            }),
+        source.left_out > 0 ? t('reporting.copy.left_out', { count: source.left_out, formatted: formatNumber(source.left_out) }) : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
+      const ok = await feedback.confirm({ message, confirmLabel: t('reporting.import.copy_previous') });
+      if (!ok) return;
+    }
     try {
       await feedback.loading.during(copy.mutateAsync(report.uuid));
-      setHiddenImport(latestImport);
+      setUploadedImport(null);
       feedback.toast(t('reporting.import.copied'), { color: 'teal' });
     } catch (error) {
       await feedback.errorOf(error);
@@ -109,6 +129,7 @@ function ImportWorkspace({ report }: { report: Report }) {
   return (
     <Stack gap="md">
       <ReportHeader report={report} />
+      <SentBackComment report={report} />
       <Group gap="xs">
         <Button component="a" href={reportDownloads.template(report.uuid)} download variant="light">
           {t('reporting.import.template')}
@@ -126,7 +147,6 @@ function ImportWorkspace({ report }: { report: Report }) {
           reportUuid={report.uuid}
           onAccepted={(importUuid) => {
             setUploadedImport(importUuid);
-            setHiddenImport(null);
             void refreshReport();
           }}
         />
@@ -155,12 +175,64 @@ function ImportWorkspace({ report }: { report: Report }) {
       <Section title={t('reporting.history.title')}>
         <StatusHistory history={report.history} />
       </Section>
+      <Section title={t('reporting.import.report_imports')}>
+        <QueryState query={imports} empty={(rows) => rows.length === 0}>
+          {(rows) => <ImportList imports={rows} />}
+        </QueryState>
+      </Section>
       <Text size="sm">
         <Anchor component={Link} to="/history/import">
           {t('title.import_history')}
         </Anchor>
       </Text>
     </Stack>
+  );
+}
+
+/** The report's imports, newest first: what each file gave, with the file and its errors to download. */
+function ImportList({ imports }: { imports: Import[] }) {
+  const { t } = useTranslation();
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table aria-label={t('reporting.import.report_imports')} data-testid="report-imports">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('reporting.history.when')}</Table.Th>
+            <Table.Th>{t('reporting.history.who')}</Table.Th>
+            <Table.Th>{t('reporting.import.file')}</Table.Th>
+            <Table.Th>{t('reporting.status')}</Table.Th>
+            <Table.Th ta="right">{t('reporting.row_count')}</Table.Th>
+            <Table.Th ta="right">{t('reporting.import.errors')}</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {imports.map((item) => (
+            <Table.Tr key={item.uuid}>
+              <Table.Td>{formatDateTime(item.created_at)}</Table.Td>
+              <Table.Td>{item.user?.name ?? '–'}</Table.Td>
+              <Table.Td>
+                <Anchor href={importDownloads.importFile(item.uuid)} download size="sm">
+                  {item.file_name}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <ImportStatusBadge status={item.status} />
+              </Table.Td>
+              <Table.Td ta="right">{formatNumber(item.row_count)}</Table.Td>
+              <Table.Td ta="right">{item.error_count > 0 ? formatNumber(item.error_count) : ''}</Table.Td>
+              <Table.Td>
+                {item.error_count > 0 && (
+                  <Anchor href={importDownloads.errorSheet(item.uuid)} download size="sm" c="red">
+                    {t('reporting.import.download_errors')}
+                  </Anchor>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
 

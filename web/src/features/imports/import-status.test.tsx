@@ -13,7 +13,7 @@ import { ReportStatusActions } from '../../components/report-status-actions.tsx'
 
 const detail = (status: ImportDetail['status'], errors: ImportDetail['errors'] = []) => importDetail(status, errors);
 
-function summary(status: number): ReportSummary {
+function summary(status: number, preflightSeverity: number | null = 10): ReportSummary {
   return {
     uuid: 'rep-1',
     status,
@@ -23,7 +23,8 @@ function summary(status: number): ReportSummary {
     submitted_at: null,
     approved_at: null,
     row_count: 0,
-    preflight_severity: null,
+    preflight_severity: preflightSeverity,
+    sent_back_comment: null,
     updated_at: '2026-11-21T06:00:00Z',
   };
 }
@@ -113,12 +114,12 @@ describe('the import status panel', () => {
 });
 
 describe('the report status buttons', () => {
-  const renderFor = (status: number, abilities: ReturnType<typeof marketAbility>[]) => {
+  const renderFor = (status: number, abilities: ReturnType<typeof marketAbility>[], severity: number | null = 10) => {
     fakeApi().withEnumerations();
     setSession({ user: makeUser({ role: 'reporter' }), abilities });
     return render(
       <AppProviders>
-        <ReportStatusActions report={summary(status)} />
+        <ReportStatusActions report={summary(status, severity)} />
       </AppProviders>,
     );
   };
@@ -127,6 +128,20 @@ describe('the report status buttons', () => {
     renderFor(ReportStatus.Ongoing, [marketAbility('upload-reports', 1)]);
     expect(screen.getByRole('button', { name: 'Submit' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it('when the preflight has errors or there are no rows, then Submit is not offered and the screen says why', () => {
+    renderFor(ReportStatus.Ongoing, [marketAbility('upload-reports', 1)], 40);
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    expect(screen.getByTestId('submit-blocked').textContent).toBe(
+      'The report cannot be submitted while its preflight has errors: correct them (see the preflight below), then submit.',
+    );
+  });
+
+  it('when the report has no rows (no preflight yet), then Submit is not offered and the screen says why', () => {
+    renderFor(ReportStatus.Ongoing, [marketAbility('upload-reports', 1)], null);
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    expect(screen.getByTestId('submit-blocked').textContent).toBe('The report has no rows yet: upload a file or copy the previous period, then submit.');
   });
 
   it('when an approver sees a report waiting for approval, then Approve and Send back are offered', () => {
