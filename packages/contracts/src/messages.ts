@@ -116,7 +116,8 @@ export const enUS = {
   'import.value_must_be_empty': 'Column C must be empty for code :code, its value is not reported (row :row).',
   'import.formula_without_value':
     'Row :row: the formula in column :column has no value; open the file in your spreadsheet program, let it calculate, and save it again.',
-  'import.too_many_errors': 'The file has :count errors; this list stops after the first :max, at row :row. Fix them and import the file again to see the rest.',
+  'import.too_many_errors':
+    'The file has :count errors; this list stops after the first :max, at row :row. Fix them and import the file again to see the rest.',
   'import.sheet.row': 'Row',
   'import.sheet.code': 'Code',
   'import.sheet.volume': 'Volume',

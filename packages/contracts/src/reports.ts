@@ -128,9 +128,7 @@ export const reportSchema = reportSummarySchema.extend({
    * company's in the market, rows whose only figure is in a disabled column). Null when the
    * market has no previous period; `row_count` null when the company has no report in it.
    */
-  copy_previous: z
-    .object({ period_title: z.string(), row_count: z.number().int().nullable(), left_out: z.number().int() })
-    .nullable(),
+  copy_previous: z.object({ period_title: z.string(), row_count: z.number().int().nullable(), left_out: z.number().int() }).nullable(),
 });
 export type Report = z.infer<typeof reportSchema>;
 

@@ -1,20 +1,23 @@
-import { queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
 import { http, type ApiBody } from './http.ts';
+import type { ListParams, Page } from './resource.ts';
 import { buildUrl } from './transport.ts';
 
 /** Imports (issue 4): keys start with 'imports'; reporting mutations invalidate them (./reporting.ts). */
 
+export type ImportListParams = Omit<ListParams, 'organization_id'> & { report_uuid?: string };
+
 export const importKeys = {
   imports: ['imports'] as const,
-  importList: (reportUuid?: string) => ['imports', 'list', reportUuid ?? null] as const,
+  importList: (params: ImportListParams) => ['imports', 'list', params] as const,
   import: (uuid: string) => ['imports', 'detail', uuid] as const,
 };
 
 const data = <T>(body: ApiBody<T>) => body.data;
 
 export const importsApi = {
-  imports: (reportUuid?: string) => http.get<ApiBody<Import[]>>('imports', { query: { report_uuid: reportUuid } }).then(data),
+  imports: (params: ImportListParams) => http.get<Page<Import>>('imports', { query: { ...params } }),
   import: (uuid: string) => http.get<ApiBody<ImportDetail>>(`imports/${uuid}`).then(data),
 };
 
@@ -29,7 +32,9 @@ export const IMPORT_POLL_MS = 1000;
 export const importRunning = (status: ImportDetail['status'] | undefined) => status === 'queued' || status === 'processing';
 
 export const importQueries = {
-  imports: (reportUuid?: string) => queryOptions({ queryKey: importKeys.importList(reportUuid), queryFn: () => importsApi.imports(reportUuid), staleTime: 0 }),
+  /** A page of the import history (of one report with `report_uuid`). */
+  imports: (params: ImportListParams) =>
+    queryOptions({ queryKey: importKeys.importList(params), queryFn: () => importsApi.imports(params), staleTime: 0, placeholderData: keepPreviousData }),
   /** Polled every second while the import runs (refetchInterval), then left alone. */
   import: (uuid: string) =>
     queryOptions({

@@ -243,3 +243,16 @@ describe('the guard before each navigation', () => {
     expect(api.calls.map((c) => c.url)).toEqual(['/api/v1/protocol/enums/fi-FI', '/api/v1/protocol/enums/sv-SE']);
   });
 });
+
+describe('the navbar entry of the report history', () => {
+  it('is "My reports" for a company’s user and leads to /history; "Report history" for others; /history/import stays the import history', async () => {
+    const { navEntries } = await import('./navigation.ts');
+    const reporter = makeUser({ role: 'reporter', company: { id: 1, name: 'Nordlys', markets: [] } as never });
+    const entries = navEntries(reporter, subject([marketAbility('view-report-history', 1), marketAbility('upload-reports', 1)]));
+    expect(entries.find((e) => e.href === '/history')).toMatchObject({ title: 'nav.my_reports', group: 'reporting' });
+    const approver = makeUser({ role: 'market-admin', company: null });
+    expect(navEntries(approver, subject([marketAbility('view-report-history', 1)])).find((e) => e.href === '/history')?.title).toBe('title.report_history');
+    expect(routeAt('/history/import').title).toBe('title.import_history');
+    expect(routeAt('/history/SE').title).toBe('title.report_history');
+  });
+});

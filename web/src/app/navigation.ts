@@ -24,7 +24,7 @@ export function navEntries(user: User, abilities: AbilitySubject, routes: AppRou
     if (!route.nav) continue;
     const href = navHref(route.path);
     if (href === null || !isAllowed(route.permission, user, abilities)) continue;
-    entries.push({ href, title: route.title, group: route.nav.group });
+    entries.push({ href, title: route.nav.title?.(user) ?? route.title, group: route.nav.group });
   }
   return entries;
 }

@@ -1,6 +1,7 @@
 import { type ComponentType, lazy } from 'react';
 import { canSomewhere } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
+import type { User } from '@mss/contracts/users';
 import type { UiKey } from '../i18n/en-US.ts';
 import { ForgotPasswordScreen } from '../features/auth/forgot-password-screen.tsx';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
@@ -74,8 +75,11 @@ export interface AppRoute extends GuardedRoute {
   /** Catalogue key of the screen title (page title and heading). */
   title: UiKey;
   screen: ComponentType<ScreenProps>;
-  /** Shown in the navbar, to the users the permission allows. */
-  nav?: { group: NavGroup };
+  /**
+   * Shown in the navbar, to the users the permission allows; `title` names the entry when it
+   * differs from the screen's title (for this user).
+   */
+  nav?: { group: NavGroup; title?: (user: User) => UiKey };
 }
 
 /** The reporting routes check abilities that are granted per market: held for any market is enough. */
@@ -142,7 +146,11 @@ export const appRoutes: AppRoute[] = [
     group: 'reporting',
   }),
   protectedRoute('/reporting-companies/:market/:marketId?', 'title.reporting_companies', ReportingCompaniesScreen, somewhere('approve-reports')),
-  protectedRoute('/history/:market', 'title.report_history', ReportHistoryScreen, somewhere('view-report-history')),
+  // Without a market, the first of the user's markets: the navbar leads here ("My reports" for a company's users).
+  protectedRoute('/history/:market?', 'title.report_history', ReportHistoryScreen, somewhere('view-report-history'), {
+    group: 'reporting',
+    title: (user) => (user.company ? 'nav.my_reports' : 'title.report_history'),
+  }),
   protectedRoute(
     '/report-statistics/:companyId/:market/:period/:report?',
     'title.report_statistics',

@@ -43,8 +43,7 @@ export function ReportStatusActions({ report, onChanged }: { report: ReportSumma
 
   if (!actions.submit && !actions.approve && !actions.sendBack) return null;
   // Submit only when the preflight lets it through (the server checks again); otherwise why not.
-  const blocked =
-    report.preflight_severity === null ? 'submit_no_rows' : report.preflight_severity >= PreflightSeverity.Error ? 'submit_blocked' : null;
+  const blocked = report.preflight_severity === null ? 'submit_no_rows' : report.preflight_severity >= PreflightSeverity.Error ? 'submit_blocked' : null;
   return (
     <Group gap="xs">
       {actions.submit && !blocked && <Button onClick={() => void submit()}>{t('reporting.action.submit')}</Button>}

@@ -183,7 +183,11 @@ describe('importing a report file', () => {
     expect((await reportOf()).current_import).toEqual({ uuid: bad.json().data.uuid, status: 'invalid' });
 
     // The previous period's report, with one row, and the copy from it.
-    const [period] = await t.db.select({ market_id: markets.id }).from(markets).innerJoin(periods, eq(periods.market_id, markets.id)).where(eq(periods.id, w.report.period_id));
+    const [period] = await t.db
+      .select({ market_id: markets.id })
+      .from(markets)
+      .innerJoin(periods, eq(periods.market_id, markets.id))
+      .where(eq(periods.id, w.report.period_id));
     const earlier = await t.app.inject({
       method: 'POST',
       url: '/api/v1/periods',
@@ -191,7 +195,10 @@ describe('importing a report file', () => {
       payload: { market_id: period!.market_id, title: '2026-09', starts_on: '2026-09-01', ends_on: '2026-09-30' },
     });
     await t.app.inject({ method: 'POST', url: `/api/v1/periods/${earlier.json().data.uuid}/open`, headers: w.admin });
-    const [previous] = await t.db.select().from(reports).where(and(eq(reports.company_id, w.report.company_id), ne(reports.id, w.report.id)));
+    const [previous] = await t.db
+      .select()
+      .from(reports)
+      .where(and(eq(reports.company_id, w.report.company_id), ne(reports.id, w.report.id)));
     const [set] = await t.db.insert(reportRowSets).values({ report_id: previous!.id }).returning();
     const [code] = await t.db
       .select({ id: codes.id })

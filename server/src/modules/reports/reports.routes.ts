@@ -12,7 +12,16 @@ import {
   reportSummarySchema,
 } from '@mss/contracts/reports';
 import type { App, AppContext } from '../../context.ts';
-import { changeReportStatus, copyPreviousReport, createReport, findReport, findReportHistory, findReportPreflight, findReportRows, findReports } from './reports.service.ts';
+import {
+  changeReportStatus,
+  copyPreviousReport,
+  createReport,
+  findReport,
+  findReportHistory,
+  findReportPreflight,
+  findReportRows,
+  findReports,
+} from './reports.service.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 

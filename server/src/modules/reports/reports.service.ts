@@ -62,7 +62,9 @@ const summaryColumns = {
   >`(select ${preflights.severity} from ${preflights} where ${preflights.report_id} = ${reports.id} order by ${preflights.id} desc limit 1)`,
   // The comment of the last send-back, until the report is submitted again (or approved): an
   // upload after the send-back does not hide what the approver asked for.
-  sent_back_comment: sql<string | null>`(select case when ${reportStatusChanges.to_status} = ${ReportStatus.WaitingForCompletion} then ${reportStatusChanges.comment} end
+  sent_back_comment: sql<
+    string | null
+  >`(select case when ${reportStatusChanges.to_status} = ${ReportStatus.WaitingForCompletion} then ${reportStatusChanges.comment} end
      from ${reportStatusChanges}
      where ${reportStatusChanges.report_id} = ${reports.id}
        and ${reportStatusChanges.to_status} in (${ReportStatus.WaitingForApproval}, ${ReportStatus.WaitingForCompletion}, ${ReportStatus.Approved})

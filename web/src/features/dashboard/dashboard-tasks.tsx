@@ -28,6 +28,9 @@ export function ReportingTasks() {
   return (
     <>
       {canSomewhere(subject, 'upload-reports') && <OpenReports />}
+      {(canSomewhere(subject, 'upload-reports') || canSomewhere(subject, 'view-company-reports')) && session.user?.company && (
+        <RecentReports companyId={session.user.company.id} uploader={canSomewhere(subject, 'upload-reports')} />
+      )}
       {canSomewhere(subject, 'approve-reports') && <WaitingReports />}
       {canSomewhere(subject, 'approve-reports') && <OpenPeriods />}
     </>
@@ -53,6 +56,11 @@ function OpenReports() {
                     <Anchor component={Link} to={`/import/${report.uuid}`}>
                       {report.company.name} · {report.market.iso_code} · {report.period.title}
                     </Anchor>
+                    {report.sent_back_comment !== null && (
+                      <Text size="sm" c="orange.9" data-testid="dashboard-sent-back" style={{ whiteSpace: 'pre-wrap' }}>
+                        {t('dashboard.sent_back', { comment: report.sent_back_comment || t('reporting.sent_back.no_comment') })}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>
                     <ReportStatusBadge status={report.status} />
@@ -66,6 +74,72 @@ function OpenReports() {
           </Table>
         </Table.ScrollContainer>
       )}
+    </TaskCard>
+  );
+}
+
+/** How long a submitted or approved report stays on its company's dashboard. */
+export const RECENT_DAYS = 45;
+const RECENT_MAX = 8;
+
+/** Submitted and approved reports changed in the last `days` days, newest first, at most `max`. */
+export function recentReports(reports: readonly ReportSummary[], now = Date.now(), days = RECENT_DAYS, max = RECENT_MAX): ReportSummary[] {
+  const since = now - days * 24 * 60 * 60 * 1000;
+  return reports
+    .filter((r) => Date.parse(r.updated_at) >= since)
+    .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
+    .slice(0, max);
+}
+
+/** For a company's users: what they sent lately and how it went (approved ones too, for a while). */
+function RecentReports({ companyId, uploader }: { companyId: number; uploader: boolean }) {
+  const { t } = useTranslation();
+  const query = useQuery({
+    ...reportQueries.reports({ company_id: companyId, status: [ReportStatus.WaitingForApproval, ReportStatus.Approved] }),
+    meta: { handlesErrors: true },
+  });
+  const reports = recentReports(query.data ?? []);
+  return (
+    <TaskCard label={t('dashboard.recent_reports')} testId="dashboard-recent-reports">
+      {reports.length === 0 ? (
+        <Text c="dimmed">{query.isPending ? t('app.loading') : t('dashboard.no_recent_reports')}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={520}>
+          <Table aria-label={t('dashboard.recent_reports')}>
+            <Table.Tbody>
+              {reports.map((report) => (
+                <Table.Tr key={report.uuid}>
+                  <Table.Td>
+                    <Anchor
+                      component={Link}
+                      to={
+                        uploader ? `/import/${report.uuid}` : `/report-statistics/${report.company.id}/${report.market.id}/${report.period.uuid}/${report.uuid}`
+                      }
+                    >
+                      {report.company.name} · {report.market.iso_code} · {report.period.title}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <ReportStatusBadge status={report.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">
+                      {report.status === ReportStatus.Approved
+                        ? t('dashboard.approved_on', { date: formatDate(report.approved_at) })
+                        : t('dashboard.submitted_on', { date: formatDate(report.submitted_at) })}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Text size="sm" mt="xs">
+        <Anchor component={Link} to="/history">
+          {t('dashboard.all_my_reports')}
+        </Anchor>
+      </Text>
     </TaskCard>
   );
 }

@@ -50,7 +50,7 @@ describe('the data import screen while a file is processed', () => {
       .on('GET', 'reports/rep-1/rows', () => ({
         body: { data: [{ code_id: 1, code: '1001', name: 'Tractors', volume: '5.0000', value: '7.5000' }], meta: { page: 1, per_page: 100, total: 1 } },
       }))
-      .on('GET', 'imports', { body: { data: [importOf('processing')] } })
+      .on('GET', 'imports', { body: { data: [importOf('processing')], meta: { page: 1, per_page: 10, total: 1 } } })
       .on('GET', 'imports/imp-1', () => {
         const next = imports.shift();
         if (next) return { body: { data: next } };
@@ -90,7 +90,7 @@ describe('the data import screen of a report with a past', () => {
       .withEnumerations()
       .on('GET', 'reports/rep-1', { body: { data } })
       .on('GET', 'reports/rep-1/rows', { body: { data: [], meta: { page: 1, per_page: 100, total: 0 } } })
-      .on('GET', 'imports', { body: { data: imports } })
+      .on('GET', 'imports', { body: { data: imports, meta: { page: 1, per_page: 10, total: imports.length } } })
       .on('POST', 'reports/rep-1/copy-previous', { body: { data } });
     setSession({ user: makeUser({ role: 'reporter' }), abilities: [marketAbility('upload-reports', 1)] });
     const router = createMemoryRouter([{ path: '/import/:uuid', element: <ImportScreen params={{ uuid: 'rep-1' }} title="Data import" /> }], {
@@ -133,7 +133,12 @@ describe('the data import screen of a report with a past', () => {
         sent_back_comment: 'Code 1002 is missing',
         current_import: null,
       },
-      [{ ...importDetail('invalid', [{ row: 2, code: 'X', key: 'import.invalid_code', params: { row: 2 }, message: 'Invalid code on row 2.' }]), error_count: 1 }],
+      [
+        {
+          ...importDetail('invalid', [{ row: 2, code: 'X', key: 'import.invalid_code', params: { row: 2 }, message: 'Invalid code on row 2.' }]),
+          error_count: 1,
+        },
+      ],
     );
     expect((await screen.findByTestId('sent-back-comment')).textContent).toContain('Code 1002 is missing');
     const list = await screen.findByTestId('report-imports');

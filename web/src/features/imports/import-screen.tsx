@@ -5,6 +5,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Anchor, Button, FileInput, Group, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { Report } from '@mss/contracts/reports';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
+import { DataTable } from '../../components/data-table.tsx';
+import { ImportActions, importColumns } from './import-columns.tsx';
 import { isApiError } from '../../api/http.ts';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
@@ -15,7 +17,6 @@ import { useReportingMutation } from '../../api/reporting.ts';
 import { reportDownloads, reportKeys, reportQueries, reportsApi } from '../../api/reports.ts';
 import { uploadReportFile } from './api/upload.ts';
 import {
-  ImportStatusBadge,
   PreflightResults,
   SentBackComment,
   QueryState,
@@ -77,7 +78,6 @@ function ImportWorkspace({ report }: { report: Report }) {
   const session = useSession();
   const client = useQueryClient();
   const actions = reportActions(report, abilitySubject(session));
-  const imports = useQuery({ ...importQueries.imports(report.uuid), meta: { handlesErrors: true } });
   const [uploadedImport, setUploadedImport] = useState<string | null>(null);
   // The import whose result describes the report: none once a copy replaced its rows (the server
   // says so); older imports are in the list below.
@@ -176,9 +176,17 @@ function ImportWorkspace({ report }: { report: Report }) {
         <StatusHistory history={report.history} />
       </Section>
       <Section title={t('reporting.import.report_imports')}>
-        <QueryState query={imports} empty={(rows) => rows.length === 0}>
-          {(rows) => <ImportList imports={rows} />}
-        </QueryState>
+        <div data-testid="report-imports">
+          <DataTable<Import, ReturnType<typeof importKeys.importList>>
+            label={t('reporting.import.report_imports')}
+            rowKey={(item) => item.uuid}
+            defaultSort={{ sort: 'created_at', direction: 'desc' }}
+            perPage={10}
+            query={(params) => importQueries.imports({ ...params, report_uuid: report.uuid })}
+            columns={importColumns(t, { withReport: false })}
+            rowActions={(item) => <ImportActions item={item} t={t} withReport={false} />}
+          />
+        </div>
       </Section>
       <Text size="sm">
         <Anchor component={Link} to="/history/import">
@@ -186,53 +194,6 @@ function ImportWorkspace({ report }: { report: Report }) {
         </Anchor>
       </Text>
     </Stack>
-  );
-}
-
-/** The report's imports, newest first: what each file gave, with the file and its errors to download. */
-function ImportList({ imports }: { imports: Import[] }) {
-  const { t } = useTranslation();
-  return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table aria-label={t('reporting.import.report_imports')} data-testid="report-imports">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('reporting.history.when')}</Table.Th>
-            <Table.Th>{t('reporting.history.who')}</Table.Th>
-            <Table.Th>{t('reporting.import.file')}</Table.Th>
-            <Table.Th>{t('reporting.status')}</Table.Th>
-            <Table.Th ta="right">{t('reporting.row_count')}</Table.Th>
-            <Table.Th ta="right">{t('reporting.import.errors')}</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {imports.map((item) => (
-            <Table.Tr key={item.uuid}>
-              <Table.Td>{formatDateTime(item.created_at)}</Table.Td>
-              <Table.Td>{item.user?.name ?? '–'}</Table.Td>
-              <Table.Td>
-                <Anchor href={importDownloads.importFile(item.uuid)} download size="sm">
-                  {item.file_name}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                <ImportStatusBadge status={item.status} />
-              </Table.Td>
-              <Table.Td ta="right">{formatNumber(item.row_count)}</Table.Td>
-              <Table.Td ta="right">{item.error_count > 0 ? formatNumber(item.error_count) : ''}</Table.Td>
-              <Table.Td>
-                {item.error_count > 0 && (
-                  <Anchor href={importDownloads.errorSheet(item.uuid)} download size="sm" c="red">
-                    {t('reporting.import.download_errors')}
-                  </Anchor>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
   );
 }
 

@@ -89,7 +89,9 @@ describe('the import status panel', () => {
 
   it('when every error is in the sheet, then the screen says the sheet lists all of them', async () => {
     const errors = [{ row: 2, code: 'X', key: 'import.invalid_code', params: { row: 2 }, message: 'Invalid code on row 2.' }];
-    fakeApi().on('GET', 'imports/imp-1', { body: { data: { ...detail('invalid', errors), error_count: 20_000, errors_listed: 20_000, errors_truncated: true } } });
+    fakeApi().on('GET', 'imports/imp-1', {
+      body: { data: { ...detail('invalid', errors), error_count: 20_000, errors_listed: 20_000, errors_truncated: true } },
+    });
     render(
       <AppProviders>
         <ImportStatusPanel importUuid="imp-1" onEnded={() => {}} />

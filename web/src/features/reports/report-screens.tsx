@@ -7,7 +7,9 @@ import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage } from '../../components/page.tsx';
 import { approvalQueries } from '../../api/approvals.ts';
 import { periodQueries } from '../../api/periods.ts';
-import { reportQueries } from '../../api/reports.ts';
+import { reportKeys, reportQueries } from '../../api/reports.ts';
+import type { ReportSummary } from '@mss/contracts/reports';
+import { DataTable } from '../../components/data-table.tsx';
 import { QueryState, ReportStatusBadge, SeverityBadge, formatDateTime, formatNumber } from '../../components/reporting.tsx';
 import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 
@@ -18,57 +20,39 @@ import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 export function ReportHistoryScreen({ title, params }: ScreenProps) {
   const { t } = useTranslation();
   const { user } = useSession();
-  const marketId = useMarketParam(params.market, 'view-report-history');
-  const query = useQuery({
-    ...reportQueries.reports({ market_id: marketId, company_id: user?.company?.id }),
-    enabled: marketId !== undefined,
-    meta: { handlesErrors: true },
-  });
+  const { markets } = useMarketsWith('view-report-history');
+  // /history (the navbar's entry): the first of the user's markets.
+  const marketId = useMarketParam(params.market, 'view-report-history') ?? (params.market ? undefined : markets[0]?.id);
+  const companyId = user?.company?.id;
   return (
     <AdminPage title={title}>
       <MarketPicker base="/history" value={marketId} ability="view-report-history" />
       {marketId && (
-        <QueryState query={query} empty={(rows) => rows.length === 0}>
-          {(reports) => (
-            <Table striped withTableBorder aria-label={title}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('reporting.period.title')}</Table.Th>
-                  <Table.Th>{t('reporting.company')}</Table.Th>
-                  <Table.Th>{t('reporting.status')}</Table.Th>
-                  <Table.Th>{t('reporting.submitted_at')}</Table.Th>
-                  <Table.Th>{t('reporting.approved_at')}</Table.Th>
-                  <Table.Th ta="right">{t('reporting.row_count')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {reports.map((report) => (
-                  <Table.Tr key={report.uuid}>
-                    <Table.Td>{report.period.title}</Table.Td>
-                    <Table.Td>{report.company.name}</Table.Td>
-                    <Table.Td>
-                      <ReportStatusBadge status={report.status} />
-                    </Table.Td>
-                    <Table.Td>{formatDateTime(report.submitted_at)}</Table.Td>
-                    <Table.Td>{formatDateTime(report.approved_at)}</Table.Td>
-                    <Table.Td ta="right">{formatNumber(report.row_count)}</Table.Td>
-                    <Table.Td>
-                      <Button
-                        component={Link}
-                        to={`/report-statistics/${report.company.id}/${report.market.id}/${report.period.uuid}/${report.uuid}`}
-                        size="xs"
-                        variant="subtle"
-                      >
-                        {t('reporting.open_report')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+        <DataTable<ReportSummary, ReturnType<typeof reportKeys.history>>
+          key={marketId}
+          label={title}
+          rowKey={(report) => report.uuid}
+          defaultSort={{ sort: 'period', direction: 'desc' }}
+          query={(list) => reportQueries.history({ ...list, market_id: marketId, ...(companyId ? { company_id: companyId } : {}) })}
+          columns={[
+            { key: 'period', label: t('reporting.period.title'), sortable: true, render: (report) => report.period.title },
+            { key: 'company', label: t('reporting.company'), sortable: true, render: (report) => report.company.name },
+            { key: 'status', label: t('reporting.status'), sortable: true, render: (report) => <ReportStatusBadge status={report.status} /> },
+            { key: 'submitted_at', label: t('reporting.submitted_at'), sortable: true, render: (report) => formatDateTime(report.submitted_at) },
+            { key: 'approved_at', label: t('reporting.approved_at'), sortable: true, render: (report) => formatDateTime(report.approved_at) },
+            { key: 'row_count', label: t('reporting.row_count'), sortable: true, render: (report) => formatNumber(report.row_count) },
+          ]}
+          rowActions={(report) => (
+            <Button
+              component={Link}
+              to={`/report-statistics/${report.company.id}/${report.market.id}/${report.period.uuid}/${report.uuid}`}
+              size="xs"
+              variant="subtle"
+            >
+              {t('reporting.open_report')}
+            </Button>
           )}
-        </QueryState>
+        />
       )}
     </AdminPage>
   );
