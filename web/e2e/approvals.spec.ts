@@ -52,13 +52,21 @@ test.describe('approvals', () => {
     const header = reporter.getByTestId('report-header');
     await expect(header).toContainText('Waiting for completion');
     await expect(reporter.getByTestId('status-history')).toContainText('Please check code 1003.');
+    await expect(reporter.getByTestId('sent-back-comment')).toContainText('Please check code 1003.');
     await reporter.getByRole('button', { name: 'Submit', exact: true }).click();
     await reporter.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
     await expect(header).toContainText('Waiting for approval');
 
-    // The approval list shows it waiting again.
+    // The approval list shows it waiting again; the comment has left the top of the report.
+    await expect(reporter.getByTestId('sent-back-comment')).toHaveCount(0);
     await admin.reload();
     await expect(nordlys).toContainText('Waiting for approval');
+
+    // A period that is not there (unknown, or another organization's): a plain 404, not its uuid.
+    const stranger = '00000000-0000-4000-8000-000000000000';
+    await admin.goto(`/approval-list/${stranger}`);
+    await expect(admin.getByTestId('not-found')).toContainText('Could not find what you were looking for.');
+    await expect(admin.getByText(stranger)).toHaveCount(0);
   });
 
   test('the market administrator approves a resubmitted report with the bulk action; the reporter sees it approved and can change nothing', async ({

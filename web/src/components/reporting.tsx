@@ -26,6 +26,7 @@ import type { ComparedPeriod, Report, ReportRowsComparison, ReportSummary } from
 import type { Import } from '@mss/contracts/imports';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { errorMessage } from './feedback.tsx';
+import { isApiError } from '../api/http.ts';
 import { effectiveSearch } from './data-table.tsx';
 import { useEnumLabel } from '../lib/enum-options.ts';
 import { useReportRows } from '../api/report-rows.ts';
@@ -85,14 +86,40 @@ export function QueryState<T>({
         <Loader />
       </Center>
     );
-  if (query.isError || query.data === undefined)
-    return (
-      <Alert color="red" role="alert">
-        {errorMessage(query.error)}
-      </Alert>
-    );
+  if (query.isError || query.data === undefined) return <ErrorState error={query.error} />;
   if (empty?.(query.data)) return <Text c="dimmed">{t('reporting.empty')}</Text>;
   return <>{children(query.data)}</>;
+}
+
+/**
+ * A failed request in place of what it should have shown: its message, or, for a record that does
+ * not exist or is another organization's (404), what the 404 page says, never the uuid asked for.
+ */
+export function ErrorState({ error, testId }: { error: unknown; testId?: string }) {
+  if (isApiError(error) && error.status === 404) return <NotFoundState />;
+  return (
+    <Alert color="red" role="alert" data-testid={testId}>
+      {errorMessage(error)}
+    </Alert>
+  );
+}
+
+/** In place of a record that is not there (404): what the 404 page says. */
+export function NotFoundState() {
+  const { t } = useTranslation();
+  return (
+    <Center py="xl" data-testid="not-found">
+      <Stack align="center" gap={4} ta="center">
+        <Text fw={800} fz="h2" c="dimmed">
+          404
+        </Text>
+        <Text fw={600}>{t('generic.not_found')}</Text>
+        <Text size="sm" c="dimmed">
+          {t('system.not_found_hint')}
+        </Text>
+      </Stack>
+    </Center>
+  );
 }
 
 export function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {

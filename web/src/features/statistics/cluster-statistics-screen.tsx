@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Center, Group, Loader, Paper, ScrollArea, SegmentedControl, Select, Stack, Table, Text } from '@mantine/core';
+import { Center, Group, Loader, Paper, ScrollArea, SegmentedControl, Select, Stack, Table, Text } from '@mantine/core';
 import type { ClusterBreakdown, ClusterStatistics, StatisticsFigures } from '@mss/contracts/statistics';
 import { statisticsQueries } from '../../api/statistics.ts';
-import { errorMessage } from '../../components/feedback.tsx';
+import { ErrorState } from '../../components/reporting.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { formatDecimal } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
@@ -154,11 +154,7 @@ export function ClusterStatisticsScreen({ title }: ScreenProps) {
           <Loader />
         </Center>
       )}
-      {answer.isError && (
-        <Alert color="red" role="alert">
-          {errorMessage(answer.error)}
-        </Alert>
-      )}
+      {answer.isError && <ErrorState error={answer.error} />}
       {answer.data && (
         <Stack gap="md" style={{ opacity: answer.isPlaceholderData ? 0.6 : 1 }}>
           <AnswerFacts answer={answer.data}>

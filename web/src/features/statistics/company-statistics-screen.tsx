@@ -2,13 +2,12 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { LineChart } from '@mantine/charts';
-import { Alert, Anchor, Center, Group, Loader, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Center, Group, Loader, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import type { CompanyStatistics } from '@mss/contracts/statistics';
 import { periodQueries } from '../../api/periods.ts';
 import { statisticsQueries } from '../../api/statistics.ts';
-import { errorMessage } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
-import { ReportStatusBadge } from '../../components/reporting.tsx';
+import { ReportStatusBadge, ErrorState } from '../../components/reporting.tsx';
 import { useMarketParam } from '../../lib/markets.ts';
 import { formatDecimal, formatPercent } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
@@ -143,11 +142,7 @@ export function CompanyStatisticsScreen({ title, params }: ScreenProps) {
           <Loader />
         </Center>
       )}
-      {answer.isError && (
-        <Alert color="red" role="alert" data-testid="statistics-error">
-          {errorMessage(answer.error)}
-        </Alert>
-      )}
+      {answer.isError && <ErrorState error={answer.error} testId="statistics-error" />}
       {answer.data && (
         <Stack gap="md">
           <Group gap="sm" justify="space-between" align="flex-end" wrap="wrap">

@@ -10,7 +10,7 @@ import type { MarketStatistics, StatisticsBreakdown, StatisticsRow, TrendStatist
 import { periodQueries } from '../../api/periods.ts';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import { statisticsDownload, statisticsQueries } from '../../api/statistics.ts';
-import { errorMessage } from '../../components/feedback.tsx';
+import { ErrorState } from '../../components/reporting.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { useMarketsWith } from '../../lib/markets.ts';
 import { formatDecimal } from '../../lib/numbers.ts';
@@ -247,11 +247,7 @@ export function StatisticsScreen({ title }: ScreenProps) {
           <Loader />
         </Center>
       )}
-      {answer.isError && (
-        <Alert color="red" role="alert" data-testid="statistics-error">
-          {errorMessage(answer.error)}
-        </Alert>
-      )}
+      {answer.isError && <ErrorState error={answer.error} testId="statistics-error" />}
       {answer.data && (
         <Stack gap="md" style={{ opacity: answer.isPlaceholderData ? 0.6 : 1 }}>
           <AnswerFacts answer={answer.data}>
