@@ -3,9 +3,7 @@ import { canSomewhere } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
 import type { User } from '@mss/contracts/users';
 import type { UiKey } from '../i18n/en-US.ts';
-import { ForgotPasswordScreen } from '../features/auth/forgot-password-screen.tsx';
 import { LoginScreen } from '../features/auth/login-screen.tsx';
-import { ResetPasswordScreen } from '../features/auth/reset-password-screen.tsx';
 import { DashboardScreen } from '../features/dashboard/dashboard-screen.tsx';
 import { ForbiddenScreen } from '../features/system/forbidden-screen.tsx';
 import { NotAvailableScreen } from '../features/system/not-available-screen.tsx';
@@ -20,6 +18,9 @@ import type { ScreenProps } from '../lib/screen.ts';
 const screen = <M extends Record<K, ComponentType<ScreenProps>>, K extends string>(load: () => Promise<M>, name: K) =>
   lazy(async () => ({ default: (await load())[name] }));
 
+// Rarely opened: not part of the first load (the sign-in screen is).
+const ForgotPasswordScreen = screen(() => import('../features/auth/forgot-password-screen.tsx'), 'ForgotPasswordScreen');
+const ResetPasswordScreen = screen(() => import('../features/auth/reset-password-screen.tsx'), 'ResetPasswordScreen');
 const ClusterAddScreen = screen(() => import('../features/clusters/cluster-screens.tsx'), 'ClusterAddScreen');
 const ClusterEditScreen = screen(() => import('../features/clusters/cluster-screens.tsx'), 'ClusterEditScreen');
 const ClusterListScreen = screen(() => import('../features/clusters/cluster-screens.tsx'), 'ClusterListScreen');

@@ -1,12 +1,31 @@
+import { Suspense, lazy } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { AppShell, Avatar, Box, Burger, Button, Divider, Group, Menu, NavLink, ScrollArea, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import {
+  AppShell,
+  Avatar,
+  Box,
+  Burger,
+  Button,
+  Divider,
+  Group,
+  Loader,
+  Menu,
+  NavLink,
+  ScrollArea,
+  Stack,
+  Text,
+  ThemeIcon,
+  UnstyledButton,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { abilitySubject, logout, useSession } from '../api/session.ts';
 import { BrandMark } from './brand.tsx';
 import { feedback } from '../components/feedback.tsx';
 import { NAV_GROUPS, isActive, navEntries } from './navigation.ts';
-import { WorkflowMailsSwitch } from '../features/communications/notification-settings.tsx';
+
+/** The user menu's setting: loaded when the menu first opens, not with the first screen. */
+const WorkflowMailsSwitch = lazy(() => import('../features/communications/notification-settings.tsx').then((m) => ({ default: m.WorkflowMailsSwitch })));
 
 function initials(name: string): string {
   return name
@@ -89,7 +108,9 @@ export function ShellLayout() {
               </Menu.Target>
               <Menu.Dropdown p="sm">
                 <Menu.Label>{t('profile.menu')}</Menu.Label>
-                <WorkflowMailsSwitch />
+                <Suspense fallback={<Loader size="xs" />}>
+                  <WorkflowMailsSwitch />
+                </Suspense>
               </Menu.Dropdown>
             </Menu>
             <Button variant="default" size="xs" onClick={signOut}>
@@ -137,7 +158,9 @@ export function ShellLayout() {
           {/* On a phone the header has no room for the user menu: its settings are here (loaded once the navbar opens). */}
           {opened && (
             <Box px="sm" py="xs">
-              <WorkflowMailsSwitch />
+              <Suspense fallback={<Loader size="xs" />}>
+                <WorkflowMailsSwitch />
+              </Suspense>
             </Box>
           )}
         </AppShell.Section>

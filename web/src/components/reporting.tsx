@@ -30,7 +30,7 @@ import { isApiError } from '../api/http.ts';
 import { effectiveSearch } from './data-table.tsx';
 import { useEnumLabel } from '../lib/enum-options.ts';
 import { useReportRows } from '../api/report-rows.ts';
-import { reportStatusColor, severityColor } from '../lib/report-status.ts';
+import { severityColor } from '../lib/report-status.ts';
 
 import { formatDate, formatDateTime } from '../lib/dates.ts';
 
@@ -39,15 +39,8 @@ export { formatDate, formatDateTime };
 /** A count (rows, reports) as the user's locale writes it. Figures are decimal strings: `formatDecimal`. */
 export const formatNumber = (value: number | null | undefined): string => (value === null || value === undefined ? '' : value.toLocaleString());
 
-export function ReportStatusBadge({ status }: { status: number }) {
-  const label = useEnumLabel();
-  return (
-    // Never narrower than its words: a squeezed table cell must not cut a status to an ellipsis.
-    <Badge color={reportStatusColor(status)} variant="light" tt="none" data-testid="report-status" style={{ minWidth: 'max-content' }}>
-      {label('report_status', status)}
-    </Badge>
-  );
-}
+// In a module of its own: the dashboard shows it without loading this one.
+export { ReportStatusBadge } from './report-badges.tsx';
 
 export function SeverityBadge({ severity }: { severity: number | null | undefined }) {
   const { t } = useTranslation();

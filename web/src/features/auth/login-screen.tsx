@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert, Anchor, Button, Group, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import type { OrganizationChoice } from '../../api/auth.ts';
 import { errorMessage } from '../../components/feedback.tsx';
 import type { ScreenProps } from '../../lib/screen.ts';
@@ -35,16 +34,34 @@ export function LoginScreen(_props: ScreenProps) {
   const [organizations, setOrganizations] = useState<OrganizationChoice | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
-  const form = useForm<LoginValues>({
-    initialValues: { email: (location.state as LoginNotice | null)?.email ?? '', password: '', organization: null },
-    validate: {
-      email: (value) => (value.trim() ? null : t('validation.required', { attribute: t('login.email').toLowerCase() })),
-      password: (value) => (value ? null : t('validation.required', { attribute: t('login.password').toLowerCase() })),
-      organization: (value) => (organizations && !value ? t('validation.required', { attribute: t('login.organization').toLowerCase() }) : null),
+  // Three fields kept in plain state (not @mantine/form): the sign-in screen is the first load,
+  // and the form library is for the screens after it (docs/performance.md).
+  const [values, setValues] = useState<LoginValues>({ email: (location.state as LoginNotice | null)?.email ?? '', password: '', organization: null });
+  const [errors, setErrors] = useState<Partial<Record<keyof LoginValues, string>>>({});
+  const required = (field: 'email' | 'password' | 'organization') => t('validation.required', { attribute: t(`login.${field}`).toLowerCase() });
+  /** A field's value, change handler and error; a change clears its error. */
+  const field = <K extends keyof LoginValues>(name: K) => ({
+    value: values[name],
+    error: errors[name],
+    onChange: (next: LoginValues[K]) => {
+      setValues((v) => ({ ...v, [name]: next }));
+      setErrors((e) => ({ ...e, [name]: undefined }));
     },
   });
+  const textField = (name: 'email' | 'password') => {
+    const { onChange, ...rest } = field(name);
+    return { ...rest, onChange: (event: React.ChangeEvent<HTMLInputElement>) => onChange(event.currentTarget.value) };
+  };
 
-  const submit = form.onSubmit(async (values) => {
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const found: typeof errors = {
+      email: values.email.trim() ? undefined : required('email'),
+      password: values.password ? undefined : required('password'),
+      organization: organizations && !values.organization ? required('organization') : undefined,
+    };
+    setErrors(found);
+    if (Object.values(found).some(Boolean)) return;
     setFailure(null);
     try {
       const result = await loginMutation.mutateAsync({
@@ -54,19 +71,20 @@ export function LoginScreen(_props: ScreenProps) {
       });
       if (result.status === 'choose-organization') {
         setOrganizations(result.organizations);
-        form.setFieldValue('organization', null);
+        setValues((v) => ({ ...v, organization: null }));
         return;
       }
       await navigate(safeRedirect(searchParams.get('redirect')), { replace: true });
     } catch (error) {
       setFailure(errorMessage(error));
     }
-  });
+  };
 
   const changeAccount = () => {
     setOrganizations(null);
     setFailure(null);
-    form.setValues({ password: '', organization: null });
+    setValues((v) => ({ ...v, password: '', organization: null }));
+    setErrors({});
   };
 
   return (
@@ -81,23 +99,10 @@ export function LoginScreen(_props: ScreenProps) {
           {failure}
         </Alert>
       )}
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="sm">
-          <TextInput
-            label={t('login.email')}
-            type="email"
-            autoComplete="username"
-            required
-            readOnly={organizations !== null}
-            {...form.getInputProps('email')}
-          />
-          <PasswordInput
-            label={t('login.password')}
-            autoComplete="current-password"
-            required
-            readOnly={organizations !== null}
-            {...form.getInputProps('password')}
-          />
+          <TextInput label={t('login.email')} type="email" autoComplete="username" required readOnly={organizations !== null} {...textField('email')} />
+          <PasswordInput label={t('login.password')} autoComplete="current-password" required readOnly={organizations !== null} {...textField('password')} />
           {organizations && (
             <Select
               label={t('login.organization')}
@@ -107,7 +112,7 @@ export function LoginScreen(_props: ScreenProps) {
               required
               allowDeselect={false}
               comboboxProps={{ withinPortal: false }}
-              {...form.getInputProps('organization')}
+              {...field('organization')}
             />
           )}
           <Button type="submit" fullWidth mt="xs" loading={loginMutation.isPending}>

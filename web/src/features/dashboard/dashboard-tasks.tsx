@@ -7,7 +7,8 @@ import { ReportStatus } from '@mss/contracts/enums';
 import type { ReportSummary } from '@mss/contracts/reports';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import { reportQueries } from '../../api/reports.ts';
-import { ReportStatusBadge, formatDate } from '../../components/reporting.tsx';
+import { ReportStatusBadge } from '../../components/report-badges.tsx';
+import { formatDate } from '../../lib/dates.ts';
 import { OPEN_REPORT_STATUSES } from '../../lib/report-status.ts';
 
 function TaskCard({ label, testId, children }: { label: string; testId: string; children: React.ReactNode }) {
