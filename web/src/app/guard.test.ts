@@ -256,3 +256,14 @@ describe('the navbar entry of the report history', () => {
     expect(routeAt('/history/SE').title).toBe('title.report_history');
   });
 });
+
+describe('the active navbar entry', () => {
+  it('is the one with the longest link that covers the path', async () => {
+    const { isActive } = await import('./navigation.ts');
+    const hrefs = ['/', '/history', '/history/import', '/statistics'];
+    expect(isActive('/history/import', '/history/import', hrefs)).toBe(true);
+    expect(isActive('/history', '/history/import', hrefs)).toBe(false);
+    expect(isActive('/history', '/history/SE', hrefs)).toBe(true);
+    expect(isActive('/', '/history', hrefs)).toBe(false);
+  });
+});

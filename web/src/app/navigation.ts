@@ -29,6 +29,13 @@ export function navEntries(user: User, abilities: AbilitySubject, routes: AppRou
   return entries;
 }
 
-export function isActive(href: string, pathname: string): boolean {
-  return href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`);
+const matches = (href: string, pathname: string) => (href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`));
+
+/**
+ * The entry of the screen shown: the one whose link is the longest that covers the path
+ * (/history/import is the import history's, not also "My reports"' under /history).
+ */
+export function isActive(href: string, pathname: string, hrefs: readonly string[] = [href]): boolean {
+  if (!matches(href, pathname)) return false;
+  return !hrefs.some((other) => other.length > href.length && matches(other, pathname));
 }

@@ -138,7 +138,11 @@ export function ShellLayout() {
                     component={Link}
                     to={entry.href}
                     label={t(entry.title)}
-                    active={isActive(entry.href, location.pathname)}
+                    active={isActive(
+                      entry.href,
+                      location.pathname,
+                      entries.map((e) => e.href),
+                    )}
                     onClick={close}
                     style={{ borderRadius: 'var(--mantine-radius-sm)' }}
                   />

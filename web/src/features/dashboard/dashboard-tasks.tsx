@@ -83,12 +83,15 @@ function OpenReports() {
 export const RECENT_DAYS = 45;
 const RECENT_MAX = 8;
 
-/** Submitted and approved reports changed in the last `days` days, newest first, at most `max`. */
+/** When a report last moved forward: approved, else submitted (else its last change). */
+const movedAt = (r: ReportSummary) => r.approved_at ?? r.submitted_at ?? r.updated_at;
+
+/** Submitted and approved reports that moved in the last `days` days, newest first, at most `max`. */
 export function recentReports(reports: readonly ReportSummary[], now = Date.now(), days = RECENT_DAYS, max = RECENT_MAX): ReportSummary[] {
   const since = now - days * 24 * 60 * 60 * 1000;
   return reports
-    .filter((r) => Date.parse(r.updated_at) >= since)
-    .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
+    .filter((r) => Date.parse(movedAt(r)) >= since)
+    .sort((a, b) => movedAt(b).localeCompare(movedAt(a)))
     .slice(0, max);
 }
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Anchor, Button, FileInput, Group, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Button, FileInput, Group, Progress, ScrollArea, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { Report } from '@mss/contracts/reports';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
 import { DataTable } from '../../components/data-table.tsx';
@@ -278,24 +278,27 @@ function ImportResult({ detail }: { detail: ImportDetail }) {
         {running && <Progress value={100} animated striped aria-label={t('reporting.import.processing')} />}
         {detail.errors.length > 0 && (
           <>
-            <Table withTableBorder aria-label={t('reporting.import.errors')} data-testid="import-errors" bg="var(--mantine-color-body)">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('reporting.import.row')}</Table.Th>
-                  <Table.Th>{t('reporting.rows.code')}</Table.Th>
-                  <Table.Th>{t('reporting.import.message')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {detail.errors.map((error, i) => (
-                  <Table.Tr key={i}>
-                    <Table.Td>{error.row ?? ''}</Table.Td>
-                    <Table.Td>{error.code ?? ''}</Table.Td>
-                    <Table.Td>{error.message}</Table.Td>
+            {/* At most 100 rows, in a box of their own: the rest of the screen stays in reach. */}
+            <ScrollArea.Autosize mah={420} type="auto" offsetScrollbars>
+              <Table withTableBorder stickyHeader aria-label={t('reporting.import.errors')} data-testid="import-errors" bg="var(--mantine-color-body)">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('reporting.import.row')}</Table.Th>
+                    <Table.Th>{t('reporting.rows.code')}</Table.Th>
+                    <Table.Th>{t('reporting.import.message')}</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {detail.errors.map((error, i) => (
+                    <Table.Tr key={i}>
+                      <Table.Td>{error.row ?? ''}</Table.Td>
+                      <Table.Td>{error.code ?? ''}</Table.Td>
+                      <Table.Td>{error.message}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea.Autosize>
             {detail.errors_truncated && (
               <Text size="sm" data-testid="import-errors-shown">
                 {t(detail.errors_note ? 'reporting.import.errors_shown_cut' : 'reporting.import.errors_shown', {
