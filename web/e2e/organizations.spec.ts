@@ -13,7 +13,7 @@ test.describe('organizations', () => {
     const settings = page.getByRole('form', { name: 'Settings' });
     await settings.getByRole('textbox', { name: 'Reminder days' }).fill('-3');
     await settings.getByRole('button', { name: 'Save settings' }).click();
-    await expect(settings).toContainText('cannot be less than 0');
+    await expect(settings).toContainText('Reminder days cannot be less than 0.');
     await settings.getByRole('textbox', { name: 'Reminder days' }).fill('7');
     await settings.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByText('Settings saved.')).toBeVisible();
