@@ -7,6 +7,10 @@ test.describe('organizations', () => {
     await page.goto('/organizations');
     await expect(row(page, 'Nordic Sales Association')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Add' })).toHaveCount(0);
+    // Creating organizations is the super-admin's: the screen is not offered, not even by its address.
+    await page.goto('/organizations/add');
+    await expect(page).toHaveURL(/\/403$/);
+    await page.goto('/organizations');
     await row(page, 'Nordic Sales Association').getByRole('link', { name: 'Edit' }).click();
 
     // Settings: the server validates them.

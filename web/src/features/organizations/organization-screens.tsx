@@ -23,8 +23,9 @@ export function OrganizationListScreen({ title }: ScreenProps) {
   const superAdmin = useIsSuperAdmin();
   const remove = useDeleteRecord(api.remove, api.keys.all);
   return (
-    // Creating and deleting organizations is the super-admin's; an administrator edits their own.
-    <AdminPage title={title} actions={superAdmin ? <AddButton to={`${BASE}/add`} /> : undefined}>
+    // Creating and deleting organizations is the super-admin's (the add route says so); an
+    // administrator edits their own.
+    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
       <DataTable
         label={title}
         query={api.listQuery}
@@ -130,9 +131,7 @@ function InformationModals({ organizationId }: { organizationId: number }) {
           <Title order={2} fz="h4">
             {t('admin.organization.information_modals')}
           </Title>
-          <Button component={Link} to={`/information-modals/${organizationId}/add`} variant="light" size="sm">
-            {t('admin.organization.add_information_modal')}
-          </Button>
+          <AddButton to={`/information-modals/${organizationId}/add`} label={t('admin.organization.add_information_modal')} variant="light" size="sm" />
         </Group>
         {!isPending && !modals.length && <Text c="dimmed">{t('admin.organization.no_information_modals')}</Text>}
         {modals.length > 0 && (
