@@ -81,7 +81,7 @@ describe('the list component', () => {
     renderTable();
 
     expect(screen.getAllByLabelText('Loading…').length).toBeGreaterThan(0);
-    expect((await screen.findByTestId('empty-state')).textContent).toBe('Nothing here yet.');
+    expect((await screen.findByTestId('empty-state')).textContent).toBe('Nothing to show.');
   });
 
   it('when a search is typed, then it is sent (debounced, from page 1) only once longer than 2 characters', async () => {

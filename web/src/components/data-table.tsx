@@ -204,7 +204,7 @@ export function DataTable<T extends object, K extends QueryKey = QueryKey>({
       <Table.Tr>
         <Table.Td colSpan={colSpan}>
           <Text c="dimmed" ta="center" py="md" data-testid="empty-state">
-            {search ? t('admin.list.no_matches', { search }) : t('admin.list.empty')}
+            {search ? t('admin.list.no_matches', { search }) : t('common.empty')}
           </Text>
         </Table.Td>
       </Table.Tr>
