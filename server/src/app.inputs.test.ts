@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fieldLabel } from '@mss/contracts/messages';
 import { files, imports, reports } from './db/schema.ts';
 import { createCompany, createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../test/helpers.ts';
 
@@ -23,14 +24,8 @@ afterAll(async () => {
 });
 
 const characters = (attribute: string) => `The ${attribute} contains characters that are not allowed.`;
-/** How the error handler names a field in its messages: the last segment that is not an index. */
-const attributeOf = (field: string) =>
-  (
-    field
-      .split('.')
-      .filter((s) => !/^\d+$/.test(s))
-      .pop() ?? field
-  ).replace(/_/g, ' ');
+/** How the error handler names a field in its messages: its label of the catalogue. */
+const attributeOf = (field: string) => fieldLabel(field);
 
 const BODY_LIMIT = 1024 * 1024;
 const LONGEST = 'a'.repeat(BODY_LIMIT); // 1,048,576 characters: a body holding it is over the limit
@@ -242,7 +237,7 @@ describe('every text input of every route (issue 8: NUL bytes, broken UTF-16, hu
   it('when another control character (U+001F) is in a sign-in e-mail, then 422 on email', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: XHR, payload: { email: 'a\u001fb@example.test', password: 'x' } });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ message: characters('email'), errors: { email: [characters('email')] } });
+    expect(res.json()).toEqual({ message: characters('e-mail address'), errors: { email: [characters('e-mail address')] } });
   });
 
   it('when a JSON body is nested a hundred thousand levels deep, then 4xx, not a stack overflow', async () => {

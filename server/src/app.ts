@@ -15,10 +15,10 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { REQUESTED_WITH_VALUE } from '@mss/contracts/common';
-import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
+import { enUS, type FieldParams, type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
 import type { App, AppContext } from './context.ts';
 import { AppError, type FieldErrors, validationError } from './errors.ts';
-import { attributeOf, findDisallowedText } from './lib/text.ts';
+import { findDisallowedText } from './lib/text.ts';
 import { INVALIDATION_CHANNEL, listenForInvalidations, PrincipalCache } from './auth/principal-cache.ts';
 import { resolvePrincipal } from './auth/session-auth.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -227,8 +227,8 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     ];
     if (fields.length === 0) return;
     const fieldErrors: FieldErrors = {};
-    for (const field of fields) fieldErrors[field] = [{ key: 'validation.characters', params: { attribute: attributeOf(field) } }];
-    throw new AppError('validation', 'validation.characters', { attribute: attributeOf(fields[0]!) }, fieldErrors);
+    for (const field of fields) fieldErrors[field] = [{ key: 'validation.characters' }];
+    throw new AppError('validation', 'validation.characters', {}, fieldErrors);
   });
   // Answers of the API are about one user: never cache them in shared caches.
   app.addHook('onSend', async (request, reply) => {
@@ -308,12 +308,8 @@ export function parseQuery(query: string): Record<string, string | string[]> {
   return out;
 }
 
-function render(request: FastifyRequest, key: MessageKey, params?: MessageParams): string {
-  return translate(key, params, localeOf(request));
-}
-
-function humanize(field: string): string {
-  return field.replace(/_/g, ' ');
+function render(request: FastifyRequest, key: MessageKey, params?: MessageParams, fields?: FieldParams): string {
+  return translate(key, params, localeOf(request), fields);
 }
 
 /** The one error handler: `{ message, errors? }` from the catalogue, in the request's locale. */
@@ -323,29 +319,34 @@ function sendError(error: FastifyError | AppError, request: FastifyRequest, repl
     if (error.fieldErrors) {
       errors = {};
       for (const [field, list] of Object.entries(error.fieldErrors)) {
-        errors[field] = list.map((e) => render(request, e.key, { attribute: humanize(field), ...e.params }));
+        // :attribute is the field's label (in the request's locale) unless the service named it.
+        errors[field] = list.map((e) => render(request, e.key, e.params, { attribute: field, ...e.fields }));
       }
     }
     reply.headers(error.headers);
     // The top-level message of a field error names the field, as the field's own message does.
     const firstField = error.fieldErrors ? Object.keys(error.fieldErrors)[0] : undefined;
-    const params = { ...(firstField ? { attribute: humanize(firstField) } : {}), ...error.params };
-    return reply.code(error.status).send({ message: render(request, error.messageKey, params), ...(errors ? { errors } : {}) });
+    const fields = { ...(firstField ? { attribute: firstField } : {}), ...error.fields };
+    return reply.code(error.status).send({ message: render(request, error.messageKey, error.params, fields), ...(errors ? { errors } : {}) });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const errors: Record<string, string[]> = {};
     for (const issue of error.validation) {
       const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
       const params = (issue.params ?? {}) as ZodIssueLike;
-      const key = messageKeyOfIssue(issue.keyword, params, issue.message ?? '');
+      const key = messageKeyOfIssue(issue.keyword, params, issue.message ?? '', field);
       (errors[field] ??= []).push(
-        render(request, key, {
-          attribute: humanize(field.split('.').pop() ?? field),
-          min: String(params.minimum ?? ''),
-          max: String(params.maximum ?? ''),
-          digits: String(params.params?.digits ?? ''),
-          scale: String(params.params?.scale ?? ''),
-        }),
+        render(
+          request,
+          key,
+          {
+            min: String(params.minimum ?? ''),
+            max: String(params.maximum ?? ''),
+            digits: String(params.params?.digits ?? ''),
+            scale: String(params.params?.scale ?? ''),
+          },
+          { attribute: field },
+        ),
       );
     }
     const first = Object.values(errors)[0]?.[0];
@@ -387,7 +388,7 @@ const UNIQUE_FIELDS: Record<string, { field: string; key: MessageKey }> = {
   markets_organization_iso_code_unique: { field: 'iso_code', key: 'validation.unique' },
   codes_organization_code_unique: { field: 'code', key: 'validation.unique' },
   releases_version_unique: { field: 'version', key: 'validation.unique' },
-  currency_conversions_pair_date_unique: { field: 'valid_from', key: 'validation.unique' },
+  currency_conversions_pair_date_unique: { field: 'valid_from', key: 'currency_conversions.exists' },
 };
 
 interface ZodIssueLike {
@@ -395,24 +396,45 @@ interface ZodIssueLike {
   params?: { decimal?: boolean; digits?: number; scale?: number };
   origin?: string;
   format?: string;
+  expected?: string;
   minimum?: number | bigint;
   maximum?: number | bigint;
+  inclusive?: boolean;
 }
 
-function messageKeyOfIssue(code: string, issue: ZodIssueLike, message: string): MessageKey {
+/** A record's id ("company_id", "market_ids.2"): 0 or less names no record. */
+const isIdField = (field: string) => /(^|\.)[a-z_]*_id$|(^|\.)[a-z_]*_ids\.\d+$/.test(field);
+
+/**
+ * The catalogue key of a schema's complaint. A schema may name the key itself as its message
+ * (`.regex(…, 'validation.currency_code')`); otherwise the kind of issue decides.
+ */
+function messageKeyOfIssue(code: string, issue: ZodIssueLike, message: string, field: string): MessageKey {
+  if (message.startsWith('validation.') && Object.hasOwn(enUS, message)) return message as MessageKey;
   switch (code) {
     case 'invalid_type':
-      return /received (undefined|null)$/.test(message) ? 'validation.required' : 'validation.invalid';
+      if (/received (undefined|null)$/.test(message)) return 'validation.required';
+      if (issue.expected === 'int') return 'validation.integer';
+      if (issue.expected === 'number') return 'validation.numeric';
+      if (issue.expected === 'string') return 'validation.string';
+      if (issue.expected === 'boolean') return 'validation.boolean';
+      if (issue.expected === 'array') return 'validation.array';
+      return 'validation.invalid';
     case 'too_small':
       if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'validation.required';
-      return issue.origin === 'string' ? 'validation.min.string' : 'validation.min.numeric';
+      if (issue.origin === 'string') return 'validation.min.string';
+      // positive(): 0 is refused. No record has the id 0 or less.
+      if (issue.inclusive === false) return isIdField(field) ? 'validation.in' : 'validation.gt.numeric';
+      return 'validation.min.numeric';
     case 'too_big':
       return issue.origin === 'string' ? 'validation.max.string' : 'validation.max.numeric';
     case 'invalid_format':
       if (issue.format === 'email') return 'validation.email';
       if (issue.format === 'uuid') return 'validation.uuid';
+      if (issue.format === 'datetime' || issue.format === 'date') return 'validation.date';
       return 'validation.invalid';
     case 'invalid_value':
+    case 'invalid_union':
       return 'validation.in';
     case 'custom':
       return issue.params?.decimal ? 'validation.decimal' : 'validation.invalid';

@@ -1,4 +1,4 @@
-import type { MessageKey, MessageParams } from '@mss/contracts/messages';
+import type { FieldParams, MessageKey, MessageParams } from '@mss/contracts/messages';
 
 /** Error codes of the API and their HTTP status (one table, CONVENTIONS "One error model"). */
 export const ERROR_STATUS = {
@@ -12,7 +12,11 @@ export const ERROR_STATUS = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export type FieldErrors = Record<string, { key: MessageKey; params?: MessageParams }[]>;
+/**
+ * Messages per field. `:attribute` is the field's label unless `params` names it; `fields` names
+ * other placeholders that stand for fields (wire names), written as their labels in the locale.
+ */
+export type FieldErrors = Record<string, { key: MessageKey; params?: MessageParams; fields?: FieldParams }[]>;
 
 export class AppError extends Error {
   constructor(
@@ -21,6 +25,8 @@ export class AppError extends Error {
     readonly params: MessageParams = {},
     readonly fieldErrors?: FieldErrors,
     readonly headers: Record<string, string> = {},
+    /** Placeholders of the top-level message that stand for fields (see `FieldErrors`). */
+    readonly fields: FieldParams = {},
   ) {
     super(messageKey);
     this.name = 'AppError';
@@ -36,6 +42,6 @@ export const notFound = () => new AppError('not_found', 'generic.not_found');
 export const unauthenticated = () => new AppError('unauthenticated', 'auth.unauthenticated');
 
 /** A 422 whose top-level message is the first field error, as the web forms expect. */
-export function validationError(field: string, key: MessageKey, params?: MessageParams): AppError {
-  return new AppError('validation', key, params, { [field]: [{ key, params }] });
+export function validationError(field: string, key: MessageKey, params?: MessageParams, fields?: FieldParams): AppError {
+  return new AppError('validation', key, params, { [field]: [{ key, params, fields }] }, {}, fields);
 }

@@ -27,7 +27,8 @@ export const currencyInputSchema = z.object({
     .string()
     .trim()
     .toUpperCase()
-    .regex(/^[A-Z]{3}$/, 'iso_code'),
+    .min(1, { abort: true })
+    .regex(/^[A-Z]{3}$/, 'validation.currency_code'),
   /** Missing or empty: the standard English name of the ISO 4217 code (docs/decisions.md). */
   name: z.string().trim().max(100).nullish(),
 });
@@ -81,7 +82,7 @@ const settingValue = z.unknown().superRefine((value, ctx) => {
   if (typeof value === 'string' && value.length > 50) ctx.addIssue({ code: 'too_big', origin: 'string', maximum: 50, inclusive: true, input: value });
 });
 export const organizationSettingsInputSchema = z.object({
-  settings: z.record(z.string(), settingValue).refine((settings) => Object.keys(settings).every((key) => key.length <= 100), 'settings'),
+  settings: z.record(z.string(), settingValue).refine((settings) => Object.keys(settings).every((key) => key.length <= 100), 'validation.invalid'),
 });
 
 export const informationModalSchema = z.object({
@@ -139,7 +140,8 @@ export const marketInputSchema = z.object({
     .string()
     .trim()
     .toUpperCase()
-    .regex(/^[A-Z]{2,3}$/, 'iso_code'),
+    .min(1, { abort: true })
+    .regex(/^[A-Z]{2,3}$/, 'validation.market_code'),
   currency_id: z.number().int().positive().nullable(),
 });
 export type MarketInput = z.infer<typeof marketInputSchema>;
@@ -179,9 +181,9 @@ export const codeInputSchema = z.object({
   code: z
     .string()
     .trim()
-    .min(1)
+    .min(1, { abort: true })
     .max(50)
-    .regex(/^[\p{L}\p{N}._-]+$/u, 'code'),
+    .regex(/^[\p{L}\p{N}._-]+$/u, 'validation.code_characters'),
   name: name(200),
   disabled_status: disabledStatus.default(0),
   market_ids: ids,

@@ -32,11 +32,19 @@ export type ListMeta = z.infer<typeof listMetaSchema>;
 
 export const idParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 
-/** A calendar date on the wire: YYYY-MM-DD. */
+/**
+ * A calendar date on the wire: YYYY-MM-DD, a day that exists (not 2026-02-30). Empty is "required"
+ * (a cleared date input sends ""), not "not a valid date". The messages are catalogue keys
+ * (server/src/app.ts reads them).
+ */
 export const isoDateSchema = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'date')
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'date');
+  .min(1, { abort: true })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'validation.date', abort: true })
+  .refine((v) => {
+    const date = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === v;
+  }, 'validation.date');
 
 export const refSchema = z.object({ id: z.number().int(), name: z.string() });
 export const marketSummarySchema = z.object({

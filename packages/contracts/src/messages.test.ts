@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { catalogues, enUS, fillPlaceholders, negotiateLocale, translate } from './messages.ts';
+import type { z } from 'zod';
+import { catalogues, enUS, fieldLabel, fillPlaceholders, negotiateLocale, translate } from './messages.ts';
 import { LOCALES } from './enums.ts';
+import * as admin from './admin.ts';
+import { listQuerySchema } from './common.ts';
 
 describe('message catalogue', () => {
   it('fills placeholders, the longest names first', () => {
@@ -26,6 +29,33 @@ describe('message catalogue', () => {
     expect(negotiateLocale('de-DE,fr;q=0.8')).toBe('en-US');
     expect(negotiateLocale('de;q=1, sv;q=0.5')).toBe('sv-SE');
     expect(negotiateLocale(undefined)).toBe('en-US');
+  });
+});
+
+describe('field labels', () => {
+  it('when a field has a label, then messages call it by it; at the start of a sentence with a capital letter', () => {
+    expect(translate('validation.required', {}, 'en-US', { attribute: 'from_currency_id' })).toBe('The from currency field is required.');
+    expect(translate('generic.setting_below_zero', {}, 'sv-SE', { key: 'deviation_percentage' })).toBe('Deviation percentage cannot be less than 0.');
+    expect(translate('validation.in', {}, 'en-US', { attribute: 'markets.0.market_id' })).toBe('The selected market is invalid.');
+    expect(translate('users.person_shared', {}, 'en-US', { attribute: ['email', 'locale'] })).toMatch(/can change the e-mail address, language\.$/);
+  });
+
+  it('when the caller names the placeholder itself, then its text wins over the label', () => {
+    expect(translate('validation.required', { attribute: 'company' }, 'en-US', { attribute: 'user_ids' })).toBe('The company field is required.');
+  });
+
+  it('when a field has no label, then it is its wire name in words, without an id suffix', () => {
+    expect(fieldLabel('items.1.unknown_thing_id')).toBe('unknown thing');
+    expect(fieldLabel('recipients.market_ids')).toBe('markets');
+  });
+
+  it('every field of every administration form, and every organization setting, has a label', () => {
+    const inputs = Object.entries(admin).filter(([name]) => name.endsWith('InputSchema')) as [string, z.ZodObject][];
+    expect(inputs.length).toBeGreaterThan(10);
+    const fields = new Set<string>([...Object.keys(admin.ORGANIZATION_SETTINGS), ...Object.keys(listQuerySchema.shape)]);
+    for (const [, schema] of inputs) if ('shape' in schema) for (const field of Object.keys(schema.shape)) fields.add(field);
+    const missing = [...fields].filter((field) => !Object.hasOwn(enUS, `attribute.${field}`));
+    expect(missing).toEqual([]);
   });
 });
 

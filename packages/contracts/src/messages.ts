@@ -98,14 +98,18 @@ export const enUS = {
   'notification.turn_off': 'You get these mails because of your role. Turn them off in your profile: :link',
   'users.super_admin_no_organization': 'A super-admin must not belong to any organization.',
   'users.role_not_allowed': 'You cannot give the role :role.',
+  'users.disable_self': 'You cannot disable your own account.',
   'companies.shared':
     'This company also belongs to another organization: only an administrator of every organization the company belongs to can change the :attribute.',
   'users.person_shared':
     'This user also belongs to another organization: only an administrator of every organization the user belongs to can change the :attribute.',
   'files.logotype_type': 'The logotype must be a png or jpg image.',
   'files.too_large': 'The file is too large (at most :max).',
+  'currencies.unknown_code': ':code is not a standard ISO 4217 currency code: check it, or give the currency a name.',
   'currency_conversions.same_currency': 'The two currencies must differ.',
-  'admin.not_in_organization': 'The :attribute does not belong to the organization.',
+  'currency_conversions.exists': 'These currencies already have a rate valid from this date.',
+  'admin.not_in_organization': 'The chosen :attribute must belong to the same organization.',
+  'admin.own_organization_only': 'You can choose only your own organization.',
   'information_modals.ends_before_start': 'The end date must not be before the start date.',
   'code_sections.overlap': 'The range overlaps the code section :name.',
   'import.too_large': 'The file is too large to import, or expands to an unreasonable size.',
@@ -206,6 +210,82 @@ export const enUS = {
   'validation.search_min': 'The search must be longer than 2 characters.',
   // Of our own: NUL, other control characters or half a UTF-16 surrogate pair in a text input.
   'validation.characters': 'The :attribute contains characters that are not allowed.',
+  // Of our own: field messages a person can act on (issue 11).
+  'validation.gt.numeric': 'The :attribute must be greater than :min.',
+  'validation.array': 'The :attribute must be a list.',
+  'validation.currency_code': 'The :attribute must be three letters, such as EUR.',
+  'validation.market_code': 'The :attribute must be two or three letters, such as SE.',
+  'validation.code_characters': 'The :attribute may contain only letters, digits, dots, hyphens and underscores.',
+
+  // Of our own: what a field is called in a field message (":attribute", and ":key" of the settings
+  // messages), by its wire name; the last segment that is not a list index counts ("markets.0.roles"
+  // is "roles"). Written as in the middle of a sentence; at the start of one the first letter is
+  // made upper case. A field without a label is called by its wire name ("from_currency_id" is
+  // "from currency"): every field of a form has one here.
+  'attribute.active': 'active',
+  'attribute.body': 'text',
+  'attribute.code': 'code',
+  'attribute.code_ids': 'codes',
+  'attribute.comment': 'comment',
+  'attribute.company_id': 'company',
+  'attribute.company_ids': 'companies',
+  'attribute.currency_id': 'currency',
+  'attribute.deadline': 'deadline',
+  'attribute.device_name': 'device name',
+  'attribute.direction': 'sort direction',
+  'attribute.disabled': 'disabled state',
+  'attribute.disabled_at': 'disabled-from date',
+  'attribute.disabled_status': 'disabled status',
+  'attribute.deviation_percentage': 'deviation percentage',
+  'attribute.dominance_percentage': 'dominance percentage',
+  'attribute.email': 'e-mail address',
+  'attribute.ends_on': 'end date',
+  'attribute.file': 'file',
+  'attribute.first_name': 'first name',
+  'attribute.foot_notes': 'foot notes',
+  'attribute.from_currency_id': 'from currency',
+  'attribute.international_name': 'international name',
+  'attribute.iso_code': 'ISO code',
+  'attribute.last_name': 'last name',
+  'attribute.length': 'length',
+  'attribute.local_name': 'local name',
+  'attribute.locale': 'language',
+  'attribute.mail_description': 'mail description',
+  'attribute.market_id': 'market',
+  'attribute.market_ids': 'markets',
+  'attribute.markets': 'markets',
+  'attribute.min_contributors': 'minimum contributors',
+  'attribute.name': 'name',
+  'attribute.notes': 'notes',
+  'attribute.organization': 'organization',
+  'attribute.organization_id': 'organization',
+  'attribute.organization_ids': 'organizations',
+  'attribute.page': 'page',
+  'attribute.password': 'password',
+  'attribute.password_confirmation': 'password confirmation',
+  'attribute.per_page': 'rows per page',
+  'attribute.period_uuid': 'period',
+  'attribute.phone': 'phone number',
+  'attribute.rate': 'rate',
+  'attribute.recipient_user_id': 'recipient',
+  'attribute.release_date': 'release date',
+  'attribute.reminder_days': 'reminder days',
+  'attribute.report_statuses': 'report statuses',
+  'attribute.roles': 'roles',
+  'attribute.search': 'search',
+  'attribute.send_at': 'send time',
+  'attribute.settings': 'settings',
+  'attribute.sort': 'sort column',
+  'attribute.start': 'start',
+  'attribute.starts_on': 'start date',
+  'attribute.status': 'status',
+  'attribute.subject': 'subject',
+  'attribute.title': 'title',
+  'attribute.to_currency_id': 'to currency',
+  'attribute.token': 'token',
+  'attribute.user_ids': 'users',
+  'attribute.valid_from': 'valid-from date',
+  'attribute.version': 'version',
 
   // Enumeration labels: enum.<name>.<value>
   'enum.report_status.10': 'Processing file',
@@ -267,9 +347,51 @@ export function fillPlaceholders(text: string, params: MessageParams = {}): stri
   return out;
 }
 
-export function translate(key: MessageKey, params?: MessageParams, locale: Locale = DEFAULT_LOCALE): string {
-  const text = catalogues[locale]?.[key] ?? enUS[key];
-  return fillPlaceholders(text, params);
+/**
+ * Placeholders that name fields, by the field's wire name (`{ attribute: 'from_currency_id' }`) or
+ * names (a list is joined with ", "): `translate` writes each field's label in the locale.
+ */
+export type FieldParams = Record<string, string | readonly string[]>;
+
+/** The catalogue's text in the locale (en-US fills what a catalogue lacks). */
+function textOf(key: MessageKey, locale: Locale): string {
+  return catalogues[locale]?.[key] ?? enUS[key];
+}
+
+/** The field's last segment that is not a list index: "markets.0.roles" → "roles". */
+function fieldName(field: string): string {
+  return (
+    field
+      .split('.')
+      .filter((segment) => !/^\d+$/.test(segment))
+      .pop() ?? field
+  );
+}
+
+/**
+ * What a field is called in a message, written as in the middle of a sentence: its label of the
+ * catalogue ("from_currency_id" → "from currency"), or, for a field without one, its wire name
+ * in words, without an id suffix.
+ */
+export function fieldLabel(field: string, locale: Locale = DEFAULT_LOCALE): string {
+  const name = fieldName(field);
+  const key = `attribute.${name}`;
+  if (Object.hasOwn(enUS, key)) return textOf(key as MessageKey, locale);
+  return name.replace(/_ids?$/, '').replace(/_/g, ' ');
+}
+
+const upperFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export function translate(key: MessageKey, params?: MessageParams, locale: Locale = DEFAULT_LOCALE, fields: FieldParams = {}): string {
+  const text = textOf(key, locale);
+  const labelled: MessageParams = {};
+  for (const [name, value] of Object.entries(fields)) {
+    // A value of the caller's own wins (a name the service chose).
+    if (params && Object.hasOwn(params, name)) continue;
+    const label = (typeof value === 'string' ? [value] : value).map((field) => fieldLabel(field, locale)).join(', ');
+    labelled[name] = text.startsWith(`:${name}`) ? upperFirst(label) : label;
+  }
+  return fillPlaceholders(text, { ...labelled, ...params });
 }
 
 /**

@@ -22,7 +22,7 @@ export function organizationCondition(principal: Principal, column: AnyPgColumn,
 /** The organization a new record belongs to: the actor's own, or the one a super-admin names. */
 export async function organizationForWrite(db: Db, principal: Principal, requested: number | undefined | null): Promise<number> {
   if (principal.organizationId !== null) {
-    if (requested && requested !== principal.organizationId) throw validationError('organization_id', 'admin.not_in_organization');
+    if (requested && requested !== principal.organizationId) throw validationError('organization_id', 'admin.own_organization_only');
     return principal.organizationId;
   }
   if (!requested) throw validationError('organization_id', 'validation.required');

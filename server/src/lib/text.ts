@@ -46,16 +46,6 @@ export function findDisallowedText(value: unknown, root: string): string[] {
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
-/** The name a field is called in a message: its last segment that is not a list index. */
-export function attributeOf(field: string): string {
-  const name =
-    field
-      .split('.')
-      .filter((segment) => !/^\d+$/.test(segment))
-      .pop() ?? field;
-  return name.replace(/_/g, ' ');
-}
-
 /** Cuts a text to at most `max` UTF-16 units without leaving half of a surrogate pair at the end. */
 export function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -113,4 +113,95 @@ describe('the app behind the route guard', () => {
     await waitFor(() => expect(api.callsTo('GET', 'statistics/company')[0]?.url).toBe('/api/v1/statistics/company?company_id=7&period_uuid=p-2026-01'));
     expect(await screen.findByText('The period is not available for this company.')).toBeTruthy();
   });
+
+  describe('screens are offered only to those who can save them', () => {
+    const organizations = {
+      data: [{ id: 3, uuid: 'o-3', name: 'Nordic Sales Association', mail_description: null, settings: {} }],
+      meta: { page: 1, per_page: 25, total: 1 },
+    };
+    const admin = makeUser({ name: 'Ada Admin', role: 'admin', roles: [{ name: 'admin' }] });
+    const superAdmin = makeUser({ name: 'Sam Super', role: 'super-admin', roles: [{ name: 'super-admin' }], organization: null, organizations: [] });
+
+    it('when an administrator (who cannot create organizations) lists them, then no Add is offered and /organizations/add is the 403 page', async () => {
+      fakeApi()
+        .withEnumerations()
+        .signedInAs(admin, [globalAbility('manage-organizations')])
+        .on('GET', 'admin/organizations', { body: organizations });
+      storeTokenTimes(600);
+
+      const router = renderApp('/organizations');
+
+      const table = await screen.findByRole('table', { name: 'Organizations' });
+      expect(await within(table).findByText('Nordic Sales Association')).toBeTruthy();
+      expect(within(table).getByRole('link', { name: 'Edit' })).toBeTruthy();
+      expect(screen.queryByRole('link', { name: 'Add' })).toBeNull();
+
+      await act(() => router.navigate('/organizations/add'));
+      expect(await screen.findByRole('heading', { name: 'Permission denied' })).toBeTruthy();
+      expect(router.state.location.pathname).toBe('/403');
+    });
+
+    it('when a super-admin lists organizations, then Add is offered and opens the form', async () => {
+      fakeApi()
+        .withEnumerations()
+        .signedInAs(superAdmin, [globalAbility('manage-organizations')])
+        .on('GET', 'admin/organizations', { body: organizations });
+      storeTokenTimes(600);
+
+      const router = renderApp('/organizations');
+
+      fireEvent.click(await screen.findByRole('link', { name: 'Add' }));
+      expect(await screen.findByRole('heading', { name: 'Add organization' })).toBeTruthy();
+      expect(router.state.location.pathname).toBe('/organizations/add');
+    });
+
+    it.each([
+      ['a reporter', makeUser({ role: 'reporter', roles: [{ name: 'reporter' }] }), [globalAbility('view-codes')]],
+      [
+        'a market administrator',
+        makeUser({ role: 'market-admin', roles: [{ name: 'market-admin' }] }),
+        [globalAbility('list-users'), globalAbility('view-markets')],
+      ],
+    ])('when %s opens the add screen of an information modal, then the 403 page shows', async (_who, user, abilities) => {
+      fakeApi().withEnumerations().signedInAs(user, abilities);
+      storeTokenTimes(600);
+
+      const router = renderApp('/information-modals/3/add');
+
+      expect(await screen.findByRole('heading', { name: 'Permission denied' })).toBeTruthy();
+      expect(router.state.location.pathname).toBe('/403');
+    });
+
+    it("when an administrator opens the add screen of another organization's information modal, then not found instead of a form", async () => {
+      fakeApi()
+        .withEnumerations()
+        .signedInAs(admin, [globalAbility('manage-organizations')])
+        .on('GET', 'admin/organizations/9', { status: 404, body: { message: 'Could not find what you were looking for.' } });
+      storeTokenTimes(600);
+
+      renderApp('/information-modals/9/add');
+
+      expect(await screen.findByRole('heading', { name: 'Add information modal' })).toBeTruthy();
+      expect(await screen.findByText('Could not find what you were looking for.')).toBeTruthy();
+      expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    });
+
+    it('when an administrator opens the shared currencies, then neither Add nor Edit is offered and their screens are the 403 page', async () => {
+      fakeApi()
+        .withEnumerations()
+        .signedInAs(admin, [globalAbility('manage-currencies')])
+        .on('GET', 'admin/currencies', { body: { data: [{ id: 1, iso_code: 'SEK', name: 'Swedish Krona' }], meta: { page: 1, per_page: 25, total: 1 } } });
+      storeTokenTimes(600);
+
+      const router = renderApp('/currencies');
+
+      expect(await screen.findByText('Swedish Krona')).toBeTruthy();
+      expect(screen.queryByRole('link', { name: 'Add' })).toBeNull();
+      expect(screen.queryByRole('link', { name: 'Edit' })).toBeNull();
+      for (const path of ['/currencies/add', '/currencies/1', '/currency-conversions/add']) {
+        await act(() => router.navigate(path));
+        await waitFor(() => expect(router.state.location.pathname).toBe('/403'));
+      }
+    });
+  });
 });

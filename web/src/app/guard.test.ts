@@ -86,14 +86,18 @@ describe('the route table carries the permissions of spec §2', () => {
     ['/markets/add', [g('view-markets')], 'forbidden'],
     ['/markets/4', [g('manage-markets')], 'allow'],
     ['/markets/view/4', [g('view-markets')], 'allow'],
-    ['/currencies/add', [g('manage-currencies')], 'allow'],
+    ['/currencies', [g('manage-currencies')], 'allow'],
+    ['/currencies/add', [g('manage-currencies')], 'forbidden'],
     ['/currencies/3', [g('manage-markets')], 'forbidden'],
     ['/releases', [g('manage-releases')], 'allow'],
     ['/clusters/2', [g('manage-clusters')], 'allow'],
     ['/organizations/add', [g('manage-companies')], 'forbidden'],
-    ['/organizations/add', [g('manage-organizations')], 'allow'],
-    ['/information-modals/5/add', [], 'allow'],
-    ['/information-modals/5/9', [], 'allow'],
+    ['/organizations/add', [g('manage-organizations')], 'forbidden'],
+    ['/organizations/3', [g('manage-organizations')], 'allow'],
+    ['/information-modals/5/add', [], 'forbidden'],
+    ['/information-modals/5/9', [g('view-markets')], 'forbidden'],
+    ['/information-modals/5/add', [g('manage-organizations')], 'allow'],
+    ['/information-modals/5/9', [g('manage-organizations')], 'allow'],
     ['/companies/8', [g('manage-companies')], 'allow'],
     ['/code_sections/add', [g('manage-codes')], 'allow'],
     ['/codes', [g('view-codes')], 'allow'],
@@ -104,6 +108,8 @@ describe('the route table carries the permissions of spec §2', () => {
     ['/codes/17', [g('manage-codes')], 'allow'],
     ['/code_groups/1', [g('view-codes')], 'forbidden'],
     ['/currency-conversions', [g('manage-currency-conversion')], 'allow'],
+    ['/currency-conversions/add', [g('manage-currency-conversion')], 'forbidden'],
+    ['/currency-conversions/4', [g('manage-currency-conversion')], 'forbidden'],
     ['/currency-conversions/add', [g('manage-currencies')], 'forbidden'],
     ['/history/import', [marketAbility('upload-reports', 1)], 'allow'],
     ['/history/import', [marketAbility('view-report-history', 1)], 'allow'],
@@ -126,6 +132,23 @@ describe('the route table carries the permissions of spec §2', () => {
     ['/docs', [], 'allow'],
   ] as const)('%s with %j → %s', (url, abilities, expected) => {
     expect(decide(url, [...abilities])).toBe(expected);
+  });
+
+  it('when only a super-admin can save a screen (organizations created, shared currencies and rates), then it opens for a super-admin only', () => {
+    const superAdmin = makeUser({ role: 'super-admin', roles: [{ name: 'super-admin' }], organization: null, organizations: [] });
+    const decideAs = (user: User, url: string, abilities: Ability[]) =>
+      decideAccess(routeAt(url), { signedIn: true, user, abilities: subject(abilities) }).kind;
+    for (const [url, ability] of [
+      ['/organizations/add', 'manage-organizations'],
+      ['/currencies/add', 'manage-currencies'],
+      ['/currencies/3', 'manage-currencies'],
+      ['/currency-conversions/add', 'manage-currency-conversion'],
+      ['/currency-conversions/4', 'manage-currency-conversion'],
+    ] as const) {
+      expect(decideAs(superAdmin, url, [g(ability)]), url).toBe('allow');
+      expect(decideAs(superAdmin, url, []), url).toBe('forbidden');
+      expect(decideAs(makeUser({ role: 'admin', roles: [{ name: 'admin' }] }), url, [g(ability)]), url).toBe('forbidden');
+    }
   });
 
   it('when a company market lists an ability, then the reporting routes open', () => {

@@ -1,3 +1,4 @@
+import { matchRoutes } from 'react-router';
 import type { User } from '@mss/contracts/users';
 import type { AbilitySubject } from '@mss/contracts/abilities';
 import { isAllowed } from './guard.ts';
@@ -27,6 +28,21 @@ export function navEntries(user: User, abilities: AbilitySubject, routes: AppRou
     entries.push({ href, title: route.nav.title?.(user) ?? route.title, group: route.nav.group });
   }
   return entries;
+}
+
+/**
+ * Whether the user may open a path (with its query string or not): the permission of the route it
+ * matches, as the guard checks it. A path no route of the table matches is not the app's to refuse.
+ */
+export function canOpen(path: string, user: User, abilities: AbilitySubject, routes: AppRoute[] = appRoutes): boolean {
+  const pathname = path.split(/[?#]/)[0]!;
+  const found = matchRoutes(
+    routes.map((route) => ({ path: route.path, handle: route })),
+    pathname,
+  );
+  const route = found?.at(-1)?.route.handle as AppRoute | undefined;
+  if (!route || route.access !== 'protected') return true;
+  return isAllowed(route.permission, user, abilities);
 }
 
 const matches = (href: string, pathname: string) => (href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`));

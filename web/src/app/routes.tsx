@@ -1,5 +1,5 @@
 import { type ComponentType, lazy } from 'react';
-import { canSomewhere } from '@mss/contracts/abilities';
+import { canAll, canSomewhere } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
 import type { User } from '@mss/contracts/users';
 import type { UiKey } from '../i18n/en-US.ts';
@@ -92,6 +92,17 @@ const somewhere =
 const any = (...names: AbilityName[]): RoutePermission => ({ any: names });
 const all = (...names: AbilityName[]): RoutePermission => ({ all: names });
 
+/**
+ * Screens that only a super-admin can save (the server's rule): creating organizations, and the
+ * master data every organization shares (currencies, currency conversions). An administrator
+ * holds the abilities too (to read the lists, to edit their own organization), but is not
+ * offered these screens. A super-admin belongs to no organization (spec §5).
+ */
+const superAdminWith =
+  (...names: AbilityName[]): RoutePermission =>
+  (user, abilities) =>
+    user.organization === null && canAll(abilities, names);
+
 /** The user guide carries the markdown renderer: loaded when first opened. */
 const DocsScreen = lazy(() => import('../features/docs/docs-screen.tsx').then((m) => ({ default: m.DocsScreen })));
 
@@ -110,17 +121,23 @@ const protectedRoute = (path: string, title: UiKey, screen: ComponentType<Screen
   nav,
 });
 
-/** An administration list with its add and edit screens, all under one permission. */
+/**
+ * An administration list with its add and edit screens, under one permission, or one for the list
+ * and others for adding and editing: a screen is offered only to those who can save it.
+ */
 const adminCrud = (
   base: string,
   titles: [UiKey, UiKey, UiKey],
-  permission: RoutePermission,
+  permission: RoutePermission | { list: RoutePermission; add: RoutePermission; edit: RoutePermission },
   screens: [ComponentType<ScreenProps>, ComponentType<ScreenProps>, ComponentType<ScreenProps>] = [later, later, later],
-): AppRoute[] => [
-  protectedRoute(base, titles[0], screens[0], permission, { group: 'administration' }),
-  protectedRoute(`${base}/add`, titles[1], screens[1], permission),
-  protectedRoute(`${base}/:id`, titles[2], screens[2], permission),
-];
+): AppRoute[] => {
+  const { list, add, edit } = typeof permission === 'object' && 'list' in permission ? permission : { list: permission, add: permission, edit: permission };
+  return [
+    protectedRoute(base, titles[0], screens[0], list, { group: 'administration' }),
+    protectedRoute(`${base}/add`, titles[1], screens[1], add),
+    protectedRoute(`${base}/:id`, titles[2], screens[2], edit),
+  ];
+};
 
 /**
  * Every route of spec §2, with its permission. The guard (guard.ts) enforces `permission`
@@ -179,13 +196,16 @@ export const appRoutes: AppRoute[] = [
     ClusterAddScreen,
     ClusterEditScreen,
   ]),
-  ...adminCrud('/organizations', ['title.organizations', 'title.organization_add', 'title.organization_edit'], all('manage-organizations'), [
-    OrganizationListScreen,
-    OrganizationAddScreen,
-    OrganizationEditScreen,
-  ]),
-  protectedRoute('/information-modals/:organizationId/add', 'title.information_modal_add', InformationModalAddScreen),
-  protectedRoute('/information-modals/:organizationId/:id', 'title.information_modal_edit', InformationModalEditScreen),
+  // An administrator edits their own organization (another one's screen answers not found).
+  ...adminCrud(
+    '/organizations',
+    ['title.organizations', 'title.organization_add', 'title.organization_edit'],
+    { list: all('manage-organizations'), add: superAdminWith('manage-organizations'), edit: all('manage-organizations') },
+    [OrganizationListScreen, OrganizationAddScreen, OrganizationEditScreen],
+  ),
+  // Spec §2 declares none; the server saves them for manage-organizations, in the caller's organization.
+  protectedRoute('/information-modals/:organizationId/add', 'title.information_modal_add', InformationModalAddScreen, all('manage-organizations')),
+  protectedRoute('/information-modals/:organizationId/:id', 'title.information_modal_edit', InformationModalEditScreen, all('manage-organizations')),
   ...adminCrud('/companies', ['title.companies', 'title.company_add', 'title.company_edit'], all('manage-companies'), [
     CompanyListScreen,
     CompanyAddScreen,
@@ -205,15 +225,20 @@ export const appRoutes: AppRoute[] = [
     CodeGroupAddScreen,
     CodeGroupEditScreen,
   ]),
-  ...adminCrud('/currencies', ['title.currencies', 'title.currency_add', 'title.currency_edit'], all('manage-currencies'), [
-    CurrencyListScreen,
-    CurrencyAddScreen,
-    CurrencyEditScreen,
-  ]),
+  ...adminCrud(
+    '/currencies',
+    ['title.currencies', 'title.currency_add', 'title.currency_edit'],
+    { list: all('manage-currencies'), add: superAdminWith('manage-currencies'), edit: superAdminWith('manage-currencies') },
+    [CurrencyListScreen, CurrencyAddScreen, CurrencyEditScreen],
+  ),
   ...adminCrud(
     '/currency-conversions',
     ['title.currency_conversions', 'title.currency_conversion_add', 'title.currency_conversion_edit'],
-    all('manage-currency-conversion'),
+    {
+      list: all('manage-currency-conversion'),
+      add: superAdminWith('manage-currency-conversion'),
+      edit: superAdminWith('manage-currency-conversion'),
+    },
     [CurrencyConversionListScreen, CurrencyConversionAddScreen, CurrencyConversionEditScreen],
   ),
   ...adminCrud('/releases', ['title.releases', 'title.release_add', 'title.release_edit'], all('manage-releases'), [

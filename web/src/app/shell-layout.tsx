@@ -22,7 +22,8 @@ import { useDisclosure } from '@mantine/hooks';
 import { abilitySubject, logout, useSession } from '../api/session.ts';
 import { BrandMark } from './brand.tsx';
 import { feedback } from '../components/feedback.tsx';
-import { NAV_GROUPS, isActive, navEntries } from './navigation.ts';
+import { NAV_GROUPS, canOpen, isActive, navEntries } from './navigation.ts';
+import { CanOpenContext } from '../lib/route-access.ts';
 
 /** The user menu's setting: loaded when the menu first opens, not with the first screen. */
 const WorkflowMailsSwitch = lazy(() => import('../features/communications/notification-settings.tsx').then((m) => ({ default: m.WorkflowMailsSwitch })));
@@ -75,7 +76,10 @@ export function ShellLayout() {
     );
   }
 
-  const entries = navEntries(user, abilitySubject(session));
+  const subject = abilitySubject(session);
+  const entries = navEntries(user, subject);
+  // Links to add and edit screens ask the same check as the route guard.
+  const mayOpen = (path: string) => canOpen(path, user, subject);
   const signOut = () => feedback.loading.during(logout());
 
   return (
@@ -171,7 +175,9 @@ export function ShellLayout() {
       </AppShell.Navbar>
 
       <AppShell.Main>
-        <Outlet />
+        <CanOpenContext.Provider value={mayOpen}>
+          <Outlet />
+        </CanOpenContext.Provider>
       </AppShell.Main>
     </AppShell>
   );

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { type QueryKey, useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
 import { Alert, Anchor, Button, Center, Group, Loader, Paper, Stack, Title } from '@mantine/core';
 import { errorMessage, feedback } from './feedback.tsx';
+import { useCanOpen } from '../lib/route-access.ts';
 
 /** The frame of every administration screen: heading, actions on the right, content. */
 export function AdminPage({ title, actions, back, children }: { title: string; actions?: ReactNode; back?: string; children: ReactNode }) {
@@ -27,10 +28,13 @@ export function AdminPage({ title, actions, back, children }: { title: string; a
   );
 }
 
-export function AddButton({ to, label }: { to: string; label?: string }) {
+/** Add: offered only to those who may open (and so save) the add screen. */
+export function AddButton({ to, label, variant, size }: { to: string; label?: string; variant?: string; size?: string }) {
   const { t } = useTranslation();
+  const canOpen = useCanOpen();
+  if (!canOpen(to)) return null;
   return (
-    <Button component={Link} to={to}>
+    <Button component={Link} to={to} variant={variant} size={size}>
       {label ?? t('admin.add')}
     </Button>
   );
@@ -85,8 +89,11 @@ export function FormActions({ saving, cancelTo, onDelete, deleteLabel }: { savin
   );
 }
 
+/** Edit: offered only to those who may open (and so save) the edit screen. */
 export function EditLink({ to }: { to: string }) {
   const { t } = useTranslation();
+  const canOpen = useCanOpen();
+  if (!canOpen(to)) return null;
   return (
     <Button component={Link} to={to} size="xs" variant="light">
       {t('admin.edit')}

@@ -80,7 +80,7 @@ export function QueryState<T>({
       </Center>
     );
   if (query.isError || query.data === undefined) return <ErrorState error={query.error} />;
-  if (empty?.(query.data)) return <Text c="dimmed">{t('reporting.empty')}</Text>;
+  if (empty?.(query.data)) return <Text c="dimmed">{t('common.empty')}</Text>;
   return <>{children(query.data)}</>;
 }
 
@@ -536,7 +536,7 @@ export function PreflightResults({ preflight }: { preflight: Preflight | null })
 export function StatusHistory({ history }: { history: Report['history'] }) {
   const { t } = useTranslation();
   const label = useEnumLabel();
-  if (!history.length) return <Text c="dimmed">{t('reporting.empty')}</Text>;
+  if (!history.length) return <Text c="dimmed">{t('common.empty')}</Text>;
   return (
     <Table withTableBorder aria-label={t('reporting.history.title')} data-testid="status-history">
       <Table.Thead>

@@ -10,6 +10,8 @@ export const uiEnUS = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Loading…',
   'app.page_title': '{{title}} - {{product}}',
+  // The one wording of an empty list or table, everywhere (issue 11).
+  'common.empty': 'Nothing to show.',
 
   // Screen titles
   'title.dashboard': 'Dashboard',
@@ -142,7 +144,7 @@ export const uiEnUS = {
   'dashboard.overdue': 'Overdue',
 
   // Reporting (periods, reports, imports, approval)
-  'reporting.empty': 'Nothing to show.',
+  // Same text as common.empty (i18next nesting), for the reporting screens until they use it.
   'reporting.yes': 'Yes',
   'reporting.no': 'No',
   'reporting.company': 'Company',
@@ -295,7 +297,6 @@ export const uiEnUS = {
   'admin.list.search': 'Search',
   'admin.list.search_placeholder': 'Type at least 3 characters',
   'admin.list.search_hint': 'The search starts from 3 characters.',
-  'admin.list.empty': 'Nothing here yet.',
   'admin.list.no_matches': 'Nothing matches "{{search}}".',
   'admin.list.actions': 'Actions',
   'admin.list.range': '{{first}}–{{last}} of {{total}}',
@@ -343,13 +344,18 @@ export const uiEnUS = {
   'admin.organization.setting.dominance_percentage_help': 'A statistics cell whose largest contributor holds more than this percentage of it is confidential.',
   'admin.organization.information_modals': 'Information modals',
   'admin.organization.add_information_modal': 'Add information modal',
-  'admin.organization.no_information_modals': 'No information modals yet.',
   'admin.information_modal.model': 'Information modal',
   'admin.information_modal.title': 'Title',
   'admin.information_modal.body': 'Text',
   'admin.information_modal.active': 'Active',
   'admin.information_modal.starts_on': 'Shown from',
   'admin.information_modal.ends_on': 'Shown until',
+  'admin.information_modal.inactive': 'Inactive',
+  'admin.information_modal.shown': 'Shown',
+  'admin.information_modal.shown_between': '{{from}} – {{until}}',
+  'admin.information_modal.shown_from': 'From {{date}}',
+  'admin.information_modal.shown_until': 'Until {{date}}',
+  'admin.information_modal.shown_always': 'Always, while active',
   'admin.cluster.model': 'Market cluster',
   'admin.market.model': 'Market',
   'admin.market.international_name': 'International name',
@@ -383,7 +389,6 @@ export const uiEnUS = {
   'admin.company.users': 'Users',
   'admin.company.user_markets': 'Markets',
   'admin.company.user_roles': 'Roles',
-  'admin.company.no_users': 'No users in this company.',
   'admin.company.codes': 'Codes',
   'admin.user.model': 'User',
   'admin.user.first_name': 'First name',
@@ -563,7 +568,6 @@ export const uiEnUS = {
   'communication.attachment.added': '{{name}} was added.',
   'communication.attachment.too_many': 'A communication can have at most {{count}} attachments. Remove one to add another.',
   'communication.attachment.too_large': '{{name}} is {{size}}; an attachment can be at most {{max}}.',
-  'communication.attachment.none': 'No attachments.',
   'communication.save_draft': 'Save draft',
   'communication.delete_draft': 'Delete draft',
   'communication.delete_confirm': 'Delete the draft “{{subject}}”? This cannot be undone.',

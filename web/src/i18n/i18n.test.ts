@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { enUS } from '@mss/contracts/messages';
 import { i18n } from './index.ts';
+import { uiEnUS } from './en-US.ts';
 
 describe('catalogues', () => {
   it('when a shared message has placeholders, then the en-US catalogue fills them', () => {
@@ -13,6 +14,15 @@ describe('catalogues', () => {
       const t = i18n.getFixedT(locale);
       expect(t('auth.failed')).toBe(enUS['auth.failed']);
       expect(t('title.dashboard')).toBe('Dashboard');
+    }
+  });
+
+  it('when a list or table is empty, then every locale says it in one wording, whichever key a screen uses', () => {
+    const emptyKeys = Object.keys(uiEnUS).filter((key) => key.endsWith('.empty'));
+    expect(emptyKeys.sort()).toEqual(['common.empty']);
+    for (const locale of ['en-US', 'sv-SE', 'fi-FI', 'dk-DK', 'no-NO']) {
+      const t = i18n.getFixedT(locale);
+      for (const key of emptyKeys) expect(t(key), `${locale} ${key}`).toBe('Nothing to show.');
     }
   });
 });

@@ -53,5 +53,13 @@ export function showSaveError(
   return mapped;
 }
 
+/**
+ * "The from currency field is required.": the server's own sentence and label for a field (the
+ * shared catalogue's `attribute.<field>`), for checks made in the browser before sending.
+ */
+export function requiredMessage(field: string): string {
+  return i18n.t('validation.required', { attribute: i18n.t(`attribute.${field}`) });
+}
+
 /** '' → null, for optional text fields sent as null. */
 export const emptyToNull = (value: string): string | null => (value.trim() === '' ? null : value.trim());

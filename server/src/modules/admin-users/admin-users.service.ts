@@ -108,14 +108,9 @@ async function assertMayChangePerson(db: Db, principal: Principal, input: AdminU
   if (administersAll(principal, await membershipsOf(db, existing.id))) return;
   const changed = await personChanges(db, input, existing);
   if (changed.length === 0) return;
-  const names = changed.map((f) =>
-    f
-      .replace(/_id$/, '')
-      .replace(/_/g, ' ')
-      .replace(/^email$/, 'e-mail'),
-  );
-  const fieldErrors = Object.fromEntries(changed.map((f, i) => [f, [{ key: 'users.person_shared' as const, params: { attribute: names[i]! } }]]));
-  throw new AppError('forbidden', 'users.person_shared', { attribute: names.join(', ') }, fieldErrors);
+  // Each field's message names that field; the top-level message all of them (by their labels).
+  const fieldErrors = Object.fromEntries(changed.map((f) => [f, [{ key: 'users.person_shared' as const }]]));
+  throw new AppError('forbidden', 'users.person_shared', {}, fieldErrors, {}, { attribute: changed });
 }
 
 export async function findAdminUsers(db: Db, principal: Principal, query: ListQuery): Promise<Paged<AdminUser>> {
@@ -174,7 +169,7 @@ async function checkUserInput(db: Db, principal: Principal, input: AdminUserInpu
     return [];
   }
   if (principal.organizationId !== null) {
-    if (orgIds.some((id) => id !== principal.organizationId)) throw validationError('organization_ids', 'admin.not_in_organization');
+    if (orgIds.some((id) => id !== principal.organizationId)) throw validationError('organization_ids', 'admin.own_organization_only');
     return [principal.organizationId];
   }
   if (orgIds.length === 0) throw validationError('organization_ids', 'validation.required');
@@ -206,7 +201,7 @@ async function saveUser(db: Db, principal: Principal, input: AdminUserInput, exi
       : [];
     if (!company) throw validationError('company_id', 'admin.not_in_organization');
   }
-  if (existing && existing.id === principal.userId && input.disabled) throw validationError('disabled', 'validation.invalid');
+  if (existing && existing.id === principal.userId && input.disabled) throw validationError('disabled', 'users.disable_self');
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const roles = [...new Set(input.roles)];
 

@@ -67,11 +67,11 @@ describe('a user shared by two organizations', () => {
     await t.db.insert(companyOrganizations).values({ company_id: company.id, organization_id: w.orgA.id });
     const attempts: [Record<string, unknown>, string, string][] = [
       [{ roles: ['admin'] }, 'roles', 'roles'],
-      [{ email: 'attacker@example.test' }, 'email', 'e-mail'],
-      [{ disabled: true }, 'disabled', 'disabled'],
+      [{ email: 'attacker@example.test' }, 'email', 'e-mail address'],
+      [{ disabled: true }, 'disabled', 'disabled state'],
       [{ company_id: company.id }, 'company_id', 'company'],
       [{ first_name: 'Mallory' }, 'first_name', 'first name'],
-      [{ locale: 'sv-SE' }, 'locale', 'locale'],
+      [{ locale: 'sv-SE' }, 'locale', 'language'],
     ];
     for (const [change, field, name] of attempts) {
       const res = await t.app.inject({ method: 'PUT', url: `${url}/${w.shared.id}`, headers: w.headersA, payload: { ...w.unchanged, ...change } });

@@ -101,7 +101,7 @@ describe('clusters', () => {
     const foreign = await createMarket(t.db, (await createOrganization(t.db)).id);
     const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { name: 'Mixed', market_ids: [own.id, foreign.id] } });
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ market_ids: ['The market ids does not belong to the organization.'] });
+    expect(res.json().errors).toEqual({ market_ids: ['The chosen markets must belong to the same organization.'] });
     const missing = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { name: 'Missing', market_ids: [999999] } });
     expect(missing.statusCode).toBe(422);
     expect(await t.db.select().from(clusters).where(eq(clusters.organization_id, admin.organizationId!))).toHaveLength(0);
@@ -146,7 +146,7 @@ describe('clusters', () => {
     const market = await createMarket(t.db, org.id);
     const unnamed = await t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { name: 'Anywhere' } });
     expect(unnamed.statusCode).toBe(422);
-    expect(unnamed.json().errors).toEqual({ organization_id: ['The organization id field is required.'] });
+    expect(unnamed.json().errors).toEqual({ organization_id: ['The organization field is required.'] });
     const created = await t.app.inject({
       method: 'POST',
       url,

@@ -41,7 +41,7 @@ describe('code groups', () => {
     const other = await createOrganization(t.db);
     const [foreignCode] = await t.db.insert(codes).values({ organization_id: other.id, code: '99', name: 'Foreign' }).returning();
     const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { title: 'Mixed', code_ids: [foreignCode!.id] } });
-    expect(res.json().errors).toEqual({ code_ids: ['The code ids does not belong to the organization.'] });
+    expect(res.json().errors).toEqual({ code_ids: ['The chosen codes must belong to the same organization.'] });
     const [foreignGroup] = await t.db.insert(codeGroups).values({ organization_id: other.id, title: 'Theirs' }).returning();
     expect((await t.app.inject({ url: `${url}/${foreignGroup!.id}`, headers: admin.headers })).statusCode).toBe(404);
   });

@@ -41,9 +41,24 @@ describe('code sections', () => {
     expect((await post({ name: 'Coaches', start: 3100, length: 100 })).statusCode).toBe(201);
   });
 
-  it('when the length is 0 or the name empty, then 422', async () => {
+  it('when the length is 0 or the name empty, then 422 on both, in words', async () => {
     const res = await post({ name: '', start: 1, length: 0 });
-    expect(Object.keys(res.json().errors).sort()).toEqual(['length', 'name']);
+    expect(res.json().errors).toEqual({ name: ['The name field is required.'], length: ['The length must be at least 1.'] });
+  });
+
+  it('when the length or the start is negative, not whole or missing, then 422 saying so, and nothing is stored (not saved as 1)', async () => {
+    const refused = async (change: Record<string, unknown>) => {
+      const res = await post({ name: 'Negative', start: 7000, length: 10, ...change });
+      expect(res.statusCode).toBe(422);
+      return res.json();
+    };
+    expect(await refused({ length: -5 })).toEqual({ message: 'The length must be at least 1.', errors: { length: ['The length must be at least 1.'] } });
+    expect((await refused({ start: -1 })).errors).toEqual({ start: ['The start must be at least 0.'] });
+    expect((await refused({ length: 2.5 })).errors).toEqual({ length: ['The length must be an integer.'] });
+    expect((await refused({ length: null })).errors).toEqual({ length: ['The length field is required.'] });
+    expect((await refused({ length: '10' })).errors).toEqual({ length: ['The length must be a number.'] });
+    const list = await t.app.inject({ url: `${url}?search=Negative`, headers: admin.headers });
+    expect(list.json().data).toEqual([]);
   });
 
   it("when another organization's section is asked for, then 404; without manage-codes, 403", async () => {

@@ -37,7 +37,14 @@ describe('codes', () => {
   it('when the disabled status is not one of 0, 10, 20, 30, then 422', async () => {
     const res = await post({ code: 'X1', name: 'x', disabled_status: 15 });
     expect(res.statusCode).toBe(422);
-    expect(Object.keys(res.json().errors)).toEqual(['disabled_status']);
+    expect(res.json().errors).toEqual({ disabled_status: ['The selected disabled status is invalid.'] });
+  });
+
+  it('when the code is empty or holds a space or another sign, then 422 saying what it may hold', async () => {
+    expect((await post({ code: '', name: 'x' })).json().errors).toEqual({ code: ['The code field is required.'] });
+    expect((await post({ code: '10 05', name: 'x' })).json().errors).toEqual({
+      code: ['The code may contain only letters, digits, dots, hyphens and underscores.'],
+    });
   });
 
   it('when the code is taken in the organization, then 422; in another organization it is free', async () => {
@@ -52,7 +59,7 @@ describe('codes', () => {
     const otherOrg = await createOrganization(t.db);
     const foreignMarket = await createMarket(t.db, otherOrg.id);
     const res = await post({ code: 'F1', name: 'x', market_ids: [foreignMarket.id] });
-    expect(res.json().errors).toEqual({ market_ids: ['The market ids does not belong to the organization.'] });
+    expect(res.json().errors).toEqual({ market_ids: ['The chosen markets must belong to the same organization.'] });
     const [foreign] = await t.db.insert(codes).values({ organization_id: otherOrg.id, code: 'F2', name: 'Foreign' }).returning();
     expect((await t.app.inject({ url: `${url}/${foreign!.id}`, headers: admin.headers })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'DELETE', url: `${url}/${foreign!.id}`, headers: admin.headers })).statusCode).toBe(404);

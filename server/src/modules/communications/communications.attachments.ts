@@ -38,9 +38,9 @@ export function sniffAttachment(content: Buffer): AttachmentType | null {
 /** The multipart `file` field of an attachment upload, at most ATTACHMENT_MAX_BYTES. */
 export function attachmentReader(request: FastifyRequest) {
   return async (): Promise<{ name: string; content: Buffer }> => {
-    if (!request.isMultipart()) throw validationError('file', 'validation.required', { attribute: 'file' });
+    if (!request.isMultipart()) throw validationError('file', 'validation.required');
     const part = await request.file({ limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1 } });
-    if (!part || part.fieldname !== 'file') throw validationError('file', 'validation.required', { attribute: 'file' });
+    if (!part || part.fieldname !== 'file') throw validationError('file', 'validation.required');
     const content = await readWholePart(part, () => validationError('file', 'communication.attachment_size', { max: ATTACHMENT_MAX_BYTES / 1024 / 1024 }));
     return { name: uploadedFileName(part.filename, 'attachment'), content };
   };

@@ -180,7 +180,7 @@ async function resolveInput(db: Executor, principal: Principal, input: Communica
     !organizationIds.has(organization) ||
     (principal.organizationId !== null && principal.organizationId !== organization)
   )
-    throw validationError('recipients.market_ids', 'validation.in', { attribute: 'markets' });
+    throw validationError('recipients.market_ids', 'validation.in');
   if (!mayActIn(principal, marketIds)) throw forbidden('communication.no_access');
   const companyIds = [...new Set(input.recipients.company_ids)];
   if (companyIds.length) {
@@ -188,7 +188,7 @@ async function resolveInput(db: Executor, principal: Principal, input: Communica
       .select({ id: companyOrganizations.company_id })
       .from(companyOrganizations)
       .where(and(eq(companyOrganizations.organization_id, organization), inArray(companyOrganizations.company_id, companyIds)));
-    if (known.length !== companyIds.length) throw validationError('recipients.company_ids', 'validation.in', { attribute: 'companies' });
+    if (known.length !== companyIds.length) throw validationError('recipients.company_ids', 'validation.in');
   }
   let periodId: number | null = null;
   if (input.recipients.period_uuid) {
@@ -200,7 +200,7 @@ async function resolveInput(db: Executor, principal: Principal, input: Communica
     periodId = period.id;
   }
   const body = sanitizeBody(input.body);
-  if (body === '') throw validationError('body', 'validation.required', { attribute: 'body' });
+  if (body === '') throw validationError('body', 'validation.required');
   return {
     organization_id: organization,
     subject: input.subject.trim(),

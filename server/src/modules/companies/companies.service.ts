@@ -191,7 +191,7 @@ export async function findCompany(db: Db, principal: Principal, id: number): Pro
 async function organizationsToEdit(db: Db, principal: Principal, input: CompanyInput): Promise<number[]> {
   const requested = [...new Set(input.organization_ids)];
   if (principal.organizationId !== null) {
-    if (requested.some((id) => id !== principal.organizationId)) throw validationError('organization_ids', 'admin.not_in_organization');
+    if (requested.some((id) => id !== principal.organizationId)) throw validationError('organization_ids', 'admin.own_organization_only');
     return [principal.organizationId];
   }
   if (requested.length === 0) throw validationError('organization_ids', 'validation.required');
@@ -226,12 +226,15 @@ async function assertMaySharedChanges(db: Db, principal: Principal, input: Compa
         ...((disabledAt?.getTime() ?? null) !== (company.disabled_at?.getTime() ?? null) ? ['disabled_at'] : []),
       ];
       if (changed.length) {
-        const attribute = changed.map((f) => f.replace('_at', '').replace('_', ' ')).join(', ');
+        // Every field's message names all the changed fields, by their labels.
+        const fields = { attribute: changed };
         throw new AppError(
           'forbidden',
           'companies.shared',
-          { attribute },
-          Object.fromEntries(changed.map((f) => [f, [{ key: 'companies.shared' as const, params: { attribute } }]])),
+          {},
+          Object.fromEntries(changed.map((f) => [f, [{ key: 'companies.shared' as const, fields }]])),
+          {},
+          fields,
         );
       }
     }

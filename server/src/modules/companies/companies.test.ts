@@ -70,7 +70,7 @@ describe('companies', () => {
     expect(put.statusCode).toBe(404);
     const foreignMarket = await createMarket(t.db, otherOrg.id);
     const res = await post({ name: 'X', markets: [{ market_id: foreignMarket.id, roles: [] }] });
-    expect(res.json().errors).toEqual({ markets: ['The markets does not belong to the organization.'] });
+    expect(res.json().errors).toEqual({ markets: ['The chosen markets must belong to the same organization.'] });
     const asOtherOrg = await post({ name: 'X', organization_ids: [otherOrg.id] });
     expect(asOtherOrg.statusCode).toBe(422);
   });

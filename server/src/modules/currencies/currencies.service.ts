@@ -49,12 +49,12 @@ const currencyNames = new Intl.DisplayNames(['en'], { type: 'currency', fallback
 /**
  * The currency as stored: a name left out is the standard name of the code. A code the standard
  * does not know needs a name from the administrator (a new currency, a unit of account); without
- * one it is most likely a typo: 422 "The selected iso code is invalid.".
+ * one it is most likely a typo: 422 on the code, saying both ways out.
  */
 function withName(input: CurrencyInput): { iso_code: string; name: string } {
   if (input.name) return { iso_code: input.iso_code, name: input.name };
   const standard = ISO_CURRENCIES.has(input.iso_code) ? currencyNames.of(input.iso_code) : undefined;
-  if (!standard) throw validationError('iso_code', 'validation.in');
+  if (!standard) throw validationError('iso_code', 'currencies.unknown_code', { code: input.iso_code });
   return { iso_code: input.iso_code, name: standard };
 }
 

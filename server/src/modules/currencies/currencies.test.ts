@@ -63,12 +63,16 @@ describe('currencies', () => {
   it('when the input is invalid or the code taken, then 422 with field errors', async () => {
     const bad = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'EURO', name: 'x'.repeat(101) } });
     expect(bad.statusCode).toBe(422);
-    expect(Object.keys(bad.json().errors).sort()).toEqual(['iso_code', 'name']);
-    expect(bad.json().errors.name).toEqual(['The name may not be greater than 100 characters.']);
+    expect(bad.json().errors).toEqual({
+      iso_code: ['The ISO code must be three letters, such as EUR.'],
+      name: ['The name may not be greater than 100 characters.'],
+    });
+    const empty = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: ' ' } });
+    expect(empty.json()).toEqual({ message: 'The ISO code field is required.', errors: { iso_code: ['The ISO code field is required.'] } });
     await t.db.insert(currencies).values({ iso_code: 'GBP', name: 'Pound' });
     const taken = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'gbp', name: 'Pound again' } });
     expect(taken.statusCode).toBe(422);
-    expect(taken.json().errors).toEqual({ iso_code: ['The iso code has already been taken.'] });
+    expect(taken.json().errors).toEqual({ iso_code: ['The ISO code has already been taken.'] });
   });
 
   it('when a market uses the currency, then it cannot be deleted', async () => {
@@ -98,10 +102,11 @@ describe('a currency from its ISO code alone (issue 8)', () => {
     expect(renamed.json().data.name).toBe('Norwegian Krone');
   });
 
-  it('when the code is not an ISO 4217 currency and no name is given, then 422 "The selected iso code is invalid."', async () => {
+  it('when the code is not an ISO 4217 currency and no name is given, then 422 saying to check it or name the currency', async () => {
     const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'QQQ' } });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ message: 'The selected iso code is invalid.', errors: { iso_code: ['The selected iso code is invalid.'] } });
+    const message = 'QQQ is not a standard ISO 4217 currency code: check it, or give the currency a name.';
+    expect(res.json()).toEqual({ message, errors: { iso_code: [message] } });
     expect(await t.db.select().from(currencies).where(eq(currencies.iso_code, 'QQQ'))).toEqual([]);
   });
 
@@ -116,7 +121,7 @@ describe('field error messages', () => {
   it('when a field error is the top-level message, then it names the field too', async () => {
     await t.db.insert(currencies).values({ iso_code: 'JPY', name: 'Yen' });
     const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'JPY', name: 'Yen again' } });
-    expect(res.json()).toEqual({ message: 'The iso code has already been taken.', errors: { iso_code: ['The iso code has already been taken.'] } });
+    expect(res.json()).toEqual({ message: 'The ISO code has already been taken.', errors: { iso_code: ['The ISO code has already been taken.'] } });
   });
 
   it('when not signed in, then 401 even with an invalid body', async () => {

@@ -1,4 +1,3 @@
-import { RATE_LIMITS } from '@mss/contracts/decimal';
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { CurrencyConversion, CurrencyConversionInput, NewestFirstListQuery } from '@mss/contracts/admin';
@@ -78,12 +77,10 @@ export async function findCurrencyConversion(db: Db, id: number): Promise<Curren
   return toConversion(row);
 }
 
-/** The column keeps 10 decimals (numeric(20,10)); the input schema refuses more. */
-const RATE_SCALE = RATE_LIMITS.scale;
-
 async function assertValid(db: Db, input: CurrencyConversionInput, exceptId?: number) {
   if (input.from_currency_id === input.to_currency_id) throw validationError('to_currency_id', 'currency_conversions.same_currency');
-  if (input.rate.startsWith('-') || input.rate === '0') throw validationError('rate', 'validation.min.numeric', { min: `0.${'0'.repeat(RATE_SCALE - 1)}1` });
+  // A multiplier of 0 or less converts nothing (and its inverse does not exist).
+  if (input.rate.startsWith('-') || input.rate === '0') throw validationError('rate', 'validation.gt.numeric', { min: '0' });
   const found = await db
     .select({ id: currencies.id })
     .from(currencies)
@@ -102,7 +99,7 @@ async function assertValid(db: Db, input: CurrencyConversionInput, exceptId?: nu
         exceptId ? ne(currencyConversions.id, exceptId) : undefined,
       ),
     );
-  if (taken) throw validationError('valid_from', 'validation.unique');
+  if (taken) throw validationError('valid_from', 'currency_conversions.exists');
 }
 
 function toValues(input: CurrencyConversionInput) {

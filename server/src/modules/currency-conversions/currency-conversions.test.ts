@@ -116,14 +116,33 @@ describe('currency conversions', () => {
       payload: { from_currency_id: sek.id, to_currency_id: 999_999, rate: '1', valid_from: '2024-01-01' },
     });
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ to_currency_id: ['The selected to currency id is invalid.'] });
+    expect(res.json().errors).toEqual({ to_currency_id: ['The selected to currency is invalid.'] });
     const from = await t.app.inject({
       method: 'POST',
       url,
       headers: admin.headers,
       payload: { from_currency_id: 999_999, to_currency_id: sek.id, rate: '1', valid_from: '2024-01-01' },
     });
-    expect(from.json().errors).toEqual({ from_currency_id: ['The selected from currency id is invalid.'] });
+    expect(from.json().errors).toEqual({ from_currency_id: ['The selected from currency is invalid.'] });
+  });
+
+  it('when a currency is not chosen (null) or is 0, then 422 naming the field by its label, and nothing is stored', async () => {
+    const sek = await createCurrency('QEB');
+    const base = { from_currency_id: sek.id, to_currency_id: sek.id + 1, rate: '1', valid_from: '2024-01-01' };
+    const none = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, from_currency_id: null, to_currency_id: null } });
+    expect(none.statusCode).toBe(422);
+    expect(none.json()).toEqual({
+      message: 'The from currency field is required.',
+      errors: { from_currency_id: ['The from currency field is required.'], to_currency_id: ['The to currency field is required.'] },
+    });
+    const zero = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, from_currency_id: 0 } });
+    expect(zero.json()).toEqual({
+      message: 'The selected from currency is invalid.',
+      errors: { from_currency_id: ['The selected from currency is invalid.'] },
+    });
+    const text = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, from_currency_id: 'SEK' } });
+    expect(text.json().errors).toEqual({ from_currency_id: ['The from currency must be a number.'] });
+    expect(await t.db.select().from(currencyConversions).where(eq(currencyConversions.from_currency_id, sek.id))).toHaveLength(0);
   });
 
   it('when the same pair already has a rate from that date, then 422 on valid_from; updating the row itself is fine', async () => {
@@ -133,7 +152,7 @@ describe('currency conversions', () => {
     const payload = { from_currency_id: from.id, to_currency_id: to.id, rate: '1.6', valid_from: '2024-05-01' };
     const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload });
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ valid_from: ['The valid from has already been taken.'] });
+    expect(res.json().errors).toEqual({ valid_from: ['These currencies already have a rate valid from this date.'] });
     const self = await t.app.inject({ method: 'PUT', url: `${url}/${existing.id}`, headers: admin.headers, payload });
     expect(self.statusCode).toBe(200);
     expect(self.json().data.rate).toBe('1.6000000000');
@@ -147,18 +166,26 @@ describe('currency conversions', () => {
     expect(reverse.statusCode).toBe(201);
   });
 
-  it('when the rate is not positive, too fine for the column or the date malformed, then 422', async () => {
+  it('when the rate is 0 or negative, too fine for the column, or the date empty, malformed or not a day, then 422 with a sentence naming the field', async () => {
     const from = await createCurrency('QGA');
     const to = await createCurrency('QGB');
     const base = { from_currency_id: from.id, to_currency_id: to.id, rate: '1', valid_from: '2024-01-01' };
-    const zero = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, rate: '0' } });
-    expect(zero.statusCode).toBe(422);
-    expect(Object.keys(zero.json().errors)).toEqual(['rate']);
-    const tiny = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, rate: '0.000000000001' } });
-    expect(tiny.json().errors).toEqual({ rate: ['The rate must be a number with at most 10 digits before the decimal point and 10 after it.'] });
-    const date = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, valid_from: '01/02/2024' } });
-    expect(date.statusCode).toBe(422);
-    expect(Object.keys(date.json().errors)).toEqual(['valid_from']);
+    const refused = async (change: Record<string, unknown>) => {
+      const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { ...base, ...change } });
+      expect(res.statusCode).toBe(422);
+      return res.json().errors;
+    };
+    expect(await refused({ rate: '0' })).toEqual({ rate: ['The rate must be greater than 0.'] });
+    expect(await refused({ rate: '0.0000' })).toEqual({ rate: ['The rate must be greater than 0.'] });
+    expect(await refused({ rate: '-1.5' })).toEqual({ rate: ['The rate must be greater than 0.'] });
+    expect(await refused({ rate: '' })).toEqual({ rate: ['The rate must be a number with at most 10 digits before the decimal point and 10 after it.'] });
+    expect(await refused({ rate: '0.000000000001' })).toEqual({
+      rate: ['The rate must be a number with at most 10 digits before the decimal point and 10 after it.'],
+    });
+    expect(await refused({ valid_from: '' })).toEqual({ valid_from: ['The valid-from date field is required.'] });
+    expect(await refused({ valid_from: '01/02/2024' })).toEqual({ valid_from: ['The valid-from date is not a valid date.'] });
+    expect(await refused({ valid_from: '2024-02-30' })).toEqual({ valid_from: ['The valid-from date is not a valid date.'] });
+    expect(await t.db.select().from(currencyConversions).where(eq(currencyConversions.from_currency_id, from.id))).toHaveLength(0);
   });
 
   it('when a rate has 10 decimals, then it comes back with all of them; a JSON number (a float already) is refused', async () => {

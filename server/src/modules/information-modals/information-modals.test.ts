@@ -96,7 +96,7 @@ describe('information modals administration', () => {
     const other = await createOrganization(t.db);
     const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { organization_id: other.id, title: 'Sneaky', body: 'x' } });
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ organization_id: ['The organization id does not belong to the organization.'] });
+    expect(res.json().errors).toEqual({ organization_id: ['You can choose only your own organization.'] });
     expect(await t.db.select().from(informationModals).where(eq(informationModals.organization_id, other.id))).toHaveLength(0);
   });
 
@@ -129,6 +129,13 @@ describe('information modals administration', () => {
     });
     const empty = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { organization_id: admin.organizationId, title: '', body: 'x' } });
     expect(empty.json().errors).toEqual({ title: ['The title field is required.'] });
+    const badDate = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: admin.headers,
+      payload: { organization_id: admin.organizationId, title: 'Dates', body: '', starts_on: '10.05.2024' },
+    });
+    expect(badDate.json().errors).toEqual({ body: ['The text field is required.'], starts_on: ['The start date is not a valid date.'] });
   });
 
   it('when the list is searched and paged, then meta counts all matches', async () => {

@@ -89,14 +89,14 @@ describe('markets', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/admin/markets/${foreign.id}`, headers: admin.headers })).statusCode).toBe(404);
     const asOther = await create(admin.headers, { organization_id: other.id, international_name: 'X', local_name: 'X', iso_code: 'XX', currency_id: null });
     expect(asOther.statusCode).toBe(422);
-    expect(asOther.json().errors.organization_id).toEqual(['The organization id does not belong to the organization.']);
+    expect(asOther.json().errors.organization_id).toEqual(['You can choose only your own organization.']);
   });
 
   it('when a super-admin creates a market, then the organization must be named', async () => {
     const superAdmin = await signInAs(t, ['super-admin']);
     const missing = await create(superAdmin.headers, { international_name: 'Y', local_name: 'Y', iso_code: 'YY', currency_id: null });
     expect(missing.statusCode).toBe(422);
-    expect(missing.json().errors.organization_id).toEqual(['The organization id field is required.']);
+    expect(missing.json().errors.organization_id).toEqual(['The organization field is required.']);
     const org = await createOrganization(t.db);
     const ok = await create(superAdmin.headers, { organization_id: org.id, international_name: 'Y', local_name: 'Y', iso_code: 'YY', currency_id: null });
     expect(ok.statusCode).toBe(201);
@@ -115,10 +115,15 @@ describe('markets', () => {
   it('when the iso code is taken in the organization or the input is invalid, then 422 field errors', async () => {
     await create(admin.headers, { international_name: 'Norway', local_name: 'Norge', iso_code: 'NO', currency_id: null });
     const taken = await create(admin.headers, { international_name: 'Norway 2', local_name: 'Norge', iso_code: 'no', currency_id: null });
-    expect(taken.json().errors).toEqual({ iso_code: ['The iso code has already been taken.'] });
+    expect(taken.json().errors).toEqual({ iso_code: ['The ISO code has already been taken.'] });
     const bad = await create(admin.headers, { international_name: '', local_name: 'x', iso_code: 'toolong', currency_id: 999999 });
     expect(bad.statusCode).toBe(422);
-    expect(Object.keys(bad.json().errors).sort()).toEqual(['international_name', 'iso_code']);
+    expect(bad.json().errors).toEqual({
+      international_name: ['The international name field is required.'],
+      iso_code: ['The ISO code must be two or three letters, such as SE.'],
+    });
+    const noCurrency = await create(admin.headers, { international_name: 'Iceland', local_name: 'Ísland', iso_code: 'IS', currency_id: 999999 });
+    expect(noCurrency.json().errors).toEqual({ currency_id: ['The selected currency is invalid.'] });
   });
 
   it('when companies report in a market, then it cannot be deleted; an unused one can', async () => {

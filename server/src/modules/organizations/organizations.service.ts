@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { ListQuery } from '@mss/contracts/common';
 import { ORGANIZATION_SETTINGS, type Organization, type OrganizationInput, type OrganizationSettingKey } from '@mss/contracts/admin';
-import type { MessageKey, MessageParams } from '@mss/contracts/messages';
+import type { FieldParams, MessageKey, MessageParams } from '@mss/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import {
   clusters,
@@ -145,7 +145,7 @@ function displayValue(raw: unknown): string {
 export async function updateOrganizationSettings(db: Db, principal: Principal, id: number, settings: Record<string, unknown>): Promise<Organization> {
   await findOrganization(db, principal, id);
   const errors: FieldErrors = {};
-  const add = (key: string, messageKey: MessageKey, params: MessageParams) => (errors[key] = [{ key: messageKey, params }]);
+  const add = (key: string, messageKey: MessageKey, params: MessageParams, fields?: FieldParams) => (errors[key] = [{ key: messageKey, params, fields }]);
   const values: { organization_id: number; key: string; value: string }[] = [];
   for (const [key, raw] of Object.entries(settings)) {
     if (!Object.hasOwn(ORGANIZATION_SETTINGS, key)) {
@@ -153,19 +153,25 @@ export async function updateOrganizationSettings(db: Db, principal: Principal, i
       continue;
     }
     const definition = ORGANIZATION_SETTINGS[key as OrganizationSettingKey];
+    // A cleared number field sends "" (or null): say what is missing, not that "" is a bad value.
+    if (raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '')) {
+      add(key, 'validation.required', {}, { attribute: key });
+      continue;
+    }
     const value = parseSettingValue(raw);
     if (value === null || (definition.kind === 'integer' && !Number.isInteger(value))) {
-      add(key, 'generic.invalid_setting_value', { key, value: displayValue(raw) });
+      // A known setting is called by its label ("deviation percentage"); an unknown one as sent.
+      add(key, 'generic.invalid_setting_value', { value: displayValue(raw) }, { key });
       continue;
     }
     if (value < 0) {
-      add(key, 'generic.setting_below_zero', { key });
+      add(key, 'generic.setting_below_zero', {}, { key });
       continue;
     }
     values.push({ organization_id: id, key, value: String(value) });
   }
   const [first] = Object.values(errors);
-  if (first) throw new AppError('validation', first[0]!.key, first[0]!.params, errors);
+  if (first) throw new AppError('validation', first[0]!.key, first[0]!.params, errors, {}, first[0]!.fields);
   if (values.length) {
     await db
       .insert(organizationSettings)

@@ -191,13 +191,16 @@ describe('organization settings', () => {
     });
   });
 
-  it('when min_contributors or dominance_percentage is below 0, then 422 ":key cannot be less than 0."; 0 and a decimal dominance are stored', async () => {
+  it('when min_contributors or dominance_percentage is below 0, then 422 ":key cannot be less than 0." with the label; 0 and a decimal dominance are stored', async () => {
     const admin = await signInAs(t, ['admin']);
     const id = admin.organizationId!;
-    for (const key of ['min_contributors', 'dominance_percentage']) {
+    for (const [key, label] of [
+      ['min_contributors', 'Minimum contributors'],
+      ['dominance_percentage', 'Dominance percentage'],
+    ] as const) {
       const res = await t.app.inject({ method: 'PUT', url: `${url}/${id}/settings`, headers: admin.headers, payload: { settings: { [key]: -1 } } });
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ message: `${key} cannot be less than 0.`, errors: { [key]: [`${key} cannot be less than 0.`] } });
+      expect(res.json()).toEqual({ message: `${label} cannot be less than 0.`, errors: { [key]: [`${label} cannot be less than 0.`] } });
     }
     const ok = await t.app.inject({
       method: 'PUT',
@@ -229,8 +232,8 @@ describe('organization settings', () => {
     });
     expect(text.statusCode).toBe(422);
     expect(text.json()).toEqual({
-      message: 'abc is not a valid value for setting deviation_percentage.',
-      errors: { deviation_percentage: ['abc is not a valid value for setting deviation_percentage.'] },
+      message: 'abc is not a valid value for setting deviation percentage.',
+      errors: { deviation_percentage: ['abc is not a valid value for setting deviation percentage.'] },
     });
     const fraction = await t.app.inject({
       method: 'PUT',
@@ -238,14 +241,16 @@ describe('organization settings', () => {
       headers: superAdmin.headers,
       payload: { settings: { reminder_days: 2.5 } },
     });
-    expect(fraction.json().errors).toEqual({ reminder_days: ['2.5 is not a valid value for setting reminder_days.'] });
-    const nothing = await t.app.inject({
-      method: 'PUT',
-      url: `${url}/${id}/settings`,
-      headers: superAdmin.headers,
-      payload: { settings: { reminder_days: null } },
-    });
-    expect(nothing.json().message).toBe('null is not a valid value for setting reminder_days.');
+    expect(fraction.json().errors).toEqual({ reminder_days: ['2.5 is not a valid value for setting reminder days.'] });
+    for (const empty of [null, '', '  ']) {
+      const nothing = await t.app.inject({
+        method: 'PUT',
+        url: `${url}/${id}/settings`,
+        headers: superAdmin.headers,
+        payload: { settings: { reminder_days: empty } },
+      });
+      expect(nothing.json()).toEqual({ message: 'The reminder days field is required.', errors: { reminder_days: ['The reminder days field is required.'] } });
+    }
   });
 
   it('when a value is below 0, then 422 ":key cannot be less than 0."; with several errors nothing is stored', async () => {
@@ -258,8 +263,8 @@ describe('organization settings', () => {
     });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({
-      message: 'deviation_percentage cannot be less than 0.',
-      errors: { deviation_percentage: ['deviation_percentage cannot be less than 0.'], colour: ['colour is not a valid setting.'] },
+      message: 'Deviation percentage cannot be less than 0.',
+      errors: { deviation_percentage: ['Deviation percentage cannot be less than 0.'], colour: ['colour is not a valid setting.'] },
     });
     expect(await t.db.select().from(organizationSettings).where(eq(organizationSettings.organization_id, id))).toHaveLength(0);
   });

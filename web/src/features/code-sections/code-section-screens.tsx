@@ -8,6 +8,7 @@ import { OrganizationSelect } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
 import { RecordListPage } from '../../components/record-list.tsx';
 import { codeSectionsApi as api } from './api/code-sections.ts';
+import { requiredMessage } from '../../lib/form.ts';
 
 const BASE = '/code_sections';
 const FIELDS = ['organization_id', 'name', 'start', 'length', 'market_ids'] as const;
@@ -58,10 +59,15 @@ function CodeSectionForm({ section }: { section?: CodeSection }) {
     fields: FIELDS,
     model: t('admin.code_section.model'),
     initialValues,
+    validate: {
+      start: (value) => (value === '' ? requiredMessage('start') : null),
+      length: (value) => (value === '' ? requiredMessage('length') : null),
+    },
+    // Sent as typed: the server refuses a start below 0 or a length below 1 and says so.
     toInput: (values) => ({
       name: values.name.trim(),
-      start: values.start === '' ? 0 : Number(values.start),
-      length: values.length === '' ? 0 : Number(values.length),
+      start: Number(values.start),
+      length: Number(values.length),
       market_ids: values.market_ids,
     }),
     nameOf: (record) => record.name,
@@ -79,8 +85,9 @@ function CodeSectionForm({ section }: { section?: CodeSection }) {
           />
           <TextInput label={t('admin.field.name')} required {...form.getInputProps('name')} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <NumberInput label={t('admin.code_section.start')} required allowDecimal={false} min={1} {...form.getInputProps('start')} />
-            <NumberInput label={t('admin.code_section.length')} required allowDecimal={false} min={1} {...form.getInputProps('length')} />
+            {/* Not clamped: a negative length typed is refused with a message, never quietly saved as 1. */}
+            <NumberInput label={t('admin.code_section.start')} required allowDecimal={false} min={0} clampBehavior="none" {...form.getInputProps('start')} />
+            <NumberInput label={t('admin.code_section.length')} required allowDecimal={false} min={1} clampBehavior="none" {...form.getInputProps('length')} />
           </SimpleGrid>
           <MultiSelect<number> label={t('admin.field.markets')} data={markets} searchable clearable {...form.getInputProps('market_ids')} />
           <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />

@@ -481,7 +481,7 @@ export function Attachments({ communication, readOnly = false }: { communication
         </List>
       ) : (
         <Text size="sm" c="dimmed">
-          {t('communication.attachment.none')}
+          {t('common.empty')}
         </Text>
       )}
       {!readOnly &&

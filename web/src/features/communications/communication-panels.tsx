@@ -52,6 +52,7 @@ export function RecipientsPanel({ communication }: { communication: Communicatio
         {t('communication.recipients.hint')}
       </Text>
       <DataTable<Recipient, ReturnType<typeof communicationKeys.recipients>>
+        stateKey="recipients"
         label={t('communication.tab.recipients')}
         searchable={false}
         rowKey={(row) => row.user_id}
@@ -342,7 +343,8 @@ export function DeliveriesPanel({ communication }: { communication: Communicatio
         </Group>
       )}
       <DataTable<Delivery, ReturnType<typeof communicationKeys.deliveries>>
-        key={status ?? 'all'}
+        stateKey="deliveries"
+        filterKey={status ?? ''}
         label={t('communication.tab.deliveries')}
         filters={
           <Select

@@ -77,7 +77,7 @@ function CommunicationList({ title, onNew }: { title: string; onNew: () => void 
   return (
     <AdminPage title={title} actions={<Button onClick={onNew}>{t('communication.new')}</Button>}>
       <DataTable<Communication, ReturnType<typeof communicationKeys.list>>
-        key={status ?? 'all'}
+        filterKey={status ?? ''}
         label={title}
         rowKey={(row) => row.uuid}
         defaultSort={{ sort: 'created_at', direction: 'desc' }}

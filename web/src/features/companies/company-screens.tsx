@@ -99,7 +99,7 @@ function CompanyUsers({ company }: { company: Company }) {
             </Table.Tbody>
           </Table>
         ) : (
-          <Text c="dimmed">{t('admin.company.no_users')}</Text>
+          <Text c="dimmed">{t('common.empty')}</Text>
         )}
       </Stack>
     </Paper>

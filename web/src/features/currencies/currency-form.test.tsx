@@ -32,8 +32,8 @@ describe('the currency form', () => {
     const api = fakeApi().on('POST', 'admin/currencies', {
       status: 422,
       body: {
-        message: 'The iso code has already been taken.',
-        errors: { iso_code: ['The iso code has already been taken.'], name: ['The name field is required.'] },
+        message: 'The ISO code has already been taken.',
+        errors: { iso_code: ['The ISO code has already been taken.'], name: ['The name field is required.'] },
       },
     });
     const router = renderAdd();
@@ -42,7 +42,7 @@ describe('the currency form', () => {
 
     const isoInput = screen.getByRole('textbox', { name: /ISO code/ });
     await waitFor(() => expect(isoInput.getAttribute('aria-invalid')).toBe('true'));
-    expect(screen.getByText('The iso code has already been taken.')).toBeTruthy();
+    expect(screen.getByText('The ISO code has already been taken.')).toBeTruthy();
     expect(screen.getByText('The name field is required.')).toBeTruthy();
     expect(screen.queryByText('Currency not saved.')).toBeNull();
     expect(api.callsTo('POST', 'admin/currencies')[0]!.body).toEqual({ iso_code: 'EUR', name: '' });

@@ -10,6 +10,7 @@ import { RecordListPage } from '../../components/record-list.tsx';
 import { useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { currencyConversionsApi as api } from './api/currency-conversions.ts';
 import { formatDate } from '../../lib/dates.ts';
+import { requiredMessage } from '../../lib/form.ts';
 
 const BASE = '/currency-conversions';
 const FIELDS = ['from_currency_id', 'to_currency_id', 'rate', 'valid_from'] as const;
@@ -62,9 +63,14 @@ function CurrencyConversionForm({ conversion }: { conversion?: CurrencyConversio
     fields: FIELDS,
     model: t('admin.conversion.model'),
     initialValues,
+    // A currency not chosen is said in the browser, in the server's words (it would answer the same).
+    validate: {
+      from_currency_id: (value) => (value === null ? requiredMessage('from_currency_id') : null),
+      to_currency_id: (value) => (value === null ? requiredMessage('to_currency_id') : null),
+    },
     toInput: (values) => ({
-      from_currency_id: values.from_currency_id ?? 0,
-      to_currency_id: values.to_currency_id ?? 0,
+      from_currency_id: values.from_currency_id!,
+      to_currency_id: values.to_currency_id!,
       // The locale's decimal comma is accepted as a point; the server checks the rest.
       rate: values.rate.trim().replace(',', '.'),
       valid_from: values.valid_from,

@@ -5,7 +5,7 @@ import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage, FormActions, FormCard, RecordLoader } from '../../components/page.tsx';
 import { emptyToNull } from '../../lib/form.ts';
 import { useRecordForm } from '../../lib/record-form.ts';
-import { informationModalsApi as api } from './api/information-modals.ts';
+import { informationModalsApi as api, modalOrganizationQuery } from './api/information-modals.ts';
 
 const FIELDS = ['organization_id', 'title', 'body', 'active', 'starts_on', 'ends_on'] as const;
 
@@ -58,7 +58,10 @@ export function InformationModalAddScreen({ title, params }: ScreenProps) {
   const organizationId = Number(params.organizationId);
   return (
     <AdminPage title={title} back={`/organizations/${organizationId}`}>
-      <InformationModalForm organizationId={organizationId} />
+      {/* Only for an organization the user administers: another one is "not found", not a form that cannot be saved. */}
+      <RecordLoader key={organizationId} query={modalOrganizationQuery(organizationId)}>
+        {(organization) => <InformationModalForm organizationId={organization.id} />}
+      </RecordLoader>
     </AdminPage>
   );
 }

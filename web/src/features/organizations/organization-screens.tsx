@@ -1,9 +1,8 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
-import { Anchor, Badge, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, NumberInput, Paper, SimpleGrid, Stack, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { ORGANIZATION_SETTINGS, type Organization, type OrganizationSettingKey } from '@mss/contracts/admin';
+import { type InformationModal, ORGANIZATION_SETTINGS, type Organization, type OrganizationSettingKey } from '@mss/contracts/admin';
 import { feedback } from '../../components/feedback.tsx';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord } from '../../components/page.tsx';
@@ -23,8 +22,9 @@ export function OrganizationListScreen({ title }: ScreenProps) {
   const superAdmin = useIsSuperAdmin();
   const remove = useDeleteRecord(api.remove, api.keys.all);
   return (
-    // Creating and deleting organizations is the super-admin's; an administrator edits their own.
-    <AdminPage title={title} actions={superAdmin ? <AddButton to={`${BASE}/add`} /> : undefined}>
+    // Creating and deleting organizations is the super-admin's (the add route says so); an
+    // administrator edits their own.
+    <AdminPage title={title} actions={<AddButton to={`${BASE}/add`} />}>
       <DataTable
         label={title}
         query={api.listQuery}
@@ -116,13 +116,18 @@ function SettingsForm({ organization }: { organization: Organization }) {
   );
 }
 
+/** When a modal shows (inclusive dates of the API, calendar days): "Nov 1, 2026 – Dec 1, 2026", "From …", "Until …" or "Always". */
+function ShownDates({ modal }: { modal: InformationModal }) {
+  const { t } = useTranslation();
+  const { starts_on: from, ends_on: until } = modal;
+  if (from && until) return <>{t('admin.information_modal.shown_between', { from: formatDate(from), until: formatDate(until) })}</>;
+  if (from) return <>{t('admin.information_modal.shown_from', { date: formatDate(from) })}</>;
+  if (until) return <>{t('admin.information_modal.shown_until', { date: formatDate(until) })}</>;
+  return <>{t('admin.information_modal.shown_always')}</>;
+}
+
 function InformationModals({ organizationId }: { organizationId: number }) {
   const { t } = useTranslation();
-  const { data, isPending } = useQuery({
-    ...organizationInformationModalsQuery(organizationId),
-    meta: { handlesErrors: true },
-  });
-  const modals = data?.data ?? [];
   return (
     <Paper withBorder radius="md" p="lg" maw={820}>
       <Stack gap="sm">
@@ -130,34 +135,40 @@ function InformationModals({ organizationId }: { organizationId: number }) {
           <Title order={2} fz="h4">
             {t('admin.organization.information_modals')}
           </Title>
-          <Button component={Link} to={`/information-modals/${organizationId}/add`} variant="light" size="sm">
-            {t('admin.organization.add_information_modal')}
-          </Button>
+          <AddButton to={`/information-modals/${organizationId}/add`} label={t('admin.organization.add_information_modal')} variant="light" size="sm" />
         </Group>
-        {!isPending && !modals.length && <Text c="dimmed">{t('admin.organization.no_information_modals')}</Text>}
-        {modals.length > 0 && (
-          <Table aria-label={t('admin.organization.information_modals')}>
-            <Table.Tbody>
-              {modals.map((modal) => (
-                <Table.Tr key={modal.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/information-modals/${organizationId}/${modal.id}`}>
-                      {modal.title}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    {modal.starts_on ? formatDate(modal.starts_on) : '…'} – {modal.ends_on ? formatDate(modal.ends_on) : '…'}
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={modal.active ? 'teal' : 'gray'} variant="light">
-                      {modal.active ? t('admin.information_modal.active') : t('admin.no')}
-                    </Badge>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
+        <DataTable
+          stateKey="modals"
+          label={t('admin.organization.information_modals')}
+          searchable={false}
+          perPage={10}
+          // Newest first.
+          defaultSort={{ sort: 'id', direction: 'desc' }}
+          query={organizationInformationModalsQuery(organizationId)}
+          columns={[
+            {
+              key: 'title',
+              label: t('admin.information_modal.title'),
+              sortable: true,
+              render: (modal) => (
+                <Anchor component={Link} to={`/information-modals/${organizationId}/${modal.id}`}>
+                  {modal.title}
+                </Anchor>
+              ),
+            },
+            { key: 'starts_on', label: t('admin.information_modal.shown'), sortable: true, render: (modal) => <ShownDates modal={modal} /> },
+            {
+              key: 'active',
+              label: t('admin.information_modal.active'),
+              sortable: true,
+              render: (modal) => (
+                <Badge color={modal.active ? 'teal' : 'gray'} variant="light">
+                  {modal.active ? t('admin.information_modal.active') : t('admin.information_modal.inactive')}
+                </Badge>
+              ),
+            },
+          ]}
+        />
       </Stack>
     </Paper>
   );

@@ -26,7 +26,7 @@ import { marketLabel, optionQueries, useOptions } from '../../api/options.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { useEnumLabel, useEnumOptions } from '../../lib/enum-options.ts';
 import { MarketBadges, useCan } from '../../components/fields.tsx';
-import { emptyToNull } from '../../lib/form.ts';
+import { emptyToNull, requiredMessage } from '../../lib/form.ts';
 import { useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
 import { usersApi as api } from './api/users.ts';
@@ -173,7 +173,7 @@ function UserForm({ user }: { user?: AdminUser }) {
     model: t('admin.user.model'),
     initialValues,
     validate: {
-      email: (value) => (value.trim() ? null : t('validation.required', { attribute: 'email' })),
+      email: (value) => (value.trim() ? null : requiredMessage('email')),
       // Required when adding; when editing, empty keeps the password (spec §5: at least 8, confirmed).
       password: (value) => ((!user || value) && value.length < MIN_PASSWORD_LENGTH ? t('auth.password_too_short') : null),
       password_confirmation: (value, values) => (value !== values.password ? t('auth.passwords_not_matching') : null),

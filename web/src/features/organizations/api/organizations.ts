@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { InformationModal, InformationModalInput, Organization, OrganizationInput } from '@mss/contracts/admin';
 import { http, type ApiBody } from '../../../api/http.ts';
-import { resourceApi } from '../../../api/resource.ts';
+import { type ListParams, resourceApi } from '../../../api/resource.ts';
 
 export const organizationsApi = resourceApi<Organization, OrganizationInput>({ key: 'organizations', path: 'admin/organizations' });
 
@@ -24,5 +24,5 @@ export function useUpdateOrganizationSettings() {
  * as the information-modals feature's resource, so its changes refresh this list.
  */
 const informationModalsApi = resourceApi<InformationModal, InformationModalInput>({ key: 'information_modals', path: 'admin/information-modals' });
-export const organizationInformationModalsQuery = (organizationId: number) =>
-  informationModalsApi.listQuery({ page: 1, per_page: 100, organization_id: organizationId, sort: 'id', direction: 'desc' });
+export const organizationInformationModalsQuery = (organizationId: number) => (params: ListParams) =>
+  informationModalsApi.listQuery({ ...params, organization_id: organizationId });
