@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
 import { type CodeDisabledStatus, ReportStatus } from '@mss/contracts/enums';
 import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
@@ -260,16 +261,17 @@ const importColumns = {
   user_email: users.email,
 };
 
-const selectImports = (db: Db) =>
-  db
-    .select(importColumns)
-    .from(imports)
+/** An import's report, period, market, company, file and uploader, joined to a select from imports. */
+const joinImportParts = <Q extends PgSelect>(query: Q) =>
+  query
     .innerJoin(reports, eq(reports.id, imports.report_id))
     .innerJoin(periods, eq(periods.id, reports.period_id))
     .innerJoin(markets, eq(markets.id, periods.market_id))
     .innerJoin(companies, eq(companies.id, reports.company_id))
     .innerJoin(files, eq(files.id, imports.file_id))
     .leftJoin(users, eq(users.id, imports.user_id));
+
+const selectImports = (db: Db) => joinImportParts(db.select(importColumns).from(imports).$dynamic());
 
 type ImportRowData = Awaited<ReturnType<typeof selectImports>>[number];
 
@@ -314,16 +316,12 @@ export async function findImports(
     nullsLast: ['row_count', 'user'],
   });
   const where = and(await visibleReports(db, principal), query.report_uuid ? eq(reports.uuid, query.report_uuid) : undefined, plan.search);
-  const [counted] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(imports)
-    .innerJoin(reports, eq(reports.id, imports.report_id))
-    .innerJoin(periods, eq(periods.id, reports.period_id))
-    .innerJoin(markets, eq(markets.id, periods.market_id))
-    .innerJoin(companies, eq(companies.id, reports.company_id))
-    .innerJoin(files, eq(files.id, imports.file_id))
-    .leftJoin(users, eq(users.id, imports.user_id))
-    .where(where);
+  const [counted] = await joinImportParts(
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(imports)
+      .$dynamic(),
+  ).where(where);
   const rows = await selectImports(db)
     .where(where)
     // Equal sort values: newest first.
