@@ -82,32 +82,34 @@ export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
           </Text>
           <QueryState query={list} empty={(rows) => rows.length === 0}>
             {(reports) => (
-              <Table striped withTableBorder aria-label={title}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('reporting.company')}</Table.Th>
-                    <Table.Th>{t('reporting.status')}</Table.Th>
-                    <Table.Th>{t('reporting.submitted_at')}</Table.Th>
-                    <Table.Th>{t('reporting.preflight.title')}</Table.Th>
-                    <Table.Th ta="right">{t('reporting.row_count')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {reports.map((report) => (
-                    <Table.Tr key={report.uuid}>
-                      <Table.Td>{report.company.name}</Table.Td>
-                      <Table.Td>
-                        <ReportStatusBadge status={report.status} />
-                      </Table.Td>
-                      <Table.Td>{formatDateTime(report.submitted_at)}</Table.Td>
-                      <Table.Td>
-                        <SeverityBadge severity={report.preflight_severity} />
-                      </Table.Td>
-                      <Table.Td ta="right">{formatNumber(report.row_count)}</Table.Td>
+              <Table.ScrollContainer minWidth={560}>
+                <Table striped withTableBorder aria-label={title}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('reporting.company')}</Table.Th>
+                      <Table.Th>{t('reporting.status')}</Table.Th>
+                      <Table.Th>{t('reporting.submitted_at')}</Table.Th>
+                      <Table.Th>{t('reporting.preflight.title')}</Table.Th>
+                      <Table.Th ta="right">{t('reporting.row_count')}</Table.Th>
                     </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {reports.map((report) => (
+                      <Table.Tr key={report.uuid}>
+                        <Table.Td>{report.company.name}</Table.Td>
+                        <Table.Td>
+                          <ReportStatusBadge status={report.status} />
+                        </Table.Td>
+                        <Table.Td>{formatDateTime(report.submitted_at)}</Table.Td>
+                        <Table.Td>
+                          <SeverityBadge severity={report.preflight_severity} />
+                        </Table.Td>
+                        <Table.Td ta="right">{formatNumber(report.row_count)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
             )}
           </QueryState>
         </Stack>
