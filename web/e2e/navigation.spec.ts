@@ -72,6 +72,26 @@ test.describe('navigation and permissions', () => {
     expect(await overdue.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
   });
 
+  test('at phone width the reporting screens cut no word to an ellipsis and the page does not scroll sideways', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, 'market-admin@demo.test');
+    for (const path of ['/', '/period-list', '/reporting-companies/SE', '/history/SE', '/history/import']) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      await expect(page.getByRole('table').first()).toBeVisible();
+      const problems = await page.evaluate(() => {
+        const found: string[] = [];
+        if (document.documentElement.scrollWidth > window.innerWidth + 1) found.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+        for (const el of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
+          if (getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1 && el.textContent?.trim())
+            found.push(`"${el.textContent.trim()}" is cut`);
+        }
+        return found;
+      });
+      expect(problems, path).toEqual([]);
+    }
+  });
+
   test('the user guide opens from the navbar', async ({ page }) => {
     await signIn(page, 'cluster-viewer@demo.test');
 
