@@ -3,6 +3,8 @@ import { deleteRow, dismissNotices, noticeTitled, row, save, signIn } from './he
 
 test.describe('releases', () => {
   test('a release note is created, seen in its list, shown once after sign-in, and deleted', async ({ page }) => {
+    // Three sign-ins and a release note shown once: more than the default 30 s on a busy machine.
+    test.setTimeout(60_000);
     await signIn(page, 'super-admin@demo.test');
     await page.goto('/releases/add');
     await page.getByRole('textbox', { name: 'Version' }).fill('9.9.0');

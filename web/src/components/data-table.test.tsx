@@ -1,3 +1,4 @@
+import { type ReactNode, Suspense, lazy } from 'react';
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
@@ -227,5 +228,42 @@ describe('the list state in the URL', () => {
     expect(queryOf(api.callsTo('GET', 'admin/currencies')[0]!)).toMatchObject({ page: '2' });
     fireEvent.click(screen.getByRole('button', { name: /Name/ }));
     await waitFor(() => expect(urlQuery(router)).toEqual({ page: '9', deliveries_sort: 'name', deliveries_direction: 'asc' }));
+  });
+});
+
+const SlowScreen = lazy(() => new Promise<{ default: () => ReactNode }>((resolve) => setTimeout(() => resolve({ default: () => <p>Currency 1</p> }), 200)));
+
+describe('the list while the user leaves it', () => {
+  it('when a link is followed before the search was written, then the next screen gets no search in its address', async () => {
+    fakeApi().on('GET', 'admin/currencies', currencyList(30));
+    const router = createMemoryRouter(
+      [
+        {
+          path: '/currencies',
+          element: (
+            <DataTable label="Currencies" query={currenciesApi.listQuery} searchDelay={50} columns={[{ key: 'iso_code', label: 'ISO code', sortable: true }]} />
+          ),
+        },
+        // A screen whose code takes a while to load (a lazy chunk on a slow line), as the app's screens do.
+        { path: '/currencies/view/1', element: <SlowScreen /> },
+      ],
+      { initialEntries: ['/currencies'] },
+    );
+    render(
+      <AppProviders>
+        <Suspense fallback="Loading">
+          <RouterProvider router={router} />
+        </Suspense>
+      </AppProviders>,
+    );
+    await screen.findByText('C01');
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search' }), { target: { value: 'C01' } });
+    await act(async () => {
+      void router.navigate('/currencies/view/1');
+    });
+    expect(await screen.findByText('Currency 1')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(router.state.location.pathname).toBe('/currencies/view/1');
+    expect(router.state.location.search).toBe('');
   });
 });

@@ -1,6 +1,6 @@
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { UNSAFE_DataRouterContext, useLocation, useNavigation, useSearchParams } from 'react-router';
 import { type QueryKey, useQuery, type UseQueryOptions } from '@tanstack/react-query';
 import { Center, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { MIN_SEARCH_LENGTH } from '@mss/contracts/constants';
@@ -111,10 +111,18 @@ export function DataTable<T extends object, K extends QueryKey = QueryKey>({
   const organizationId = organizationFilter ? (positiveInteger(searchParams.get(name('organization_id'))) ?? null) : null;
 
   /** Writes some of the list's parameters (null or the default removes one) onto the current URL. */
-  const latest = useRef({ searchParams, setSearchParams });
+  // Once a link to another screen was followed, this list must not write its search onto the
+  // address: it would land on the next screen's URL. The router may be on its way (a guard
+  // running) or already there while React still shows this screen (the next one's code loading
+  // in a transition): the router's own location says which.
+  const leaving = useNavigation().state !== 'idle';
+  const { pathname } = useLocation();
+  const router = useContext(UNSAFE_DataRouterContext)?.router;
+  const latest = useRef({ searchParams, setSearchParams, leaving, pathname });
   useEffect(() => {
-    latest.current = { searchParams, setSearchParams };
+    latest.current = { searchParams, setSearchParams, leaving, pathname };
   });
+  const left = () => latest.current.leaving || (router !== undefined && router.state.location.pathname !== latest.current.pathname);
   const update = useCallback(
     (changes: Partial<Record<StateName, string | number | null>>, replace = false) => {
       const next = new URLSearchParams(latest.current.searchParams);
@@ -141,6 +149,7 @@ export function DataTable<T extends object, K extends QueryKey = QueryKey>({
     setSearchText(text);
     clearTimeout(typing.current);
     typing.current = setTimeout(() => {
+      if (left()) return;
       const current = latest.current.searchParams.get(name('search')) ?? '';
       if (text === current) return;
       // A search that changes what is sent starts from the first page.
