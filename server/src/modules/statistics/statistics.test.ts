@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
+import type { z } from 'zod';
+import { clusterStatisticsSchema, companyStatisticsSchema, marketStatisticsSchema, trendStatisticsSchema } from '@mss/contracts/statistics';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { buildStatisticsWorld, PERIOD_TITLES, type StatisticsWorld } from '../../../test/statistics-world.ts';
 import {
@@ -47,8 +49,19 @@ async function reportUuid(title: string, company: number) {
   const rows = await t.db.execute<{ uuid: string }>(sql`select uuid::text as uuid from reports where id = ${w.reportIds[`${title}/${company}`]!}`);
   return rows.rows[0]!.uuid;
 }
-function get(who: keyof StatisticsWorld['headers'], url: string) {
-  return t.app.inject({ url: `/api/v1${url}`, headers: w.headers[who] });
+/** The routes' answers are written without their response schema (statistics.routes.ts): every answer here is checked against it. */
+const ANSWER_SCHEMAS: [RegExp, z.ZodType][] = [
+  [/^\/statistics\/market\?/, marketStatisticsSchema],
+  [/^\/statistics\/cluster\?/, clusterStatisticsSchema],
+  [/^\/statistics\/company\?/, companyStatisticsSchema],
+  [/^\/statistics\/trend\?/, trendStatisticsSchema],
+];
+
+async function get(who: keyof StatisticsWorld['headers'], url: string) {
+  const res = await t.app.inject({ url: `/api/v1${url}`, headers: w.headers[who] });
+  const schema = ANSWER_SCHEMAS.find(([path]) => path.test(url))?.[1];
+  if (schema && res.statusCode === 200 && String(res.headers['content-type']).includes('json')) schema.parse(res.json().data);
+  return res;
 }
 
 // ---------------------------------------------------------------------------------------------
