@@ -229,6 +229,7 @@ const REQUESTS: Record<string, Build> = {
   // Processing file (10) is no person's step: whoever may see the report gets 422 "Invalid status.".
   'POST /reports/:uuid/status': (_w, s, _t, side) => ({ url: `/reports/${s.report}/status`, payload: { status: side === 'own' ? 10 : 60 } }),
   'POST /reports/bulk-status': (_w, s, _t, side) => ({ url: '/reports/bulk-status', payload: { uuids: [s.report], status: side === 'own' ? 10 : 60 } }),
+  'GET /reports/:uuid/copy-previous': (_w, s) => ({ url: `/reports/${s.report}/copy-previous` }),
   'POST /reports/:uuid/copy-previous': (_w, s) => ({ url: `/reports/${s.report}/copy-previous` }),
   'GET /reports/:uuid/preflight': (_w, s) => ({ url: `/reports/${s.report}/preflight` }),
   'POST /reports/:uuid/preflight': (_w, s) => ({ url: `/reports/${s.report}/preflight` }),

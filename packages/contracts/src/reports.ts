@@ -122,15 +122,18 @@ export const reportSchema = reportSummarySchema.extend({
    * after it ended (copy from previous period). Older imports are history (GET /imports).
    */
   current_import: z.object({ uuid: z.string(), status: z.string() }).nullable(),
-  /**
-   * What "Copy from previous period" would do: the previous period's title, how many of its
-   * report's rows would be copied and how many left out (codes inactive or no longer the
-   * company's in the market, rows whose only figure is in a disabled column). Null when the
-   * market has no previous period; `row_count` null when the company has no report in it.
-   */
-  copy_previous: z.object({ period_title: z.string(), row_count: z.number().int().nullable(), left_out: z.number().int() }).nullable(),
 });
 export type Report = z.infer<typeof reportSchema>;
+
+/**
+ * GET /reports/{uuid}/copy-previous: what "Copy from previous period" would do, asked for before
+ * the screen asks the user: the previous period's title, how many of its report's rows would be
+ * copied and how many left out (codes inactive or no longer the company's in the market, rows
+ * whose only figure is in a disabled column). Null when the market has no previous period;
+ * `row_count` null when the company has no report in it.
+ */
+export const copyPreviewSchema = z.object({ period_title: z.string(), row_count: z.number().int().nullable(), left_out: z.number().int() }).nullable();
+export type CopyPreview = z.infer<typeof copyPreviewSchema>;
 
 export const reportCreateSchema = z.object({ company_id: z.number().int().positive(), period_uuid: z.string().uuid() });
 export const reportStatusInputSchema = z.object({ status: z.number().int(), comment: z.string().trim().max(2000).nullish() });

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { PeriodStatus } from '@mss/contracts/periods';
 import type { Preflight } from '@mss/contracts/preflight';
-import type { Report, ReportSummary } from '@mss/contracts/reports';
+import type { CopyPreview, Report, ReportSummary } from '@mss/contracts/reports';
 import { http, type ApiBody } from './http.ts';
 import { buildUrl } from './transport.ts';
 import type { ListParams, Page } from './resource.ts';
@@ -34,6 +34,8 @@ export const reportsApi = {
   changeStatus: ({ uuid, status, comment }: { uuid: string; status: number; comment?: string | null }) =>
     http.post<ApiBody<Report>>(`reports/${uuid}/status`, { status, comment: comment || null }).then(data),
   copyPrevious: (uuid: string) => http.post<ApiBody<Report>>(`reports/${uuid}/copy-previous`).then(data),
+  /** What a copy would bring, asked for before the screen asks the user. */
+  copyPreview: (uuid: string) => http.get<ApiBody<CopyPreview>>(`reports/${uuid}/copy-previous`).then(data),
   runPreflight: (uuid: string) => http.post<ApiBody<Preflight | null>>(`reports/${uuid}/preflight`).then(data),
 };
 

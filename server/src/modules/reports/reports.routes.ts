@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dataOf, listOf } from '@mss/contracts/common';
 import { preflightSchema } from '@mss/contracts/preflight';
 import {
+  copyPreviewSchema,
   reportCreateSchema,
   reportHistoryQuerySchema,
   reportListQuerySchema,
@@ -19,6 +20,7 @@ import {
   findReport,
   findReportHistory,
   findReportPreflight,
+  previewCopyPrevious,
   findReportRows,
   findReports,
 } from './reports.service.ts';
@@ -92,6 +94,19 @@ export function reportsRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
     },
     async (request) => ({ data: await changeReportStatus(ctx.db, principalOf(request), request.params.uuid, request.body) }),
+  );
+  app.get(
+    '/reports/:uuid/copy-previous',
+    {
+      schema: {
+        tags,
+        summary: 'What a copy from the previous period would bring: its title, rows copied and left out (for those who may copy)',
+        params: uuidParams,
+        response: { 200: dataOf(copyPreviewSchema) },
+      },
+      preValidation: signedIn,
+    },
+    async (request) => ({ data: await previewCopyPrevious(ctx.db, principalOf(request), request.params.uuid) }),
   );
   app.post(
     '/reports/:uuid/copy-previous',

@@ -4,7 +4,7 @@ import { canInMarket } from '@mss/contracts/abilities';
 import { PreflightSeverity, ReportStatus } from '@mss/contracts/enums';
 import type { ListQuery } from '@mss/contracts/common';
 import { type PeriodStatus } from '@mss/contracts/periods';
-import { type ComparedPeriod, REQUESTABLE_STATUS_EVENTS, type Report, type ReportRowsPage, type ReportSummary } from '@mss/contracts/reports';
+import { type ComparedPeriod, type CopyPreview, REQUESTABLE_STATUS_EVENTS, type Report, type ReportRowsPage, type ReportSummary } from '@mss/contracts/reports';
 import type { Db } from '../../db/client.ts';
 import {
   codes,
@@ -182,11 +182,10 @@ export async function reportTotals(db: Db, reportId: number): Promise<{ volume: 
 
 export async function findReport(db: Db, principal: Principal, uuid: string): Promise<Report> {
   const row = await findReportRow(db, principal, uuid);
-  const [totals, preflight, currentImport, copyPrevious, history] = await Promise.all([
+  const [totals, preflight, currentImport, history] = await Promise.all([
     reportTotals(db, row.id),
     latestPreflight(db, row.id, principal.locale),
     findCurrentImport(db, row.id),
-    copyPreviousPreview(db, row.id),
     db
       .select({
         from_status: reportStatusChanges.from_status,
@@ -208,7 +207,6 @@ export async function findReport(db: Db, principal: Principal, uuid: string): Pr
     totals,
     preflight,
     current_import: currentImport,
-    copy_previous: copyPrevious,
     history: history.map((h) => ({
       from_status: h.from_status,
       to_status: h.to_status,
@@ -232,8 +230,14 @@ async function findCurrentImport(db: Db, reportId: number): Promise<Report['curr
   return latest && !latest.replaced ? { uuid: latest.uuid, status: latest.status } : null;
 }
 
-/** What a copy from the previous period would bring (Report.copy_previous). */
-async function copyPreviousPreview(db: Db, reportId: number): Promise<Report['copy_previous']> {
+/**
+ * What a copy from the previous period would bring (GET /reports/{uuid}/copy-previous), for those
+ * who may copy: counted on request, not with every read of the report (a report of 100,000 rows).
+ */
+export async function previewCopyPrevious(db: Db, principal: Principal, uuid: string): Promise<CopyPreview> {
+  const row = await findReportRow(db, principal, uuid);
+  if (!(await reportsFor(db, principal, row))) throw forbidden('report_status.no_access');
+  const reportId = row.id;
   const previous = await findPreviousReport(db, reportId);
   if (previous.periodTitle === null) return null;
   if (previous.reportId === null) return { period_title: previous.periodTitle, row_count: null, left_out: 0 };

@@ -194,8 +194,10 @@ describe('the report workflow', () => {
       [w.codes[1]!.id, 2, 2],
     ]);
 
-    const before = (await t.app.inject({ url: `/api/v1/reports/${second.report.uuid}`, headers: w.reporter })).json().data;
-    expect(before).toMatchObject({ row_count: 2, copy_previous: { period_title: '2026-09', row_count: 3, left_out: 3 } });
+    const preview = await t.app.inject({ url: `/api/v1/reports/${second.report.uuid}/copy-previous`, headers: w.reporter });
+    expect(preview.json().data).toEqual({ period_title: '2026-09', row_count: 3, left_out: 3 });
+    // Only those who may copy ask what a copy would bring.
+    expect((await t.app.inject({ url: `/api/v1/reports/${second.report.uuid}/copy-previous`, headers: w.admin })).statusCode).toBe(403);
     const copied = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${second.report.uuid}/copy-previous`, headers: w.reporter });
     expect(copied.json().data.row_count).toBe(3);
     const rows = (await rowsOf(w.reporter, second.report.uuid)).json().data;
@@ -204,8 +206,8 @@ describe('the report workflow', () => {
       ['2001', '1.0000', null],
       ['2002', null, '22.0000'],
     ]);
-    // Without a previous period there is nothing to preview; without a report in it, no row count.
-    expect((await t.app.inject({ url: `/api/v1/reports/${first.report.uuid}`, headers: w.reporter })).json().data.copy_previous).toBeNull();
+    // Without a previous period there is nothing to preview.
+    expect((await t.app.inject({ url: `/api/v1/reports/${first.report.uuid}/copy-previous`, headers: w.reporter })).json().data).toBeNull();
   });
 
   it('when a report is sent back, then its comment is on the report and in lists until it is submitted again', async () => {

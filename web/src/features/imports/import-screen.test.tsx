@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { ReportStatus } from '@mss/contracts/enums';
-import type { Report } from '@mss/contracts/reports';
+import type { CopyPreview, Report } from '@mss/contracts/reports';
 import type { ImportDetail } from '@mss/contracts/imports';
 import { setSession } from '../../api/session.ts';
 import { AppProviders } from '../../app/providers.tsx';
@@ -28,7 +28,6 @@ function report(status: number, rowCount: number, totals: Report['totals']): Rep
     preflight: null,
     history: [],
     current_import: { uuid: 'imp-1', status: 'processing' },
-    copy_previous: null,
   };
 }
 
@@ -85,10 +84,11 @@ describe('the data import screen while a file is processed', () => {
 });
 
 describe('the data import screen of a report with a past', () => {
-  const renderScreen = (data: Report, imports: unknown[] = []) => {
+  const renderScreen = (data: Report, imports: unknown[] = [], preview: CopyPreview = null) => {
     const api = fakeApi()
       .withEnumerations()
       .on('GET', 'reports/rep-1', { body: { data } })
+      .on('GET', 'reports/rep-1/copy-previous', { body: { data: preview } })
       .on('GET', 'reports/rep-1/rows', { body: { data: [], meta: { page: 1, per_page: 100, total: 0 } } })
       .on('GET', 'imports', { body: { data: imports, meta: { page: 1, per_page: 10, total: imports.length } } })
       .on('POST', 'reports/rep-1/copy-previous', { body: { data } });
@@ -105,10 +105,10 @@ describe('the data import screen of a report with a past', () => {
   };
 
   it('when copying from the previous period, then it first says what it replaces and what it leaves out; cancelled, nothing is copied', async () => {
-    const api = renderScreen({
-      ...report(ReportStatus.Ongoing, 2, { volume: '3.0000', value: '3.0000' }),
-      current_import: null,
-      copy_previous: { period_title: '2026-10', row_count: 14, left_out: 1 },
+    const api = renderScreen({ ...report(ReportStatus.Ongoing, 2, { volume: '3.0000', value: '3.0000' }), current_import: null }, [], {
+      period_title: '2026-10',
+      row_count: 14,
+      left_out: 1,
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Copy from previous period' }));
     const dialog = await screen.findByRole('dialog');

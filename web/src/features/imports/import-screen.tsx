@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Anchor, Button, FileInput, Group, Progress, ScrollArea, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import type { Report } from '@mss/contracts/reports';
+import type { CopyPreview, Report } from '@mss/contracts/reports';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
 import { DataTable } from '../../components/data-table.tsx';
 import { ImportActions, importColumns } from './import-columns.tsx';
@@ -90,18 +90,23 @@ function ImportWorkspace({ report }: { report: Report }) {
     Promise.all([client.invalidateQueries({ queryKey: reportKeys.report(report.uuid) }), client.invalidateQueries({ queryKey: importKeys.imports })]);
 
   const copyPrevious = async () => {
-    const source = report.copy_previous;
+    let source: CopyPreview;
+    try {
+      source = await feedback.loading.during(reportsApi.copyPreview(report.uuid));
+    } catch (error) {
+      await feedback.errorOf(error);
+      return;
+    }
     // Without a previous report there is nothing to confirm: the server names the period it looked in.
-    if (source?.row_count !== null && source !== null) {
+    if (source !== null && source.row_count !== null) {
+      const copied = t('reporting.copy.source_rows', { count: source.row_count, formatted: formatNumber(source.row_count), period: source.period_title });
       const message = [
         report.row_count > 0
           ? t('reporting.copy.replace', {
               current: t('reporting.copy.report_rows', { count: report.row_count, formatted: formatNumber(report.row_count) }),
-              source: t('reporting.copy.source_rows', { count: source.row_count, formatted: formatNumber(source.row_count), period: source.period_title }),
+              source: copied,
             })
-          : t('reporting.copy.fill', {
-              source: t('reporting.copy.source_rows', { count: source.row_count, formatted: formatNumber(source.row_count), period: source.period_title }),
-            }),
+          : t('reporting.copy.fill', { source: copied }),
         source.left_out > 0 ? t('reporting.copy.left_out', { count: source.left_out, formatted: formatNumber(source.left_out) }) : '',
       ]
         .filter(Boolean)
