@@ -71,13 +71,14 @@ const summaryColumns = {
      order by ${reportStatusChanges.id} desc limit 1)`,
 };
 
-export const selectReports = (db: Db) =>
-  db
-    .select(summaryColumns)
-    .from(reports)
+/** A report's period, market and company, joined to a select from reports. */
+const joinReportParts = <Q extends PgSelect>(query: Q) =>
+  query
     .innerJoin(periods, eq(periods.id, reports.period_id))
     .innerJoin(markets, eq(markets.id, periods.market_id))
     .innerJoin(companies, eq(companies.id, reports.company_id));
+
+export const selectReports = (db: Db) => joinReportParts(db.select(summaryColumns).from(reports).$dynamic());
 
 type ReportRow = Awaited<ReturnType<typeof selectReports>>[number];
 
@@ -144,12 +145,7 @@ export async function findReportHistory(
     query.company_id ? eq(reports.company_id, query.company_id) : undefined,
     plan.search,
   );
-  const [counted] = await db
-    .select({ total: count() })
-    .from(reports)
-    .innerJoin(periods, eq(periods.id, reports.period_id))
-    .innerJoin(companies, eq(companies.id, reports.company_id))
-    .where(where);
+  const [counted] = await joinReportParts(db.select({ total: count() }).from(reports).$dynamic()).where(where);
   const rows = await selectReports(db)
     .where(where)
     // Equal sort values: newest period first, then by company (not planList's id order).

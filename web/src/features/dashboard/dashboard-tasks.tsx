@@ -44,38 +44,70 @@ function OpenReports() {
   const reports = query.data ?? [];
   return (
     <TaskCard label={t('dashboard.open_reports')} testId="dashboard-open-reports">
-      {reports.length === 0 ? (
-        <Text c="dimmed">{query.isPending ? t('app.loading') : t('dashboard.no_open_reports')}</Text>
-      ) : (
-        // Columns keep their natural width (a status or "Overdue" is never cut); at phone width the table scrolls inside its card.
-        <Table.ScrollContainer minWidth={520}>
-          <Table aria-label={t('dashboard.open_reports')}>
-            <Table.Tbody>
-              {reports.map((report) => (
-                <Table.Tr key={report.uuid}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/import/${report.uuid}`}>
-                      {report.company.name} · {report.market.iso_code} · {report.period.title}
-                    </Anchor>
-                    {report.sent_back_comment !== null && (
-                      <Text size="sm" c="orange.9" data-testid="dashboard-sent-back" style={{ whiteSpace: 'pre-wrap' }}>
-                        {t('dashboard.sent_back', { comment: report.sent_back_comment || t('reporting.sent_back.no_comment') })}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <ReportStatusBadge status={report.status} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Deadline deadline={report.period.deadline} overdue={isPast(report.period.deadline)} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <ReportTable
+        label={t('dashboard.open_reports')}
+        reports={reports}
+        pending={query.isPending}
+        empty={t('dashboard.no_open_reports')}
+        to={(report) => `/import/${report.uuid}`}
+        note={(report) =>
+          report.sent_back_comment !== null && (
+            <Text size="sm" c="orange.9" data-testid="dashboard-sent-back" style={{ whiteSpace: 'pre-wrap' }}>
+              {t('dashboard.sent_back', { comment: report.sent_back_comment || t('reporting.sent_back.no_comment') })}
+            </Text>
+          )
+        }
+        last={(report) => <Deadline deadline={report.period.deadline} overdue={isPast(report.period.deadline)} />}
+      />
     </TaskCard>
+  );
+}
+
+/**
+ * Reports of the user's company as the dashboard lists them: a link naming company, market and
+ * period (with a note under it), the status, and one cell more. Columns keep their natural width
+ * (a status or "Overdue" is never cut); at phone width the table scrolls inside its card.
+ */
+function ReportTable({
+  label,
+  reports,
+  pending,
+  empty,
+  to,
+  note,
+  last,
+}: {
+  label: string;
+  reports: ReportSummary[];
+  pending: boolean;
+  empty: string;
+  to: (report: ReportSummary) => string;
+  note?: (report: ReportSummary) => React.ReactNode;
+  last: (report: ReportSummary) => React.ReactNode;
+}) {
+  const { t } = useTranslation();
+  if (reports.length === 0) return <Text c="dimmed">{pending ? t('app.loading') : empty}</Text>;
+  return (
+    <Table.ScrollContainer minWidth={520}>
+      <Table aria-label={label}>
+        <Table.Tbody>
+          {reports.map((report) => (
+            <Table.Tr key={report.uuid}>
+              <Table.Td>
+                <Anchor component={Link} to={to(report)}>
+                  {report.company.name} · {report.market.iso_code} · {report.period.title}
+                </Anchor>
+                {note?.(report)}
+              </Table.Td>
+              <Table.Td>
+                <ReportStatusBadge status={report.status} />
+              </Table.Td>
+              <Table.Td>{last(report)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
 
@@ -105,40 +137,22 @@ function RecentReports({ companyId, uploader }: { companyId: number; uploader: b
   const reports = recentReports(query.data ?? []);
   return (
     <TaskCard label={t('dashboard.recent_reports')} testId="dashboard-recent-reports">
-      {reports.length === 0 ? (
-        <Text c="dimmed">{query.isPending ? t('app.loading') : t('dashboard.no_recent_reports')}</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={520}>
-          <Table aria-label={t('dashboard.recent_reports')}>
-            <Table.Tbody>
-              {reports.map((report) => (
-                <Table.Tr key={report.uuid}>
-                  <Table.Td>
-                    <Anchor
-                      component={Link}
-                      to={
-                        uploader ? `/import/${report.uuid}` : `/report-statistics/${report.company.id}/${report.market.id}/${report.period.uuid}/${report.uuid}`
-                      }
-                    >
-                      {report.company.name} · {report.market.iso_code} · {report.period.title}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <ReportStatusBadge status={report.status} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">
-                      {report.status === ReportStatus.Approved
-                        ? t('dashboard.approved_on', { date: formatDate(report.approved_at) })
-                        : t('dashboard.submitted_on', { date: formatDate(report.submitted_at) })}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <ReportTable
+        label={t('dashboard.recent_reports')}
+        reports={reports}
+        pending={query.isPending}
+        empty={t('dashboard.no_recent_reports')}
+        to={(report) =>
+          uploader ? `/import/${report.uuid}` : `/report-statistics/${report.company.id}/${report.market.id}/${report.period.uuid}/${report.uuid}`
+        }
+        last={(report) => (
+          <Text size="sm">
+            {report.status === ReportStatus.Approved
+              ? t('dashboard.approved_on', { date: formatDate(report.approved_at) })
+              : t('dashboard.submitted_on', { date: formatDate(report.submitted_at) })}
+          </Text>
+        )}
+      />
       <Text size="sm" mt="xs">
         <Anchor component={Link} to="/history">
           {t('dashboard.all_my_reports')}

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { Anchor, Button, Group } from '@mantine/core';
 import type { Import } from '@mss/contracts/imports';
 import type { Column } from '../../components/data-table.tsx';
@@ -40,7 +41,8 @@ export function importColumns(t: TFunction, { withReport }: { withReport: boolea
 }
 
 /** What one can do with an import: its error sheet, and (in the history) the report it belongs to. */
-export function ImportActions({ item, t, withReport }: { item: Import; t: TFunction; withReport: boolean }) {
+export function ImportActions({ item, withReport }: { item: Import; withReport: boolean }) {
+  const { t } = useTranslation();
   return (
     <Group gap={4} wrap="nowrap" justify="flex-end">
       {item.error_count > 0 && (

@@ -17,7 +17,7 @@ export function ImportHistoryScreen({ title }: ScreenProps) {
         defaultSort={{ sort: 'created_at', direction: 'desc' }}
         query={(params) => importQueries.imports(params)}
         columns={importColumns(t, { withReport: true })}
-        rowActions={(item) => <ImportActions item={item} t={t} withReport />}
+        rowActions={(item) => <ImportActions item={item} withReport />}
       />
     </AdminPage>
   );

@@ -189,7 +189,7 @@ function ImportWorkspace({ report }: { report: Report }) {
             perPage={10}
             query={(params) => importQueries.imports({ ...params, report_uuid: report.uuid })}
             columns={importColumns(t, { withReport: false })}
-            rowActions={(item) => <ImportActions item={item} t={t} withReport={false} />}
+            rowActions={(item) => <ImportActions item={item} withReport={false} />}
           />
         </div>
       </Section>
