@@ -10,13 +10,18 @@
 // `sum … group by code` over the same period's rows in the same run, and to:
 //   - the first read of a period whose cells are not built (what a read pays after an
 //     invalidation: a code group edited, a company disabled);
-//   - approving one 500-row report through the API (the cells grow in the same transaction).
+//   - approving one 500-row report through the API (the cells grow in the same transaction);
+//   - the cluster read that follows such an approval, and one with no kept figures at all
+//     (statistics_sums: what every read after a change of the cells pays once).
 // Targets (issue 10): each endpoint's p95 under 200 ms on PGlite (100 ms on PostgreSQL), approving
 // under 300 ms. It is a report, not a gate.
 //
 //   npm run bench:statistics                               # embedded PGlite (in memory)
 //   TEST_DATABASE_URL=postgres://… npm run bench:statistics  # a PostgreSQL server instead
 //   BENCH_COMPANIES=100 npm run bench:statistics            # a smaller market
+//   BENCH_ONLY=cluster npm run bench:statistics             # only the cases whose name contains it
+//   BENCH_SAMPLES=1 npm run bench:statistics                # also every call's time, in order
+//   BENCH_KEEP=1 TEST_DATABASE_URL=… npm run bench:statistics  # leave the database on the server
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { createTestApp, createUser, signIn, XHR } from '../server/test/helpers.ts';
@@ -160,6 +165,7 @@ try {
   }
   const results: { name: string; median: number; p95: number; bytes: number; sql: number }[] = [];
   for (const [name, url, h] of cases) {
+    if (process.env.BENCH_ONLY && !name.includes(process.env.BENCH_ONLY)) continue;
     const samples: number[] = [];
     const sqlSamples: number[] = [];
     let bytes = 0;
@@ -173,6 +179,7 @@ try {
       if (i > 0) samples.push(elapsed);
       if (i > 0) sqlSamples.push(sqlMs);
     }
+    if (process.env.BENCH_SAMPLES) console.log(name, samples.map((x) => x.toFixed(0)).join(' '), 'sql', sqlSamples.map((x) => x.toFixed(0)).join(' '));
     results.push({ name, median: median(samples), p95: p95(samples), bytes, sql: median(sqlSamples) });
   }
   // The plainest SQL over the same period: sum … group by code.
@@ -194,6 +201,19 @@ try {
     if (i > 0) approvals.push(performance.now() - start);
   }
 
+  // What a read pays when the kept figures (statistics_sums) are gone: the approvals above dropped
+  // the big market's (its period's cells grew); then all five are dropped.
+  const clusterUrl = cases.find(([name]) => name.startsWith('cluster'))![1];
+  const timed = async () => {
+    const start = performance.now();
+    const res = await t.app.inject({ url: `/api/v1${clusterUrl}`, headers: clusterViewer });
+    if (res.statusCode !== 200) throw new Error(`cluster: ${res.statusCode}`);
+    return performance.now() - start;
+  };
+  const afterApproval = await timed();
+  await t.db.execute(sql`delete from statistics_sums`);
+  const keptCold = await timed();
+
   console.log(
     `\n${rowCount.n.toLocaleString('en-US')} rows; ${RUNS} calls after one warm-up; database: ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite (in memory)'}\n`,
   );
@@ -203,6 +223,10 @@ try {
   console.log(`| plain SQL: sum … group by code over one period's ${COMPANIES * CODES} rows | ${ms(median(plain))} | ${ms(p95(plain))} | | |`);
   console.log(`| approve a ${CODES}-row report (API, cells grown) | ${ms(median(approvals))} | ${ms(p95(approvals))} | | |`);
   console.log(`| first read of a period whose cells are not built (${COMPANIES * CODES} rows) | ${ms(coldMs)} | | | |`);
+  console.log(`| cluster after an approval in the big market (its kept figures summed again) | ${ms(afterApproval)} | | | |`);
+  console.log(`| cluster with no kept figures (five markets summed from their cells) | ${ms(keptCold)} | | | |`);
 } finally {
+  // BENCH_KEEP=1 leaves the database on the server (TEST_DATABASE_URL) to look at its plans.
+  if (process.env.BENCH_KEEP) process.exit(0);
   await t.close();
 }

@@ -673,6 +673,50 @@ export const statisticsCells = pgTable(
   ],
 );
 
+/**
+ * The figures of one bucket of an answer (a market's period with last year's and both years to
+ * date, each period's values converted at its rate, the confidentiality rules judged per cell),
+ * kept on the first read so that the next reads take one row per key instead of adding up one
+ * cell per key and period (docs/performance.md "Statistics"). `signature` is a hash of what they
+ * depend on besides the cells: the periods with their roles and rates, the breakdowns, a key
+ * filter and the organization's confidentiality settings. Triggers (migration 0013) delete every set that counts a period whose
+ * cells change (an approval grows them, a rebuild replaces them) and every set when a currency
+ * conversion or an organization setting changes.
+ */
+export const statisticsSums = pgTable(
+  'statistics_sums',
+  {
+    id: serial('id').primaryKey(),
+    signature: text('signature').notNull().unique(),
+    period_ids: integer('period_ids').array().notNull(),
+    built_at: timestamp('built_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('statistics_sums_period_ids_idx').using('gin', t.period_ids)],
+);
+
+/** One key of a kept bucket: its figures as the aggregate sums them (statistics.aggregate.ts), and whether any cell they count breaks the rules. */
+export const statisticsSumCells = pgTable(
+  'statistics_sum_cells',
+  {
+    sum_id: integer('sum_id')
+      .notNull()
+      .references(() => statisticsSums.id, { onDelete: 'cascade' }),
+    dimension: text('dimension').notNull(),
+    key_id: integer('key_id').notNull(),
+    volume: numeric('volume'),
+    value: numeric('value'),
+    volume_ly: numeric('volume_ly'),
+    value_ly: numeric('value_ly'),
+    ytd_volume: numeric('ytd_volume'),
+    ytd_value: numeric('ytd_value'),
+    ytd_volume_ly: numeric('ytd_volume_ly'),
+    ytd_value_ly: numeric('ytd_value_ly'),
+    contributors: integer('contributors'),
+    primary_confidential: boolean('primary_confidential').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sum_id, t.dimension, t.key_id] })],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Communications (DESIGN §6): mails to reporters, with one delivery record per recipient.
 // ---------------------------------------------------------------------------------------------

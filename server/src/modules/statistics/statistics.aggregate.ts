@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { type Dimension, ensureCells, liveCells } from './statistics.cells.ts';
+import { type Dimension, ensureCells, liveCells, lockPeriodsShared } from './statistics.cells.ts';
 
 /*
  * One SQL statement that turns cells into the figures of an answer (DESIGN §8): the period,
@@ -10,6 +11,13 @@ import { type Dimension, ensureCells, liveCells } from './statistics.cells.ts';
  * end. Every figure comes back as the database's decimal text. Whether a cell is confidential is
  * judged here (on the unconverted cells of every period involved); what is shown is decided by
  * the caller (statistics.confidentiality.ts).
+ *
+ * A bucket's figures add up to 26 periods' cells per key (the period, last year's, both years to
+ * date). When none of them is counted live, they are kept (`statistics_sums`, one row per key) on
+ * their first read and read back after that; a change to any cell they count deletes them
+ * (migration 0013), and their signature holds everything else they depend on (the periods and
+ * their rates, the breakdowns, a key filter, the confidentiality settings). So a cluster of five
+ * markets reads ~2,500 kept rows instead of adding up ~65,000 cells.
  */
 
 export type Role = 'p' | 'ly' | 'ytd' | 'ytdly';
@@ -78,6 +86,43 @@ const change = (a: string, b: string) =>
 /** a of t in percent, rounded half-up to one decimal. */
 const share = (a: string, t: string) => sql.raw(`case when ${a} is null or ${t} is null or ${t} = 0 then null else round(${a} * 100 / ${t}, 1)::text end`);
 
+/** A bucket whose figures come from stored cells only: summed once, then read from `statistics_sums`. */
+interface Kept {
+  bucket: number;
+  signature: string;
+  selections: Selection[];
+}
+
+/** Which buckets are summed from the cells in the statement (those counting a live period), and which are kept. */
+function planOf(input: AggregateInput, live: Set<number>): { direct: Selection[]; kept: Kept[] } {
+  const buckets = new Map<number, Selection[]>();
+  for (const s of input.selections) buckets.set(s.bucket, [...(buckets.get(s.bucket) ?? []), s]);
+  const direct: Selection[] = [];
+  const kept: Kept[] = [];
+  for (const [bucket, group] of buckets) {
+    if (group.some((s) => live.has(s.periodId))) {
+      direct.push(...group);
+      continue;
+    }
+    const selections = [...group].sort((a, b) => a.periodId - b.periodId || a.role.localeCompare(b.role));
+    // Everything the figures depend on besides the cells (whose changes delete them).
+    const signature = createHash('sha256')
+      .update(
+        JSON.stringify([
+          selections.map((s) => [s.role, s.periodId, s.rate]),
+          [...input.dimensions].sort(),
+          input.key ? [input.key.dimension, input.key.id] : null,
+          [input.settings.minContributors, input.settings.dominancePercentage],
+        ]),
+      )
+      .digest('hex');
+    kept.push({ bucket, signature, selections });
+  }
+  return { direct, kept };
+}
+
+const FIGURES = ['volume', 'value', 'volume_ly', 'value_ly', 'ytd_volume', 'ytd_value', 'ytd_volume_ly', 'ytd_value_ly'] as const;
+
 export async function aggregate(db: Executor, input: AggregateInput): Promise<AggregateRow[]> {
   const { selections } = input;
   if (selections.length === 0) return [];
@@ -96,37 +141,21 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       or (${t}.volume > 0 and ${t}.max_volume * 100 > ${dominance} * ${t}.volume)
       or (${t}.value > 0 and ${t}.max_value * 100 > ${dominance} * ${t}.value))`;
   };
-  const liveSource: SQL = live.size
-    ? sql`union all
+  const selTable = (list: readonly Selection[]) => sql`
+    select * from unnest(${intArray(list.map((s) => s.bucket))}, ${intArray(list.map((s) => s.periodId))},
+      ${textArray(list.map((s) => s.role))}, ${numericArray(list.map((s) => s.rate))})`;
+  /** CTEs c, r and b over the selections in CTE `sel`: each bucket's figures per key (b). */
+  const figuresOf = (withLive: boolean) => {
+    const sum = (column: 'volume' | 'value', role: Role) =>
+      column === 'value' ? sql.raw(`sum(c.converted) filter (where c.role = '${role}')`) : sql.raw(`sum(c.volume) filter (where c.role = '${role}')`);
+    const liveSource: SQL =
+      withLive && live.size
+        ? sql`union all
       select s.bucket, s.role, l.dimension, l.key_id, l.volume, case when s.rate is null then l.value else l.value * s.rate end, l.contributors, ${breaksRules('l')}
       from sel s join (${liveCells({ periodIds: [...live], dimensions: input.dimensions, reports: 'all' })}) l on l.period_id = s.period_id
       where l.dimension = any(${dims}) ${keyFilter}`
-    : sql``;
-  const ownPeriods = [...new Set(selections.filter((s) => s.role === 'p').map((s) => s.periodId))];
-  const ownSource =
-    input.ownCompanyId !== undefined && ownPeriods.length
-      ? sql`select s.bucket, o.dimension, o.key_id, o.volume, o.value * coalesce(s.rate, 1) as value
-          from sel s join (${liveCells({ periodIds: ownPeriods, dimensions: input.dimensions, reports: 'approved', companyId: input.ownCompanyId })}) o
-          on o.period_id = s.period_id where s.role = 'p'`
-      : sql`select null::int as bucket, null::text as dimension, null::int as key_id, null::numeric as volume, null::numeric as value where false`;
-  const sum = (column: 'volume' | 'value', role: Role) =>
-    column === 'value' ? sql.raw(`sum(c.converted) filter (where c.role = '${role}')`) : sql.raw(`sum(c.volume) filter (where c.role = '${role}')`);
-  const figures = ['volume', 'value', 'volume_ly', 'value_ly', 'ytd_volume', 'ytd_value', 'ytd_volume_ly', 'ytd_value_ly'];
-  // Over the buckets (a cluster's markets): the sums of the buckets' sums.
-  const rollup = input.rollup
-    ? sql.raw(`union all
-      select true, null, b.dimension, b.key_id, ${figures.map((f) => `sum(b.${f})`).join(', ')},
-        sum(b.contributors)::int, bool_or(b.primary_confidential)
-      from b group by b.dimension, b.key_id`)
-    : sql``;
-  // Enough memory for a cluster's tens of thousands of cells to be summed without spilling to disk.
-  const result = await db.transaction(async (tx) => {
-    await tx.execute(sql`set local work_mem = '32MB'`);
-    return tx.execute<AggregateRow>(sql`
-    with sel (bucket, period_id, role, rate) as (
-      select * from unnest(${intArray(selections.map((s) => s.bucket))}, ${intArray(selections.map((s) => s.periodId))},
-        ${textArray(selections.map((s) => s.role))}, ${numericArray(selections.map((s) => s.rate))})
-    ), c as (
+        : sql``;
+    return sql`c as (
       -- One index range per selected period (a join on the unnest was planned as a nested loop over every cell).
       -- Only what the sums need, the rules judged per cell here: narrow rows to group.
       select s.bucket, s.role, x.dimension, x.key_id, x.volume, case when s.rate is null then x.value else x.value * s.rate end as converted,
@@ -137,7 +166,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       ) x
       where s.period_id = any(${intArray(stored)})
       ${liveSource}
-    ), own as (${ownSource}), r as (
+    ), r as (
       -- Per role first (two sums a cell, not eight filtered ones), then the roles side by side.
       select c.bucket, c.role, c.dimension, c.key_id, sum(c.volume) as volume, sum(c.converted) as converted,
         sum(c.contributors) as contributors, bool_or(c.breaks) as breaks
@@ -151,9 +180,71 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
         (sum(c.contributors) filter (where c.role = 'p'))::int as contributors,
         coalesce(bool_or(c.breaks), false) as primary_confidential
       from r c group by c.bucket, c.dimension, c.key_id
-    ), g (rollup, bucket, dimension, key_id, volume, value, volume_ly, value_ly, ytd_volume, ytd_value, ytd_volume_ly, ytd_value_ly,
+    )`;
+  };
+  const plan = planOf(input, live);
+  const ownPeriods = [...new Set(selections.filter((s) => s.role === 'p').map((s) => s.periodId))];
+  const ownSource =
+    input.ownCompanyId !== undefined && ownPeriods.length
+      ? sql`select s.bucket, o.dimension, o.key_id, o.volume, o.value * coalesce(s.rate, 1) as value
+          from all_sel s join (${liveCells({ periodIds: ownPeriods, dimensions: input.dimensions, reports: 'approved', companyId: input.ownCompanyId })}) o
+          on o.period_id = s.period_id where s.role = 'p'`
+      : sql`select null::int as bucket, null::text as dimension, null::int as key_id, null::numeric as volume, null::numeric as value where false`;
+  // Over the buckets (a cluster's markets): the sums of the buckets' sums.
+  const rollup = input.rollup
+    ? sql.raw(`union all
+      select true, null, b.dimension, b.key_id, ${FIGURES.map((f) => `sum(b.${f})`).join(', ')},
+        sum(b.contributors)::int, bool_or(b.primary_confidential)
+      from fig b group by b.dimension, b.key_id`)
+    : sql``;
+  /** The kept figures of `plan.kept` by signature, built here when missing (under shared locks on their periods). */
+  const keptSums = async (tx: Executor): Promise<Map<string, number>> => {
+    const signatures = [...new Set(plan.kept.map((k) => k.signature))];
+    if (signatures.length === 0) return new Map();
+    await lockPeriodsShared(tx, [...new Set(plan.kept.flatMap((k) => k.selections.map((s) => s.periodId)))]);
+    const find = async () =>
+      new Map(
+        (
+          await tx.execute<{ id: number; signature: string }>(sql`select id, signature from statistics_sums where signature = any(${textArray(signatures)})`)
+        ).rows.map((r) => [r.signature, r.id]),
+      );
+    const found = await find();
+    const missing = signatures.filter((sig) => !found.has(sig)).map((sig) => plan.kept.find((k) => k.signature === sig)!);
+    if (missing.length === 0) return found;
+    const rows = missing.flatMap((k, n) => k.selections.map((s) => ({ ...s, bucket: n })));
+    // Each missing set is a bucket `n` of its own here. A concurrent reader may have built the same
+    // set: its insert wins and this one adds nothing.
+    await tx.execute(sql`
+      with sel (bucket, period_id, role, rate) as (${selTable(rows)}), ${figuresOf(false)}, sets (n, signature) as (
+        select * from unnest(${intArray(missing.map((_, n) => n))}, ${textArray(missing.map((k) => k.signature))})
+      ), ins as (
+        insert into statistics_sums (signature, period_ids)
+        select sets.signature, array(select distinct sel.period_id from sel where sel.bucket = sets.n order by sel.period_id) from sets
+        on conflict (signature) do nothing
+        returning id, signature
+      )
+      insert into statistics_sum_cells (sum_id, dimension, key_id, ${sql.raw(FIGURES.join(', '))}, contributors, primary_confidential)
+      select ins.id, b.dimension, b.key_id, ${sql.raw(FIGURES.map((f) => `b.${f}`).join(', '))}, b.contributors, b.primary_confidential
+      from b join sets on sets.n = b.bucket join ins on ins.signature = sets.signature`);
+    return find();
+  };
+  // Enough memory for a cluster's tens of thousands of cells to be summed without spilling to disk.
+  const result = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local work_mem = '32MB'`);
+    const sums = await keptSums(tx);
+    const kept = plan.kept.map((k) => ({ bucket: k.bucket, sumId: sums.get(k.signature)! }));
+    return tx.execute<AggregateRow>(sql`
+    with all_sel (bucket, period_id, role, rate) as (${selTable(selections)}),
+    sel as (select * from all_sel where bucket <> all(${intArray(kept.map((k) => k.bucket))})),
+    ${figuresOf(true)}, fig as (
+      select * from b
+      union all
+      select k.bucket, x.dimension, x.key_id, ${sql.raw(FIGURES.map((f) => `x.${f}`).join(', '))}, x.contributors, x.primary_confidential
+      from unnest(${intArray(kept.map((k) => k.bucket))}, ${intArray(kept.map((k) => k.sumId))}) as k(bucket, sum_id)
+      cross join lateral (select * from statistics_sum_cells x where x.sum_id = k.sum_id) x
+    ), own as (${ownSource}), g (rollup, bucket, dimension, key_id, volume, value, volume_ly, value_ly, ytd_volume, ytd_value, ytd_volume_ly, ytd_value_ly,
         contributors, primary_confidential) as (
-      select false, b.* from b
+      select false, fig.* from fig
       ${rollup}
     ), t as (
       -- Each row beside its breakdown's total (a window, not a self-join: a cluster has thousands of rows).

@@ -23,6 +23,12 @@ export const DIMENSIONS: readonly Dimension[] = ['code', 'code_group', 'code_sec
 /** A transaction-scoped lock per period: building and growing a period's cells never interleave. */
 const LOCK_SPACE = 74110;
 const lockPeriod = (db: Executor, periodId: number) => db.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE}, ${periodId})`);
+/**
+ * The same locks, shared, for a reader that keeps sums of these periods' cells (statistics.aggregate.ts):
+ * an approval or a build waits until those sums are committed, and then deletes them with its change.
+ */
+export const lockPeriodsShared = (db: Executor, periodIds: readonly number[]) =>
+  db.execute(sql`select pg_advisory_xact_lock_shared(${LOCK_SPACE}, id) from unnest(${`{${periodIds.join(',')}}`}::int[]) as p(id) order by id`);
 
 /** A company counts in a period unless it was disabled by the period's end (spec §3 disabled_at). */
 export const countedCompany = (company: SQL, period: SQL) =>

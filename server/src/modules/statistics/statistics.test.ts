@@ -499,6 +499,29 @@ describe('invalidation', () => {
     await expectMarketAnswer('admin', { by: 'code_group', period: P, viewer: 'approver' });
   });
 
+  it('when a report of a kept period is approved, even while others read, then the kept figures are dropped and the next read counts it', async () => {
+    const report = w.reportIds[`${P}/2`]!;
+    const periodId = w.periodIds[P]!.id;
+    const keptWith = async () =>
+      (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from statistics_sums where period_ids @> array[${periodId}::int]`)).rows[0]!.n;
+    // Company 2's report back to submitted, and P's cells rebuilt without it.
+    await t.db.execute(sql`update reports set status = 40 where id = ${report}`);
+    await t.db.execute(sql`delete from statistics_periods where period_id = ${periodId}`);
+    await expectMarketAnswer('viewer', { by: 'code', period: P, viewer: 'viewer' });
+    expect(await keptWith()).toBeGreaterThan(0);
+    await expectMarketAnswer('viewer', { by: 'code', period: P, viewer: 'viewer' });
+    const url = `/statistics/market?period_uuid=${uuid(P)}&by=code`;
+    const [approve] = await Promise.all([
+      t.app.inject({ method: 'POST', url: `/api/v1/reports/${await reportUuid(P, 2)}/status`, headers: w.headers.marketAdmin, payload: { status: 60 } }),
+      get('viewer', url),
+      get('viewer', url),
+      get('viewer', url),
+    ]);
+    expect(approve.statusCode, approve.body).toBe(200);
+    await expectMarketAnswer('viewer', { by: 'code', period: P, viewer: 'viewer' });
+    await expectMarketAnswer('marketAdmin', { by: 'code', period: P, viewer: 'approver' });
+  });
+
   it('when a company is disabled, then the periods ending after that leave it out on the next read', async () => {
     await get('admin', `/statistics/market?period_uuid=${uuid('2025-12')}&by=total`);
     await t.db.execute(sql`update companies set disabled_at = '2025-12-31T12:00:00Z' where id = ${w.companyIds[3]!}`);
