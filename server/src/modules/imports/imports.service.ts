@@ -57,8 +57,9 @@ export async function codeLookupFor(db: Db, reportId: number): Promise<CodeLooku
   const { rows } = await db.execute<{ id: number; code: string; disabled_status: CodeDisabledStatus; available: boolean }>(
     sql`select ${codes.id}, ${codes.code}, ${codes.disabled_status}, ${isAvailable(scope)} as available from ${codes} where ${codes.organization_id} = ${scope.organization_id}`,
   );
+  // The rows are the code infos (same fields): no second object per code.
   const byCode = new Map<string, CodeInfo>();
-  for (const r of rows) byCode.set(r.code, { id: r.id, code: r.code, disabled_status: r.disabled_status, available: r.available });
+  for (const r of rows) byCode.set(r.code, r);
   return { byCode };
 }
 
@@ -160,8 +161,16 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
     // Chunk by chunk: a 20 MB file neither sits whole in memory nor holds the connection for long.
     await pipeline(Readable.from(fileContent(db, item.file_id)), createWriteStream(filePath));
     // The database's thread looks the codes up, then writes the rows, while this one reads the sheet.
+    // Whether any stored figure is negative: the preflight then need not look for them among the rows.
+    let negative = false;
     const result = await validateReportFile(filePath, codeLookupFor(db, report.id), {
-      sink: { batchSize: WRITE_BATCH_ROWS, write: (rows) => insertRows(db, rowSetId, rows) },
+      sink: {
+        batchSize: WRITE_BATCH_ROWS,
+        write: (rows) => {
+          negative ||= rows.some((r) => r.volume?.startsWith('-') || r.value?.startsWith('-'));
+          return insertRows(db, rowSetId, rows);
+        },
+      },
     });
     if (!result.ok) {
       // Stored as message keys with their parameters: rendered in each reader's language when served.
@@ -194,7 +203,7 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
         .where(eq(imports.id, importId));
       // In the same step (DESIGN §5 "rows stored, preflight run"): whoever sees the import done
       // sees its preflight too (the import screen stops polling once it is done).
-      await runPreflight(tx, report.id);
+      await runPreflight(tx, report.id, undefined, { noNegatives: !negative });
       await applyReportEvent(tx, { event: 'rows_stored', reportId: report.id, actor: null, before: item.report_status_before });
     });
     await deleteStaleRowSets(db, report.id);

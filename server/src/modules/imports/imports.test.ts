@@ -289,6 +289,36 @@ describe('importing a report file', () => {
     expect(sets).toEqual([current]);
   });
 
+  it('when the first file of a report holds a negative figure, then its preflight names it; a file without one has none', async () => {
+    const w = await world();
+    const first = await upload(
+      w.reporter,
+      w.report.uuid,
+      'r.xlsx',
+      await xlsx([
+        ['1001', -3.5, 10],
+        ['1002', 3, 300],
+      ]),
+    );
+    expect(await settled(w.reporter, first.json().data.uuid)).toMatchObject({ status: 'done' });
+    const report = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
+    expect(report.preflight.results.map((r: { message: string }) => r.message)).toEqual([
+      'Code 1001 (Small) has a negative volume (-3.5). Is it a return or a correction? Check it before you submit.',
+    ]);
+    const second = await upload(
+      w.reporter,
+      w.report.uuid,
+      'r.xlsx',
+      await xlsx([
+        ['1001', 3.5, 10],
+        ['1002', 3, 300],
+      ]),
+    );
+    expect(await settled(w.reporter, second.json().data.uuid)).toMatchObject({ status: 'done' });
+    const after = (await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: w.reporter })).json().data;
+    expect(after.preflight.results.map((r: { key: string }) => r.key)).toEqual(['preflight.ok']);
+  });
+
   it('when an import shows done, then its preflight is already there (the import screen stops polling at done)', async () => {
     const w = await world();
     const res = await upload(w.reporter, w.report.uuid, 'r.xlsx', await xlsx([['1001', 1, 1]]));

@@ -546,6 +546,19 @@ describe('reading ahead while the code lookup runs', () => {
     }
   });
 
+  it('when the reader stops early (a break, a throw), then the source is closed', async () => {
+    let closed = false;
+    async function* source() {
+      try {
+        for (let i = 1; ; i++) yield i;
+      } finally {
+        closed = true;
+      }
+    }
+    for await (const n of readAheadUntil(source(), Promise.resolve())) if (n === 3) break;
+    expect(closed).toBe(true);
+  });
+
   it('when the lookup fails, then the validation fails with its error', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ahead-'));
     const file = join(dir, 'r.xlsx');

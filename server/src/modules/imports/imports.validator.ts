@@ -217,6 +217,19 @@ const EMPTY_READ: NumberRead = { kind: 'empty' };
 const INVALID_READ: NumberRead = { kind: 'invalid' };
 const FORMULA_READ: NumberRead = { kind: 'formula' };
 
+/**
+ * A number cell's text that is already what the slow path would make of it: canonical (no
+ * exponent, sign only when negative, no leading or trailing zeros), at most 4 decimals and, with
+ * the integer digits, at most 15 digits (so nothing to round to a spreadsheet's precision). Most
+ * cells of a report are such; checked with one regular expression instead of three passes.
+ */
+const PLAIN_NUMBER = /^-?(?:0|[1-9]\d{0,14})(?:\.\d{0,3}[1-9])?$/;
+function isPlainNumber(text: string): boolean {
+  if (!PLAIN_NUMBER.test(text) || text === '-0') return false;
+  const digits = text.length - (text.charCodeAt(0) === 45 ? 1 : 0) - (text.includes('.') ? 1 : 0);
+  return digits <= SPREADSHEET_DIGITS;
+}
+
 function numberOf(cell: Cell | undefined): NumberRead {
   if (isBlank(cell)) return EMPTY_READ;
   let value: string | null;
@@ -305,32 +318,59 @@ export async function validateReportFile(path: string, codes: CodeLookup | Promi
 /**
  * Yields the source's items, reading ahead into a buffer until `ready` settles: the code lookup
  * (a query in the database's thread) and the reading of the sheet (this thread) then overlap.
+ * Hand-written rather than an async generator: once the buffer is drained, `next()` is the
+ * source's own (no second promise per row), and `return()` (a `break` or a throw out of
+ * `for await`) closes the source.
  */
-export async function* readAheadUntil<T>(source: AsyncIterator<T>, ready: Promise<unknown>): AsyncGenerator<T> {
+export function readAheadUntil<T>(source: AsyncIterator<T>, ready: Promise<unknown>): AsyncIterableIterator<T> {
+  const buffer: T[] = [];
+  let index = 0;
+  let pending: Promise<IteratorResult<T>> | null = null;
+  let end: IteratorResult<T> | null = null;
   const settled = ready.then(
     () => null,
     () => null,
   );
-  const buffer: T[] = [];
-  let pending: Promise<IteratorResult<T>> | null = null;
-  for (;;) {
-    pending ??= source.next();
-    const next = await Promise.race([pending, settled]);
-    if (next === null) break;
-    pending = null;
-    if (next.done) {
-      yield* buffer;
-      return;
+  let reading: Promise<void> | null = (async () => {
+    for (;;) {
+      pending ??= source.next();
+      const next = await Promise.race([pending, settled]);
+      if (next === null) return;
+      pending = null;
+      if (next.done) {
+        end = next;
+        return;
+      }
+      buffer.push(next.value);
     }
-    buffer.push(next.value);
-  }
-  yield* buffer;
-  for (;;) {
-    const next = await (pending ?? source.next());
-    pending = null;
-    if (next.done) return;
-    yield next.value;
-  }
+  })();
+  const iterator: AsyncIterableIterator<T> = {
+    [Symbol.asyncIterator]: () => iterator,
+    next(): Promise<IteratorResult<T>> {
+      if (reading) {
+        const waiting = reading;
+        reading = null;
+        return waiting.then(() => iterator.next());
+      }
+      if (index < buffer.length) {
+        const value = buffer[index]!;
+        buffer[index++] = undefined as T; // let it go once handed on
+        return Promise.resolve({ value, done: false });
+      }
+      if (end) return Promise.resolve(end);
+      if (pending) {
+        const next = pending;
+        pending = null;
+        return next;
+      }
+      return source.next();
+    },
+    async return(): Promise<IteratorResult<T>> {
+      await source.return?.();
+      return { value: undefined, done: true };
+    },
+  };
+  return iterator;
 }
 
 async function validate(path: string, lookupOrPromise: CodeLookup | Promise<CodeLookup>, options: ValidateOptions): Promise<ValidationResult> {
@@ -352,13 +392,15 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
   let seenNonBlank = false;
   /** Columns beyond C that the header names (their content is ignored). */
   const namedExtra = new Set<number>();
-  /** Valid codes already used, by code (the first row wins). */
-  const used = new Set<string>();
+  /** Valid codes already used, by id (the first row wins). */
+  const used = new Set<number>();
   let dataRowCount = 0;
   let rowsWithoutFigures = 0;
   let hasFigures = false;
   /** Some row (the header included) holds something in column C: the sheet has the three columns. */
   let usesC = false;
+  /** The workbook's date system, for showing a date in column A (set once it is open). */
+  let date1904 = false;
 
   /** Column B or C of a row: empty (null), a number, or an error added to the list (null). */
   const figure = (
@@ -367,15 +409,17 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
     blank: boolean,
     info: CodeInfo | undefined,
     row: number,
-    display: string | null,
+    a: Cell | undefined,
   ): string | null => {
     if (info?.disabled_status === column.disabledBy && !blank) {
-      rowErrors.add(row, display, column.mustBeEmpty, { code: info.code, row });
+      rowErrors.add(row, displayOf(a, date1904), column.mustBeEmpty, { code: info.code, row });
       return null;
     }
+    // The usual cell: a number whose text is already the figure (no object per cell for it).
+    if (cell !== undefined && cell.kind === 'number' && isPlainNumber(cell.text)) return cell.text;
     const read = numberOf(cell);
-    if (read.kind === 'invalid') rowErrors.add(row, display, column.invalid, { row });
-    if (read.kind === 'formula') rowErrors.add(row, display, 'import.formula_without_value', { row, column: column.letter });
+    if (read.kind === 'invalid') rowErrors.add(row, displayOf(a, date1904), column.invalid, { row });
+    if (read.kind === 'formula') rowErrors.add(row, displayOf(a, date1904), 'import.formula_without_value', { row, column: column.letter });
     return read.kind === 'number' ? read.value : null;
   };
 
@@ -400,7 +444,7 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
       // The row limit is on data rows: the reader, which counts every non-empty row, may read
       // one more (the header), and the data rows are counted against the limit below.
       const workbook = await openXlsx(path, { limits: { ...options.limits, maxRows: maxDataRows + 1 } });
-      const { date1904 } = workbook;
+      date1904 = workbook.date1904;
       for await (const { row, cells } of readAheadUntil(workbook.rows(), ready)) {
         codes ??= await ready;
         if (!seenNonBlank) {
@@ -441,27 +485,27 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
         if (columnErrors.errors.length > 0) continue;
 
         const errorsBefore = rowErrors.errors.length + rowErrors.omitted;
-        const display = displayOf(a, date1904);
+        // Column A as written (displayOf) is only worked out for an error; no closure per row either.
         const code = codeOf(a);
         let info: CodeInfo | undefined;
         if (a?.kind === 'formula-without-value') {
-          rowErrors.add(row, display, 'import.formula_without_value', { row, column: 'A' });
+          rowErrors.add(row, displayOf(a, date1904), 'import.formula_without_value', { row, column: 'A' });
         } else if (code === undefined || code === '' || !(info = codes.byCode.get(code))) {
-          rowErrors.add(row, display, 'import.invalid_code', { row });
+          rowErrors.add(row, displayOf(a, date1904), 'import.invalid_code', { row });
         } else if (!info.available) {
-          rowErrors.add(row, display, 'import.code_not_available', { row });
+          rowErrors.add(row, displayOf(a, date1904), 'import.code_not_available', { row });
           info = undefined;
         } else if (info.disabled_status === 30) {
-          rowErrors.add(row, display, 'import.code_inactive', { code: info.code, row });
+          rowErrors.add(row, displayOf(a, date1904), 'import.code_inactive', { code: info.code, row });
           info = undefined;
-        } else if (used.has(info.code)) {
-          rowErrors.add(row, display, 'import.duplicate_code', { row, code: info.code });
+        } else if (used.has(info.id)) {
+          rowErrors.add(row, displayOf(a, date1904), 'import.duplicate_code', { row, code: info.code });
         } else {
-          used.add(info.code);
+          used.add(info.id);
         }
 
-        const volume = figure(FIGURES.volume, b, blankB, info, row, display);
-        const value = figure(FIGURES.value, c, blankC, info, row, display);
+        const volume = figure(FIGURES.volume, b, blankB, info, row, a);
+        const value = figure(FIGURES.value, c, blankC, info, row, a);
 
         if (rowErrors.errors.length + rowErrors.omitted > errorsBefore) {
           rows = []; // the file is invalid: nothing will be stored

@@ -183,8 +183,11 @@ function render(findings: Finding[], createdAt: Date, locale?: Locale): Prefligh
   };
 }
 
-/** Runs the preflight of a report and stores the result. */
-export async function runPreflight(db: Executor, reportId: number, locale?: Locale): Promise<Preflight> {
+/**
+ * Runs the preflight of a report and stores the result. `noNegatives`: the caller wrote the rows
+ * and saw no negative figure among them (an import), so they are not looked for again.
+ */
+export async function runPreflight(db: Executor, reportId: number, locale?: Locale, options: { noNegatives?: boolean } = {}): Promise<Preflight> {
   const previous = await findPreviousReport(db, reportId);
   // Without a previous report only emptiness is checked: no need to load the rows.
   const [current, threshold] = previous.reportId
@@ -192,7 +195,7 @@ export async function runPreflight(db: Executor, reportId: number, locale?: Loca
     : [await reportHasRows(db, reportId), 0];
   const previousRows = previous.reportId ? await loadReportRows(db, previous.reportId) : null;
   // Without the rows loaded, the negative ones are found by the database.
-  const negatives = previous.reportId ? undefined : await loadNegatives(db, reportId);
+  const negatives = previous.reportId ? undefined : options.noNegatives ? { rows: [], total: 0 } : await loadNegatives(db, reportId);
   const findings = preflightFindings(
     current,
     previousRows && previous.periodTitle ? { title: previous.periodTitle, rows: previousRows } : null,
