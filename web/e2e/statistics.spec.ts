@@ -261,8 +261,8 @@ test.describe('statistics', () => {
     await signIn(page, 'cluster-viewer@demo.test');
     await page.goto('/cluster-statistics');
     await expect(field(page, 'Cluster')).toHaveValue('Nordic');
-    await pick(page, 'Month', '2026-09');
-    await expect(page).toHaveURL(/[?&]month=2026-09(&|$)/);
+    // It opens on the latest month with a published period: 2026-10 is open, not published yet.
+    await expect(field(page, 'Month')).toHaveValue('2026-09');
     await expect(field(page, 'Currency')).toHaveValue('EUR · Euro');
 
     const table = page.getByTestId('cluster-table');

@@ -313,7 +313,17 @@ export type CompanyStatistics = z.infer<typeof companyStatisticsSchema>;
  */
 export const statisticsChoicesSchema = z.object({
   markets: z.array(marketSummarySchema.extend({ currency: z.string().nullable() })),
-  clusters: z.array(refSchema.extend({ markets: z.array(marketSummarySchema) })),
+  clusters: z.array(
+    refSchema.extend({
+      markets: z.array(marketSummarySchema),
+      latest_month: z
+        .string()
+        .nullable()
+        .describe(
+          'The latest month (YYYY-MM) with a period of one of its markets the caller may see (published, or any where they approve): the screen opens on it',
+        ),
+    }),
+  ),
   currencies: z.array(z.object({ iso_code: z.string(), name: z.string() })),
 });
 export type StatisticsChoices = z.infer<typeof statisticsChoicesSchema>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, signInAs, type TestApp } from '../../../test/helpers.ts';
-import { clusterMarkets, clusters, currencies, markets } from '../../db/schema.ts';
+import { clusterMarkets, clusters, currencies, markets, periods } from '../../db/schema.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -60,10 +60,37 @@ describe('what the statistics screens offer to pick (GET /statistics/choices)', 
         id: w.nordic.id,
         name: 'Nordic',
         markets: [w.sweden, w.norway].map((m) => ({ id: m.id, international_name: m.international_name, local_name: m.local_name, iso_code: m.iso_code })),
+        latest_month: null,
       },
     ]);
     expect(JSON.stringify(data)).not.toContain('Baltic');
     expect(JSON.stringify(data)).not.toContain('Estonia');
+  });
+
+  it('when the cluster has periods, then it opens on the latest month with one the caller sees: published for a viewer, any but drafts for an approver', async () => {
+    const w = await world();
+    const period = (market: number, title: string, status: 'draft' | 'open' | 'closed', published: boolean) => ({
+      market_id: market,
+      title,
+      starts_on: `${title}-01`,
+      ends_on: `${title}-28`,
+      status,
+      published_at: published ? new Date() : null,
+    });
+    await t.db
+      .insert(periods)
+      .values([
+        period(w.sweden.id, '2026-08', 'closed', true),
+        period(w.norway.id, '2026-09', 'closed', true),
+        period(w.sweden.id, '2026-10', 'open', false),
+        period(w.norway.id, '2026-11', 'draft', false),
+      ]);
+    const viewer = await signInAs(t, ['cluster-viewer'], { organizationId: w.org.id, marketIds: [w.sweden.id, w.norway.id] });
+    expect((await choices(viewer.headers)).clusters[0].latest_month).toBe('2026-09');
+    const onlySweden = await signInAs(t, ['cluster-viewer'], { organizationId: w.org.id, marketIds: [w.sweden.id] });
+    expect((await choices(onlySweden.headers)).clusters[0].latest_month).toBe('2026-08');
+    const admin = await signInAs(t, ['admin'], { organizationId: w.org.id });
+    expect((await choices(admin.headers)).clusters[0].latest_month).toBe('2026-10');
   });
 
   it("when an administrator asks, then every market of their organization and not the other organization's", async () => {

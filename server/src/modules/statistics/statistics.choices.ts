@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { clusterMarkets, clusters, currencies, markets } from '../../db/schema.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { marketsWhere } from '../periods/periods.service.ts';
+import { accessIn } from './statistics.service.ts';
 
 /**
  * GET /statistics/choices: what the statistics screens offer to pick, and nothing more: the
@@ -43,8 +44,39 @@ export async function findStatisticsChoices(db: Db, principal: Principal): Promi
       .from(clusters)
       .where(principal.organizationId === null ? undefined : eq(clusters.organization_id, principal.organizationId))
       .orderBy(asc(sql`lower(${clusters.name})`));
-    clusterRows = rows;
+    clusterRows = await withLatestMonths(db, principal, rows);
   }
   const currencyRows = await db.select({ iso_code: currencies.iso_code, name: currencies.name }).from(currencies).orderBy(asc(currencies.iso_code));
   return { markets: marketRows, clusters: clusterRows, currencies: currencyRows };
+}
+
+/**
+ * Each cluster's latest month with a period the caller would see in its answer (as
+ * GET /statistics/cluster counts them): published, or not a draft where they approve.
+ */
+async function withLatestMonths(
+  db: Db,
+  principal: Principal,
+  rows: Omit<StatisticsChoices['clusters'][number], 'latest_month'>[],
+): Promise<StatisticsChoices['clusters']> {
+  const ids = [...new Set(rows.flatMap((c) => c.markets.map((m) => m.id)))];
+  const latest = new Map<number, { published: string | null; any: string | null }>();
+  if (ids.length) {
+    const found = await db.execute<{ market_id: number; published: string | null; any: string | null }>(sql`
+      select p.market_id, to_char(max(p.starts_on) filter (where p.published_at is not null), 'YYYY-MM') as published,
+        to_char(max(p.starts_on), 'YYYY-MM') as any
+      from periods p where p.market_id = any(${`{${ids.join(',')}}`}::int[]) and p.status <> 'draft' group by p.market_id`);
+    for (const r of found.rows) latest.set(r.market_id, { published: r.published, any: r.any });
+  }
+  return rows.map((cluster) => {
+    const months = cluster.markets
+      .map((m) => {
+        const access = accessIn(principal, m.id, principal.companyId);
+        if (!access.sees) return null;
+        return (access.approver ? latest.get(m.id)?.any : latest.get(m.id)?.published) ?? null;
+      })
+      .filter((month): month is string => month !== null)
+      .sort();
+    return { ...cluster, latest_month: months.at(-1) ?? null };
+  });
 }

@@ -46,7 +46,7 @@ interface MarketAccess {
 
 const COMPANY_ABILITIES = ['upload-reports', 'view-company-reports'];
 
-function accessIn(principal: Principal, marketId: number, companyId: number | null): MarketAccess {
+export function accessIn(principal: Principal, marketId: number, companyId: number | null): MarketAccess {
   const approver = canInMarket(principal.subject, 'approve-reports', marketId);
   const member = !approver && companyId !== null && COMPANY_ABILITIES.some((a) => canInMarket(principal.subject, a, marketId));
   return { approver, member, sees: approver || member || canInMarket(principal.subject, 'view-statistics', marketId) };

@@ -93,7 +93,8 @@ export function ClusterStatisticsScreen({ title }: ScreenProps) {
   const clusters = choices.data?.clusters ?? [];
   const clusterId = Number(search.get('cluster')) || clusters[0]?.id;
   const months = recentMonths();
-  const month = search.get('month') ?? months[1]!;
+  // The latest month with a period the user sees in it (an open month's periods are not published yet).
+  const month = search.get('month') ?? clusters.find((c) => c.id === clusterId)?.latest_month ?? months[1]!;
   const by = (search.get('by') as ClusterBreakdown | null) ?? 'code';
   // Clusters add markets of different currencies: EUR by default, the currency the demo's and most
   // associations' conversions go through (the server names a missing rate, pair and date).
