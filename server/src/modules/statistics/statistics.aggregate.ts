@@ -228,12 +228,18 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       from b join sets on sets.n = b.bucket join ins on ins.signature = sets.signature`);
     return find();
   };
-  // Enough memory for a cluster's tens of thousands of cells to be summed without spilling to disk.
-  const result = await db.transaction(async (tx) => {
-    await tx.execute(sql`set local work_mem = '32MB'`);
-    const sums = await keptSums(tx);
-    const kept = plan.kept.map((k) => ({ bucket: k.bucket, sumId: sums.get(k.signature)! }));
-    return tx.execute<AggregateRow>(sql`
+  /**
+   * The answer, with the kept figures when `useKept`. Null when a kept set it read was deleted
+   * meanwhile (a conversion or a setting changed as it was read: those deletions take no period
+   * lock), so that the caller asks again without them.
+   */
+  const answer = (useKept: boolean) =>
+    // Enough memory for a cluster's tens of thousands of cells to be summed without spilling to disk.
+    db.transaction(async (tx): Promise<AggregateRow[] | null> => {
+      await tx.execute(sql`set local work_mem = '32MB'`);
+      const sums = useKept ? await keptSums(tx) : new Map<string, number>();
+      const kept = plan.kept.filter((k) => sums.has(k.signature)).map((k) => ({ bucket: k.bucket, sumId: sums.get(k.signature)! }));
+      const result = await tx.execute<AggregateRow>(sql`
     with all_sel (bucket, period_id, role, rate) as (${selTable(selections)}),
     sel as (select * from all_sel where bucket <> all(${intArray(kept.map((k) => k.bucket))})),
     ${figuresOf(true)}, fig as (
@@ -266,6 +272,12 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       g.contributors, g.primary_confidential, g.rank
     from t g
     left join own o on not g.rollup and o.bucket = g.bucket and o.dimension = g.dimension and o.key_id = g.key_id`);
-  });
-  return result.rows;
+      if (kept.length) {
+        const ids = [...new Set(kept.map((k) => k.sumId))];
+        const still = await tx.execute<{ n: number }>(sql`select count(*)::int as n from statistics_sums where id = any(${intArray(ids)})`);
+        if (still.rows[0]!.n < ids.length) return null;
+      }
+      return result.rows;
+    });
+  return (await answer(true)) ?? (await answer(false))!;
 }

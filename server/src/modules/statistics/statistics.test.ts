@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { aggregate } from './statistics.aggregate.ts';
+import type { Executor } from '../../db/client.ts';
 import ExcelJS from 'exceljs';
 import type { z } from 'zod';
 import { clusterStatisticsSchema, companyStatisticsSchema, marketStatisticsSchema, trendStatisticsSchema } from '@mss/contracts/statistics';
@@ -520,6 +523,42 @@ describe('invalidation', () => {
     expect(approve.statusCode, approve.body).toBe(200);
     await expectMarketAnswer('viewer', { by: 'code', period: P, viewer: 'viewer' });
     await expectMarketAnswer('marketAdmin', { by: 'code', period: P, viewer: 'approver' });
+  });
+
+  it('when the kept figures a read found are deleted before it reads them (a rate or setting changed), then it answers from the cells', async () => {
+    const [jan, feb, mar] = ['2026-01', '2026-02', P].map((title) => w.periodIds[title]!.id);
+    const input = {
+      selections: [
+        { bucket: 1, periodId: mar!, role: 'p' as const, rate: null },
+        ...[jan!, feb!, mar!].map((periodId) => ({ bucket: 1, periodId, role: 'ytd' as const, rate: null })),
+      ],
+      live: [],
+      dimensions: ['code' as const, 'total' as const],
+      settings: { minContributors: 3, dominancePercentage: '85' },
+    };
+    const expected = await aggregate(t.db, input);
+    // The same read, with every kept set deleted right after it found them (in its own transaction).
+    const dialect = new PgDialect();
+    let deleted = 0;
+    const deleting = (tx: Executor): Executor =>
+      new Proxy(tx, {
+        get: (target, name, receiver) =>
+          name === 'execute'
+            ? async (query: SQL) => {
+                const result = await target.execute(query);
+                if (dialect.sqlToQuery(query).sql.includes('from statistics_sums where signature')) {
+                  deleted += (await target.execute(sql`delete from statistics_sums`)).rowCount ?? 0;
+                }
+                return result;
+              }
+            : Reflect.get(target, name, receiver),
+      });
+    const db = new Proxy(t.db, {
+      get: (target, name, receiver) =>
+        name === 'transaction' ? (fn: (tx: Executor) => Promise<unknown>) => target.transaction((tx) => fn(deleting(tx))) : Reflect.get(target, name, receiver),
+    });
+    expect(await aggregate(db, input)).toEqual(expected);
+    expect(deleted).toBeGreaterThan(0);
   });
 
   it('when a company is disabled, then the periods ending after that leave it out on the next read', async () => {
