@@ -344,6 +344,8 @@ export function readAheadUntil<T>(source: AsyncIterator<T>, ready: Promise<unkno
       buffer.push(next.value);
     }
   })();
+  // A failed read is raised by the first next(); until then it must not count as unhandled.
+  reading.catch(() => {});
   const iterator: AsyncIterableIterator<T> = {
     [Symbol.asyncIterator]: () => iterator,
     next(): Promise<IteratorResult<T>> {
