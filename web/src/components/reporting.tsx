@@ -40,7 +40,8 @@ export { formatDate, formatDateTime };
 export const formatNumber = (value: number | null | undefined): string => (value === null || value === undefined ? '' : value.toLocaleString());
 
 // In a module of its own: the dashboard shows it without loading this one.
-export { ReportStatusBadge } from './report-badges.tsx';
+import { ReportStatusBadge } from './report-badges.tsx';
+export { ReportStatusBadge };
 
 export function SeverityBadge({ severity }: { severity: number | null | undefined }) {
   const { t } = useTranslation();
@@ -49,6 +50,22 @@ export function SeverityBadge({ severity }: { severity: number | null | undefine
     <Badge color={severityColor(severity)} variant="light" tt="none" data-testid="preflight-severity">
       {severity === null || severity === undefined ? t('reporting.preflight.none') : label('preflight_severity', severity)}
     </Badge>
+  );
+}
+
+/** A report's progress as the reporting tables show it: status, when submitted, preflight, rows (four cells). */
+export function ReportProgressCells({ report }: { report: Pick<ReportSummary, 'status' | 'submitted_at' | 'preflight_severity' | 'row_count'> }) {
+  return (
+    <>
+      <Table.Td>
+        <ReportStatusBadge status={report.status} />
+      </Table.Td>
+      <Table.Td>{formatDateTime(report.submitted_at)}</Table.Td>
+      <Table.Td>
+        <SeverityBadge severity={report.preflight_severity} />
+      </Table.Td>
+      <Table.Td ta="right">{formatNumber(report.row_count)}</Table.Td>
+    </>
   );
 }
 

@@ -96,7 +96,11 @@ interface Kept {
 /** Which buckets are summed from the cells in the statement (those counting a live period), and which are kept. */
 function planOf(input: AggregateInput, live: Set<number>): { direct: Selection[]; kept: Kept[] } {
   const buckets = new Map<number, Selection[]>();
-  for (const s of input.selections) buckets.set(s.bucket, [...(buckets.get(s.bucket) ?? []), s]);
+  for (const s of input.selections) {
+    const group = buckets.get(s.bucket);
+    if (group) group.push(s);
+    else buckets.set(s.bucket, [s]);
+  }
   const direct: Selection[] = [];
   const kept: Kept[] = [];
   for (const [bucket, group] of buckets) {

@@ -17,14 +17,12 @@ import {
   PeriodStatusBadge,
   PreflightResults,
   QueryState,
+  ReportProgressCells,
   ReportStatusBadge,
   RowsTable,
   Section,
-  SeverityBadge,
   StatusHistory,
   formatDate,
-  formatDateTime,
-  formatNumber,
 } from '../../components/reporting.tsx';
 import { ReportStatusActions } from '../../components/report-status-actions.tsx';
 import { reportActions, statusFor } from '../../lib/report-status.ts';
@@ -143,14 +141,7 @@ function ApprovalTable({ reports }: { reports: ReportSummary[] }) {
                 </Table.Td>
                 <Table.Td fw={600}>{report.company.name}</Table.Td>
                 <Table.Td>{report.market.iso_code}</Table.Td>
-                <Table.Td>
-                  <ReportStatusBadge status={report.status} />
-                </Table.Td>
-                <Table.Td>{formatDateTime(report.submitted_at)}</Table.Td>
-                <Table.Td>
-                  <SeverityBadge severity={report.preflight_severity} />
-                </Table.Td>
-                <Table.Td ta="right">{formatNumber(report.row_count)}</Table.Td>
+                <ReportProgressCells report={report} />
                 <Table.Td>
                   <Button size="xs" variant="light" onClick={() => setOpened(report.uuid)}>
                     {t('reporting.approval.open')}

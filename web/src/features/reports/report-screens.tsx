@@ -10,7 +10,7 @@ import { periodQueries } from '../../api/periods.ts';
 import { reportKeys, reportQueries } from '../../api/reports.ts';
 import type { ReportSummary } from '@mss/contracts/reports';
 import { DataTable } from '../../components/data-table.tsx';
-import { QueryState, ReportStatusBadge, SeverityBadge, formatDateTime, formatNumber } from '../../components/reporting.tsx';
+import { QueryState, ReportProgressCells, ReportStatusBadge, formatDateTime, formatNumber } from '../../components/reporting.tsx';
 import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 
 /**
@@ -97,14 +97,7 @@ export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
                     {reports.map((report) => (
                       <Table.Tr key={report.uuid}>
                         <Table.Td>{report.company.name}</Table.Td>
-                        <Table.Td>
-                          <ReportStatusBadge status={report.status} />
-                        </Table.Td>
-                        <Table.Td>{formatDateTime(report.submitted_at)}</Table.Td>
-                        <Table.Td>
-                          <SeverityBadge severity={report.preflight_severity} />
-                        </Table.Td>
-                        <Table.Td ta="right">{formatNumber(report.row_count)}</Table.Td>
+                        <ReportProgressCells report={report} />
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
