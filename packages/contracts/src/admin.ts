@@ -64,6 +64,11 @@ export const ORGANIZATION_SETTINGS = {
   min_contributors: { kind: 'integer', default: 3 },
   /** Statistics: a cell whose largest contributor holds more than this percentage of it is confidential. */
   dominance_percentage: { kind: 'number', default: 85 },
+  /**
+   * Statistics: no one who holds every published figure (and, as a member, its own) may narrow a
+   * confidential cell to within this percentage of its true value (docs/decisions.md "Disclosure control").
+   */
+  protection_percentage: { kind: 'number', default: 10 },
 } as const;
 export type OrganizationSettingKey = keyof typeof ORGANIZATION_SETTINGS;
 

@@ -158,7 +158,8 @@ export const enUS = {
   'statistics.sheet.coverage': 'Coverage',
   'statistics.sheet.coverage_value': 'approved :approved of :expected',
   'statistics.sheet.note': 'Note',
-  'statistics.sheet.note_confidential': 'Confidential figures (too few companies, or one dominant company) are not shown.',
+  'statistics.sheet.note_confidential':
+    'Confidential figures (too few companies, one dominant company, or figures from which such a figure could be worked out) are not shown.',
   'statistics.sheet.note_provisional': 'Provisional: the period is not published, and reports not yet approved are counted.',
   'statistics.sheet.key': 'Key',
   'statistics.sheet.code': 'Code',
@@ -266,6 +267,7 @@ export const enUS = {
   'attribute.per_page': 'rows per page',
   'attribute.period_uuid': 'period',
   'attribute.phone': 'phone number',
+  'attribute.protection_percentage': 'protection percentage',
   'attribute.rate': 'rate',
   'attribute.recipient_user_id': 'recipient',
   'attribute.release_date': 'release date',

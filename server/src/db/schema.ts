@@ -694,7 +694,7 @@ export const statisticsSums = pgTable(
   (t) => [index('statistics_sums_period_ids_idx').using('gin', t.period_ids)],
 );
 
-/** One key of a kept bucket: its figures as the aggregate sums them (statistics.aggregate.ts), and whether any cell they count breaks the rules. */
+/** One key of a kept bucket: its figures as the aggregate sums them (statistics.aggregate.ts), and whether any cell they count is confidential. */
 export const statisticsSumCells = pgTable(
   'statistics_sum_cells',
   {
@@ -712,9 +712,69 @@ export const statisticsSumCells = pgTable(
     ytd_volume_ly: numeric('ytd_volume_ly'),
     ytd_value_ly: numeric('ytd_value_ly'),
     contributors: integer('contributors'),
-    primary_confidential: boolean('primary_confidential').notNull(),
+    confidential: boolean('confidential').notNull(),
   },
   (t) => [primaryKey({ columns: [t.sum_id, t.dimension, t.key_id] })],
+);
+
+/**
+ * What viewers see of a published period (docs/decisions.md "Disclosure control"): the figures as
+ * they were published and the pattern of hidden cells decided for them over the linked tables.
+ * A period published again (after a late approval, or with new settings) gets the next number; the
+ * earlier publications stay, because what they showed stays known and the next pattern counts it.
+ * `company_ids`/`row_set_ids` are the reports counted (approved reports never change), so that the
+ * difference of two publications can be protected too.
+ */
+export const statisticsPublications = pgTable(
+  'statistics_publications',
+  {
+    id: serial('id').primaryKey(),
+    period_id: integer('period_id')
+      .notNull()
+      .references(() => periods.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    published_at: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+    published_by: integer('published_by').references(() => users.id, { onDelete: 'set null' }),
+    company_ids: integer('company_ids').array().notNull(),
+    row_set_ids: integer('row_set_ids').array().notNull(),
+    min_contributors: integer('min_contributors').notNull(),
+    dominance_percentage: numeric('dominance_percentage').notNull(),
+    protection_percentage: numeric('protection_percentage').notNull(),
+    /** Coverage as published: approved reports of the companies expected. */
+    approved: integer('approved').notNull(),
+    expected: integer('expected').notNull(),
+    primary_cells: integer('primary_cells').notNull(),
+    hidden_cells: integer('hidden_cells').notNull(),
+    /** Sums no pattern could protect any more (an earlier publication gave them away); 0 normally. */
+    unprotectable: integer('unprotectable').notNull(),
+    /** How long deciding the pattern took. */
+    decided_ms: integer('decided_ms').notNull(),
+  },
+  (t) => [uniqueIndex('statistics_publications_period_number_unique').on(t.period_id, t.number)],
+);
+
+/** One published cell: its figures as published, whether it breaks the rules, whether it is hidden; groups and sections keep the codes they added up. */
+export const statisticsPublicationCells = pgTable(
+  'statistics_publication_cells',
+  {
+    publication_id: integer('publication_id')
+      .notNull()
+      .references(() => statisticsPublications.id, { onDelete: 'cascade' }),
+    dimension: text('dimension').notNull(),
+    key_id: integer('key_id').notNull(),
+    volume: numeric('volume'),
+    value: numeric('value'),
+    contributors: integer('contributors').notNull(),
+    max_volume: numeric('max_volume'),
+    max_value: numeric('max_value'),
+    primary_confidential: boolean('primary_confidential').notNull(),
+    hidden: boolean('hidden').notNull(),
+    code_ids: integer('code_ids').array(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.publication_id, t.dimension, t.key_id] }),
+    check('statistics_publication_cells_dimension_check', sql`${t.dimension} in ('code', 'code_group', 'code_section', 'total')`),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,381 @@
+import { sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.ts';
+import { sqlArray } from '../../db/sql-array.ts';
+import { type Settings, settingsOf } from './statistics.access.ts';
+import { countedCompany, ensureCells, liveCells, lockPeriod, sectionOf } from './statistics.cells.ts';
+import type { CellDimension } from './statistics.pattern.ts';
+import { decidePattern } from './statistics.pattern.ts';
+
+/*
+ * Publications (docs/decisions.md "Disclosure control"): publishing a period keeps its figures as
+ * they are and decides which cells viewers may not see, over everything the publication shows
+ * together and everything earlier publications of the period showed.
+ *
+ * - The cells: every code, code group, code section and the total, over the approved reports of
+ *   companies counted in the period (exactly the stored cells' arithmetic, statistics.cells.ts).
+ * - Primary cells break the rules (fewer than min_contributors companies, or the largest above
+ *   dominance_percentage); secondary cells are hidden so that no intruder narrows a primary cell
+ *   to within ±protection_percentage (statistics.protection.ts).
+ * - Published again (a late approval, a company disabled, new groups or settings), the period's
+ *   earlier publications stay known: their shown cells are fixed equations, their primary cells
+ *   stay protected, and what one publication adds to or removes from another (the difference of
+ *   two downloads) is a table of its own whose primary cells are protected too.
+ * Other periods need nothing: every figure that spans periods (year to date, last year, trends,
+ * clusters) is shown only when every cell it adds up is (statistics.confidentiality.ts), so the
+ * periods' patterns are independent and each is decided when its period is published.
+ *
+ * The pattern is decided outside any transaction (the embedded database has one connection, and
+ * the solver runs up to a second or two on a large market); the publication is written in a short
+ * transaction under the period's lock, after checking that the reports it counts are still those.
+ */
+
+const PUBLISHED_DIMENSIONS: readonly CellDimension[] = ['code', 'code_group', 'code_section', 'total'];
+
+type CellRow = {
+  dimension: CellDimension;
+  key_id: number;
+  volume: string | null;
+  value: string | null;
+  contributors: number;
+  max_volume: string | null;
+  max_value: string | null;
+  primary_confidential: boolean;
+  code_ids: number[] | null;
+};
+
+type Counted = {
+  company_id: number;
+  row_set_id: number;
+};
+
+interface Previous {
+  id: number;
+  number: number;
+  company_ids: number[];
+  row_set_ids: number[];
+  cells: { dimension: CellDimension; key_id: number; hidden: boolean; primary_confidential: boolean; code_ids: number[] | null }[];
+}
+
+export type Publication = {
+  id: number;
+  number: number;
+  primary_cells: number;
+  hidden_cells: number;
+  decided_ms: number;
+};
+
+/** The approved reports of companies counted in the period (not disabled by its end), with rows. */
+async function countedReports(db: Executor, periodId: number): Promise<Counted[]> {
+  const rows = await db.execute<Counted>(sql`
+    select r.company_id, r.row_set_id from reports r join periods p on p.id = r.period_id join companies co on co.id = r.company_id
+    where r.period_id = ${periodId} and r.status = 60 and r.row_set_id is not null and ${countedCompany(sql`co`, sql`p`)}
+    order by r.row_set_id`);
+  return rows.rows;
+}
+
+/** The cells a publication would show, over these reports, with the rules judged and the codes each group and section adds up. */
+async function cellsOver(db: Executor, periodId: number, rowSetIds: readonly number[], settings: Settings): Promise<CellRow[]> {
+  if (rowSetIds.length === 0) return [];
+  const dominance = sql`${settings.dominancePercentage}::numeric`;
+  const rows = await db.execute<CellRow>(sql`
+    with cells as (${liveCells({ periodIds: [periodId], dimensions: PUBLISHED_DIMENSIONS, reports: { rowSetIds } })}),
+    present as (
+      select distinct rr.code_id, m.id as market_id, m.organization_id
+      from report_rows rr join periods p on p.id = ${periodId} join markets m on m.id = p.market_id
+      where rr.row_set_id = any(${sqlArray(rowSetIds, 'int')}) and (rr.volume is not null or rr.value is not null)
+    ), members as (
+      select 'code_group' as dimension, g.code_group_id as key_id, array_agg(g.code_id order by g.code_id) as code_ids
+      from code_group_codes g where g.code_id in (select code_id from present) group by g.code_group_id
+      union all
+      select 'code_section', s.id, array_agg(x.code_id order by x.code_id)
+      from present x cross join lateral (${sectionOf(sql`x.code_id`, sql`x.organization_id`, sql`x.market_id`)}) s group by s.id
+    )
+    select c.dimension, c.key_id, c.volume::text as volume, c.value::text as value, c.contributors,
+      c.max_volume::text as max_volume, c.max_value::text as max_value,
+      (c.contributors < ${settings.minContributors}::int
+        or (c.volume > 0 and c.max_volume * 100 > ${dominance} * c.volume)
+        or (c.value > 0 and c.max_value * 100 > ${dominance} * c.value)) as primary_confidential,
+      m.code_ids
+    from cells c left join members m on m.dimension = c.dimension and m.key_id = c.key_id
+    order by c.dimension, c.key_id`);
+  return rows.rows;
+}
+
+async function previousPublications(db: Executor, periodId: number): Promise<Previous[]> {
+  const pubs = await db.execute<Omit<Previous, 'cells'>>(
+    sql`select id, number, company_ids, row_set_ids from statistics_publications where period_id = ${periodId} order by number`,
+  );
+  if (pubs.rows.length === 0) return [];
+  const cells = await db.execute<Previous['cells'][number] & { publication_id: number }>(sql`
+    select publication_id, dimension, key_id, hidden, primary_confidential, code_ids from statistics_publication_cells
+    where publication_id = any(${sqlArray(
+      pubs.rows.map((p) => p.id),
+      'int',
+    )})`);
+  return pubs.rows.map((p) => ({ ...p, cells: cells.rows.filter((c) => c.publication_id === p.id) }));
+}
+
+interface Decision {
+  cells: CellRow[];
+  hidden: boolean[];
+  unprotectable: number;
+  ms: number;
+}
+
+/**
+ * Decides the pattern of a new publication of the period over these reports, given its earlier
+ * publications and the rows of every report any of them counts.
+ */
+async function decide(db: Executor, periodId: number, counted: readonly Counted[], previous: readonly Previous[], settings: Settings): Promise<Decision> {
+  const started = Date.now();
+  const cells = await cellsOver(
+    db,
+    periodId,
+    counted.map((c) => c.row_set_id),
+    settings,
+  );
+  const companyOf = new Map<number, number>();
+  for (const p of previous) p.row_set_ids.forEach((r, i) => companyOf.set(r, p.company_ids[i]!));
+  for (const c of counted) companyOf.set(c.row_set_id, c.company_id);
+  const allRowSets = [...companyOf.keys()];
+  const rows = allRowSets.length
+    ? (
+        await db.execute<{ row_set_id: number; code_id: number; volume: string | null; value: string | null }>(sql`
+          select row_set_id, code_id, volume::text as volume, value::text as value from report_rows
+          where row_set_id = any(${sqlArray(allRowSets, 'int')}) and (volume is not null or value is not null)`)
+      ).rows
+    : [];
+  const pattern = await decidePattern({
+    rows: rows.map((r) => ({ ...r, company_id: companyOf.get(r.row_set_id)! })),
+    previous: previous.map((p) => ({ rowSetIds: p.row_set_ids, cells: p.cells })),
+    counted: counted.map((c) => c.row_set_id),
+    cells,
+    settings,
+  });
+  return { cells, hidden: pattern.hidden, unprotectable: pattern.unprotectable, ms: Date.now() - started };
+}
+
+const sameSettings = (a: Settings, b: { min_contributors: number; dominance_percentage: string; protection_percentage: string }) =>
+  a.minContributors === b.min_contributors &&
+  Number(a.dominancePercentage) === Number(b.dominance_percentage) &&
+  Number(a.protectionPercentage) === Number(b.protection_percentage);
+
+/**
+ * Publishes the period's current figures: a new publication when anything changed since the
+ * latest (its reports, its figures, the settings), else the latest as it is. `mark` also sets the
+ * period published, in the same transaction.
+ */
+export async function publishPeriod(db: Db, periodId: number, options: { actorId: number | null; mark: boolean }): Promise<Publication> {
+  for (let attempt = 0; ; attempt++) {
+    const period = (
+      await db.execute<{ organization_id: number }>(sql`select m.organization_id from periods p join markets m on m.id = p.market_id where p.id = ${periodId}`)
+    ).rows[0];
+    if (!period) throw new Error(`No period ${periodId}`);
+    const settings = await settingsOf(db, period.organization_id);
+    const counted = await countedReports(db, periodId);
+    const previous = await previousPublications(db, periodId);
+    const latest = previous.at(-1);
+    if (latest && !(await changedSince(db, periodId, latest, counted, settings))) {
+      if (options.mark) await markPublished(db, periodId);
+      return publicationOf(db, latest.id);
+    }
+    const decision = await decide(db, periodId, counted, previous, settings);
+    const written = await db.transaction(async (tx) => {
+      await lockPeriod(tx, periodId);
+      const now = await countedReports(tx, periodId);
+      const number = (
+        await tx.execute<{ n: number }>(sql`select coalesce(max(number), 0)::int as n from statistics_publications where period_id = ${periodId}`)
+      ).rows[0]!.n;
+      // Someone approved or published meanwhile: decide again on what is there now.
+      if (number !== (latest?.number ?? 0) || now.map((c) => c.row_set_id).join() !== counted.map((c) => c.row_set_id).join()) return null;
+      const coverage = (
+        await tx.execute<{ approved: number; expected: number }>(sql`
+          select (count(*) filter (where r.status = 60))::int as approved, count(*)::int as expected
+          from reports r join periods p on p.id = r.period_id join companies co on co.id = r.company_id
+          where r.period_id = ${periodId} and ${countedCompany(sql`co`, sql`p`)}`)
+      ).rows[0]!;
+      const primary = decision.cells.filter((c) => c.primary_confidential).length;
+      const hidden = decision.hidden.filter(Boolean).length;
+      const inserted = await tx.execute<{ id: number }>(sql`
+        insert into statistics_publications (period_id, number, published_at, published_by, company_ids, row_set_ids, min_contributors,
+          dominance_percentage, protection_percentage, approved, expected, primary_cells, hidden_cells, unprotectable, decided_ms)
+        values (${periodId}, ${number + 1},
+          -- A period published before publications existed keeps the day it was published.
+          ${options.mark ? sql`now()` : sql`(select coalesce(published_at, now()) from periods where id = ${periodId})`},
+          ${options.actorId}, ${sqlArray(
+            counted.map((c) => c.company_id),
+            'int',
+          )}, ${sqlArray(
+            counted.map((c) => c.row_set_id),
+            'int',
+          )},
+          ${settings.minContributors}, ${settings.dominancePercentage}::numeric, ${settings.protectionPercentage}::numeric,
+          ${coverage.approved}, ${coverage.expected}, ${primary}, ${hidden}, ${decision.unprotectable}, ${decision.ms})
+        returning id`);
+      const id = inserted.rows[0]!.id;
+      const c = decision.cells;
+      if (c.length) {
+        await tx.execute(sql`
+          insert into statistics_publication_cells (publication_id, dimension, key_id, volume, value, contributors, max_volume, max_value,
+            primary_confidential, hidden, code_ids)
+          select ${id}, x.dimension, x.key_id, x.volume, x.value, x.contributors, x.max_volume, x.max_value, x.primary_confidential, x.hidden,
+            case when x.codes = '' then null else string_to_array(x.codes, ',')::int[] end
+          from unnest(${sqlArray(
+            c.map((x) => x.dimension),
+            'text',
+          )}, ${sqlArray(
+            c.map((x) => x.key_id),
+            'int',
+          )}, ${sqlArray(
+            c.map((x) => x.volume),
+            'numeric',
+          )}, ${sqlArray(
+            c.map((x) => x.value),
+            'numeric',
+          )}, ${sqlArray(
+            c.map((x) => x.contributors),
+            'int',
+          )}, ${sqlArray(
+            c.map((x) => x.max_volume),
+            'numeric',
+          )}, ${sqlArray(
+            c.map((x) => x.max_value),
+            'numeric',
+          )}, ${sqlArray(
+            c.map((x) => String(x.primary_confidential)),
+            'text',
+          )}::boolean[], ${sqlArray(decision.hidden.map(String), 'text')}::boolean[], ${sqlArray(
+            c.map((x) => (x.code_ids ?? []).join(',')),
+            'text',
+          )})
+            as x(dimension, key_id, volume, value, contributors, max_volume, max_value, primary_confidential, hidden, codes)`);
+      }
+      if (options.mark) await markPublished(tx, periodId);
+      return id;
+    });
+    if (written !== null) return publicationOf(db, written);
+    if (attempt >= 3) throw new Error(`The period ${periodId} kept changing while it was being published`);
+  }
+}
+
+const markPublished = (db: Executor, periodId: number) =>
+  db.execute(sql`update periods set published_at = coalesce(published_at, now()), updated_at = now() where id = ${periodId}`);
+
+async function publicationOf(db: Executor, id: number): Promise<Publication> {
+  const rows = await db.execute<Publication>(sql`select id, number, primary_cells, hidden_cells, decided_ms from statistics_publications where id = ${id}`);
+  return rows.rows[0]!;
+}
+
+/** Whether the figures publishing now would show differ from the latest publication's. */
+async function changedSince(db: Db, periodId: number, latest: Previous, counted: readonly Counted[], settings: Settings): Promise<boolean> {
+  if (latest.row_set_ids.join() !== counted.map((c) => c.row_set_id).join()) return true;
+  const states = await publicationStates(db, [periodId], settings);
+  return states.get(periodId)?.changed ?? true;
+}
+
+export interface PublicationState {
+  number: number;
+  published_at: string;
+  primary_cells: number;
+  hidden_cells: number;
+  /** The figures publishing now would show differ (a late approval, a company disabled, groups, sections or settings changed). */
+  changed: boolean;
+}
+
+/** The latest publication of each period, and whether its figures changed since (from the stored cells). */
+export async function publicationStates(db: Db, periodIds: readonly number[], settingsNow?: Settings): Promise<Map<number, PublicationState>> {
+  const out = new Map<number, PublicationState>();
+  if (periodIds.length === 0) return out;
+  const latest = await db.execute<{
+    id: number;
+    period_id: number;
+    organization_id: number;
+    number: number;
+    published_at: string;
+    primary_cells: number;
+    hidden_cells: number;
+    min_contributors: number;
+    dominance_percentage: string;
+    protection_percentage: string;
+    reports_changed: boolean;
+  }>(sql`
+    select distinct on (s.period_id) s.id, s.period_id, m.organization_id, s.number,
+      to_char(s.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as published_at, s.primary_cells,
+      s.hidden_cells, s.min_contributors, s.dominance_percentage::text as dominance_percentage, s.protection_percentage::text as protection_percentage,
+      (select coalesce(array_agg(r.row_set_id order by r.row_set_id), '{}') from reports r join companies co on co.id = r.company_id
+        where r.period_id = p.id and r.status = 60 and r.row_set_id is not null and ${countedCompany(sql`co`, sql`p`)})
+        is distinct from (select coalesce(array_agg(x order by x), '{}') from unnest(s.row_set_ids) x) as reports_changed
+    from statistics_publications s join periods p on p.id = s.period_id join markets m on m.id = p.market_id
+    where s.period_id = any(${sqlArray(periodIds, 'int')})
+    order by s.period_id, s.number desc`);
+  if (latest.rows.length === 0) return out;
+  await ensureCells(
+    db,
+    latest.rows.map((r) => r.period_id),
+  );
+  const differing = await db.execute<{ id: number }>(sql`
+    select s.id from statistics_publications s where s.id = any(${sqlArray(
+      latest.rows.map((r) => r.id),
+      'int',
+    )}) and (
+      exists (select 1 from statistics_cells c where c.period_id = s.period_id and c.dimension <> 'company'
+        and not exists (select 1 from statistics_publication_cells pc where pc.publication_id = s.id and pc.dimension = c.dimension
+          and pc.key_id = c.key_id and pc.volume is not distinct from c.volume and pc.value is not distinct from c.value
+          and pc.contributors = c.contributors))
+      or exists (select 1 from statistics_publication_cells pc where pc.publication_id = s.id
+        and not exists (select 1 from statistics_cells c where c.period_id = s.period_id and c.dimension = pc.dimension and c.key_id = pc.key_id)))`);
+  const changedCells = new Set(differing.rows.map((r) => r.id));
+  const settings = new Map<number, Settings>();
+  for (const r of latest.rows) {
+    if (!settings.has(r.organization_id)) settings.set(r.organization_id, settingsNow ?? (await settingsOf(db, r.organization_id)));
+    out.set(r.period_id, {
+      number: r.number,
+      published_at: r.published_at,
+      primary_cells: r.primary_cells,
+      hidden_cells: r.hidden_cells,
+      changed: r.reports_changed || changedCells.has(r.id) || !sameSettings(settings.get(r.organization_id)!, r),
+    });
+  }
+  return out;
+}
+
+/**
+ * The publication viewers see of each published period: its latest. A published period without
+ * one (published before publications existed) is published now, as it stands.
+ */
+export async function currentPublications(db: Db, periodIds: readonly number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (periodIds.length === 0) return out;
+  const rows = await db.execute<{ period_id: number; id: number }>(sql`
+    select distinct on (period_id) period_id, id from statistics_publications
+    where period_id = any(${sqlArray(periodIds, 'int')}) order by period_id, number desc`);
+  for (const r of rows.rows) out.set(r.period_id, r.id);
+  for (const id of periodIds) if (!out.has(id)) out.set(id, (await publishPeriod(db, id, { actorId: null, mark: false })).id);
+  return out;
+}
+
+/** Coverage as each publication showed it (approved of expected reports at the time), and the settings it was decided with. */
+export async function publishedCoverages(
+  db: Executor,
+  publicationIds: readonly number[],
+): Promise<Map<number, { approved: number; expected: number; settings: Settings }>> {
+  const out = new Map<number, { approved: number; expected: number; settings: Settings }>();
+  if (publicationIds.length === 0) return out;
+  const rows = await db.execute<{
+    id: number;
+    approved: number;
+    expected: number;
+    min_contributors: number;
+    dominance_percentage: string;
+    protection_percentage: string;
+  }>(sql`select id, approved, expected, min_contributors, dominance_percentage::text as dominance_percentage,
+      protection_percentage::text as protection_percentage
+    from statistics_publications where id = any(${sqlArray(publicationIds, 'int')})`);
+  for (const r of rows.rows)
+    out.set(r.id, {
+      approved: r.approved,
+      expected: r.expected,
+      settings: { minContributors: r.min_contributors, dominancePercentage: r.dominance_percentage, protectionPercentage: r.protection_percentage },
+    });
+  return out;
+}
