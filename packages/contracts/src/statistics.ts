@@ -5,9 +5,12 @@ import { decimalStringSchema } from './decimal.ts';
 /*
  * Statistics (DESIGN §8): what the members get back. Every figure is an exact decimal string
  * ("1234.5000"), summed, converted and divided by the database; percentages are rounded half-up
- * to one decimal ("12.3", "-4.0") at the end. A confidential cell (too few contributors, or one
- * dominant contributor) has every figure null and `confidential: true`, for everyone but the
- * market's approvers; its numbers never leave the server.
+ * to one decimal ("12.3", "-4.0") at the end. A confidential cell has every figure null and
+ * `confidential: true` for everyone but the market's approvers (who see its figures, flagged); its
+ * numbers never leave the server. Confidential are the cells the period's publication hides: those
+ * with too few contributors or one dominant contributor, and the cells hidden with them so that no
+ * one can work them out (docs/decisions.md "Disclosure control"); and every figure that adds up a
+ * hidden cell (a year to date over a hidden month, a change against a hidden last year).
  */
 
 export const STATISTICS_BREAKDOWNS = ['code', 'code_group', 'code_section', 'company', 'total'] as const;
@@ -169,8 +172,16 @@ export const statisticsComparisonSchema = z.object({
   ytd_last_year_periods: z.number().int(),
 });
 
-/** Settings the confidentiality was judged with (the organization's). */
-export const confidentialitySchema = z.object({ min_contributors: z.number(), dominance_percentage: z.number(), applied: z.boolean() });
+/**
+ * Settings the confidentiality was judged with (the organization's). `applied`: figures of
+ * confidential cells are withheld (everyone but the market's approvers).
+ */
+export const confidentialitySchema = z.object({
+  min_contributors: z.number(),
+  dominance_percentage: z.number(),
+  protection_percentage: z.number(),
+  applied: z.boolean(),
+});
 
 /** GET /statistics/market */
 export const marketStatisticsSchema = z.object({

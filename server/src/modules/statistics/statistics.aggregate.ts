@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { sqlArray } from '../../db/sql-array.ts';
 import { type Dimension, ensureCells, liveCells, lockPeriodsShared } from './statistics.cells.ts';
 
 /*
@@ -8,9 +9,13 @@ import { type Dimension, ensureCells, liveCells, lockPeriodsShared } from './sta
  * last year's, the year to date and last year's year to date, each period's values converted at
  * its own rate, summed per key (and per bucket: a market of a cluster, a point of a trend, and
  * with `rollup` over the buckets), with changes and shares rounded half-up to one decimal at the
- * end. Every figure comes back as the database's decimal text. Whether a cell is confidential is
- * judged here (on the unconverted cells of every period involved); what is shown is decided by
- * the caller (statistics.confidentiality.ts).
+ * end. Every figure comes back as the database's decimal text. A period's cells come from one of
+ * three sources, chosen per selection by statistics.confidentiality.ts: a publication (what viewers
+ * see: the figures as published, confidential where its pattern hides them), the stored cells (an
+ * approver's published period: the current approved figures, confidential where they break the
+ * rules or the publication's pattern hides them), or the rows themselves (an approver's unpublished
+ * period, provisional). A row is confidential when any cell it adds up is (every period of it, in
+ * every bucket): a figure derived from a hidden cell is hidden too.
  *
  * A bucket's figures add up to 26 periods' cells per key (the period, last year's, both years to
  * date). When none of them is counted live, they are kept (`statistics_sums`, one row per key) on
@@ -29,6 +34,10 @@ export interface Selection {
   role: Role;
   /** Multiplier of values into the answer's currency; null: no conversion. */
   rate: string | null;
+  /** Read the period as this publication showed it (viewers). */
+  publication: number | null;
+  /** Stored cells, flagged confidential where this publication hides them too (approvers of a published period). */
+  pattern: number | null;
 }
 
 export interface AggregateInput {
@@ -70,15 +79,14 @@ export type AggregateRow = {
   own_volume_share_pct: string | null;
   own_value_share_pct: string | null;
   contributors: number | null;
-  /** Some cell of the row, in some period it adds up, breaks the confidentiality rules. */
-  primary_confidential: boolean;
-  /** 1 = the smallest (by the period's value, then volume) of its breakdown: for complementary suppression. */
+  /** Some cell of the row, in some period it adds up, is confidential (hidden by the pattern, or breaking the rules). */
+  confidential: boolean;
+  /** 1 = the smallest (by the period's value, then volume) of its breakdown: companies are listed largest first. */
   rank: number;
 };
 
-const intArray = (values: readonly number[]) => sql`${`{${values.join(',')}}`}::int[]`;
-const textArray = (values: readonly string[]) => sql`${`{${values.map((v) => `"${v}"`).join(',')}}`}::text[]`;
-const numericArray = (values: readonly (string | null)[]) => sql`${`{${values.map((v) => v ?? 'NULL').join(',')}}`}::numeric[]`;
+const intArray = (values: readonly (number | null)[]) => sqlArray(values, 'int');
+const textArray = (values: readonly string[]) => sqlArray(values, 'text');
 
 /** (a - b) / |b| in percent, rounded half-up (away from zero) to one decimal; null without a base. */
 const change = (a: string, b: string) =>
@@ -113,7 +121,7 @@ function planOf(input: AggregateInput, live: Set<number>): { direct: Selection[]
     const signature = createHash('sha256')
       .update(
         JSON.stringify([
-          selections.map((s) => [s.role, s.periodId, s.rate]),
+          selections.map((s) => [s.role, s.periodId, s.rate, s.publication, s.pattern]),
           [...input.dimensions].sort(),
           input.key ? [input.key.dimension, input.key.id] : null,
           [input.settings.minContributors, input.settings.dominancePercentage],
@@ -131,8 +139,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
   const { selections } = input;
   if (selections.length === 0) return [];
   const live = new Set(input.live);
-  const periodIds = [...new Set(selections.map((s) => s.periodId))];
-  const stored = periodIds.filter((id) => !live.has(id));
+  const stored = [...new Set(selections.filter((s) => s.publication === null && !live.has(s.periodId)).map((s) => s.periodId))];
   await ensureCells(db, stored);
   const dims = textArray(input.dimensions);
   const keyFilter = input.key ? sql`and (dimension <> ${input.key.dimension} or key_id = ${input.key.id})` : sql``;
@@ -147,7 +154,10 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
   };
   const selTable = (list: readonly Selection[]) => sql`
     select * from unnest(${intArray(list.map((s) => s.bucket))}, ${intArray(list.map((s) => s.periodId))},
-      ${textArray(list.map((s) => s.role))}, ${numericArray(list.map((s) => s.rate))})`;
+      ${textArray(list.map((s) => s.role))}, ${sqlArray(
+        list.map((s) => s.rate),
+        'numeric',
+      )}, ${intArray(list.map((s) => s.publication))}, ${intArray(list.map((s) => s.pattern))})`;
   /** CTEs c, r and b over the selections in CTE `sel`: each bucket's figures per key (b). */
   const figuresOf = (withLive: boolean) => {
     const sum = (column: 'volume' | 'value', role: Role) =>
@@ -157,18 +167,28 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
         ? sql`union all
       select s.bucket, s.role, l.dimension, l.key_id, l.volume, case when s.rate is null then l.value else l.value * s.rate end, l.contributors, ${breaksRules('l')}
       from sel s join (${liveCells({ periodIds: [...live], dimensions: input.dimensions, reports: 'all' })}) l on l.period_id = s.period_id
-      where l.dimension = any(${dims}) ${keyFilter}`
+      where s.publication is null and l.dimension = any(${dims}) ${keyFilter}`
         : sql``;
     return sql`c as (
       -- One index range per selected period (a join on the unnest was planned as a nested loop over every cell).
       -- Only what the sums need, the rules judged per cell here: narrow rows to group.
       select s.bucket, s.role, x.dimension, x.key_id, x.volume, case when s.rate is null then x.value else x.value * s.rate end as converted,
-        x.contributors, ${breaksRules('x')} as breaks
+        x.contributors, ${breaksRules('x')} or coalesce(pc.hidden, false) as breaks
       from sel s cross join lateral (
         select period_id, dimension, key_id, volume, value, contributors, max_volume, max_value from statistics_cells x
         where x.period_id = s.period_id and x.dimension = any(${dims}) ${keyFilter}
       ) x
-      where s.period_id = any(${intArray(stored)})
+      left join statistics_publication_cells pc on pc.publication_id = s.pattern and pc.dimension = x.dimension and pc.key_id = x.key_id
+      where s.publication is null and s.period_id = any(${intArray(stored)})
+      union all
+      -- What a publication showed: its figures, confidential where its pattern hides them.
+      select s.bucket, s.role, x.dimension, x.key_id, x.volume, case when s.rate is null then x.value else x.value * s.rate end,
+        x.contributors, x.hidden
+      from sel s cross join lateral (
+        select dimension, key_id, volume, value, contributors, hidden from statistics_publication_cells x
+        where x.publication_id = s.publication and x.dimension = any(${dims}) ${keyFilter}
+      ) x
+      where s.publication is not null
       ${liveSource}
     ), r as (
       -- Per role first (two sums a cell, not eight filtered ones), then the roles side by side.
@@ -182,7 +202,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
         ${sum('volume', 'ytd')} as ytd_volume, ${sum('value', 'ytd')} as ytd_value,
         ${sum('volume', 'ytdly')} as ytd_volume_ly, ${sum('value', 'ytdly')} as ytd_value_ly,
         (sum(c.contributors) filter (where c.role = 'p'))::int as contributors,
-        coalesce(bool_or(c.breaks), false) as primary_confidential
+        coalesce(bool_or(c.breaks), false) as confidential
       from r c group by c.bucket, c.dimension, c.key_id
     )`;
   };
@@ -198,7 +218,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
   const rollup = input.rollup
     ? sql.raw(`union all
       select true, null, b.dimension, b.key_id, ${FIGURES.map((f) => `sum(b.${f})`).join(', ')},
-        sum(b.contributors)::int, bool_or(b.primary_confidential)
+        sum(b.contributors)::int, bool_or(b.confidential)
       from fig b group by b.dimension, b.key_id`)
     : sql``;
   /** The kept figures of `plan.kept` by signature, built here when missing (under shared locks on their periods). */
@@ -219,7 +239,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
     // Each missing set is a bucket `n` of its own here. A concurrent reader may have built the same
     // set: its insert wins and this one adds nothing.
     await tx.execute(sql`
-      with sel (bucket, period_id, role, rate) as (${selTable(rows)}), ${figuresOf(false)}, sets (n, signature) as (
+      with sel (bucket, period_id, role, rate, publication, pattern) as (${selTable(rows)}), ${figuresOf(false)}, sets (n, signature) as (
         select * from unnest(${intArray(missing.map((_, n) => n))}, ${textArray(missing.map((k) => k.signature))})
       ), ins as (
         insert into statistics_sums (signature, period_ids)
@@ -227,8 +247,8 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
         on conflict (signature) do nothing
         returning id, signature
       )
-      insert into statistics_sum_cells (sum_id, dimension, key_id, ${sql.raw(FIGURES.join(', '))}, contributors, primary_confidential)
-      select ins.id, b.dimension, b.key_id, ${sql.raw(FIGURES.map((f) => `b.${f}`).join(', '))}, b.contributors, b.primary_confidential
+      insert into statistics_sum_cells (sum_id, dimension, key_id, ${sql.raw(FIGURES.join(', '))}, contributors, confidential)
+      select ins.id, b.dimension, b.key_id, ${sql.raw(FIGURES.map((f) => `b.${f}`).join(', '))}, b.contributors, b.confidential
       from b join sets on sets.n = b.bucket join ins on ins.signature = sets.signature`);
     return find();
   };
@@ -244,16 +264,16 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       const sums = useKept ? await keptSums(tx) : new Map<string, number>();
       const kept = plan.kept.filter((k) => sums.has(k.signature)).map((k) => ({ bucket: k.bucket, sumId: sums.get(k.signature)! }));
       const result = await tx.execute<AggregateRow>(sql`
-    with all_sel (bucket, period_id, role, rate) as (${selTable(selections)}),
+    with all_sel (bucket, period_id, role, rate, publication, pattern) as (${selTable(selections)}),
     sel as (select * from all_sel where bucket <> all(${intArray(kept.map((k) => k.bucket))})),
     ${figuresOf(true)}, fig as (
       select * from b
       union all
-      select k.bucket, x.dimension, x.key_id, ${sql.raw(FIGURES.map((f) => `x.${f}`).join(', '))}, x.contributors, x.primary_confidential
+      select k.bucket, x.dimension, x.key_id, ${sql.raw(FIGURES.map((f) => `x.${f}`).join(', '))}, x.contributors, x.confidential
       from unnest(${intArray(kept.map((k) => k.bucket))}, ${intArray(kept.map((k) => k.sumId))}) as k(bucket, sum_id)
       cross join lateral (select * from statistics_sum_cells x where x.sum_id = k.sum_id) x
     ), own as (${ownSource}), g (rollup, bucket, dimension, key_id, volume, value, volume_ly, value_ly, ytd_volume, ytd_value, ytd_volume_ly, ytd_value_ly,
-        contributors, primary_confidential) as (
+        contributors, confidential) as (
       select false, fig.* from fig
       ${rollup}
     ), t as (
@@ -273,7 +293,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       ${share('g.volume', 'g.total_volume')} as volume_share_pct, ${share('g.value', 'g.total_value')} as value_share_pct,
       o.volume::text as own_volume, round(o.value, 4)::text as own_value,
       ${share('o.volume', 'g.volume')} as own_volume_share_pct, ${share('o.value', 'g.value')} as own_value_share_pct,
-      g.contributors, g.primary_confidential, g.rank
+      g.contributors, g.confidential, g.rank
     from t g
     left join own o on not g.rollup and o.bucket = g.bucket and o.dimension = g.dimension and o.key_id = g.key_id`);
       if (kept.length) {

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { sqlArray } from '../../db/sql-array.ts';
 
 /*
  * Pre-aggregated statistics cells (docs/performance.md "Statistics"). A cell is one period's sum
@@ -22,20 +23,20 @@ export const DIMENSIONS: readonly Dimension[] = ['code', 'code_group', 'code_sec
 
 /** A transaction-scoped lock per period: building and growing a period's cells never interleave. */
 const LOCK_SPACE = 74110;
-const lockPeriod = (db: Executor, periodId: number) => db.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE}, ${periodId})`);
+export const lockPeriod = (db: Executor, periodId: number) => db.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACE}, ${periodId})`);
 /**
  * The same locks, shared, for a reader that keeps sums of these periods' cells (statistics.aggregate.ts):
  * an approval or a build waits until those sums are committed, and then deletes them with its change.
  */
 export const lockPeriodsShared = (db: Executor, periodIds: readonly number[]) =>
-  db.execute(sql`select pg_advisory_xact_lock_shared(${LOCK_SPACE}, id) from unnest(${`{${periodIds.join(',')}}`}::int[]) as p(id) order by id`);
+  db.execute(sql`select pg_advisory_xact_lock_shared(${LOCK_SPACE}, id) from unnest(${sqlArray(periodIds, 'int')}) as p(id) order by id`);
 
 /** A company counts in a period unless it was disabled by the period's end (spec §3 disabled_at). */
 export const countedCompany = (company: SQL, period: SQL) =>
   sql`(${company}.disabled_at is null or ${company}.disabled_at >= ((${period}.ends_on + 1)::timestamp at time zone 'UTC'))`;
 
 /** The sections a code belongs to: numeric code ranges of its organization shown in the market (docs/decisions.md). */
-const sectionOf = (codeId: SQL, organizationId: SQL, marketId: SQL) => sql`
+export const sectionOf = (codeId: SQL, organizationId: SQL, marketId: SQL) => sql`
   select s.id from codes c
   join code_sections s on s.organization_id = ${organizationId}
   where c.id = ${codeId} and c.code ~ '^[0-9]{1,15}$' and c.code::bigint between s.start and s.start + s.length - 1
@@ -45,8 +46,11 @@ const sectionOf = (codeId: SQL, organizationId: SQL, marketId: SQL) => sql`
 export interface LiveOptions {
   periodIds: readonly number[];
   dimensions: readonly Dimension[];
-  /** `approved`: status 60 only (the stored cells); `all`: every report holding rows (provisional). */
-  reports: 'approved' | 'all';
+  /**
+   * `approved`: status 60 only (the stored cells); `all`: every report holding rows (provisional);
+   * `{ rowSetIds }`: exactly these reports' rows (a publication's counted reports).
+   */
+  reports: 'approved' | 'all' | { rowSetIds: readonly number[] };
   /** Only this company's figures (its own cells). */
   companyId?: number;
 }
@@ -56,8 +60,10 @@ export interface LiveOptions {
  * contributors, max_volume, max_value), exactly what `statistics_cells` holds for them.
  */
 export function liveCells(options: LiveOptions): SQL {
-  const ids = sql`${`{${options.periodIds.join(',')}}`}::int[]`;
-  const status = options.reports === 'approved' ? sql`and r.status = 60` : sql``;
+  const ids = sqlArray(options.periodIds, 'int');
+  const { reports } = options;
+  const status =
+    reports === 'approved' ? sql`and r.status = 60` : reports === 'all' ? sql`` : sql`and r.row_set_id = any(${sqlArray(reports.rowSetIds, 'int')})`;
   const company = options.companyId === undefined ? sql`` : sql`and r.company_id = ${options.companyId}`;
   const branches: SQL[] = [];
   for (const dimension of options.dimensions) {
@@ -104,7 +110,7 @@ export function liveCells(options: LiveOptions): SQL {
 /** Builds the stored cells of those periods that are not built (or were invalidated). */
 export async function ensureCells(db: Executor, periodIds: readonly number[]): Promise<void> {
   if (periodIds.length === 0) return;
-  const ids = sql`${`{${periodIds.join(',')}}`}::int[]`;
+  const ids = sqlArray(periodIds, 'int');
   const missing = await db.execute<{ id: number }>(
     sql`select p.id from unnest(${ids}) as p(id) where not exists (select 1 from statistics_periods sp where sp.period_id = p.id) order by p.id`,
   );

@@ -2,10 +2,11 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { canSomewhere } from '@mss/contracts/abilities';
 import type { StatisticsChoices } from '@mss/contracts/statistics';
 import type { Db } from '../../db/client.ts';
+import { sqlArray } from '../../db/sql-array.ts';
 import { clusterMarkets, clusters, currencies, markets } from '../../db/schema.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { marketsWhere } from '../periods/periods.service.ts';
-import { accessIn } from './statistics.service.ts';
+import { accessIn } from './statistics.access.ts';
 
 /**
  * GET /statistics/choices: what the statistics screens offer to pick, and nothing more: the
@@ -65,7 +66,7 @@ async function withLatestMonths(
     const found = await db.execute<{ market_id: number; published: string | null; any: string | null }>(sql`
       select p.market_id, to_char(max(p.starts_on) filter (where p.published_at is not null), 'YYYY-MM') as published,
         to_char(max(p.starts_on), 'YYYY-MM') as any
-      from periods p where p.market_id = any(${`{${ids.join(',')}}`}::int[]) and p.status <> 'draft' group by p.market_id`);
+      from periods p where p.market_id = any(${sqlArray(ids, 'int')}) and p.status <> 'draft' group by p.market_id`);
     for (const r of found.rows) latest.set(r.market_id, { published: r.published, any: r.any });
   }
   return rows.map((cluster) => {

@@ -1,37 +1,96 @@
-import type { StatisticsFigures } from '@mss/contracts/statistics';
-import type { AggregateRow } from './statistics.aggregate.ts';
+import type { Coverage, StatisticsFigures, StatisticsRate } from '@mss/contracts/statistics';
+import type { Db } from '../../db/client.ts';
+import { type Settings, settingsOf } from './statistics.access.ts';
+import type { AggregateRow, Role, Selection } from './statistics.aggregate.ts';
+import { coverageOf, type PeriodRow } from './statistics.periods.ts';
+import { currentPublications, publishedCoverages } from './statistics.publications.ts';
 
 /*
- * Statistical disclosure control (DESIGN §8 "Confidentiality"), applied to the rows the aggregate
- * query answered, before anything is sent:
- *   1. primary: a row is confidential when any cell it adds up (the period, last year's, and every
- *      period of both years to date, in every market of a cluster) has fewer than min_contributors
- *      companies or a largest company above dominance_percentage (judged by the query);
- *   2. complementary: when exactly one row of a breakdown is confidential, the next smallest (by
- *      the period's value, then volume) is suppressed too; when there is no other row, the totals;
- *   3. a confidential row sends no figure, share or contributor count; shares of the other rows
- *      are withheld when the totals are confidential (a share and a figure give the total); a
- *      company's own figures stay visible to it, but its share of a confidential cell does not.
- * For the market's approvers nothing is withheld (`applied: false`); the flags still say which
- * cells the others do not see.
+ * Statistical disclosure control (DESIGN §8 "Confidentiality", docs/decisions.md "Disclosure
+ * control"): the one place every answer (market, cluster, trend, company, and their downloads)
+ * asks what the caller may see of a period's figures.
+ *
+ * - Which cells of a period are hidden is decided once, when the period is published, over
+ *   everything published together (statistics.publications.ts, statistics.protection.ts): the
+ *   pattern. Viewers and members read the period as it was published (`publication`), its hidden
+ *   cells confidential, however the reports changed since.
+ * - Every other figure is derived from those cells: a year to date adds up months, last year is
+ *   another period, a trend lists periods, a cluster adds markets, a change and a share divide two
+ *   cells. A derived figure is shown only when every cell it is made of is shown (the aggregate
+ *   flags a row confidential when any cell it adds up is), so none tells more than the cells do.
+ * - The market's approvers see every figure: a published period with its current approved figures
+ *   (`pattern`: flagged where the publication hides them, or where they break the rules), an
+ *   unpublished one provisionally from every report that holds rows (`live`: flagged where they
+ *   break the rules; no pattern exists before publication).
+ * - A confidential row sends no figure, share or contributor count; shares are withheld when the
+ *   totals are confidential (a share and a figure give the total); a company's own figures stay
+ *   visible to it, but its share of a confidential cell does not.
  */
 
-export interface Judged {
-  primary_confidential: boolean;
-  rank: number;
+/** Where a period's figures come from for this caller. */
+export interface Source {
+  publication: number | null;
+  pattern: number | null;
+  live: boolean;
 }
 
-/** The rows of one breakdown and its totals: which are confidential after complementary suppression. */
-export function suppress<R extends Judged>(rows: readonly R[], totals: R | null): { rows: Set<R>; totals: boolean } {
-  const confidential = new Set(rows.filter((r) => r.primary_confidential));
-  let totalsConfidential = totals?.primary_confidential ?? false;
-  if (confidential.size === 1) {
-    const next = rows.filter((r) => !confidential.has(r)).sort((a, b) => a.rank - b.rank)[0];
-    if (next) confidential.add(next);
-    else totalsConfidential = true;
+/**
+ * The source of each period for a caller who approves in its market or not (viewers only ever get
+ * published periods). A published period without a publication yet (published before publications
+ * existed) is published now, as it stands.
+ */
+export async function sourcesOf(db: Db, periods: readonly PeriodRow[], approver: (period: PeriodRow) => boolean): Promise<Map<number, Source>> {
+  const unique = [...new Map(periods.map((p) => [p.id, p])).values()];
+  const publications = await currentPublications(
+    db,
+    unique.filter((p) => p.published).map((p) => p.id),
+  );
+  const out = new Map<number, Source>();
+  for (const p of unique) {
+    const publication = publications.get(p.id) ?? null;
+    if (approver(p)) out.set(p.id, { publication: null, pattern: publication, live: !p.published });
+    else out.set(p.id, { publication, pattern: null, live: false });
   }
-  return { rows: confidential, totals: totalsConfidential };
+  return out;
 }
+
+/** A selection of the aggregate: a period in a role and bucket, read from its source. */
+export const selectionOf = (bucket: number, period: PeriodRow, role: Role, rate: StatisticsRate | null | undefined, source: Source): Selection => ({
+  bucket,
+  periodId: period.id,
+  role,
+  rate: rate?.rate ?? null,
+  publication: source.publication,
+  pattern: source.pattern,
+});
+
+/** Each period's coverage as the caller sees its figures: as published (viewers), as it stands (approvers). */
+export async function coverageSeen(db: Db, sources: Map<number, Source>): Promise<Map<number, Coverage>> {
+  const published = await publishedCoverages(
+    db,
+    [...sources.values()].flatMap((s) => (s.publication === null ? [] : [s.publication])),
+  );
+  const current = await coverageOf(
+    db,
+    [...sources].filter(([, s]) => s.publication === null).map(([id]) => id),
+  );
+  return new Map(
+    [...sources].map(([id, s]) => {
+      if (s.publication === null) return [id, current.get(id)!];
+      const { approved, expected } = published.get(s.publication)!;
+      return [id, { approved, expected }];
+    }),
+  );
+}
+
+/** The settings a period's figures were judged with as the caller sees them: its publication's (viewers), else the organization's now. */
+export async function settingsSeen(db: Db, source: Source, organizationId: number): Promise<Settings> {
+  if (source.publication === null) return settingsOf(db, organizationId);
+  return (await publishedCoverages(db, [source.publication])).get(source.publication)!.settings;
+}
+
+/** The periods counted from their rows (an approver's provisional view). */
+export const liveOf = (sources: Map<number, Source>) => [...sources].filter(([, s]) => s.live).map(([id]) => id);
 
 /** The figures of a cell, in the order the tables show them (statistics.sheets.ts too). */
 export const FIGURE_FIELDS = [
@@ -53,19 +112,17 @@ export const FIGURE_FIELDS = [
 /** A reporter's or company user's own figures and shares. */
 export const OWN_FIELDS = ['own_volume', 'own_value', 'own_volume_share_pct', 'own_value_share_pct'] as const;
 
-/** The figures of a cell as the contract sends them. */
-export type Figures = StatisticsFigures;
-
 /** What the aggregate query answered for a cell (statistics.aggregate.ts). */
-export type Source = Judged & Pick<AggregateRow, (typeof FIGURE_FIELDS)[number] | (typeof OWN_FIELDS)[number] | 'contributors'>;
+export type Figured = Pick<AggregateRow, (typeof FIGURE_FIELDS)[number] | (typeof OWN_FIELDS)[number] | 'contributors' | 'confidential'>;
 
 /**
- * The figures of a row as sent: withheld when `confidential` and `apply`; shares withheld when the
+ * The figures of a row as sent: withheld when confidential and `apply`; shares withheld when the
  * totals are confidential; own figures only when `own`.
  */
-export function figuresOf(row: Source | null, options: { confidential: boolean; apply: boolean; totalsConfidential: boolean; own: boolean }): Figures {
-  const out = { contributors: row?.contributors ?? null, confidential: options.confidential } as Figures;
-  const hide = options.apply && options.confidential;
+export function figuresOf(row: Figured | null, options: { apply: boolean; totalsConfidential: boolean; own: boolean }): StatisticsFigures {
+  const confidential = row?.confidential ?? false;
+  const out = { contributors: row?.contributors ?? null, confidential } as StatisticsFigures;
+  const hide = options.apply && confidential;
   for (const name of FIGURE_FIELDS) out[name] = hide || !row ? null : row[name];
   if (options.apply && options.totalsConfidential) {
     out.volume_share_pct = null;

@@ -17,7 +17,10 @@ import { requireSignedIn } from '../../auth/session-auth.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { localeOf } from '../../i18n.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
-import { findClusterStatistics, findCompanyStatistics, findMarketStatistics, findTrendStatistics } from './statistics.service.ts';
+import { findClusterStatistics } from './statistics.cluster.ts';
+import { findCompanyStatistics } from './statistics.company.ts';
+import { findMarketStatistics } from './statistics.market.ts';
+import { findTrendStatistics } from './statistics.trend.ts';
 import { findStatisticsChoices } from './statistics.choices.ts';
 import { clusterTable, companyTable, marketTable, type Table, tableCsv, tableXlsx, trendTable } from './statistics.sheets.ts';
 

@@ -1,0 +1,148 @@
+import { sql } from 'drizzle-orm';
+import { canSomewhere } from '@mss/contracts/abilities';
+import type { ClusterBreakdown, ClusterStatistics } from '@mss/contracts/statistics';
+import type { Db } from '../../db/client.ts';
+import { sqlArray } from '../../db/sql-array.ts';
+import { AppError, forbidden } from '../../errors.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { accessIn, confidentialityOf, inOrganization, settingsOf } from './statistics.access.ts';
+import { aggregate, type AggregateRow, type Selection } from './statistics.aggregate.ts';
+import type { Dimension } from './statistics.cells.ts';
+import { coverageSeen, figuresOf, liveOf, selectionOf, type Source, sourcesOf } from './statistics.confidentiality.ts';
+import {
+  comparisonOf,
+  keysOf,
+  marketRow,
+  marketSummary,
+  ordered,
+  type PeriodRow,
+  periodColumns,
+  periodSummary,
+  periodsOf,
+  ratesOf,
+  rolesOf,
+} from './statistics.periods.ts';
+
+/**
+ * GET /statistics/cluster: the cluster's markets, each with its period starting in the month, side
+ * by side and added up in one currency. Each market's cells are what that market's answer shows
+ * the caller (a cluster of one market answers exactly what the market answers); a sum over the
+ * markets is confidential when any cell it adds up is (statistics.confidentiality.ts).
+ */
+export async function findClusterStatistics(
+  db: Db,
+  principal: Principal,
+  query: { cluster_id: number; month: string; by: ClusterBreakdown; currency: string },
+): Promise<ClusterStatistics> {
+  const clusters = await db.execute<{ id: number; name: string; organization_id: number }>(
+    sql`select id, name, organization_id from clusters where id = ${query.cluster_id}`,
+  );
+  const cluster = clusters.rows[0];
+  if (!cluster || !inOrganization(principal, cluster.organization_id)) throw new AppError('not_found', 'generic.not_found');
+  if (!canSomewhere(principal.subject, 'view-cluster-statistics')) throw forbidden('statistics.no_access');
+  const companyId = principal.companyId;
+  const marketIds = (
+    await db.execute<{ market_id: number }>(sql`select market_id from cluster_markets where cluster_id = ${cluster.id} order by market_id`)
+  ).rows
+    .map((r) => r.market_id)
+    .filter((id) => accessIn(principal, id, companyId).sees);
+  if (marketIds.length === 0) throw forbidden('statistics.no_access');
+  const first = `${query.month}-01`;
+  const candidates = await db.execute<PeriodRow>(sql`
+    select distinct on (p.market_id) ${periodColumns} from periods p
+    where p.market_id = any(${sqlArray(marketIds, 'int')})
+      and p.starts_on >= ${first}::date and p.starts_on < (${first}::date + interval '1 month')
+    order by p.market_id, p.starts_on`);
+  const settings = await settingsOf(db, cluster.organization_id);
+  const approver = (marketId: number) => accessIn(principal, marketId, companyId).approver;
+  // Each market's period, comparison and rates at once (a PostgreSQL server answers them side by
+  // side); the first market in order that fails, fails the request, as if asked one by one.
+  const visible = candidates.rows.filter((period) => approver(period.market_id) || period.published);
+  const prepare = async (period: PeriodRow) => {
+    const market = (await marketRow(db, period.market_id))!;
+    const comparison = await comparisonOf(db, period, approver(period.market_id));
+    const rates = await ratesOf(db, market, query.currency, periodsOf(period, comparison));
+    return { period, market, comparison, rates };
+  };
+  const prepared: Awaited<ReturnType<typeof prepare>>[] = [];
+  for (const settled of await Promise.allSettled(visible.map(prepare))) {
+    if (settled.status === 'rejected') throw settled.reason;
+    prepared.push(settled.value);
+  }
+  const sources = await sourcesOf(
+    db,
+    prepared.flatMap(({ period, comparison }) => periodsOf(period, comparison)),
+    (p) => approver(p.market_id),
+  );
+  const selections: Selection[] = [];
+  const columns: ClusterStatistics['markets'] = [];
+  const coverage = await coverageSeen(db, new Map(prepared.map(({ period }) => [period.id, sources.get(period.id)!] as [number, Source])));
+  for (const { period, market, comparison, rates } of prepared) {
+    selections.push(...rolesOf(period, comparison).map(({ period: p, role }) => selectionOf(market.id, p, role, rates.get(p.id), sources.get(p.id)!)));
+    columns.push({
+      market: marketSummary(market),
+      period: periodSummary(period),
+      currency: market.currency ?? '',
+      rate: rates.get(period.id) ?? null,
+      coverage: coverage.get(period.id)!,
+      provisional: periodsOf(period, comparison).some((p) => sources.get(p.id)!.live),
+    });
+  }
+  // Approvers of every market see everything; anyone else sees the cluster with confidentiality.
+  const apply = columns.length === 0 || prepared.some(({ market }) => !approver(market.id));
+  const dimension: Dimension = query.by === 'market' ? 'total' : query.by;
+  const rows = await aggregate(db, {
+    selections,
+    live: liveOf(sources),
+    dimensions: dimension === 'total' ? ['total'] : [dimension, 'total'],
+    settings,
+    rollup: true,
+  });
+  const byKey = new Map<string, AggregateRow[]>();
+  for (const x of rows) if (!x.rollup) byKey.set(`${x.dimension}/${x.key_id}`, [...(byKey.get(`${x.dimension}/${x.key_id}`) ?? []), x]);
+  const marketOrder = columns.map((c) => c.market.id);
+  const totalsRow = rows.find((r) => r.rollup && r.dimension === 'total') ?? null;
+  const totalsConfidential = totalsRow?.confidential ?? false;
+  // A market's cell as that market's own answer shows it (its share of its own total).
+  const marketTotals = new Map(rows.filter((r) => !r.rollup && r.dimension === 'total').map((r) => [r.bucket!, r]));
+  const perMarket = (r: AggregateRow) =>
+    marketOrder.map((marketId) => {
+      const cell = byKey.get(`${r.dimension}/${r.key_id}`)?.find((x) => x.bucket === marketId) ?? null;
+      return { market_id: marketId, ...figuresOf(cell, { apply, totalsConfidential: marketTotals.get(marketId)?.confidential ?? false, own: false }) };
+    });
+  let outRows: ClusterStatistics['rows'];
+  if (query.by === 'market') {
+    // One row per market: the markets' totals side by side, as rows.
+    const keys = await keysOf(db, 'market', marketOrder);
+    outRows = marketOrder
+      .map((id) => rows.find((r) => !r.rollup && r.dimension === 'total' && r.bucket === id))
+      .filter((r): r is AggregateRow => !!r)
+      .map((r) => ({ key: keys.get(r.bucket!)!.key, ...figuresOf(r, { apply, totalsConfidential, own: false }), markets: [] }));
+  } else {
+    const breakdown = rows.filter((r) => r.rollup && r.dimension === dimension && query.by !== 'total');
+    const keys = await keysOf(
+      db,
+      dimension,
+      breakdown.map((r) => r.key_id),
+    );
+    outRows = ordered(breakdown, keys, dimension)
+      .filter((r) => keys.has(r.key_id))
+      .map((r) => ({ key: keys.get(r.key_id)!.key, ...figuresOf(r, { apply, totalsConfidential, own: false }), markets: perMarket(r) }));
+  }
+  return {
+    cluster: { id: cluster.id, name: cluster.name },
+    month: query.month,
+    by: query.by,
+    markets: columns,
+    rows: outRows,
+    totals: { ...figuresOf(totalsRow, { apply, totalsConfidential, own: false }), markets: totalsRow ? perMarket(totalsRow) : [] },
+    coverage: columns.reduce((sum, c) => ({ approved: sum.approved + c.coverage.approved, expected: sum.expected + c.coverage.expected }), {
+      approved: 0,
+      expected: 0,
+    }),
+    currency: query.currency,
+    rate: null,
+    provisional: columns.some((c) => c.provisional),
+    confidentiality: confidentialityOf(settings, apply),
+  };
+}

@@ -1,0 +1,197 @@
+import { sql } from 'drizzle-orm';
+import type { Coverage, StatisticsKey, StatisticsPeriod, StatisticsRate } from '@mss/contracts/statistics';
+import type { Db, Executor } from '../../db/client.ts';
+import { sqlArray } from '../../db/sql-array.ts';
+import { AppError, validationError } from '../../errors.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { inOrganization } from './statistics.access.ts';
+import type { Role } from './statistics.aggregate.ts';
+import { countedCompany, type Dimension } from './statistics.cells.ts';
+
+/*
+ * What every statistics answer shares: periods and their comparisons (DESIGN §8 Comparisons),
+ * markets, conversion rates (DESIGN §8 Currency), coverage, and the keys of a breakdown.
+ */
+
+export type PeriodRow = {
+  id: number;
+  uuid: string;
+  title: string;
+  starts_on: string;
+  ends_on: string;
+  published: boolean;
+  status: string;
+  market_id: number;
+};
+
+export type MarketRow = {
+  id: number;
+  organization_id: number;
+  international_name: string;
+  local_name: string;
+  iso_code: string;
+  currency_id: number | null;
+  currency: string | null;
+};
+
+export const periodColumns = sql`p.id, p.uuid::text as uuid, p.title, p.starts_on::text as starts_on, p.ends_on::text as ends_on,
+  p.published_at is not null as published, p.status, p.market_id`;
+
+export async function marketRow(db: Executor, marketId: number): Promise<MarketRow | null> {
+  const rows = await db.execute<MarketRow>(sql`
+    select m.id, m.organization_id, m.international_name, m.local_name, m.iso_code, m.currency_id, c.iso_code as currency
+    from markets m left join currencies c on c.id = m.currency_id where m.id = ${marketId}`);
+  return rows.rows[0] ?? null;
+}
+
+export const marketSummary = (m: MarketRow) => ({ id: m.id, international_name: m.international_name, local_name: m.local_name, iso_code: m.iso_code });
+export const periodSummary = (p: PeriodRow): StatisticsPeriod => ({
+  uuid: p.uuid,
+  title: p.title,
+  starts_on: p.starts_on,
+  ends_on: p.ends_on,
+  published: p.published,
+});
+
+/** The period (404 "The period (:title) does not exist." when unknown or another organization's) and its market. */
+export async function findPeriodIn(db: Db, principal: Principal, uuid: string): Promise<{ period: PeriodRow; market: MarketRow }> {
+  const rows = /^[0-9a-f-]{36}$/i.test(uuid)
+    ? await db.execute<PeriodRow>(sql`select ${periodColumns} from periods p where p.uuid = ${uuid}::uuid`)
+    : { rows: [] };
+  const period = rows.rows[0];
+  const market = period ? await marketRow(db, period.market_id) : null;
+  if (!period || !market || !inOrganization(principal, market.organization_id)) throw new AppError('not_found', 'period.not_found', { title: uuid });
+  return { period, market };
+}
+
+/** The periods a comparison adds up, among those the caller may use (viewers: published ones). */
+export interface Comparison {
+  lastYear: PeriodRow | null;
+  ytd: PeriodRow[];
+  ytdLastYear: PeriodRow[];
+}
+
+export async function comparisonOf(db: Executor, period: PeriodRow, approver: boolean): Promise<Comparison> {
+  const rows = await db.execute<PeriodRow & { ly_start: string }>(sql`
+    with me as (select starts_on, (starts_on - interval '12 months')::date as ly_start from periods where id = ${period.id})
+    select ${periodColumns}, me.ly_start::text as ly_start from periods p, me
+    where p.market_id = ${period.market_id}
+      and p.starts_on >= make_date(extract(year from me.starts_on)::int - 1, 1, 1) and p.starts_on <= me.starts_on
+      and (${approver} or p.published_at is not null or p.id = ${period.id})
+    order by p.starts_on`);
+  const year = period.starts_on.slice(0, 4);
+  const lyStart = rows.rows[0]?.ly_start ?? '';
+  const lastYearYear = String(Number(year) - 1);
+  return {
+    lastYear: rows.rows.find((p) => p.starts_on === lyStart) ?? null,
+    ytd: rows.rows.filter((p) => p.starts_on.startsWith(year) && p.starts_on <= period.starts_on),
+    ytdLastYear: rows.rows.filter((p) => p.starts_on.startsWith(lastYearYear) && p.starts_on <= lyStart),
+  };
+}
+
+export const periodsOf = (period: PeriodRow, c: Comparison) => [period, ...(c.lastYear ? [c.lastYear] : []), ...c.ytd, ...c.ytdLastYear];
+
+/** The comparison's periods by the role they play in a market answer: the period, last year's, and both years to date. */
+export function rolesOf(period: PeriodRow, comparison: Comparison): { period: PeriodRow; role: Role }[] {
+  return [
+    { period, role: 'p' },
+    ...(comparison.lastYear ? [{ period: comparison.lastYear, role: 'ly' as const }] : []),
+    ...comparison.ytd.map((p) => ({ period: p, role: 'ytd' as const })),
+    ...comparison.ytdLastYear.map((p) => ({ period: p, role: 'ytdly' as const })),
+  ];
+}
+
+/**
+ * The rate of each period into `target` (DESIGN §8 Currency): the conversion valid at the period's
+ * ends_on (latest valid_from on or before it), else the inverse of the reverse pair (1 / rate,
+ * rounded to 10 decimals, which is the rate applied). No rate: 422 naming the pair and the date.
+ */
+export async function ratesOf(
+  db: Executor,
+  market: MarketRow,
+  target: string | undefined,
+  periods: readonly PeriodRow[],
+): Promise<Map<number, StatisticsRate | null>> {
+  const out = new Map<number, StatisticsRate | null>();
+  if (!target || target === market.currency) {
+    for (const p of periods) out.set(p.id, null);
+    return out;
+  }
+  const currency = await db.execute<{ id: number }>(sql`select id from currencies where iso_code = ${target}`);
+  const targetId = currency.rows[0]?.id;
+  if (targetId === undefined) throw validationError('currency', 'statistics.unknown_currency', { currency: target });
+  const unique = [...new Map(periods.map((p) => [p.id, p])).values()].sort((a, b) => (a.ends_on < b.ends_on ? 1 : -1));
+  if (unique.length === 0) return out;
+  const rows = await db.execute<{ id: number; ends_on: string; rate: string | null; valid_from: string | null; inverse: boolean }>(sql`
+    select p.id, p.ends_on::text as ends_on, coalesce(d.rate, round(1 / i.rate, 10))::text as rate,
+      coalesce(d.valid_from, i.valid_from)::text as valid_from, d.rate is null and i.rate is not null as inverse
+    from unnest(${sqlArray(
+      unique.map((p) => p.id),
+      'int',
+    )}, ${sqlArray(
+      unique.map((p) => p.ends_on),
+      'date',
+    )}) as p(id, ends_on)
+    left join lateral (select rate, valid_from from currency_conversions
+      where from_currency_id = ${market.currency_id ?? -1} and to_currency_id = ${targetId} and valid_from <= p.ends_on
+      order by valid_from desc limit 1) d on true
+    left join lateral (select rate, valid_from from currency_conversions
+      where from_currency_id = ${targetId} and to_currency_id = ${market.currency_id ?? -1} and valid_from <= p.ends_on
+      order by valid_from desc limit 1) i on true
+    order by p.ends_on desc`);
+  for (const row of rows.rows) {
+    if (row.rate === null || row.valid_from === null) {
+      throw validationError('currency', 'statistics.no_rate', { from: market.currency ?? market.iso_code, to: target, date: row.ends_on });
+    }
+    out.set(row.id, { from: market.currency ?? '', to: target, rate: row.rate, valid_from: row.valid_from, inverse: row.inverse });
+  }
+  return out;
+}
+
+/** Approved of expected: reports of the period of companies not disabled at its end. */
+export async function coverageOf(db: Executor, periodIds: readonly number[]): Promise<Map<number, Coverage>> {
+  const out = new Map<number, Coverage>(periodIds.map((id) => [id, { approved: 0, expected: 0 }]));
+  if (periodIds.length === 0) return out;
+  const rows = await db.execute<{ period_id: number; approved: number; expected: number }>(sql`
+    select r.period_id, (count(*) filter (where r.status = 60))::int as approved, count(*)::int as expected
+    from reports r join periods p on p.id = r.period_id join companies co on co.id = r.company_id
+    where r.period_id = any(${sqlArray(periodIds, 'int')}) and ${countedCompany(sql`co`, sql`p`)}
+    group by r.period_id`);
+  for (const row of rows.rows) out.set(row.period_id, { approved: row.approved, expected: row.expected });
+  return out;
+}
+
+export interface KeyInfo {
+  key: StatisticsKey;
+  sort: string;
+}
+
+/** Names of the keys of a breakdown, and the order rows are listed in. */
+export async function keysOf(db: Executor, dimension: Dimension | 'market', ids: readonly number[]): Promise<Map<number, KeyInfo>> {
+  const out = new Map<number, KeyInfo>();
+  if (ids.length === 0 || dimension === 'total') return out;
+  const list = sqlArray(ids, 'int');
+  if (dimension === 'code') {
+    const rows = await db.execute<{ id: number; code: string; name: string }>(sql`select id, code, name from codes where id = any(${list})`);
+    for (const r of rows.rows) out.set(r.id, { key: { id: r.id, code: r.code, name: r.name }, sort: r.code });
+  } else if (dimension === 'code_group') {
+    const rows = await db.execute<{ id: number; title: string }>(sql`select id, title from code_groups where id = any(${list})`);
+    for (const r of rows.rows) out.set(r.id, { key: { id: r.id, title: r.title }, sort: r.title.toLowerCase() });
+  } else if (dimension === 'code_section') {
+    const rows = await db.execute<{ id: number; name: string; start: number }>(sql`select id, name, start from code_sections where id = any(${list})`);
+    for (const r of rows.rows) out.set(r.id, { key: { id: r.id, name: r.name }, sort: String(r.start).padStart(16, '0') });
+  } else if (dimension === 'company') {
+    const rows = await db.execute<{ id: number; name: string }>(sql`select id, name from companies where id = any(${list})`);
+    for (const r of rows.rows) out.set(r.id, { key: { id: r.id, name: r.name }, sort: r.name.toLowerCase() });
+  } else {
+    const rows = await db.execute<{ id: number; name: string }>(sql`select id, international_name as name from markets where id = any(${list})`);
+    for (const r of rows.rows) out.set(r.id, { key: { id: r.id, name: r.name }, sort: r.name.toLowerCase() });
+  }
+  return out;
+}
+
+/** Rows in key order; companies by value, largest first (their rank). */
+export function ordered<R extends { key_id: number; rank: number }>(rows: R[], keys: Map<number, KeyInfo>, dimension: string): R[] {
+  if (dimension === 'company') return [...rows].sort((a, b) => b.rank - a.rank);
+  return [...rows].sort((a, b) => (keys.get(a.key_id)?.sort ?? '').localeCompare(keys.get(b.key_id)?.sort ?? '') || a.key_id - b.key_id);
+}

@@ -1,0 +1,187 @@
+import { sql } from 'drizzle-orm';
+import { canSomewhere } from '@mss/contracts/abilities';
+import type { StatisticsRate, TrendPoint, TrendStatistics } from '@mss/contracts/statistics';
+import type { Db } from '../../db/client.ts';
+import { AppError, forbidden } from '../../errors.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { accessIn, confidentialityOf, inOrganization, refuseMarket, settingsOf } from './statistics.access.ts';
+import { aggregate, type Selection } from './statistics.aggregate.ts';
+import type { Dimension } from './statistics.cells.ts';
+import { coverageSeen, figuresOf, liveOf, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
+import { keysOf, type MarketRow, marketRow, marketSummary, type PeriodRow, periodColumns, ratesOf } from './statistics.periods.ts';
+
+/** One point of a trend: a market's period, or for a cluster a month with its markets' periods. */
+interface Point {
+  title: string;
+  uuid: string | null;
+  starts_on: string;
+  ends_on: string;
+  periods: PeriodRow[];
+  lastYear: PeriodRow[];
+}
+
+/**
+ * GET /statistics/trend: a market's (or cluster's) latest periods for the total or one code, group
+ * or section, each against the same period a year earlier. A point is each period's cell as the
+ * market answer shows it (statistics.confidentiality.ts): confidential when the cell or last
+ * year's is hidden, so a trend never tells more than the periods' tables do.
+ */
+export async function findTrendStatistics(
+  db: Db,
+  principal: Principal,
+  query: { market_id?: number; cluster_id?: number; periods: number; code_id?: number; code_group_id?: number; code_section_id?: number; currency?: string },
+): Promise<TrendStatistics> {
+  const companyId = principal.companyId;
+  const keyType: TrendStatistics['key_type'] =
+    query.code_id !== undefined ? 'code' : query.code_group_id !== undefined ? 'code_group' : query.code_section_id !== undefined ? 'code_section' : 'total';
+  const keyId = query.code_id ?? query.code_group_id ?? query.code_section_id ?? 0;
+
+  let organizationId: number;
+  let markets: MarketRow[];
+  let cluster: { id: number; name: string } | null = null;
+  if (query.market_id !== undefined) {
+    const market = await marketRow(db, query.market_id);
+    if (!market || !inOrganization(principal, market.organization_id)) throw new AppError('not_found', 'generic.not_found');
+    if (!accessIn(principal, market.id, companyId).sees) refuseMarket(principal, companyId);
+    organizationId = market.organization_id;
+    markets = [market];
+  } else {
+    const rows = await db.execute<{ id: number; name: string; organization_id: number }>(
+      sql`select id, name, organization_id from clusters where id = ${query.cluster_id!}`,
+    );
+    const found = rows.rows[0];
+    if (!found || !inOrganization(principal, found.organization_id)) throw new AppError('not_found', 'generic.not_found');
+    if (!canSomewhere(principal.subject, 'view-cluster-statistics')) throw forbidden('statistics.no_access');
+    cluster = { id: found.id, name: found.name };
+    organizationId = found.organization_id;
+    const ids = (await db.execute<{ market_id: number }>(sql`select market_id from cluster_markets where cluster_id = ${found.id} order by market_id`)).rows
+      .map((r) => r.market_id)
+      .filter((id) => accessIn(principal, id, companyId).sees);
+    if (ids.length === 0) throw forbidden('statistics.no_access');
+    markets = (await Promise.all(ids.map((id) => marketRow(db, id)))).filter((m): m is MarketRow => !!m);
+  }
+  // The key must be the organization's (another organization's code: 404).
+  if (keyType !== 'total') {
+    const table = keyType === 'code' ? sql`codes` : keyType === 'code_group' ? sql`code_groups` : sql`code_sections`;
+    const found = await db.execute(sql`select 1 from ${table} where id = ${keyId} and organization_id = ${organizationId}`);
+    if (found.rows.length === 0) throw new AppError('not_found', 'generic.not_found');
+  }
+  const settings = await settingsOf(db, organizationId);
+
+  // Points: for a market its latest visible periods; for a cluster the latest months with a visible period.
+  const visible: PeriodRow[] = [];
+  const all: PeriodRow[] = [];
+  const approverOf = new Map(markets.map((m) => [m.id, accessIn(principal, m.id, companyId).approver]));
+  for (const market of markets) {
+    const rows = await db.execute<PeriodRow>(
+      sql`select ${periodColumns} from periods p where p.market_id = ${market.id} and p.status <> 'draft' order by p.starts_on`,
+    );
+    all.push(...rows.rows);
+    visible.push(...rows.rows.filter((p) => approverOf.get(market.id) || p.published));
+  }
+  const lastYearOf = (p: PeriodRow) => {
+    const [y, m, d] = p.starts_on.split('-');
+    const target = `${Number(y) - 1}-${m}-${d}`;
+    return all.find((x) => x.market_id === p.market_id && x.starts_on === target && visible.includes(x)) ?? null;
+  };
+  let points: Point[];
+  if (cluster) {
+    const months = [...new Set(visible.map((p) => p.starts_on.slice(0, 7)))].sort().slice(-query.periods);
+    points = months.map((month) => {
+      const periods = visible.filter((p) => p.starts_on.startsWith(month));
+      return {
+        title: month,
+        uuid: null,
+        starts_on: `${month}-01`,
+        ends_on: periods
+          .map((p) => p.ends_on)
+          .sort()
+          .at(-1)!,
+        periods,
+        lastYear: periods.map(lastYearOf).filter((p): p is PeriodRow => !!p),
+      };
+    });
+  } else {
+    points = visible.slice(-query.periods).map((p) => ({
+      title: p.title,
+      uuid: p.uuid,
+      starts_on: p.starts_on,
+      ends_on: p.ends_on,
+      periods: [p],
+      lastYear: [lastYearOf(p)].filter((x): x is PeriodRow => !!x),
+    }));
+  }
+  const sources = await sourcesOf(
+    db,
+    points.flatMap((p) => [...p.periods, ...p.lastYear]),
+    (p) => approverOf.get(p.market_id) ?? false,
+  );
+  // A member's own figures, for a market: when the company reports there.
+  const ownCompanyId = markets.length === 1 && accessIn(principal, markets[0]!.id, companyId).member ? companyId! : undefined;
+  const selections: Selection[] = [];
+  const rateOfPoint: (StatisticsRate | null)[] = [];
+  for (const [index, point] of points.entries()) {
+    let pointRate: StatisticsRate | null = null;
+    for (const market of markets) {
+      const mine = point.periods.filter((p) => p.market_id === market.id);
+      const lastYear = point.lastYear.filter((p) => p.market_id === market.id);
+      if (mine.length === 0) continue;
+      const rates = await ratesOf(db, market, query.currency, [...mine, ...lastYear]);
+      for (const p of mine) selections.push(selectionOf(index, p, 'p', rates.get(p.id), sources.get(p.id)!));
+      for (const p of lastYear) selections.push(selectionOf(index, p, 'ly', rates.get(p.id), sources.get(p.id)!));
+      if (markets.length === 1) pointRate = rates.get(mine[0]!.id) ?? null;
+    }
+    rateOfPoint.push(pointRate);
+  }
+  const dimension: Dimension = keyType;
+  const rows = await aggregate(db, {
+    selections,
+    live: liveOf(sources),
+    dimensions: [dimension],
+    key: keyType === 'total' ? undefined : { dimension, id: keyId },
+    settings,
+    ownCompanyId,
+  });
+  const coverage = await coverageSeen(db, new Map(points.flatMap((p) => p.periods.map((x) => [x.id, sources.get(x.id)!] as const))));
+  const apply = markets.some((m) => !approverOf.get(m.id));
+  const keys = await keysOf(db, dimension, keyType === 'total' ? [] : [keyId]);
+  const out: TrendPoint[] = points.map((point, index) => {
+    const row = rows.find((r) => !r.rollup && r.bucket === index && r.key_id === keyId) ?? null;
+    const figures = figuresOf(row, { apply, totalsConfidential: false, own: ownCompanyId !== undefined });
+    const cover = point.periods.reduce(
+      (sum, p) => ({ approved: sum.approved + coverage.get(p.id)!.approved, expected: sum.expected + coverage.get(p.id)!.expected }),
+      { approved: 0, expected: 0 },
+    );
+    return {
+      period: { uuid: point.uuid, title: point.title, starts_on: point.starts_on, ends_on: point.ends_on, published: point.periods.every((p) => p.published) },
+      volume: figures.volume,
+      value: figures.value,
+      volume_last_year: figures.volume_last_year,
+      value_last_year: figures.value_last_year,
+      volume_change_pct: figures.volume_change_pct,
+      value_change_pct: figures.value_change_pct,
+      contributors: figures.contributors,
+      confidential: figures.confidential,
+      coverage: cover,
+      rate: rateOfPoint[index] ?? null,
+      provisional: point.periods.some((p) => sources.get(p.id)!.live),
+      ...(ownCompanyId !== undefined
+        ? {
+            own_volume: figures.own_volume,
+            own_value: figures.own_value,
+            own_volume_share_pct: figures.own_volume_share_pct,
+            own_value_share_pct: figures.own_value_share_pct,
+          }
+        : {}),
+    };
+  });
+  return {
+    market: cluster ? null : marketSummary(markets[0]!),
+    cluster,
+    key: keys.get(keyId)?.key ?? null,
+    key_type: keyType,
+    points: out,
+    currency: query.currency ?? (markets.length === 1 ? (markets[0]!.currency ?? '') : ''),
+    confidentiality: confidentialityOf(settings, apply),
+  };
+}
