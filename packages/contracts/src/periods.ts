@@ -6,6 +6,21 @@ import { isoDateSchema, marketSummarySchema } from './common.ts';
 export const PERIOD_STATUSES = ['draft', 'open', 'closed'] as const;
 export type PeriodStatus = (typeof PERIOD_STATUSES)[number];
 
+/**
+ * A published period's latest publication (docs/decisions.md "Disclosure control"), for those who
+ * manage the market's periods: what viewers see is what it published; `changed` says that the
+ * figures (a late approval, a company disabled, groups or sections) or the confidentiality
+ * settings changed since, and that publishing again would show the new ones.
+ */
+export const periodPublicationSchema = z.object({
+  number: z.number().int(),
+  published_at: z.string(),
+  primary_cells: z.number().int(),
+  hidden_cells: z.number().int(),
+  changed: z.boolean(),
+});
+export type PeriodPublication = z.infer<typeof periodPublicationSchema>;
+
 export const periodSchema = z.object({
   uuid: z.string(),
   title: z.string(),
@@ -19,6 +34,8 @@ export const periodSchema = z.object({
   closed_at: z.string().nullable(),
   published_at: z.string().nullable(),
   report_count: z.number().int(),
+  /** Null when not published, or for those who do not manage the market's periods. */
+  publication: periodPublicationSchema.nullable(),
 });
 export type Period = z.infer<typeof periodSchema>;
 

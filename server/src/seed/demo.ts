@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, isNotNull, sql } from 'drizzle-orm';
 import { ReportStatus, type Role } from '@mss/contracts/enums';
 import type { Db } from '../db/client.ts';
 import {
@@ -31,6 +31,7 @@ import {
   users,
 } from '../db/schema.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { publishPeriod } from '../modules/statistics/statistics.publications.ts';
 
 export const DEMO_PASSWORD = 'demo-password';
 
@@ -47,7 +48,7 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
 
 /** Loads the demo data (issue 2) into an empty database and returns the demo sign-ins. */
 export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
-  return db.transaction(async (tx) => {
+  const signIns = await db.transaction(async (tx) => {
     const [nordic, baltic] = await tx
       .insert(organizations)
       .values([
@@ -354,6 +355,10 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
     }
     return signIns;
   });
+  // The published months as viewers see them: each publication decides its confidential cells.
+  const published = await db.select({ id: periods.id }).from(periods).where(isNotNull(periods.published_at)).orderBy(periods.starts_on);
+  for (const period of published) await publishPeriod(db, period.id, { actorId: null, mark: false });
+  return signIns;
 }
 
 interface DemoMonth {

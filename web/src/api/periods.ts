@@ -4,7 +4,7 @@ import { http, type ApiBody } from './http.ts';
 
 /** Reporting periods (issue 4): keys start with 'periods'; reporting mutations invalidate them (./reporting.ts). */
 
-export type PeriodAction = 'open' | 'close' | 'publish' | 'unpublish';
+export type PeriodAction = 'open' | 'close' | 'publish' | 'republish' | 'unpublish';
 
 export const periodKeys = {
   periods: ['periods'] as const,

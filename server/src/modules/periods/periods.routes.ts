@@ -39,7 +39,7 @@ export function periodsRoutes(app: App, ctx: AppContext) {
     },
     async (request, reply) => reply.code(201).send({ data: await createPeriod(ctx.db, principalOf(request), request.body) }),
   );
-  for (const action of ['open', 'close', 'publish', 'unpublish'] as const) {
+  for (const action of ['open', 'close', 'publish', 'republish', 'unpublish'] as const) {
     app.post(
       `/periods/:uuid/${action}`,
       {
@@ -51,8 +51,10 @@ export function periodsRoutes(app: App, ctx: AppContext) {
               : action === 'close'
                 ? 'Close the period: no more uploads or status changes'
                 : action === 'publish'
-                  ? 'Publish the statistics of the period to viewers'
-                  : 'Withdraw the statistics of the period from viewers',
+                  ? 'Publish the statistics of the period to viewers: its figures as they are now, with the cells no one may work out hidden'
+                  : action === 'republish'
+                    ? 'Publish a published period again, when its figures changed since (a late approval): viewers then see the new figures, protected together with what was published before'
+                    : 'Withdraw the statistics of the period from viewers',
           params: uuidParams,
           response: { 200: dataOf(periodSchema) },
         },

@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
 import { canInMarket } from '@mss/contracts/abilities';
-import type { Period, PeriodInput } from '@mss/contracts/periods';
+import type { Period, PeriodInput, PeriodPublication } from '@mss/contracts/periods';
 import type { Db, Executor } from '../../db/client.ts';
 import { companies, companyMarkets, markets, periods, reports } from '../../db/schema.ts';
 import { AppError, forbidden, validationError } from '../../errors.ts';
 import { applyReportEvent } from '../reports/reports.workflow.ts';
+import { publicationStates, publishPeriod } from '../statistics/statistics.publications.ts';
 import { type Principal } from '../../auth/principal.ts';
 
 /*
@@ -88,7 +89,7 @@ const periodColumns = {
 type PeriodRow = Awaited<ReturnType<typeof selectPeriods>>[number];
 const selectPeriods = (db: Db) => db.select(periodColumns).from(periods).innerJoin(markets, eq(markets.id, periods.market_id));
 
-function toPeriod(row: PeriodRow): Period {
+function toPeriod(row: PeriodRow, publication: PeriodPublication | null = null): Period {
   return {
     uuid: row.uuid,
     title: row.title,
@@ -102,7 +103,15 @@ function toPeriod(row: PeriodRow): Period {
     closed_at: row.closed_at?.toISOString() ?? null,
     published_at: row.published_at?.toISOString() ?? null,
     report_count: Number(row.report_count),
+    publication: row.published_at === null ? null : publication,
   };
+}
+
+/** The periods as sent: the publication of each published period the actor manages. */
+async function toPeriods(db: Db, principal: Principal, rows: readonly PeriodRow[]): Promise<Period[]> {
+  const managed = rows.filter((r) => r.published_at !== null && canInMarket(principal.subject, 'manage-periods', r.market_id)).map((r) => r.id);
+  const states = await publicationStates(db, managed);
+  return rows.map((r) => toPeriod(r, states.get(r.id) ?? null));
 }
 
 function assertMarketReachable(principal: Principal, organizationId: number) {
@@ -123,7 +132,7 @@ export async function findPeriods(db: Db, principal: Principal, query: { market_
   }
   if (marketIds.length === 0) return [];
   const rows = await selectPeriods(db).where(visiblePeriods(principal, marketIds)).orderBy(desc(periods.starts_on), asc(markets.international_name));
-  return rows.map(toPeriod);
+  return toPeriods(db, principal, rows);
 }
 
 /** A period the actor can reach, or 404 "The period (:title) does not exist." */
@@ -139,7 +148,7 @@ export async function findPeriodRow(db: Db, principal: Principal, uuid: string):
 }
 
 export async function findPeriod(db: Db, principal: Principal, uuid: string): Promise<Period> {
-  return toPeriod(await findPeriodRow(db, principal, uuid));
+  return (await toPeriods(db, principal, [await findPeriodRow(db, principal, uuid)]))[0]!;
 }
 
 function assertManages(principal: Principal, marketId: number) {
@@ -163,16 +172,25 @@ export async function createPeriod(db: Db, principal: Principal, input: PeriodIn
   return findPeriod(db, principal, row!.uuid);
 }
 
-type PeriodAction = 'open' | 'close' | 'publish' | 'unpublish';
+export type PeriodAction = 'open' | 'close' | 'publish' | 'republish' | 'unpublish';
 
 /**
  * Period state changes. Opening (from draft, or re-opening a closed period) creates an Ongoing
  * report for every company reporting in the market that has none yet and is not disabled.
+ * Publishing decides what viewers see (statistics.publications.ts): a new publication when the
+ * figures or settings changed since the latest, else the latest again; republishing does the same
+ * for a period that is published.
  */
 export async function changePeriod(db: Db, principal: Principal, uuid: string, action: PeriodAction): Promise<Period> {
   const period = await findPeriodRow(db, principal, uuid);
   assertManages(principal, period.market_id);
   const refuse = () => new AppError('conflict', 'period.invalid_status_for_action', { status: period.status });
+  if (action === 'publish' || action === 'republish') {
+    if (period.status === 'draft' || (action === 'republish' && period.published_at === null)) throw refuse();
+    // Not in a transaction: the pattern takes a while to decide, and is written in a short one.
+    await publishPeriod(db, period.id, { actorId: principal.userId, mark: true });
+    return findPeriod(db, principal, uuid);
+  }
   await db.transaction(async (tx) => {
     if (action === 'open') {
       if (period.status === 'open') throw refuse();
@@ -203,12 +221,6 @@ export async function changePeriod(db: Db, principal: Principal, uuid: string, a
       await tx
         .update(periods)
         .set({ status: 'closed', closed_at: sql`now()`, updated_at: sql`now()` })
-        .where(eq(periods.id, period.id));
-    } else if (action === 'publish') {
-      if (period.status === 'draft') throw refuse();
-      await tx
-        .update(periods)
-        .set({ published_at: sql`coalesce(${periods.published_at}, now())`, updated_at: sql`now()` })
         .where(eq(periods.id, period.id));
     } else {
       await tx

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { canInMarket } from '@mss/contracts/abilities';
 import type { Period } from '@mss/contracts/periods';
@@ -18,12 +18,13 @@ import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 
 const FIELDS = ['market_id', 'title', 'starts_on', 'ends_on', 'deadline'] as const;
 
-/** The period actions a period's state allows (the server refuses the others). */
-export function periodActions(period: Pick<Period, 'status' | 'published'>): PeriodAction[] {
+/** The period actions a period's state allows (the server refuses the others); publishing again only when its figures changed since. */
+export function periodActions(period: Pick<Period, 'status' | 'published' | 'publication'>): PeriodAction[] {
   const actions: PeriodAction[] = [];
   if (period.status !== 'open') actions.push('open');
   if (period.status === 'open') actions.push('close');
   if (period.status !== 'draft' && !period.published) actions.push('publish');
+  if (period.published && period.publication?.changed) actions.push('republish');
   if (period.published) actions.push('unpublish');
   return actions;
 }
@@ -197,7 +198,9 @@ function PeriodTable({
                     <Table.Td>
                       <PeriodStatusBadge status={period.status} />
                     </Table.Td>
-                    <Table.Td>{period.published ? t('reporting.yes') : t('reporting.no')}</Table.Td>
+                    <Table.Td>
+                      <PublishedCell period={period} />
+                    </Table.Td>
                     <Table.Td ta="right">{period.report_count}</Table.Td>
                     <Table.Td>
                       <Group gap={4} justify="flex-end" wrap="nowrap">
@@ -222,5 +225,39 @@ function PeriodTable({
         </Table.ScrollContainer>
       )}
     </QueryState>
+  );
+}
+
+/** Whether the period is published; for those who manage it, how many cells its publication hides and whether its figures changed since. */
+function PublishedCell({ period }: { period: Period }) {
+  const { t } = useTranslation();
+  const publication = period.publication;
+  if (!period.published) return <>{t('reporting.no')}</>;
+  if (!publication) return <>{t('reporting.yes')}</>;
+  return (
+    <Stack gap={2}>
+      <Text size="sm">{formatDate(publication.published_at.slice(0, 10))}</Text>
+      {publication.hidden_cells > 0 && (
+        <Tooltip
+          label={t('reporting.period.hidden_cells_help', {
+            primary: publication.primary_cells,
+            secondary: publication.hidden_cells - publication.primary_cells,
+          })}
+          multiline
+          w={280}
+        >
+          <Text size="xs" c="dimmed">
+            {t('reporting.period.hidden_cells', { count: publication.hidden_cells })}
+          </Text>
+        </Tooltip>
+      )}
+      {publication.changed && (
+        <Tooltip label={t('reporting.period.changed_help')} multiline w={280}>
+          <Badge color="orange" variant="light" size="sm">
+            {t('reporting.period.changed')}
+          </Badge>
+        </Tooltip>
+      )}
+    </Stack>
   );
 }
