@@ -1,5 +1,5 @@
 import type { Settings } from './statistics.access.ts';
-import { type Atom, type Contribution, protect, type Sum } from './statistics.protection.ts';
+import { type Atom, type Contribution, protectOffThread, type Sum } from './statistics.protection.ts';
 
 /*
  * The pattern of a publication (docs/decisions.md "Disclosure control"): which of its cells to hide,
@@ -153,7 +153,7 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
     }
   }
   const protection = Math.max(Number(settings.protectionPercentage), MIN_PROTECTION) / 100;
-  const result = await protect({
+  const result = await protectOffThread({
     atoms: atoms.map((a): Atom => ({ contributions: a.contributions })),
     cells,
     shown,

@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import highsLoader, { type Highs, type Model } from 'highs';
 
 /*
@@ -315,3 +316,58 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
 }
 
 const isTargetCell = (targets: readonly Target[], j: number) => targets.some((t) => t.cell === j);
+
+/*
+ * The same, in a worker thread (statistics.protection.worker.ts), so that the event loop keeps
+ * answering other requests while a large pattern is decided. One worker, started on first use and
+ * not keeping the process alive; it takes one problem at a time (publishing is rare). Where it
+ * cannot start (a Node without type stripping), the problem is solved here instead.
+ */
+let worker: Worker | null = null;
+let workerBroken = false;
+let nextId = 0;
+const pending = new Map<number, { resolve: (r: ProtectionResult) => void; reject: (e: Error) => void }>();
+
+/** Answers of the worker; listened to only while a problem is out (a listener keeps the process alive). */
+function onMessage({ id, result, error }: { id: number; result?: ProtectionResult; error?: string }) {
+  const p = pending.get(id);
+  pending.delete(id);
+  if (pending.size === 0) worker?.off('message', onMessage);
+  if (error !== undefined) p?.reject(new Error(error));
+  else p?.resolve(result!);
+}
+
+function startWorker(): Worker {
+  // Node 22.18 and 23.6+ strip types by default; 22.12–22.17 need the flag.
+  const strip = (process.features as { typescript?: string }).typescript ? [] : ['--experimental-strip-types', '--no-warnings'];
+  const w = new Worker(new URL('./statistics.protection.worker.ts', import.meta.url), { execArgv: [...process.execArgv, ...strip] });
+  w.unref();
+  const fail = (error: Error) => {
+    for (const p of pending.values()) p.reject(error);
+    pending.clear();
+    w.off('message', onMessage);
+    if (worker === w) worker = null;
+  };
+  w.on('error', (error) => {
+    workerBroken = true;
+    fail(error);
+  });
+  w.on('exit', () => fail(new Error('The protection worker stopped')));
+  return w;
+}
+
+export async function protectOffThread(problem: ProtectionProblem): Promise<ProtectionResult> {
+  if (workerBroken) return protect(problem);
+  try {
+    worker ??= startWorker();
+    const id = nextId++;
+    return await new Promise<ProtectionResult>((resolve, reject) => {
+      if (pending.size === 0) worker!.on('message', onMessage);
+      pending.set(id, { resolve, reject });
+      worker!.postMessage({ id, problem });
+    });
+  } catch (error) {
+    if (!workerBroken) throw error;
+    return protect(problem);
+  }
+}
