@@ -13,7 +13,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['server/src/**/*.test.ts'],
+          include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
           environment: 'node',
           // Each file boots its own database; two cores, so keep files few at a time.
           maxWorkers: 2,
