@@ -218,6 +218,7 @@ const REQUESTS: Record<string, Build> = {
   'POST /periods/:uuid/open': async (_w, s, t) => ({ url: `/periods/${await disposable.period(t, s.market)}/open` }),
   'POST /periods/:uuid/close': async (_w, s, t) => ({ url: `/periods/${await disposable.period(t, s.market)}/close` }),
   'POST /periods/:uuid/publish': async (_w, s, t) => ({ url: `/periods/${await disposable.period(t, s.market)}/publish` }),
+  'POST /periods/:uuid/republish': async (_w, s, t) => ({ url: `/periods/${await disposable.period(t, s.market)}/republish` }),
   'POST /periods/:uuid/unpublish': async (_w, s, t) => ({ url: `/periods/${await disposable.period(t, s.market)}/unpublish` }),
   'GET /periods/:uuid/approval-list': (_w, s) => ({ url: `/periods/${s.period}/approval-list` }),
 

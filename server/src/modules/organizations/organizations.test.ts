@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 const url = '/api/v1/admin/organizations';
-const DEFAULT_SETTINGS = { deviation_percentage: 20, reminder_days: 5, min_contributors: 3, dominance_percentage: 85 };
+const DEFAULT_SETTINGS = { deviation_percentage: 20, reminder_days: 5, min_contributors: 3, dominance_percentage: 85, protection_percentage: 10 };
 
 describe('organizations', () => {
   it('when not signed in, then 401; without manage-organizations, then 403', async () => {
@@ -191,12 +191,13 @@ describe('organization settings', () => {
     });
   });
 
-  it('when min_contributors or dominance_percentage is below 0, then 422 ":key cannot be less than 0." with the label; 0 and a decimal dominance are stored', async () => {
+  it('when min_contributors, dominance_percentage or protection_percentage is below 0, then 422 ":key cannot be less than 0." with the label; 0 and decimals are stored', async () => {
     const admin = await signInAs(t, ['admin']);
     const id = admin.organizationId!;
     for (const [key, label] of [
       ['min_contributors', 'Minimum contributors'],
       ['dominance_percentage', 'Dominance percentage'],
+      ['protection_percentage', 'Protection percentage'],
     ] as const) {
       const res = await t.app.inject({ method: 'PUT', url: `${url}/${id}/settings`, headers: admin.headers, payload: { settings: { [key]: -1 } } });
       expect(res.statusCode).toBe(422);
@@ -206,9 +207,9 @@ describe('organization settings', () => {
       method: 'PUT',
       url: `${url}/${id}/settings`,
       headers: admin.headers,
-      payload: { settings: { min_contributors: 0, dominance_percentage: 72.5 } },
+      payload: { settings: { min_contributors: 0, dominance_percentage: 72.5, protection_percentage: 12.5 } },
     });
-    expect(ok.json().data.settings).toEqual({ ...DEFAULT_SETTINGS, min_contributors: 0, dominance_percentage: 72.5 });
+    expect(ok.json().data.settings).toEqual({ ...DEFAULT_SETTINGS, min_contributors: 0, dominance_percentage: 72.5, protection_percentage: 12.5 });
   });
 
   it('when a key is unknown, then 422 ":key is not a valid setting." on that key', async () => {

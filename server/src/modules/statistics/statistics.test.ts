@@ -31,8 +31,11 @@ const P = '2026-03';
 beforeAll(async () => {
   t = await createTestApp();
   w = await buildStatisticsWorld(t);
-  // The first read builds the cells; company 2's report is then approved through the API, so
-  // the answers below come from cells grown by the approval.
+  // P is published once its reports are in: the first read (an approver's, of the unpublished
+  // period) builds the cells; company 2's report is then approved through the API, so the answers
+  // below come from cells grown by the approval; then P is published through the API. The other
+  // periods were published before publications existed: their first read publishes them as they are.
+  await t.db.execute(sql`update periods set published_at = null where id = ${w.periodIds[P]!.id}`);
   const first = await get('marketAdmin', `/statistics/market?period_uuid=${uuid(P)}&by=code`);
   expect(first.statusCode).toBe(200);
   const approve = await t.app.inject({
@@ -42,6 +45,9 @@ beforeAll(async () => {
     payload: { status: 60 },
   });
   expect(approve.statusCode).toBe(200);
+  const publish = await t.app.inject({ method: 'POST', url: `/api/v1/periods/${uuid(P)}/publish`, headers: w.headers.marketAdmin });
+  expect(publish.statusCode, publish.body).toBe(200);
+  expect(publish.json().data.publication).toMatchObject({ number: 1, changed: false });
 }, 60_000);
 afterAll(async () => {
   await t?.close();
@@ -110,8 +116,20 @@ interface Options {
   settings?: { min: number; dominance: number };
 }
 
+/** The cells each published period's current publication hides ("dimension/key" by period title). */
+async function patterns(): Promise<Map<string, Set<string>>> {
+  const rows = await t.db.execute<{ title: string; dimension: string; key_id: number }>(sql`
+    select p.title, c.dimension, c.key_id from statistics_publication_cells c
+    join statistics_publications s on s.id = c.publication_id join periods p on p.id = s.period_id
+    where c.hidden and p.published_at is not null and s.number = (select max(number) from statistics_publications x where x.period_id = s.period_id)`);
+  const out = new Map<string, Set<string>>();
+  for (const r of rows.rows) out.set(r.title, (out.get(r.title) ?? new Set()).add(`${r.dimension}/${r.key_id}`));
+  return out;
+}
+
 async function expectedMarket(o: Options) {
   const facts = await loadFacts(t.db, w.market);
+  const hiddenIn = await patterns();
   const year = Number(o.period.slice(0, 4));
   const ly = `${year - 1}${o.period.slice(4)}`;
   const published = new Set(facts.filter((f) => f.published).map((f) => f.period));
@@ -148,22 +166,15 @@ async function expectedMarket(o: Options) {
   const keys = new Set<number>();
   for (const m of cells.values()) for (const k of m.keys()) keys.add(k);
   const rows = [...keys].map((key) => ({ key, f: figures(cells, key, rowRules) }));
-  // Complementary suppression, as DESIGN §8 says.
-  const confidential = new Set(rows.filter((r) => r.f.primary).map((r) => r.key));
-  let totalsConfidential = total.primary;
-  if (o.by !== 'total' && confidential.size === 1) {
-    const sortValue = (r: (typeof rows)[number]) => r.f.p.value ?? (r.f.p.volume === null ? null : r.f.p.volume * 10000000000n);
-    const next = rows
-      .filter((r) => !confidential.has(r.key))
-      .sort((a, b) => {
-        const x = sortValue(a);
-        const y = sortValue(b);
-        if (x === null || y === null) return x === y ? a.key - b.key : x === null ? -1 : 1;
-        return x === y ? a.key - b.key : x < y ? -1 : 1;
-      })[0];
-    if (next) confidential.add(next.key);
-    else totalsConfidential = true;
-  }
+  // A row is confidential when a cell it adds up is hidden by its period's publication, or (for an
+  // approver, who sees current figures) breaks the rules; viewers see only what was published.
+  const dimension = o.by === 'total' ? 'total' : o.by;
+  const isConfidential = (dim: string, key: number, primary: boolean) =>
+    (o.viewer === 'approver' && primary) || involved.some((period) => hiddenIn.get(period)?.has(`${dim}/${key}`));
+  const confidential = new Set(rows.filter((r) => isConfidential(dimension, r.key, r.f.primary)).map((r) => r.key));
+  const totalsConfidential = isConfidential('total', 0, total.primary);
+  // The pattern hides at least every cell that breaks the rules.
+  for (const r of rows) if (r.f.primary) expect(confidential.has(r.key), `row ${r.key} breaks the rules`).toBe(true);
   const apply = o.viewer !== 'approver';
   const ownRules: Rules = { ...rowRules, live: new Set() };
   const ownCells = (keysOf: (f: Fact) => number[]) =>
@@ -321,19 +332,34 @@ describe('GET /statistics/market: who sees what', () => {
     });
   }
 
-  it('when exactly one cell of a breakdown is confidential, then the next smallest is suppressed too, and the totals stay', async () => {
+  it('when the confidentiality settings change, then the published period says so, and viewers see the new pattern once it is published again', async () => {
+    const periodOf = async () =>
+      (
+        (await t.app.inject({ url: `/api/v1/periods?market_id=${w.market}`, headers: w.headers.marketAdmin })).json().data as {
+          title: string;
+          publication: { number: number; changed: boolean } | null;
+        }[]
+      ).find((p) => p.title === P)!.publication!;
+    const url = `/statistics/market?period_uuid=${uuid(P)}&by=code_section`;
+    const before = (await get('viewer', url)).json();
+    expect((await periodOf()).changed).toBe(false);
     await t.db.execute(sql`insert into organization_settings (organization_id, key, value) values (${w.org.id}, 'dominance_percentage', '100')`);
     try {
+      expect((await periodOf()).changed).toBe(true);
+      // Until it is published again, viewers see what was published.
+      expect((await get('viewer', url)).json()).toEqual(before);
+      const again = await t.app.inject({ method: 'POST', url: `/api/v1/periods/${uuid(P)}/republish`, headers: w.headers.marketAdmin });
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json().data.publication).toMatchObject({ number: 2, changed: false });
       const data = await expectMarketAnswer('viewer', { by: 'code_section', period: P, viewer: 'viewer', settings: { min: 3, dominance: 100 } });
-      const hidden = (data.rows as { key: { id: number }; confidential: boolean }[]).filter((r) => r.confidential).map((r) => r.key.id);
-      expect(hidden).toHaveLength(2);
-      // Section 3000 has two companies; one of the others is suppressed with it.
-      expect(hidden).toContain(w.sections.s3);
-      expect(data.totals.confidential).toBe(false);
-      expect(data.totals.volume).not.toBeNull();
+      // Section 3000 has two companies: it is hidden.
+      expect((data.rows as { key: { id: number }; confidential: boolean }[]).find((r) => r.key.id === w.sections.s3)!.confidential).toBe(true);
     } finally {
       await t.db.execute(sql`delete from organization_settings where organization_id = ${w.org.id}`);
     }
+    expect((await periodOf()).changed).toBe(true);
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/periods/${uuid(P)}/republish`, headers: w.headers.marketAdmin })).statusCode).toBe(200);
+    expect((await periodOf()).number).toBe(3);
   });
 
   it('when a viewer asks for an unpublished period, then 403 "The period is not yet published for viewing."', async () => {
@@ -510,27 +536,30 @@ describe('invalidation', () => {
     // Company 2's report back to submitted, and P's cells rebuilt without it.
     await t.db.execute(sql`update reports set status = 40 where id = ${report}`);
     await t.db.execute(sql`delete from statistics_periods where period_id = ${periodId}`);
-    await expectMarketAnswer('viewer', { by: 'code', period: P, viewer: 'viewer' });
-    expect(await keptWith()).toBeGreaterThan(0);
-    await expectMarketAnswer('viewer', { by: 'code', period: P, viewer: 'viewer' });
     const url = `/statistics/market?period_uuid=${uuid(P)}&by=code`;
+    const published = (await get('viewer', url)).json();
+    await expectMarketAnswer('marketAdmin', { by: 'code', period: P, viewer: 'approver' });
+    expect(await keptWith()).toBeGreaterThan(0);
+    await expectMarketAnswer('marketAdmin', { by: 'code', period: P, viewer: 'approver' });
     const [approve] = await Promise.all([
       t.app.inject({ method: 'POST', url: `/api/v1/reports/${await reportUuid(P, 2)}/status`, headers: w.headers.marketAdmin, payload: { status: 60 } }),
-      get('viewer', url),
-      get('viewer', url),
+      get('marketAdmin', url),
+      get('marketAdmin', url),
       get('viewer', url),
     ]);
     expect(approve.statusCode, approve.body).toBe(200);
-    await expectMarketAnswer('viewer', { by: 'code', period: P, viewer: 'viewer' });
     await expectMarketAnswer('marketAdmin', { by: 'code', period: P, viewer: 'approver' });
+    // Viewers see what was published, whatever happened to the reports since.
+    expect((await get('viewer', url)).json()).toEqual(published);
+    await expectMarketAnswer('viewer', { by: 'code', period: P, viewer: 'viewer' });
   });
 
   it('when the kept figures a read found are deleted before it reads them (a rate or setting changed), then it answers from the cells', async () => {
     const [jan, feb, mar] = ['2026-01', '2026-02', P].map((title) => w.periodIds[title]!.id);
     const input = {
       selections: [
-        { bucket: 1, periodId: mar!, role: 'p' as const, rate: null },
-        ...[jan!, feb!, mar!].map((periodId) => ({ bucket: 1, periodId, role: 'ytd' as const, rate: null })),
+        { bucket: 1, periodId: mar!, role: 'p' as const, rate: null, publication: null, pattern: null },
+        ...[jan!, feb!, mar!].map((periodId) => ({ bucket: 1, periodId, role: 'ytd' as const, rate: null, publication: null, pattern: null })),
       ],
       live: [],
       dimensions: ['code' as const, 'total' as const],

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { audit, type Fact, type Target } from '../../../test/auditor/auditor.ts';
+import { rat } from '../../../test/auditor/rational.ts';
+import { decidePattern } from './statistics.pattern.ts';
+import { breaks, type Cell, cellsOf, code, company, type Figures, text, type World, worldArbitrary } from '../../../test/pattern-world.ts';
+
+/*
+ * The pattern of a publication against an independent intruder (server/test/auditor): randomly
+ * generated markets (companies, codes, overlapping groups and sections, one period published one to
+ * three times as reports come and go), each publication's pattern decided as the app decides it,
+ * then every shown cell of every publication written as an equation and every confidential sum
+ * (each publication's cells that break the rules, and what one publication adds to or takes from
+ * another) attacked by an outsider and by each company, which knows its own figures. Seeded and
+ * reproducible: PATTERN_SEED and PATTERN_RUNS override the seed and the number of worlds.
+ */
+
+const terms = (world: World, companies: readonly number[], codes: readonly number[], m: keyof Figures) => {
+  const out = new Map<string, ReturnType<typeof rat>>();
+  for (const c of companies) for (const k of codes) if (world.figures[c]![k]) out.set(`${c}/${k}/${m}`, rat(1));
+  return out;
+};
+const valueOf = (world: World, companies: readonly number[], codes: readonly number[], m: keyof Figures) =>
+  companies.reduce((s, c) => s + codes.reduce((t, k) => t + (world.figures[c]![k]?.[m] ?? 0), 0), 0);
+
+/**
+ * Publishes the world's publications in turn and attacks what they showed after each: the first
+ * must protect every confidential sum; a later one may not give away anything that the earlier
+ * ones had not already given away (what they showed stays known: a sum they narrowed, say to a
+ * company that shares a cell with one other when two contributors suffice, stays narrowed). Its
+ * findings: those of the last publication that are new.
+ */
+async function attack(world: World) {
+  const published: { counted: number[]; cells: Cell[]; hidden: boolean[] }[] = [];
+  for (const counted of world.publications) {
+    const cells = cellsOf(world, counted);
+    const { hidden } = await decidePattern({
+      rows: world.figures.flatMap((row, c) =>
+        row.flatMap((f, k) => (f ? [{ row_set_id: company(c), company_id: company(c), code_id: code(k), volume: text(f.volume), value: text(f.value) }] : [])),
+      ),
+      previous: published.map((p) => ({ rowSetIds: p.counted.map(company), cells: p.cells.map((c, i) => ({ ...c, hidden: p.hidden[i]! })) })),
+      counted: counted.map(company),
+      cells,
+      settings: { minContributors: world.minContributors, dominancePercentage: String(world.dominance), protectionPercentage: String(world.protection) },
+    });
+    cells.forEach((c, i) => c.primary_confidential && expect(hidden[i], 'a primary cell is hidden').toBe(true));
+    published.push({ counted, cells, hidden });
+  }
+  for (let upTo = 1; upTo <= published.length; upTo++) {
+    const after = await attackUpTo(world, published.slice(0, upTo), published.slice(0, upTo));
+    if (after.length === 0) continue;
+    const before = new Map((await attackUpTo(world, published.slice(0, upTo - 1), published.slice(0, upTo))).map((f) => [`${f.target}|${f.intruder}`, f]));
+    // Given away before: not this publication's doing, unless it now gives it away exactly.
+    const fresh = after.filter((f) => {
+      const was = before.get(`${f.target}|${f.intruder}`);
+      return !was || (f.kind === 'determined' && was.kind !== 'determined');
+    });
+    if (fresh.length) return fresh;
+  }
+  return [];
+}
+
+/** The findings on the confidential sums of `targetsOf`, given what `factsOf` showed. */
+async function attackUpTo(
+  world: World,
+  factsOf: readonly { counted: number[]; cells: Cell[]; hidden: boolean[] }[],
+  targetsOf: readonly { counted: number[]; cells: Cell[]; hidden: boolean[] }[],
+) {
+  const facts: Fact[] = [];
+  const targets: Target[] = [];
+  const measures = ['volume', 'value'] as const;
+  factsOf.forEach((p, i) =>
+    p.cells.forEach((cell, j) => {
+      for (const m of measures) {
+        const value = rat(valueOf(world, p.counted, cell.codes, m));
+        if (!p.hidden[j])
+          facts.push({
+            terms: terms(world, p.counted, cell.codes, m),
+            lo: value,
+            hi: value,
+            source: `publication ${i + 1} ${cell.dimension} ${cell.key_id} ${m}`,
+          });
+      }
+    }),
+  );
+  const published = targetsOf;
+  published.forEach((p, i) =>
+    p.cells.forEach((cell) => {
+      if (cell.primary_confidential)
+        for (const m of measures)
+          targets.push({ terms: terms(world, p.counted, cell.codes, m), source: `publication ${i + 1} ${cell.dimension} ${cell.key_id} ${m}` });
+    }),
+  );
+  // The difference of two publications: the companies one counts and the other does not.
+  for (let j = 1; j < published.length; j++)
+    for (let i = 0; i < j; i++)
+      for (const [from, other] of [
+        [j, i],
+        [i, j],
+      ] as const) {
+        const companies = published[from]!.counted.filter((c) => !published[other]!.counted.includes(c));
+        for (const cell of published[from]!.cells)
+          if (breaks(world, companies, cell.codes))
+            for (const m of measures)
+              targets.push({
+                terms: terms(world, companies, cell.codes, m),
+                source: `difference ${from + 1}−${other + 1} ${cell.dimension} ${cell.key_id} ${m}`,
+              });
+      }
+  const unknowns = world.figures.flatMap((row, c) =>
+    row.flatMap((f, k) => (f ? measures.map((m) => ({ key: `${c}/${k}/${m}`, company: c, truth: rat(f[m]) })) : [])),
+  );
+  return audit({
+    unknowns,
+    facts,
+    targets,
+    intruders: [{ name: 'outsider', company: null }, ...world.figures.map((_, c) => ({ name: `company ${c}`, company: c }))],
+    protection: rat(world.protection, 100),
+  });
+}
+
+const seed = Number(process.env.PATTERN_SEED ?? 20261125);
+const runs = Number(process.env.PATTERN_RUNS ?? 300);
+
+describe('the pattern of a publication, attacked', () => {
+  it(`when ${runs} random markets are published one to three times (seed ${seed}), then no confidential sum is worked out or narrowed within the protection`, async () => {
+    await fc.assert(
+      fc.asyncProperty(worldArbitrary, async (world) => {
+        const findings = await attack(world);
+        expect(findings).toEqual([]);
+      }),
+      { seed, numRuns: runs },
+    );
+  }, 600_000);
+
+  it('when the only partner of a confidential code is worth 0, then something else is hidden with it (a zero cell protects nothing)', async () => {
+    // Code 1: company A alone; code 2: companies B, C, D with 0; code 3: B, C, D with figures.
+    const world: World = {
+      minContributors: 3,
+      dominance: 85,
+      protection: 10,
+      figures: [
+        [{ volume: 100, value: 1000 }, null, null],
+        [null, { volume: 0, value: 0 }, { volume: 300, value: 3000 }],
+        [null, { volume: 0, value: 0 }, { volume: 310, value: 3100 }],
+        [null, { volume: 0, value: 0 }, { volume: 290, value: 2900 }],
+      ],
+      groups: [],
+      sections: [],
+      publications: [[0, 1, 2, 3]],
+    };
+    expect(await attack(world)).toEqual([]);
+  });
+});
