@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Locale } from '@mss/contracts/enums';
 import { translate } from '@mss/contracts/messages';
 import type { Executor } from '../../db/client.ts';
+import { sqlArray } from '../../db/sql-array.ts';
 import type { Variables } from './communications.render.ts';
 
 /** The stored filter (communications.market_ids and .recipients). */
@@ -40,8 +41,8 @@ export type RecipientRow = {
   deadline: string | null;
 };
 
-const intArray = (values: readonly number[]) => sql`${`{${values.join(',')}}`}::int[]`;
-const textArray = (values: readonly string[]) => sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, '')}"`).join(',')}}`}::text[]`;
+const intArray = (values: readonly number[]) => sqlArray(values, 'int');
+const textArray = (values: readonly string[]) => sqlArray(values, 'text');
 
 /**
  * Who gets a communication now: the users of the organization who hold one of the roles (any

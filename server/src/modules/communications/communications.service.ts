@@ -13,6 +13,7 @@ import {
 import { CommunicationStatus } from '@mss/contracts/enums';
 import { translate } from '@mss/contracts/messages';
 import type { Db, Executor } from '../../db/client.ts';
+import { sqlArray } from '../../db/sql-array.ts';
 import {
   communicationAttachments,
   communicationDeliveries,
@@ -233,7 +234,7 @@ export async function findCommunications(
   const everywhere = (principal.subject.abilities ?? []).some((a) => a.name === 'send-communications' && a.entity_id === null);
   const where = and(
     organizationCondition(principal, communications.organization_id),
-    everywhere ? undefined : sql`${communications.market_ids} <@ ${`{${sendMarkets.join(',')}}`}::int[]`,
+    everywhere ? undefined : sql`${communications.market_ids} <@ ${sqlArray(sendMarkets, 'int')}`,
     query.status === undefined ? undefined : eq(communications.status, query.status),
     plan.search,
   );

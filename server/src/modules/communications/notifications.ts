@@ -3,6 +3,7 @@ import type { Locale } from '@mss/contracts/enums';
 import { translate } from '@mss/contracts/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client.ts';
+import { sqlArray } from '../../db/sql-array.ts';
 import { type Mailer, mailFailureOf } from '../../mail/mailer.ts';
 import { oneLine } from './communications.render.ts';
 
@@ -83,10 +84,13 @@ export async function sendWorkflowNotifications(deps: { db: Db; mailer: Mailer; 
     const first = items[0]!;
     const locale = first.locale as Locale;
     const text = [...lines, '', translate('notification.turn_off', { link: `${base}/` }, locale)].join('\n');
-    const ids = `{${items.map((i) => i.id).join(',')}}`;
+    const ids = sqlArray(
+      items.map((i) => i.id),
+      'int',
+    );
     try {
       await deps.mailer.send({ to: first.email, subject: oneLine(subject), text });
-      await db.execute(sql`update workflow_notifications set status = 'sent', sent_at = now(), attempts = attempts + 1 where id = any(${ids}::int[])`);
+      await db.execute(sql`update workflow_notifications set status = 'sent', sent_at = now(), attempts = attempts + 1 where id = any(${ids})`);
       mails++;
     } catch (error) {
       const failure = mailFailureOf(error);
@@ -94,7 +98,7 @@ export async function sendWorkflowNotifications(deps: { db: Db; mailer: Mailer; 
       await db.execute(sql`
         update workflow_notifications set attempts = attempts + 1, smtp_response = ${failure.response},
           status = case when ${!failure.temporary} or attempts + 1 >= 5 then 'failed' else 'queued' end
-        where id = any(${ids}::int[])`);
+        where id = any(${ids})`);
     }
   };
   const byUser = new Map<number, Pending[]>();

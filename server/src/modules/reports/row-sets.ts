@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { sqlArray } from '../../db/sql-array.ts';
 import { codeMarkets, codes, companyCodes, periods, reportRows, reportRowSets, reports } from '../../db/schema.ts';
 import { CodeDisabledStatus } from '@mss/contracts/enums';
 
@@ -22,16 +23,22 @@ export async function createRowSet(db: Executor, reportId: number): Promise<numb
   return set!.id;
 }
 
-const arrayLiteral = (values: (number | string | null)[]) => `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
-
 /** Writes rows into a set: one statement, three array parameters unnested by the database. */
 export async function insertRows(db: Executor, rowSetId: number, rows: readonly RowFigures[]): Promise<void> {
   if (rows.length === 0) return;
   await db.execute(sql`
     insert into ${reportRows} (row_set_id, code_id, volume, value)
     select ${rowSetId}, code_id, volume, value
-    from unnest(${arrayLiteral(rows.map((r) => r.code_id))}::int[], ${arrayLiteral(rows.map((r) => r.volume))}::numeric[],
-                ${arrayLiteral(rows.map((r) => r.value))}::numeric[]) as t(code_id, volume, value)`);
+    from unnest(${sqlArray(
+      rows.map((r) => r.code_id),
+      'int',
+    )}, ${sqlArray(
+      rows.map((r) => r.volume),
+      'numeric',
+    )}, ${sqlArray(
+      rows.map((r) => r.value),
+      'numeric',
+    )}) as t(code_id, volume, value)`);
 }
 
 /**
