@@ -54,7 +54,7 @@ export interface ProtectionProblem {
   sensitive?: readonly Sum[];
   /** Required protection as a fraction (0.1: ±10 %). */
   protection: number;
-  /** Time spent at most on giving back secondary cells that turn out not to be needed (the pattern is safe either way). */
+  /** Time spent at most on giving back secondary cells that turn out not to be needed (the pattern is safe either way); 400 ms by default, and never more than half the time the pattern took. */
   cleanupMs?: number;
 }
 export interface ProtectionResult {
@@ -92,10 +92,21 @@ interface Target {
 /** Who a change protects a target from: everyone at once, an outsider (null), or one company. */
 type Intruder = 'all' | null | number;
 
+/** A change of some atoms: `coef[i]` of atom `atoms[i]`; `cells`: the cells it moves. */
+interface Direction {
+  atoms: readonly number[];
+  coef: readonly number[];
+  cells?: Set<number>;
+}
+
+/** How a change moves its target: both ways at once, one way, or just at all (see `solve`). */
+type Mode = 'both' | 'up' | 'down' | 'least';
+
 interface Witness {
   target: number;
   measure: Measure;
   intruder: Intruder;
+  mode: Mode;
   /** Cells the change moves. */
   cells: Set<number>;
 }
@@ -185,7 +196,15 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
      * intruder, in units of the target's value v. `all`: every intruder at once (the caps above);
      * `null`: an outsider; a company: what it does not know of each atom (its own figures aside).
      */
+    /** The last bounds computed (a target is asked for them several times in a row). */
+    let cached: { t: Target; m: Measure; intruder: Intruder; b: { upper: Float64Array; shift: number } | null } | null = null;
     const bounds = (t: Target, m: Measure, v: number, intruder: Intruder): { upper: Float64Array; shift: number } | null => {
+      if (cached && cached.t === t && cached.m === m && cached.intruder === intruder) return cached.b;
+      const b = boundsOf(t, m, v, intruder);
+      cached = { t, m, intruder, b };
+      return b;
+    };
+    const boundsOf = (t: Target, m: Measure, v: number, intruder: Intruder): { upper: Float64Array; shift: number } | null => {
       const own = new Map<number, number>();
       for (const a of t.atoms) for (const c of atoms[a]!.contributions) own.set(c.company, (own.get(c.company) ?? 0) + c[m]);
       const inside = new Set(t.atoms);
@@ -222,26 +241,63 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       return { upper, shift: problem.protection * MARGIN };
     };
 
-    /** Solves for target t in measure m against an intruder: the cells the cheapest change moves; null when none protects it. */
-    const solve = (ti: number, m: Measure, intruder: Intruder, least = false): Set<number> | null => {
+    /** The last change `solve` found, in units of its target's value. */
+    let lastChange: Float64Array | null = null;
+    /** The last change found (by `solve` or `freePair`), as a direction over the atoms. */
+    let lastDirection: Direction | null = null;
+    /** Changes found so far that keep every shown cell as it is (for every intruder): one may protect a later target too. */
+    const directions: Direction[] = [];
+    /** A change found before that protects target t in measure m as well (scaled as far as the caps allow): the cells it moves. */
+    const reused = (ti: number, m: Measure): Set<number> | null => {
+      const t = targets[ti]!;
+      const v = sumOf(m, t.atoms);
+      if (!(v > 0)) return new Set();
+      const b = bounds(t, m, v, 'all')!;
+      const inside = new Set(t.atoms);
+      for (const d of directions) {
+        let along = 0;
+        let scale = Infinity;
+        for (let i = 0; i < d.atoms.length; i++) {
+          const a = d.atoms[i]!;
+          const c = Math.abs(d.coef[i]!);
+          if (inside.has(a)) along += d.coef[i]!;
+          scale = Math.min(scale, b.upper[a]! / c);
+        }
+        if (Math.abs(along) * scale >= b.shift) return d.cells!;
+      }
+      return null;
+    };
+    /**
+     * Solves for target t in measure m against an intruder: the cells the cheapest change moves;
+     * null when none protects it. `both`: one change that moves the sum up and, negated, down;
+     * `up`/`down`: a change that moves it one way only (atoms may then grow without bound, but
+     * shrink only by what the intruder does not know); `least`: any change at all, so that the sum
+     * is at least not worked out exactly.
+     */
+    const solve = (ti: number, m: Measure, intruder: Intruder, mode: Mode = 'both'): Set<number> | null => {
       const t = targets[ti]!;
       const v = sumOf(m, t.atoms);
       if (!(v > 0)) return new Set();
       const b = bounds(t, m, v, intruder);
       if (b === null) return new Set();
+      const oneWay = mode === 'up' || mode === 'down';
       model.changeColsBounds(
         { kind: 'range', from: 0, to: A - 1 },
         b.upper.map((u) => -u),
-        b.upper,
+        oneWay ? b.upper.map(() => inf) : b.upper,
       );
-      // `least`: any change at all, so that the sum is at least not worked out exactly.
-      model.changeRowBounds(t.row, least ? Math.min(b.shift, 1e-6) : b.shift, inf);
+      if (mode === 'down') model.changeRowBounds(t.row, -inf, -b.shift);
+      else model.changeRowBounds(t.row, mode === 'least' ? Math.min(b.shift, 1e-6) : b.shift, inf);
       lps++;
       const status = model.run().modelStatus;
       const y = status === highs.constants.modelStatus.optimal ? model.getSolution().colValue : null;
       model.changeRowBounds(t.row, -inf, inf);
       if (status === highs.constants.modelStatus.infeasible) return null;
       if (!y) throw new Error(`The protection LP ended with status ${status}`);
+      lastChange = y.slice(0, A);
+      const moving: number[] = [];
+      for (let a = 0; a < A; a++) if (Math.abs(y[a]!) > MOVED) moving.push(a);
+      lastDirection = { atoms: moving, coef: moving.map((a) => y[a]!) };
       const moved = new Set<number>();
       cells.forEach((c, j) => {
         let change = 0;
@@ -251,37 +307,139 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       return moved;
     };
 
+    // Which cells and which shown sums of earlier publications each atom is part of (for the pairs below).
+    const cellsOfAtom: number[][] = Array.from({ length: A }, () => []);
+    cells.forEach((c, j) => c.atoms.forEach((a) => cellsOfAtom[a]!.push(j)));
+    const shownOfAtom: number[][] = Array.from({ length: A }, () => []);
+    shown.forEach((sum, k) => sum.atoms.forEach((a) => shownOfAtom[a]!.push(k)));
+    /** The elements of exactly one of two sorted lists. */
+    const eitherOf = (x: readonly number[], y: readonly number[]) => {
+      const out: number[] = [];
+      let i = 0;
+      let k = 0;
+      while (i < x.length || k < y.length) {
+        if (k >= y.length || (i < x.length && x[i]! < y[k]!)) out.push(x[i++]!);
+        else if (i >= x.length || y[k]! < x[i]!) out.push(y[k++]!);
+        else (i++, k++);
+      }
+      return out;
+    };
+
+    /**
+     * A change that costs nothing, when there is one: one atom of the target moved against one
+     * outside it (or alone), both able to move far enough, every cell that holds only one of them
+     * hidden already and no shown sum of an earlier publication touched. Most targets after the
+     * first few are protected so, by cells already hidden; the LP is for the others.
+     */
+    const freePair = (ti: number, m: Measure, any = false): Set<number> | null => {
+      const t = targets[ti]!;
+      const v = sumOf(m, t.atoms);
+      if (!(v > 0)) return new Set();
+      const b = bounds(t, m, v, 'all')!;
+      const need = b.shift;
+      const inside = new Set(t.atoms);
+      const price = (list: readonly number[]) => list.reduce((sum, j) => sum + (hidden[j] ? 0 : cost[j]!), 0);
+      let best: { cost: number; moved: number[]; pair: [number, number | null] } | null = null;
+      const consider = (moved: number[], pair: [number, number | null]) => {
+        const c = price(moved);
+        if (!best || c < best.cost) best = { cost: c, moved, pair };
+        return c === 0;
+      };
+      for (const a of t.atoms) {
+        if (b.upper[a]! < need) continue;
+        if (shownOfAtom[a]!.length === 0 && consider(cellsOfAtom[a]!, [a, null])) break;
+        let done = false;
+        for (let j = 0; j < A && !done; j++) {
+          if (inside.has(j) || b.upper[j]! < need) continue;
+          if (eitherOf(shownOfAtom[a]!, shownOfAtom[j]!).length) continue;
+          done = consider(eitherOf(cellsOfAtom[a]!, cellsOfAtom[j]!), [a, j]);
+        }
+        if (done) break;
+      }
+      const found = best as { cost: number; moved: number[]; pair: [number, number | null] } | null;
+      if (!found || (found.cost !== 0 && !any)) return null;
+      lastDirection = found.pair[1] === null ? { atoms: [found.pair[0]], coef: [1] } : ({ atoms: found.pair, coef: [1, -1] } as Direction);
+      return new Set(found.moved);
+    };
+
     /** The intruders to protect a target from one by one: the outsider, and every company with figures. */
     const intruders: Intruder[] = [null, ...new Set(atoms.flatMap((a) => a.contributions.map((c) => c.company)))];
     const protectTarget = (ti: number, m: Measure) => {
-      const moved = solve(ti, m, 'all');
-      if (moved !== null) {
-        for (const j of moved) hide(j);
-        witnesses.push({ target: ti, measure: m, intruder: 'all', cells: moved });
+      const again = reused(ti, m);
+      if (again !== null) {
+        // Its cells are hidden already; the clean-up must know that this target needs them too.
+        witnesses.push({ target: ti, measure: m, intruder: 'all', mode: 'both', cells: again });
         return;
       }
-      // No one change protects it from everyone at once: one per intruder (their union protects it from each).
-      for (const intruder of intruders) {
-        let each = solve(ti, m, intruder);
-        if (each === null) {
-          // This intruder narrows it whatever is hidden now (an earlier publication showed too much):
-          // at least it is not to work it out exactly.
-          if (!unprotectable.includes(ti)) unprotectable.push(ti);
-          each = solve(ti, m, intruder, true);
-          if (each === null) continue;
+      // A sum that is no cell (an earlier publication's cell, a difference of two) moves with its
+      // cheapest partner, if it has one: its cells are mostly hidden anyway, the LP rarely does better.
+      const moved = freePair(ti, m, targets[ti]!.cell === null) ?? solve(ti, m, 'all');
+      if (moved !== null) {
+        for (const j of moved) hide(j);
+        witnesses.push({ target: ti, measure: m, intruder: 'all', mode: 'both', cells: moved });
+        directions.push({ ...lastDirection!, cells: moved });
+        return;
+      }
+      // No change both ways (a partner that is 0 can only grow): one up and one down.
+      if (oneWay(ti, m, 'all')) return;
+      // No one change protects it from everyone at once: one per intruder (their union protects it
+      // from each). The outsider's change protects it from every company whose own figures it does
+      // not touch: those need no LP of their own.
+      const t = targets[ti]!;
+      const v = sumOf(m, t.atoms);
+      let outsider: Float64Array | null = null;
+      const covers = (y: Float64Array, company: number) => {
+        for (let a = 0; a < A; a++) {
+          if (y[a] === 0) continue;
+          const mine = atoms[a]!.contributions.find((c) => c.company === company)?.[m] ?? 0;
+          if (mine > 0 && Math.abs(y[a]!) * v > values[m][a]! - mine) return false;
         }
-        for (const j of each) hide(j);
-        witnesses.push({ target: ti, measure: m, intruder, cells: each });
+        return true;
+      };
+      for (const intruder of intruders) {
+        if (typeof intruder === 'number' && outsider && covers(outsider, intruder)) continue;
+        const each = solve(ti, m, intruder);
+        if (each !== null) {
+          if (intruder === null) outsider = lastChange;
+          for (const j of each) hide(j);
+          witnesses.push({ target: ti, measure: m, intruder, mode: 'both', cells: each });
+          continue;
+        }
+        if (oneWay(ti, m, intruder)) continue;
+        // This intruder narrows it whatever is hidden now (an earlier publication showed too much):
+        // at least it is not to work it out exactly.
+        if (!unprotectable.includes(ti)) unprotectable.push(ti);
+        const least = solve(ti, m, intruder, 'least');
+        if (least === null) continue;
+        for (const j of least) hide(j);
+        witnesses.push({ target: ti, measure: m, intruder, mode: 'least', cells: least });
       }
     };
 
+    /** Protects target t in measure m from an intruder with a change up and another down; false when one of them does not exist. */
+    const oneWay = (ti: number, m: Measure, intruder: Intruder): boolean => {
+      const up = solve(ti, m, intruder, 'up');
+      const down = up === null ? null : solve(ti, m, intruder, 'down');
+      if (up === null || down === null) return false;
+      for (const [mode, moved] of [
+        ['up', up],
+        ['down', down],
+      ] as const) {
+        for (const j of moved) hide(j);
+        witnesses.push({ target: ti, measure: m, intruder, mode, cells: moved });
+      }
+      return true;
+    };
+
     // Largest first: a large cell's partners often protect the smaller ones.
+    const started = Date.now();
     const order = targets.map((_, i) => i).sort((a, b) => sumOf('value', targets[b]!.atoms) - sumOf('value', targets[a]!.atoms) || a - b);
     for (const ti of order) for (const m of MEASURES) protectTarget(ti, m);
 
     // Clean-up: a secondary cell stays hidden only if some target cannot do without it.
     let released = 0;
-    const deadline = Date.now() + (problem.cleanupMs ?? 1000);
+    // At most half as long as finding the pattern took, and 400 ms: it saves a few cells.
+    const deadline = Date.now() + Math.min(problem.cleanupMs ?? 400, (Date.now() - started) / 2);
     const secondary = cells.map((_, j) => j).filter((j) => hidden[j] && !cells[j]!.primary && !isTargetCell(targets, j));
     secondary.sort((a, b) => cost[b]! - cost[a]! || a - b);
     for (const j of secondary) {
@@ -292,7 +450,7 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       const replaced: Set<number>[] = [];
       let ok = true;
       for (const w of using) {
-        const moved = solve(w.target, w.measure, w.intruder);
+        const moved = (w.intruder === 'all' && w.mode === 'both' ? freePair(w.target, w.measure) : null) ?? solve(w.target, w.measure, w.intruder, w.mode);
         if (moved === null || [...moved].some((k) => !hidden[k] || k === j)) {
           ok = false;
           break;

@@ -134,6 +134,9 @@ async function decide(db: Executor, periodId: number, counted: readonly Counted[
     counted.map((c) => c.row_set_id),
     settings,
   );
+  // Nothing to protect: no cell breaks the rules, and no earlier publication to differ from.
+  if (previous.length === 0 && !cells.some((c) => c.primary_confidential))
+    return { cells, hidden: cells.map(() => false), unprotectable: 0, ms: Date.now() - started };
   const companyOf = new Map<number, number>();
   for (const p of previous) p.row_set_ids.forEach((r, i) => companyOf.set(r, p.company_ids[i]!));
   for (const c of counted) companyOf.set(c.row_set_id, c.company_id);
