@@ -225,8 +225,105 @@ try {
   console.log(`| first read of a period whose cells are not built (${COMPANIES * CODES} rows) | ${ms(coldMs)} | | | |`);
   console.log(`| cluster after an approval in the big market (its kept figures summed again) | ${ms(afterApproval)} | | | |`);
   console.log(`| cluster with no kept figures (five markets summed from their cells) | ${ms(keptCold)} | | | |`);
+
+  if (!process.env.BENCH_ONLY || 'publish'.includes(process.env.BENCH_ONLY)) await benchPublishing();
 } finally {
   // BENCH_KEEP=1 leaves the database on the server (TEST_DATABASE_URL) to look at its plans.
   if (process.env.BENCH_KEEP) process.exit(0);
   await t.close();
+}
+
+/**
+ * Publishing (issue 19): what deciding the pattern costs. A market of its own organization with
+ * 500 codes in 20 overlapping groups (60 codes each, chosen by a hash) and 5 sections, 60
+ * companies, 24 monthly periods; a third of the codes are rare (a company or two: primary cells),
+ * a tenth have one dominant company. Each period is published through the API in turn; then two
+ * late reports of the last period are approved and it is published again. Printed: the time per
+ * publication, and the cells hidden beyond the primary ones against what the old rule (one
+ * confidential cell of a breakdown takes the next smallest with it) hid.
+ */
+async function benchPublishing() {
+  const setupStart = performance.now();
+  const org = await one<{ id: number }>(sql`insert into organizations (name) values ('Bench publishing') returning id`);
+  const sek = await one<{ id: number }>(sql`select id from currencies where iso_code = 'SEK'`);
+  const market = await one<{ id: number }>(sql`insert into markets (organization_id, international_name, local_name, iso_code, currency_id)
+    values (${org.id}, 'Publishing', 'Publishing', 'PB', ${sek.id}) returning id`);
+  await t.db.execute(
+    sql`insert into codes (organization_id, code, name) select ${org.id}, (2000 + g)::text, 'Code ' || g from generate_series(0, ${CODES - 1}::int) g`,
+  );
+  await t.db.execute(sql`insert into code_markets (code_id, market_id) select id, ${market.id} from codes where organization_id = ${org.id}`);
+  await t.db.execute(sql`insert into code_groups (organization_id, title) select ${org.id}, 'Overlapping ' || g from generate_series(1, ${GROUPS}::int) g`);
+  // Each code in three groups or so: 60 codes a group, groups overlapping.
+  await t.db.execute(sql`insert into code_group_codes (code_group_id, code_id)
+    select g.id, c.id from codes c join code_groups g on g.organization_id = c.organization_id
+    where c.organization_id = ${org.id} and abs(hashtext(c.code || '/' || g.title)) % ${CODES} < 60`);
+  await t.db.execute(sql`insert into code_sections (organization_id, name, start, length)
+    select ${org.id}, 'Section ' || g, 2000 + g * ${CODES / SECTIONS}, ${CODES / SECTIONS} from generate_series(0, ${SECTIONS - 1}::int) g`);
+  await t.db.execute(sql`with c as (insert into companies (name) select 'PB company ' || g from generate_series(1, 60) g returning id)
+    , o as (insert into company_organizations (company_id, organization_id) select id, ${org.id} from c)
+    insert into company_markets (company_id, market_id, roles) select id, ${market.id}, '{reporter}' from c`);
+  const periods: { id: number; uuid: string }[] = [];
+  for (const [pi, title] of TITLES.entries()) {
+    const last = pi === TITLES.length - 1;
+    const period = await one<{ id: number; uuid: string }>(sql`insert into periods (market_id, title, starts_on, ends_on, status)
+      values (${market.id}, ${title}, ${`${title}-01`}, ${endOf(title)}, ${last ? 'open' : 'closed'}) returning id, uuid::text as uuid`);
+    periods.push(period);
+    await t.db.execute(sql`insert into reports (period_id, company_id, status)
+      select ${period.id}, cm.company_id, case when ${last} and row_number() over (order by cm.company_id) <= 2 then 40 else 60 end
+      from company_markets cm where cm.market_id = ${market.id}`);
+    await t.db.execute(sql`insert into report_row_sets (report_id) select id from reports where period_id = ${period.id}`);
+    await t.db.execute(sql`update reports r set row_set_id = s.id from report_row_sets s where s.report_id = r.id and r.period_id = ${period.id}`);
+    // Rare codes (a third: 3 % of the companies), medium (15 %), common (50 %); a tenth dominated by one company.
+    await t.db.execute(sql`insert into report_rows (row_set_id, code_id, volume, value)
+      select r.row_set_id, c.id,
+        ((abs(hashtext(r.company_id || '/' || c.id || '/' || ${pi})) % 997 + 1) * (case when abs(hashtext('d' || c.id)) % 10 = 0 and r.company_id % 60 = c.id % 60 then 60 else 1 end))::numeric / 4,
+        ((abs(hashtext(c.id || '/' || r.company_id || '/' || ${pi})) % 99991 + 100) * (case when abs(hashtext('d' || c.id)) % 10 = 0 and r.company_id % 60 = c.id % 60 then 60 else 1 end))::numeric * 12.5
+      from reports r cross join codes c
+      where r.period_id = ${period.id} and c.organization_id = ${org.id}
+        and abs(hashtext(r.company_id || ':' || c.id)) % 1000 < case abs(hashtext('p' || c.id)) % 10 when 0 then 30 when 1 then 30 when 2 then 30
+          when 3 then 150 when 4 then 150 when 5 then 150 when 6 then 150 else 500 end`);
+  }
+  await t.db.execute(sql`analyze`);
+  const rows = await one<{ n: number }>(sql`select count(*)::int as n from report_rows rr join reports r on r.row_set_id = rr.row_set_id
+    join periods p on p.id = r.period_id where p.market_id = ${market.id}`);
+  const admin = {
+    cookie: await signIn(t.app, (await createUser(t.db, { roles: ['market-admin'], organizationIds: [org.id], marketIds: [market.id] })).email),
+    ...XHR,
+  };
+  console.log(`\npublishing market: 60 companies × ${CODES} codes (${rows.n} rows) × ${TITLES.length} periods in ${ms(performance.now() - setupStart)}`);
+  const publish = async (uuid: string, action: 'publish' | 'republish') => {
+    const start = performance.now();
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/periods/${uuid}/${action}`, headers: admin });
+    if (res.statusCode !== 200) throw new Error(`${action}: ${res.statusCode} ${res.body}`);
+    return performance.now() - start;
+  };
+  const times: number[] = [];
+  for (const p of periods) times.push(await publish(p.uuid, 'publish'));
+  const late = (await t.db.execute<{ uuid: string }>(sql`select uuid::text as uuid from reports where period_id = ${periods.at(-1)!.id} and status = 40`)).rows;
+  for (const r of late) {
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${r.uuid}/status`, headers: admin, payload: { status: 60 } });
+    if (res.statusCode !== 200) throw new Error(`approve: ${res.statusCode} ${res.body}`);
+  }
+  const again = await publish(periods.at(-1)!.uuid, 'republish');
+  // What the old rule hid beyond the primary cells: per breakdown with exactly one primary cell, the next smallest (or the total).
+  const counts = await t.db.execute<{ number: number; cells: number; primary_cells: number; hidden_cells: number; decided_ms: number; old: number }>(sql`
+    select s.number, (select count(*)::int from statistics_publication_cells c where c.publication_id = s.id) as cells,
+      s.primary_cells, s.hidden_cells, s.decided_ms,
+      (select count(*)::int from (select c.dimension from statistics_publication_cells c where c.publication_id = s.id and c.dimension <> 'total'
+        group by c.dimension having count(*) filter (where c.primary_confidential) = 1) x) as old
+    from statistics_publications s join periods p on p.id = s.period_id where p.market_id = ${market.id} order by p.starts_on, s.number`);
+  const first = counts.rows.filter((c) => c.number === 1);
+  const republished = counts.rows.find((c) => c.number === 2)!;
+  const sum = (f: (c: (typeof first)[number]) => number) => first.reduce((s, c) => s + f(c), 0);
+  console.log('| publishing (API, 24 periods one after another) | median | p95 | max |');
+  console.log('|---|---|---|---|');
+  console.log(`| publish a period | ${ms(median(times))} | ${ms(p95(times))} | ${ms(Math.max(...times))} |`);
+  console.log(
+    `| of which deciding the pattern (decided_ms) | ${ms(median(first.map((c) => c.decided_ms)))} | ${ms(p95(first.map((c) => c.decided_ms)))} | ${ms(Math.max(...first.map((c) => c.decided_ms)))} |`,
+  );
+  console.log(`| publish the last period again after 2 late approvals | ${ms(again)} (deciding ${ms(republished.decided_ms)}) | | |`);
+  console.log(
+    `\ncells a period ${Math.round(sum((c) => c.cells) / first.length)}; primary ${sum((c) => c.primary_cells)} in 24 periods; hidden beyond them ${sum((c) => c.hidden_cells - c.primary_cells)} (the old rule: ${sum((c) => c.old)}, which protected nothing against subtraction)`,
+  );
+  console.log(`published again: primary ${republished.primary_cells}, hidden ${republished.hidden_cells} of ${republished.cells} cells`);
 }
