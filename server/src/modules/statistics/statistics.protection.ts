@@ -320,7 +320,10 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       while (i < x.length || k < y.length) {
         if (k >= y.length || (i < x.length && x[i]! < y[k]!)) out.push(x[i++]!);
         else if (i >= x.length || y[k]! < x[i]!) out.push(y[k++]!);
-        else (i++, k++);
+        else {
+          i++;
+          k++;
+        }
       }
       return out;
     };
