@@ -54,7 +54,7 @@ export interface ProtectionProblem {
   sensitive?: readonly Sum[];
   /** Required protection as a fraction (0.1: ±10 %). */
   protection: number;
-  /** Time spent at most on giving back secondary cells that turn out not to be needed (the pattern is safe either way); 400 ms by default, and never more than half the time the pattern took. */
+  /** Time spent at most on giving back secondary cells that turn out not to be needed (the pattern is safe either way); 300 ms by default, and never more than half the time the pattern took. */
   cleanupMs?: number;
 }
 export interface ProtectionResult {
@@ -441,8 +441,8 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
 
     // Clean-up: a secondary cell stays hidden only if some target cannot do without it.
     let released = 0;
-    // At most half as long as finding the pattern took, and 400 ms: it saves a few cells.
-    const deadline = Date.now() + Math.min(problem.cleanupMs ?? 400, (Date.now() - started) / 2);
+    // At most half as long as finding the pattern took, and 300 ms: it saves a few cells.
+    const deadline = Date.now() + Math.min(problem.cleanupMs ?? 300, (Date.now() - started) / 2);
     const secondary = cells.map((_, j) => j).filter((j) => hidden[j] && !cells[j]!.primary && !isTargetCell(targets, j));
     secondary.sort((a, b) => cost[b]! - cost[a]! || a - b);
     for (const j of secondary) {
