@@ -102,27 +102,36 @@ test.describe('statistics', () => {
     await expect(trend.locator('.recharts-line').first()).toBeAttached();
     await expect(trend).toContainText('Sweden · Total');
 
-    // Breakdown by code group, values in euros.
+    // Breakdown by code group, values in euros: the groups are all shown (the codes hidden inside
+    // them are hidden in pairs, so no group minus its shown codes gives one away).
     await page.getByTestId('breakdown').getByText('Code group', { exact: true }).click();
     await expect(page).toHaveURL(/[?&]by=code_group(&|$)/);
     await expect(table.getByRole('columnheader', { name: /^Code group\b/ })).toBeVisible();
-    await expect(row(page, 'Earth moving').getByTestId('confidential')).toBeVisible();
-    await expect(row(page, 'Aftermarket').getByTestId('confidential')).toBeVisible();
+    await expect(row(page, 'Earth moving').getByTestId('confidential')).toHaveCount(0);
     await expect(row(page, 'Agriculture').getByTestId('confidential')).toHaveCount(0);
 
     await pick(page, 'Currency', /^EUR/);
     await expect(page).toHaveURL(/[?&]currency=EUR(&|$)/);
     await expect(page.getByTestId('currency-line')).toHaveText(/^Values in EUR: 1 SEK = 0\.0874 EUR \(rate valid from Jul 1, 2026\)/);
+    const groups = await dataOf<Market>(page.request, `/api/v1/statistics/market?period_uuid=${periodUuid}&by=code_group&currency=EUR`);
+    const agriculture = groups.rows.find((r) => r.key.title === 'Agriculture')!;
+    await expect(await cellUnder(table, row(page, 'Agriculture'), 'Value')).toHaveText(shown(agriculture.value!));
 
-    // What the viewer's answer says, and what Sweden's approver (who sees everything) knows of the withheld rows.
-    const query = `period_uuid=${periodUuid}&by=code_group&currency=EUR`;
+    // Back to codes, still in euros: what the viewer's answer says, and what Sweden's approver (who
+    // sees everything) knows of the withheld rows.
+    await page.getByTestId('breakdown').getByText('Code', { exact: true }).click();
+    await expect(page).toHaveURL(/[?&]by=code(&|$)/);
+    const query = `period_uuid=${periodUuid}&by=code&currency=EUR`;
     const mine = await dataOf<Market>(page.request, `/api/v1/statistics/market?${query}`);
     const approverApi = await apiAs('market-admin@demo.test');
     const full = await dataOf<Market>(approverApi, `/api/v1/statistics/market?${query}`);
-    const agriculture = mine.rows.find((r) => r.key.title === 'Agriculture')!;
-    await expect(await cellUnder(table, row(page, 'Agriculture'), 'Value')).toHaveText(shown(agriculture.value!));
+    const tractors = mine.rows.find((r) => r.key.code === '1001')!;
+    await expect(await cellUnder(table, row(page, '1001 Tractors below 50 hp'), 'Value')).toHaveText(shown(tractors.value!));
     const hidden = full.rows.filter((r) => r.confidential);
-    expect(hidden.map((r) => r.key.title).sort()).toEqual(['Aftermarket', 'Earth moving']);
+    // The two codes one company sells alone, and the cells hidden with them.
+    expect(hidden.map((r) => r.key.code)).toEqual(expect.arrayContaining(['2001', '3006']));
+    expect(hidden.length).toBeGreaterThan(2);
+    expect(mine.rows.filter((r) => r.confidential).map((r) => r.key.code)).toEqual(hidden.map((r) => r.key.code));
     const withheld = hidden.flatMap((r) => [r.volume!, r.value!]);
     const withheldValues = hidden.map((r) => r.value!);
     for (const figure of withheld) expect(figure, 'the approver sees the figures of the confidential rows').toMatch(/^\d+\.\d{4}$/);
@@ -144,31 +153,30 @@ test.describe('statistics', () => {
       flat.some((v) => v.includes('SEK') && v.includes('EUR')),
       'the rate in the header block',
     ).toBe(true);
-    const header = sheetRows.find((r) => r[0] === 'Name' && r.includes('Value'))!;
+    const header = sheetRows.find((r) => r[0] === 'Code' && r.includes('Value'))!;
     expect(header, 'the header row of the table').toBeTruthy();
     const valueColumn = header.indexOf('Value');
     const confidentialColumn = header.indexOf('Confidential');
-    const sheetRow = (name: string) => sheetRows.find((r) => r[0] === name)!;
-    expect(Number(sheetRow('Agriculture')[valueColumn])).toBeCloseTo(Number(agriculture.value), 4);
-    for (const name of ['Earth moving', 'Aftermarket']) {
-      expect(sheetRow(name)[valueColumn] ?? null).toBeNull();
-      expect(sheetRow(name)[confidentialColumn]).toBe('yes');
+    const sheetRow = (code: string) => sheetRows.find((r) => r[0] === code)!;
+    expect(Number(sheetRow('1001')[valueColumn])).toBeCloseTo(Number(tractors.value), 4);
+    for (const code of hidden.map((r) => r.key.code!)) {
+      expect(sheetRow(code)[valueColumn] ?? null).toBeNull();
+      expect(sheetRow(code)[confidentialColumn]).toBe('yes');
     }
     for (const figure of withheldValues) expect(flat).not.toContain(String(Number(figure)));
 
     // CSV: the same table; the withheld rows are empty but for "yes" under Confidential.
     const csvHref = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
     expect(csvHref).toContain('format=csv');
-    expect(csvHref).toContain('by=code_group');
+    expect(csvHref).toContain('by=code');
     expect(csvHref).toContain('currency=EUR');
     const csvResponse = await page.request.get(csvHref!);
     expect(csvResponse.status()).toBe(200);
     const csv = await csvResponse.text();
     const lines = csv.trim().split(/\r\n/);
-    expect(lines[0]).toMatch(/^Name,Volume,Value,.*,Confidential$/);
-    expect(lines).toContain('Earth moving,,,,,,,,,,,,,,,,yes');
-    expect(lines).toContain('Aftermarket,,,,,,,,,,,,,,,,yes');
-    expect(lines.find((l) => l.startsWith('Agriculture,'))).toContain(`,${agriculture.value},`);
+    expect(lines[0]).toMatch(/^Code,Name,Volume,Value,.*,Confidential$/);
+    expect(lines).toContain('2001,Excavators below 6 t,,,,,,,,,,,,,,,,yes');
+    expect(lines.find((l) => l.startsWith('1001,'))).toContain(`,${tractors.value},`);
     const fields = lines.flatMap((l) => l.split(','));
     for (const figure of withheld) expect(fields).not.toContain(figure);
   });
@@ -180,7 +188,7 @@ test.describe('statistics', () => {
     const { periodUuid } = await swedenPeriod(reporterApi, '2026-09');
     const answer = await dataOf<Market>(reporterApi, `/api/v1/statistics/market?period_uuid=${periodUuid}&by=code`);
     const tractors = answer.rows.find((r) => r.key.code === '1001')!;
-    const parts = answer.rows.find((r) => r.key.code === '3001')!;
+    const parts = answer.rows.find((r) => r.key.code === '3006')!;
     expect(tractors.own_volume).toBeTruthy();
     expect(parts.confidential).toBe(true);
 
@@ -199,7 +207,7 @@ test.describe('statistics', () => {
     await expect(await cellUnder(table, tractorsRow, 'Own value share')).toHaveText(percent(tractors.own_value_share_pct!));
     await expect(await cellUnder(table, tractorsRow, 'Value')).toHaveText(shown(tractors.value!));
     // A confidential row: the market's figures are withheld, the reporter's own are not.
-    const partsRow = row(page, '3001 Engine parts');
+    const partsRow = row(page, '3006 Batteries and chargers');
     await expect(partsRow.getByTestId('confidential')).toBeVisible();
     await expect(partsRow).toContainText(shown(parts.own_value!));
 
@@ -229,11 +237,11 @@ test.describe('statistics', () => {
     const table = page.getByTestId('statistics-table');
     await expect(table.getByRole('columnheader', { name: 'Rank' })).toBeVisible();
     await expect(table.getByRole('columnheader', { name: /^Company\b/ })).toBeVisible();
-    // Skåne Lantbruk's report waits for approval and is counted (provisional), largest by value.
+    // Skåne Lantbruk's report waits for approval and is counted (provisional), second by value.
     const skane = row(page, 'Skåne Lantbruk AB');
-    await expect(skane.getByRole('cell').first()).toHaveText('1');
-    await expect(row(page, 'Göta Maskin AB').getByRole('cell').first()).toHaveText('2');
-    await expect(row(page, 'Vasa Agri AB').getByRole('cell').first()).toHaveText('3');
+    await expect(row(page, 'Vasa Agri AB').getByRole('cell').first()).toHaveText('1');
+    await expect(skane.getByRole('cell').first()).toHaveText('2');
+    await expect(row(page, 'Göta Maskin AB').getByRole('cell').first()).toHaveText('3');
     // The approver sees every company's figures: nothing withheld.
     await expect(skane.getByTestId('confidential')).toHaveCount(0);
     await expect(page.getByTestId('confidential-note')).toHaveCount(0);

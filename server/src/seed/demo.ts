@@ -174,18 +174,22 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
       [groupRows[3]!.id, codeIds('30')],
     ];
     await tx.insert(codeGroupCodes).values(groupCodes.flatMap(([groupId, ids]) => ids.map((code_id) => ({ code_group_id: groupId, code_id }))));
-    // What each company reports.
+    // What each company reports. At least three companies share each section, so the markets' totals
+    // can be published; in Sweden Göta alone sells small excavators (2001) and Nordlys alone
+    // batteries (3006), whose figures stay confidential.
+    const earthMovingButSmall = codeIds('20').filter((id) => id !== byCode('2001')[0]);
+    const partsButBatteries = codeIds('30').filter((id) => id !== byCode('3006')[0]);
     await tx
       .insert(companyCodes)
       .values([
         ...[...codeIds('10'), ...codeIds('30')].map((code_id) => ({ company_id: nordlys!.id, code_id })),
         ...codeIds('20').map((code_id) => ({ company_id: fjord!.id, code_id })),
-        ...[...codeIds('11'), ...codeIds('10')].map((code_id) => ({ company_id: sisu!.id, code_id })),
+        ...[...codeIds('11'), ...codeIds('10'), ...earthMovingButSmall].map((code_id) => ({ company_id: sisu!.id, code_id })),
         ...[...codeIds('10'), ...codeIds('20')].map((code_id) => ({ company_id: gota!.id, code_id })),
-        ...[...codeIds('10'), ...codeIds('11')].map((code_id) => ({ company_id: vasa!.id, code_id })),
-        ...[...codeIds('10'), ...codeIds('11'), ...codeIds('30')].map((code_id) => ({ company_id: skane!.id, code_id })),
-        ...[...codeIds('10'), ...codeIds('20')].map((code_id) => ({ company_id: bergen!.id, code_id })),
-        ...[...codeIds('10'), ...codeIds('30')].map((code_id) => ({ company_id: troms!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('11'), ...earthMovingButSmall, ...partsButBatteries].map((code_id) => ({ company_id: vasa!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('11'), ...partsButBatteries].map((code_id) => ({ company_id: skane!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('20'), ...codeIds('30')].map((code_id) => ({ company_id: bergen!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('20'), ...codeIds('30')].map((code_id) => ({ company_id: troms!.id, code_id })),
       ]);
 
     // Conversions between the four currencies and EUR (rate: multiply to convert), from 2025 on, so
@@ -260,16 +264,16 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
     const reportingCompanies: Record<number, { id: number; codeIds: number[] }[]> = {
       [se!.id]: [
         { id: nordlys!.id, codeIds: [...codeIds('10'), ...codeIds('30')] },
-        { id: sisu!.id, codeIds: [...codeIds('11'), ...codeIds('10')] },
+        { id: sisu!.id, codeIds: [...codeIds('11'), ...codeIds('10'), ...earthMovingButSmall] },
         { id: gota!.id, codeIds: [...codeIds('10'), ...codeIds('20')] },
-        { id: vasa!.id, codeIds: [...codeIds('10'), ...codeIds('11')] },
-        { id: skane!.id, codeIds: [...codeIds('10'), ...codeIds('11'), ...codeIds('30')] },
+        { id: vasa!.id, codeIds: [...codeIds('10'), ...codeIds('11'), ...earthMovingButSmall, ...partsButBatteries] },
+        { id: skane!.id, codeIds: [...codeIds('10'), ...codeIds('11'), ...partsButBatteries] },
       ],
       [no!.id]: [
         { id: nordlys!.id, codeIds: [...codeIds('10'), ...codeIds('30')] },
         { id: fjord!.id, codeIds: codeIds('20') },
-        { id: bergen!.id, codeIds: [...codeIds('10'), ...codeIds('20')] },
-        { id: troms!.id, codeIds: [...codeIds('10'), ...codeIds('30')] },
+        { id: bergen!.id, codeIds: [...codeIds('10'), ...codeIds('20'), ...codeIds('30')] },
+        { id: troms!.id, codeIds: [...codeIds('10'), ...codeIds('20'), ...codeIds('30')] },
       ],
     };
     const admin = signInIds.get('admin@demo.test')!;
