@@ -434,9 +434,12 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       return true;
     };
 
-    // Largest first: a large cell's partners often protect the smaller ones.
+    // The publication's own primary cells first, then what earlier publications ask for (whose
+    // changes mostly reuse the cells hidden by then); largest first: a large cell's partners often
+    // protect the smaller ones.
     const started = Date.now();
-    const order = targets.map((_, i) => i).sort((a, b) => sumOf('value', targets[b]!.atoms) - sumOf('value', targets[a]!.atoms) || a - b);
+    const rank = (i: number) => (targets[i]!.cell === null ? 1 : 0);
+    const order = targets.map((_, i) => i).sort((a, b) => rank(a) - rank(b) || sumOf('value', targets[b]!.atoms) - sumOf('value', targets[a]!.atoms) || a - b);
     for (const ti of order) for (const m of MEASURES) protectTarget(ti, m);
 
     // Clean-up: a secondary cell stays hidden only if some target cannot do without it.

@@ -426,6 +426,34 @@ describe('GET /statistics/trend, /cluster, /company', () => {
     expect(res.body).not.toContain('7777.1234');
   });
 
+  it('when a cluster has one market, then it answers what the market answers, for an approver (provisional too) and for a viewer', async () => {
+    const alone = (await t.db.execute<{ id: number }>(sql`insert into clusters (organization_id, name) values (${w.org.id}, 'Sweden alone') returning id`))
+      .rows[0]!.id;
+    await t.db.execute(sql`insert into cluster_markets (cluster_id, market_id) values (${alone}, ${w.market})`);
+    const figures = (row: Record<string, unknown>) => {
+      const { key: _key, markets: _markets, market_id: _market, ...rest } = row;
+      return rest;
+    };
+    for (const [who, period] of [
+      ['clusterAdmin', '2026-04'],
+      ['clusterAdmin', P],
+      ['clusterViewer', P],
+    ] as const) {
+      for (const by of ['code', 'code_group', 'total'] as const) {
+        const market = (await get(who, `/statistics/market?period_uuid=${uuid(period)}&by=${by}&currency=EUR`)).json().data;
+        const res = await get(who, `/statistics/cluster?cluster_id=${alone}&month=${period}&by=${by}&currency=EUR`);
+        expect(res.statusCode, res.body).toBe(200);
+        const cluster = res.json().data;
+        expect(cluster.provisional).toBe(market.provisional);
+        expect(cluster.coverage).toEqual(market.coverage);
+        expect(cluster.rows.map(figures)).toEqual(market.rows.map(figures));
+        expect(cluster.rows.map((r: { markets: Record<string, unknown>[] }) => figures(r.markets[0]!))).toEqual(market.rows.map(figures));
+        expect(figures(cluster.totals)).toEqual(figures(market.totals));
+      }
+    }
+    await t.db.execute(sql`delete from clusters where id = ${alone}`);
+  });
+
   it('when the cluster is asked for by code in EUR, then each market side by side and the cluster total equal the recomputation', async () => {
     const res = await get('admin', `/statistics/cluster?cluster_id=${w.cluster}&month=2026-03&by=code&currency=EUR`);
     expect(res.statusCode, res.body).toBe(200);
