@@ -25,6 +25,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { createTestApp, createUser, signIn, XHR } from '../server/test/helpers.ts';
+import { publishPeriod } from '../server/src/modules/statistics/statistics.publications.ts';
 
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 300);
 const OTHER_COMPANIES = Number(process.env.BENCH_OTHER_COMPANIES ?? 30);
@@ -103,6 +104,11 @@ try {
   await t.db.execute(sql`analyze`);
   const rowCount = await one<{ n: number }>(sql`select count(*)::int as n from report_rows`);
   console.log(`${rowCount.n} rows in ${ms(performance.now() - setupStart)}`);
+  // The published periods as viewers see them (issue 19): each published once, as an administrator would have.
+  const publishStart = performance.now();
+  const published = (await t.db.execute<{ id: number }>(sql`select id from periods where published_at is not null order by starts_on, id`)).rows;
+  for (const p of published) await publishPeriod(t.db, p.id, { actorId: null, mark: false });
+  console.log(`${published.length} periods published in ${ms(performance.now() - publishStart)} (no cell breaks the rules: no pattern to decide)`);
 
   const market = markets[0]!;
   const periods = (
@@ -158,9 +164,12 @@ try {
         }
       }
     };
-    const start = performance.now();
-    await t.app.inject({ url: `/api/v1${process.env.BENCH_PROFILE}`, headers: clusterViewer });
-    console.log(`total ${(performance.now() - start).toFixed(1)} ms`);
+    // Twice: the first call builds what the next ones read.
+    for (const call of ['first', 'second']) {
+      const start = performance.now();
+      await t.app.inject({ url: `/api/v1${process.env.BENCH_PROFILE}`, headers: clusterViewer });
+      console.log(`${call} call: ${(performance.now() - start).toFixed(1)} ms`);
+    }
     (pool as unknown as { query: unknown }).query = q;
   }
   const results: { name: string; median: number; p95: number; bytes: number; sql: number }[] = [];

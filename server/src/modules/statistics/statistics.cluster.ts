@@ -10,16 +10,16 @@ import { aggregate, type AggregateRow, type Selection } from './statistics.aggre
 import type { Dimension } from './statistics.cells.ts';
 import { coverageSeen, figuresOf, liveOf, selectionOf, type Source, sourcesOf } from './statistics.confidentiality.ts';
 import {
-  comparisonOf,
+  comparisonsOf,
   keysOf,
-  marketRow,
+  marketRows,
   marketSummary,
   ordered,
   type PeriodRow,
   periodColumns,
   periodSummary,
   periodsOf,
-  ratesOf,
+  ratesOfMarkets,
   rolesOf,
 } from './statistics.periods.ts';
 
@@ -55,20 +55,28 @@ export async function findClusterStatistics(
     order by p.market_id, p.starts_on`);
   const settings = await settingsOf(db, cluster.organization_id);
   const approver = (marketId: number) => accessIn(principal, marketId, companyId).approver;
-  // Each market's period, comparison and rates at once (a PostgreSQL server answers them side by
-  // side); the first market in order that fails, fails the request, as if asked one by one.
+  // Every market's period, comparison and rates in three queries; the first market in order whose
+  // comparison has no rate fails the request, as if they were asked one by one.
   const visible = candidates.rows.filter((period) => approver(period.market_id) || period.published);
-  const prepare = async (period: PeriodRow) => {
-    const market = (await marketRow(db, period.market_id))!;
-    const comparison = await comparisonOf(db, period, approver(period.market_id));
-    const rates = await ratesOf(db, market, query.currency, periodsOf(period, comparison));
-    return { period, market, comparison, rates };
-  };
-  const prepared: Awaited<ReturnType<typeof prepare>>[] = [];
-  for (const settled of await Promise.allSettled(visible.map(prepare))) {
-    if (settled.status === 'rejected') throw settled.reason;
-    prepared.push(settled.value);
-  }
+  const marketsById = await marketRows(
+    db,
+    visible.map((p) => p.market_id),
+  );
+  const comparisons = await comparisonsOf(
+    db,
+    visible.map((period) => ({ period, approver: approver(period.market_id) })),
+  );
+  const ratesByMarket = await ratesOfMarkets(
+    db,
+    visible.map((period) => ({ market: marketsById.get(period.market_id)!, periods: periodsOf(period, comparisons.get(period.id)!) })),
+    query.currency,
+  );
+  const prepared = visible.map((period) => ({
+    period,
+    market: marketsById.get(period.market_id)!,
+    comparison: comparisons.get(period.id)!,
+    rates: ratesByMarket.get(period.market_id)!,
+  }));
   const sources = await sourcesOf(
     db,
     prepared.flatMap(({ period, comparison }) => periodsOf(period, comparison)),

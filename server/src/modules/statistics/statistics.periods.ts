@@ -44,6 +44,14 @@ export async function marketRow(db: Executor, marketId: number): Promise<MarketR
   return rows.rows[0] ?? null;
 }
 
+/** Several markets in one query. */
+export async function marketRows(db: Executor, marketIds: readonly number[]): Promise<Map<number, MarketRow>> {
+  const rows = await db.execute<MarketRow>(sql`
+    select m.id, m.organization_id, m.international_name, m.local_name, m.iso_code, m.currency_id, c.iso_code as currency
+    from markets m left join currencies c on c.id = m.currency_id where m.id = any(${sqlArray(marketIds, 'int')})`);
+  return new Map(rows.rows.map((m) => [m.id, m]));
+}
+
 export const marketSummary = (m: MarketRow) => ({ id: m.id, international_name: m.international_name, local_name: m.local_name, iso_code: m.iso_code });
 export const periodSummary = (p: PeriodRow): StatisticsPeriod => ({
   uuid: p.uuid,
@@ -72,21 +80,40 @@ export interface Comparison {
 }
 
 export async function comparisonOf(db: Executor, period: PeriodRow, approver: boolean): Promise<Comparison> {
-  const rows = await db.execute<PeriodRow & { ly_start: string }>(sql`
-    with me as (select starts_on, (starts_on - interval '12 months')::date as ly_start from periods where id = ${period.id})
-    select ${periodColumns}, me.ly_start::text as ly_start from periods p, me
-    where p.market_id = ${period.market_id}
+  return (await comparisonsOf(db, [{ period, approver }])).get(period.id)!;
+}
+
+/** The comparisons of several periods (a cluster's markets) in one query. */
+export async function comparisonsOf(db: Executor, items: readonly { period: PeriodRow; approver: boolean }[]): Promise<Map<number, Comparison>> {
+  const out = new Map<number, Comparison>();
+  if (items.length === 0) return out;
+  const rows = await db.execute<PeriodRow & { of: number; ly_start: string }>(sql`
+    with me as (
+      select x.id, x.approver, q.market_id, q.starts_on, (q.starts_on - interval '12 months')::date as ly_start from unnest(${sqlArray(
+        items.map((i) => i.period.id),
+        'int',
+      )}, ${sqlArray(
+        items.map((i) => String(i.approver)),
+        'text',
+      )}::boolean[]) as x(id, approver)
+      join periods q on q.id = x.id
+    )
+    select ${periodColumns}, me.id as of, me.ly_start::text as ly_start from me join periods p on p.market_id = me.market_id
       and p.starts_on >= make_date(extract(year from me.starts_on)::int - 1, 1, 1) and p.starts_on <= me.starts_on
-      and (${approver} or p.published_at is not null or p.id = ${period.id})
+      and (me.approver or p.published_at is not null or p.id = me.id)
     order by p.starts_on`);
-  const year = period.starts_on.slice(0, 4);
-  const lyStart = rows.rows[0]?.ly_start ?? '';
-  const lastYearYear = String(Number(year) - 1);
-  return {
-    lastYear: rows.rows.find((p) => p.starts_on === lyStart) ?? null,
-    ytd: rows.rows.filter((p) => p.starts_on.startsWith(year) && p.starts_on <= period.starts_on),
-    ytdLastYear: rows.rows.filter((p) => p.starts_on.startsWith(lastYearYear) && p.starts_on <= lyStart),
-  };
+  for (const { period } of items) {
+    const mine = rows.rows.filter((r) => r.of === period.id);
+    const year = period.starts_on.slice(0, 4);
+    const lyStart = mine[0]?.ly_start ?? '';
+    const lastYearYear = String(Number(year) - 1);
+    out.set(period.id, {
+      lastYear: mine.find((p) => p.starts_on === lyStart) ?? null,
+      ytd: mine.filter((p) => p.starts_on.startsWith(year) && p.starts_on <= period.starts_on),
+      ytdLastYear: mine.filter((p) => p.starts_on.startsWith(lastYearYear) && p.starts_on <= lyStart),
+    });
+  }
+  return out;
 }
 
 export const periodsOf = (period: PeriodRow, c: Comparison) => [period, ...(c.lastYear ? [c.lastYear] : []), ...c.ytd, ...c.ytdLastYear];
@@ -112,38 +139,56 @@ export async function ratesOf(
   target: string | undefined,
   periods: readonly PeriodRow[],
 ): Promise<Map<number, StatisticsRate | null>> {
-  const out = new Map<number, StatisticsRate | null>();
-  if (!target || target === market.currency) {
-    for (const p of periods) out.set(p.id, null);
-    return out;
-  }
-  const currency = await db.execute<{ id: number }>(sql`select id from currencies where iso_code = ${target}`);
+  return (await ratesOfMarkets(db, [{ market, periods }], target)).get(market.id)!;
+}
+
+/**
+ * The rates of several markets' periods (a cluster's) in one query; the first market in the list
+ * with a period without a rate fails the request, as if they were asked one by one.
+ */
+export async function ratesOfMarkets(
+  db: Executor,
+  items: readonly { market: MarketRow; periods: readonly PeriodRow[] }[],
+  target: string | undefined,
+): Promise<Map<number, Map<number, StatisticsRate | null>>> {
+  const out = new Map<number, Map<number, StatisticsRate | null>>();
+  const converted = items.filter(({ market }) => target && target !== market.currency);
+  for (const { market, periods } of items) out.set(market.id, new Map(periods.map((p) => [p.id, null])));
+  if (converted.length === 0) return out;
+  const currency = await db.execute<{ id: number }>(sql`select id from currencies where iso_code = ${target!}`);
   const targetId = currency.rows[0]?.id;
-  if (targetId === undefined) throw validationError('currency', 'statistics.unknown_currency', { currency: target });
-  const unique = [...new Map(periods.map((p) => [p.id, p])).values()].sort((a, b) => (a.ends_on < b.ends_on ? 1 : -1));
-  if (unique.length === 0) return out;
-  const rows = await db.execute<{ id: number; ends_on: string; rate: string | null; valid_from: string | null; inverse: boolean }>(sql`
-    select p.id, p.ends_on::text as ends_on, coalesce(d.rate, round(1 / i.rate, 10))::text as rate,
+  if (targetId === undefined) throw validationError('currency', 'statistics.unknown_currency', { currency: target! });
+  // Per market, its periods latest first: a period without a rate names the latest such date.
+  const asked = converted.flatMap(({ market, periods }) =>
+    [...new Map(periods.map((p) => [p.id, p])).values()].sort((a, b) => (a.ends_on < b.ends_on ? 1 : -1)).map((p) => ({ market, p })),
+  );
+  if (asked.length === 0) return out;
+  const rows = await db.execute<{ n: number; rate: string | null; valid_from: string | null; inverse: boolean }>(sql`
+    select x.n, coalesce(d.rate, round(1 / i.rate, 10))::text as rate,
       coalesce(d.valid_from, i.valid_from)::text as valid_from, d.rate is null and i.rate is not null as inverse
     from unnest(${sqlArray(
-      unique.map((p) => p.id),
+      asked.map((_, n) => n),
       'int',
     )}, ${sqlArray(
-      unique.map((p) => p.ends_on),
+      asked.map((a) => a.p.ends_on),
       'date',
-    )}) as p(id, ends_on)
+    )}, ${sqlArray(
+      asked.map((a) => a.market.currency_id ?? -1),
+      'int',
+    )}) as x(n, ends_on, from_id)
     left join lateral (select rate, valid_from from currency_conversions
-      where from_currency_id = ${market.currency_id ?? -1} and to_currency_id = ${targetId} and valid_from <= p.ends_on
+      where from_currency_id = x.from_id and to_currency_id = ${targetId} and valid_from <= x.ends_on
       order by valid_from desc limit 1) d on true
     left join lateral (select rate, valid_from from currency_conversions
-      where from_currency_id = ${targetId} and to_currency_id = ${market.currency_id ?? -1} and valid_from <= p.ends_on
+      where from_currency_id = ${targetId} and to_currency_id = x.from_id and valid_from <= x.ends_on
       order by valid_from desc limit 1) i on true
-    order by p.ends_on desc`);
+    order by x.n`);
   for (const row of rows.rows) {
+    const { market, p } = asked[row.n]!;
     if (row.rate === null || row.valid_from === null) {
-      throw validationError('currency', 'statistics.no_rate', { from: market.currency ?? market.iso_code, to: target, date: row.ends_on });
+      throw validationError('currency', 'statistics.no_rate', { from: market.currency ?? market.iso_code, to: target!, date: p.ends_on });
     }
-    out.set(row.id, { from: market.currency ?? '', to: target, rate: row.rate, valid_from: row.valid_from, inverse: row.inverse });
+    out.get(market.id)!.set(p.id, { from: market.currency ?? '', to: target!, rate: row.rate, valid_from: row.valid_from, inverse: row.inverse });
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { accessIn, confidentialityOf, inOrganization, refuseMarket, settingsOf }
 import { aggregate, type Selection } from './statistics.aggregate.ts';
 import type { Dimension } from './statistics.cells.ts';
 import { coverageSeen, figuresOf, liveOf, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
-import { keysOf, type MarketRow, marketRow, marketSummary, type PeriodRow, periodColumns, ratesOf } from './statistics.periods.ts';
+import { keysOf, type MarketRow, marketRow, marketRows, marketSummary, type PeriodRow, periodColumns, ratesOfMarkets } from './statistics.periods.ts';
 
 /** One point of a trend: a market's period, or for a cluster a month with its markets' periods. */
 interface Point {
@@ -58,7 +58,8 @@ export async function findTrendStatistics(
       .map((r) => r.market_id)
       .filter((id) => accessIn(principal, id, companyId).sees);
     if (ids.length === 0) throw forbidden('statistics.no_access');
-    markets = (await Promise.all(ids.map((id) => marketRow(db, id)))).filter((m): m is MarketRow => !!m);
+    const byId = await marketRows(db, ids);
+    markets = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
   // The key must be the organization's (another organization's code: 404).
   if (keyType !== 'total') {
@@ -120,13 +121,22 @@ export async function findTrendStatistics(
   const ownCompanyId = markets.length === 1 && accessIn(principal, markets[0]!.id, companyId).member ? companyId! : undefined;
   const selections: Selection[] = [];
   const rateOfPoint: (StatisticsRate | null)[] = [];
+  // Every rate in one query; a market's periods latest first, so a missing rate names the latest date.
+  const ratesByMarket = await ratesOfMarkets(
+    db,
+    markets.map((market) => ({
+      market,
+      periods: points.flatMap((point) => [...point.periods, ...point.lastYear]).filter((p) => p.market_id === market.id),
+    })),
+    query.currency,
+  );
   for (const [index, point] of points.entries()) {
     let pointRate: StatisticsRate | null = null;
     for (const market of markets) {
       const mine = point.periods.filter((p) => p.market_id === market.id);
       const lastYear = point.lastYear.filter((p) => p.market_id === market.id);
       if (mine.length === 0) continue;
-      const rates = await ratesOf(db, market, query.currency, [...mine, ...lastYear]);
+      const rates = ratesByMarket.get(market.id)!;
       for (const p of mine) selections.push(selectionOf(index, p, 'p', rates.get(p.id), sources.get(p.id)!));
       for (const p of lastYear) selections.push(selectionOf(index, p, 'ly', rates.get(p.id), sources.get(p.id)!));
       if (markets.length === 1) pointRate = rates.get(mine[0]!.id) ?? null;
