@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { row, signIn } from './helpers.ts';
-import { periodTitle } from './reporting-fixtures.ts';
+import { ReportStatus } from '@mss/contracts/enums';
+import { apiAs, row, signIn } from './helpers.ts';
+import { VALID_ROWS, importFile, nordlysReport, openPeriodOfSweden, periodTitle, setReportStatus, xlsx } from './reporting-fixtures.ts';
 
 test.describe('periods', () => {
   test("a market administrator creates a period (the server's field errors show), opens it with a report per company, and a title is taken once", async ({
@@ -35,5 +36,43 @@ test.describe('periods', () => {
     await form.getByLabel('Ends on').fill('2027-03-31');
     await form.getByRole('button', { name: 'Create period' }).click();
     await expect(form.getByText(`This period (${title}) does already exist in this market.`)).toBeVisible();
+  });
+
+  test('a market administrator publishes a period, sees that a late approval changed its figures, and publishes it again', async ({ page }) => {
+    test.setTimeout(60_000);
+    const admin = await apiAs('market-admin@demo.test');
+    const reporter = await apiAs('reporter@demo.test');
+    const title = periodTitle('PUB');
+    // A period long past, so that no statistics journey meets it.
+    const uuid = await openPeriodOfSweden(admin, title, { starts: '2019-05-01', ends: '2019-05-31', deadline: '2019-06-10' });
+    const report = await nordlysReport(admin, uuid);
+    await importFile(reporter, report, 'nordlys.xlsx', await xlsx(VALID_ROWS));
+    await setReportStatus(reporter, report, ReportStatus.WaitingForApproval);
+
+    await signIn(page, 'market-admin@demo.test');
+    await page.goto('/period-list');
+    const periodRow = row(page, title);
+    await periodRow.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Publish' }).click();
+    await expect(periodRow.getByRole('button', { name: 'Unpublish' })).toBeVisible();
+    await expect(periodRow).not.toContainText('Figures changed since publication');
+
+    // Nordlys's report is approved after publishing: viewers still see what was published.
+    await setReportStatus(admin, report, ReportStatus.Approved);
+    await page.reload();
+    await expect(periodRow).toContainText('Figures changed since publication');
+    await periodRow.getByRole('button', { name: 'Publish again' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText('changed since they were published');
+    await dialog.getByRole('button', { name: 'Publish again' }).click();
+    await expect(periodRow).not.toContainText('Figures changed since publication');
+    await expect(periodRow.getByRole('button', { name: 'Publish again' })).toHaveCount(0);
+    // One company's figures: every cell is confidential, and says so.
+    await expect(periodRow).toContainText(/\d+ confidential cells hidden/);
+    const period = await (await admin.get(`/api/v1/periods/${uuid}`)).json();
+    expect(period.data.publication).toMatchObject({ number: 2, changed: false });
+    expect(period.data.publication.hidden_cells).toBe(period.data.publication.primary_cells);
+
+    await admin.post(`/api/v1/periods/${uuid}/unpublish`);
   });
 });
