@@ -43,8 +43,8 @@ test.describe('periods', () => {
     const admin = await apiAs('market-admin@demo.test');
     const reporter = await apiAs('reporter@demo.test');
     const title = periodTitle('PUB');
-    // A period long past, so that no statistics journey meets it.
-    const uuid = await openPeriodOfSweden(admin, title, { starts: '2019-05-01', ends: '2019-05-31', deadline: '2019-06-10' });
+    // After every other spec's periods (the reports spec needs none before 2024-01), and unpublished at the end.
+    const uuid = await openPeriodOfSweden(admin, title, { starts: '2031-05-01', ends: '2031-05-31', deadline: '2031-06-10' });
     const report = await nordlysReport(admin, uuid);
     await importFile(reporter, report, 'nordlys.xlsx', await xlsx(VALID_ROWS));
     await setReportStatus(reporter, report, ReportStatus.WaitingForApproval);
