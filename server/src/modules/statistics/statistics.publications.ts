@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import { type Settings, settingsOf } from './statistics.access.ts';
-import { countedCompany, ensureCells, liveCells, lockPeriod, sectionOf } from './statistics.cells.ts';
+import { countedCompany, liveCells, lockPeriod, sectionOf } from './statistics.cells.ts';
 import type { CellDimension } from './statistics.pattern.ts';
 import { decidePattern } from './statistics.pattern.ts';
 
@@ -285,7 +285,7 @@ export interface PublicationState {
   changed: boolean;
 }
 
-/** The latest publication of each period, and whether its figures changed since (from the stored cells). */
+/** The latest publication of each period, and whether what publishing now would show differs (reports, groups and sections, settings). */
 export async function publicationStates(db: Db, periodIds: readonly number[], settingsNow?: Settings): Promise<Map<number, PublicationState>> {
   const out = new Map<number, PublicationState>();
   if (periodIds.length === 0) return out;
@@ -312,21 +312,33 @@ export async function publicationStates(db: Db, periodIds: readonly number[], se
     where s.period_id = any(${sqlArray(periodIds, 'int')})
     order by s.period_id, s.number desc`);
   if (latest.rows.length === 0) return out;
-  await ensureCells(
-    db,
-    latest.rows.map((r) => r.period_id),
+  // Approved reports never change, so with the same reports and settings the figures differ only
+  // when a group or section adds up other codes now (compared without building any cells: after a
+  // group is edited, every period's cells wait for their next read to be rebuilt).
+  const ids = sqlArray(
+    latest.rows.map((r) => r.id),
+    'int',
   );
   const differing = await db.execute<{ id: number }>(sql`
-    select s.id from statistics_publications s where s.id = any(${sqlArray(
-      latest.rows.map((r) => r.id),
-      'int',
-    )}) and (
-      exists (select 1 from statistics_cells c where c.period_id = s.period_id and c.dimension <> 'company'
-        and not exists (select 1 from statistics_publication_cells pc where pc.publication_id = s.id and pc.dimension = c.dimension
-          and pc.key_id = c.key_id and pc.volume is not distinct from c.volume and pc.value is not distinct from c.value
-          and pc.contributors = c.contributors))
-      or exists (select 1 from statistics_publication_cells pc where pc.publication_id = s.id
-        and not exists (select 1 from statistics_cells c where c.period_id = s.period_id and c.dimension = pc.dimension and c.key_id = pc.key_id)))`);
+    with pub as (
+      select s.id, p.market_id, m.organization_id from statistics_publications s join periods p on p.id = s.period_id
+      join markets m on m.id = p.market_id where s.id = any(${ids})
+    ), present as (
+      select pub.id as pub_id, pub.market_id, pub.organization_id, pc.key_id as code_id
+      from pub join statistics_publication_cells pc on pc.publication_id = pub.id and pc.dimension = 'code'
+    ), now as (
+      select x.pub_id, 'code_group' as dimension, g.code_group_id as key_id, array_agg(x.code_id order by x.code_id) as code_ids
+      from present x join code_group_codes g on g.code_id = x.code_id group by x.pub_id, g.code_group_id
+      union all
+      select x.pub_id, 'code_section', s.id, array_agg(x.code_id order by x.code_id)
+      from present x cross join lateral (${sectionOf(sql`x.code_id`, sql`x.organization_id`, sql`x.market_id`)}) s group by x.pub_id, s.id
+    ), was as (
+      select publication_id as pub_id, dimension, key_id, code_ids from statistics_publication_cells
+      where publication_id = any(${ids}) and dimension in ('code_group', 'code_section')
+    )
+    select distinct coalesce(now.pub_id, was.pub_id) as id
+    from now full join was on was.pub_id = now.pub_id and was.dimension = now.dimension and was.key_id = now.key_id
+    where now.code_ids is distinct from was.code_ids`);
   const changedCells = new Set(differing.rows.map((r) => r.id));
   const settings = new Map<number, Settings>();
   for (const r of latest.rows) {

@@ -544,16 +544,29 @@ describe('OpenAPI', () => {
 });
 
 describe('invalidation', () => {
-  it('when a code leaves a group, then the group figures follow on the next read', async () => {
+  it('when a code leaves a group, then the group figures follow on the next read, and the published periods say their figures changed', async () => {
     const url = `/statistics/market?period_uuid=${uuid(P)}&by=code_group`;
     await get('admin', url);
+    const changed = async () =>
+      (
+        (await t.app.inject({ url: `/api/v1/periods?market_id=${w.market}`, headers: w.headers.marketAdmin })).json().data as {
+          title: string;
+          publication: { changed: boolean } | null;
+        }[]
+      )
+        .filter((p) => p.publication)
+        .map((p) => [p.title, p.publication!.changed]);
+    expect((await changed()).every(([, c]) => !c)).toBe(true);
     await t.db.execute(sql`delete from code_group_codes where code_group_id = ${w.groups.g1} and code_id = ${w.codeIds['1003']!}`);
     try {
       await expectMarketAnswer('admin', { by: 'code_group', period: P, viewer: 'approver' });
+      // Every published period with 1003 in it: group one adds up other codes now.
+      expect((await changed()).filter(([, c]) => c).length).toBeGreaterThan(0);
     } finally {
       await t.db.execute(sql`insert into code_group_codes (code_group_id, code_id) values (${w.groups.g1}, ${w.codeIds['1003']!})`);
     }
     await expectMarketAnswer('admin', { by: 'code_group', period: P, viewer: 'approver' });
+    expect((await changed()).every(([, c]) => !c)).toBe(true);
   });
 
   it('when a report of a kept period is approved, even while others read, then the kept figures are dropped and the next read counts it', async () => {
