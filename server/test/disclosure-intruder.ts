@@ -7,10 +7,10 @@ import { type DisclosureSpec, type DisclosureWorld, type Headers, sekToEur } fro
 
 /*
  * The intruder of the disclosure tests (tests only; it knows nothing of how the app decides what to
- * hide). It downloads everything a role can get (every breakdown of every published period in the
- * market's currency and in EUR, every trend, every cluster month, the company statistics, the csv
- * and xlsx downloads) and writes every figure as a linear fact over the unknowns: one company's
- * volume or value of one code in one period of one market. What a figure means it takes from the
+ * hide). It downloads everything a role can get (every breakdown of every published period in
+ * the market's currency and in EUR, every trend, every cluster month, the company statistics, and
+ * the csv and xlsx downloads of each) and writes every figure as a linear fact over the unknowns:
+ * one company's volume or value of one code in one period of one market. What a figure means it takes from the
  * specification (DESIGN §8), not from the code: a cell adds up the companies the period's
  * publication counts; last year is the period twelve months earlier; a year to date adds up the
  * published months of the year, each at its own rate; a cluster adds its markets; a change or a
@@ -203,7 +203,7 @@ export function intruder(truth: Truth) {
     },
 
     /** Every trend: the total and each code, group and section, of each market (its currency and EUR) and of the cluster (EUR). */
-    async trends(t: TestApp, headers: Headers, options: { member?: string; cluster?: boolean } = {}) {
+    async trends(t: TestApp, headers: Headers, options: { member?: string; cluster?: boolean; downloads?: boolean } = {}) {
       const keys: [string, Dimension, number][] = [
         ['', 'total', 0],
         ...Object.values(world.codeIds).map((id) => [`&code_id=${id}`, 'code', id] as [string, Dimension, number]),
@@ -218,6 +218,7 @@ export function intruder(truth: Truth) {
             const url = `/api/v1/statistics/trend?${scope}&periods=60${param}${currency ? `&currency=${currency}` : ''}`;
             const res = await t.app.inject({ url, headers });
             expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+            if (options.downloads) await downloadsHoldNoMore(t, headers, url, res.json().data);
             for (const point of res.json().data.points) {
               const month = point.period.starts_on.slice(0, 7) as string;
               const here = markets.filter((mk) => published(mk, month));
@@ -247,13 +248,14 @@ export function intruder(truth: Truth) {
     },
 
     /** Every month of the cluster, by every breakdown, in EUR: each market side by side, and their sums. */
-    async clusters(t: TestApp, headers: Headers) {
+    async clusters(t: TestApp, headers: Headers, options: { downloads?: boolean } = {}) {
       for (const month of spec.periods)
         for (const by of ['code', 'code_group', 'code_section', 'market', 'total'] as const) {
           const url = `/api/v1/statistics/cluster?cluster_id=${world.cluster}&month=${month}&by=${by}&currency=EUR`;
           const res = await t.app.inject({ url, headers });
           expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
           const data = res.json().data;
+          if (options.downloads) await downloadsHoldNoMore(t, headers, url, data);
           const markets = (data.markets as { market: { id: number } }[]).map((x) => marketIso.get(x.market.id)!);
           const sumRow = (row: Record<string, unknown>, dimension: Dimension, key: number, source: string) => {
             for (const m of ['volume', 'value'] as const) {
@@ -315,7 +317,7 @@ export function intruder(truth: Truth) {
     },
 
     /** The company statistics of the reporter's company in each published period of each market. */
-    async company(t: TestApp, headers: Headers, company: string) {
+    async company(t: TestApp, headers: Headers, company: string, options: { downloads?: boolean } = {}) {
       for (const m of spec.markets)
         for (const period of spec.periods) {
           if (!published(m.iso, period)) continue;
@@ -325,6 +327,7 @@ export function intruder(truth: Truth) {
           const res = await t.app.inject({ url, headers });
           expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
           const data = res.json().data;
+          if (options.downloads) await downloadsHoldNoMore(t, headers, url, data);
           const c = comparison(m.iso, period);
           const rows: [Record<string, unknown>, Dimension, number][] = [
             ...data.rows.map((r: { key: { id: number } }) => [r, 'code', r.key.id]),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
-import { type Dimension, ensureCells, liveCells, lockPeriodsShared } from './statistics.cells.ts';
+import { breaksRules, type Dimension, ensureCells, liveCells, lockPeriodsShared } from './statistics.cells.ts';
 
 /*
  * One SQL statement that turns cells into the figures of an answer (DESIGN §8): the period,
@@ -143,15 +143,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
   await ensureCells(db, stored);
   const dims = textArray(input.dimensions);
   const keyFilter = input.key ? sql`and (dimension <> ${input.key.dimension} or key_id = ${input.key.id})` : sql``;
-  const { minContributors, dominancePercentage } = input.settings;
-  /** Whether a cell breaks the confidentiality rules: too few contributors, or one dominant. */
-  const breaksRules = (alias: string) => {
-    const t = sql.raw(alias);
-    const dominance = sql`${dominancePercentage}::numeric`;
-    return sql`(${t}.contributors < ${minContributors}::int
-      or (${t}.volume > 0 and ${t}.max_volume * 100 > ${dominance} * ${t}.volume)
-      or (${t}.value > 0 and ${t}.max_value * 100 > ${dominance} * ${t}.value))`;
-  };
+  const breaks = (alias: string) => breaksRules(alias, input.settings);
   const selTable = (list: readonly Selection[]) => sql`
     select * from unnest(${intArray(list.map((s) => s.bucket))}, ${intArray(list.map((s) => s.periodId))},
       ${textArray(list.map((s) => s.role))}, ${sqlArray(
@@ -165,7 +157,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
     const liveSource: SQL =
       withLive && live.size
         ? sql`union all
-      select s.bucket, s.role, l.dimension, l.key_id, l.volume, case when s.rate is null then l.value else l.value * s.rate end, l.contributors, ${breaksRules('l')}
+      select s.bucket, s.role, l.dimension, l.key_id, l.volume, case when s.rate is null then l.value else l.value * s.rate end, l.contributors, ${breaks('l')}
       from sel s join (${liveCells({ periodIds: [...live], dimensions: input.dimensions, reports: 'all' })}) l on l.period_id = s.period_id
       where s.publication is null and l.dimension = any(${dims}) ${keyFilter}`
         : sql``;
@@ -173,7 +165,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       -- One index range per selected period (a join on the unnest was planned as a nested loop over every cell).
       -- Only what the sums need, the rules judged per cell here: narrow rows to group.
       select s.bucket, s.role, x.dimension, x.key_id, x.volume, case when s.rate is null then x.value else x.value * s.rate end as converted,
-        x.contributors, ${breaksRules('x')} or coalesce(pc.hidden, false) as breaks
+        x.contributors, ${breaks('x')} or coalesce(pc.hidden, false) as breaks
       from sel s cross join lateral (
         select period_id, dimension, key_id, volume, value, contributors, max_volume, max_value from statistics_cells x
         where x.period_id = s.period_id and x.dimension = any(${dims}) ${keyFilter}

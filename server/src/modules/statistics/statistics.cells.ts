@@ -43,6 +43,19 @@ export const sectionOf = (codeId: SQL, organizationId: SQL, marketId: SQL) => sq
     and (exists (select 1 from code_section_markets sm where sm.code_section_id = s.id and sm.market_id = ${marketId})
       or not exists (select 1 from code_section_markets sm where sm.code_section_id = s.id))`;
 
+/**
+ * Whether a cell (a row with contributors, volume, value, max_volume and max_value, as `alias`)
+ * breaks the confidentiality rules: fewer than min_contributors companies, or the largest above
+ * dominance_percentage of its volume or value (exact decimal text, compared as numeric).
+ */
+export const breaksRules = (alias: string, settings: { minContributors: number; dominancePercentage: string }) => {
+  const t = sql.raw(alias);
+  const dominance = sql`${settings.dominancePercentage}::numeric`;
+  return sql`(${t}.contributors < ${settings.minContributors}::int
+    or (${t}.volume > 0 and ${t}.max_volume * 100 > ${dominance} * ${t}.volume)
+    or (${t}.value > 0 and ${t}.max_value * 100 > ${dominance} * ${t}.value))`;
+};
+
 export interface LiveOptions {
   periodIds: readonly number[];
   dimensions: readonly Dimension[];

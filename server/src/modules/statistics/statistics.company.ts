@@ -6,7 +6,7 @@ import { AppError, forbidden } from '../../errors.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { accessIn, confidentialityOf, refuseMarket, type Settings, settingsOf } from './statistics.access.ts';
 import { aggregate, type AggregateRow, type Role } from './statistics.aggregate.ts';
-import { coverageSeen, settingsSeen, liveOf, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
+import { periodSeen, liveOf, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
 import {
   comparisonOf,
   keysOf,
@@ -128,6 +128,7 @@ export async function findCompanyStatistics(
     .sort((a, b) => keys.get(a)!.sort.localeCompare(keys.get(b)!.sort) || a - b)
     .map((id) => ({ key: keys.get(id)!.key as CompanyStatisticsRow['key'], ...rowOf(id, codeRows.find((r) => r.key_id === id) ?? null) }));
   const history = await shareHistory(db, market, period, company.id, access.approver, query.currency, settings);
+  const seen = await periodSeen(db, period.id, sources.get(period.id)!, market.organization_id);
   return {
     company,
     market: marketSummary(market),
@@ -141,11 +142,11 @@ export async function findCompanyStatistics(
     rows,
     totals: rowOf(0, totalsRow),
     history: history.map((h) => ({ ...h, ...(apply && h.confidential ? { own_volume_share_pct: null, own_value_share_pct: null } : {}) })),
-    coverage: (await coverageSeen(db, new Map([[period.id, sources.get(period.id)!]]))).get(period.id)!,
+    coverage: seen.coverage,
     currency: query.currency ?? market.currency ?? '',
     rate: rates.get(period.id) ?? null,
     provisional: liveOf(sources).length > 0,
-    confidentiality: confidentialityOf(await settingsSeen(db, sources.get(period.id)!, market.organization_id), apply),
+    confidentiality: confidentialityOf(seen.settings, apply),
   };
 }
 

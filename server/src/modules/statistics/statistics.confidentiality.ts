@@ -64,8 +64,15 @@ export const selectionOf = (bucket: number, period: PeriodRow, role: Role, rate:
   pattern: source.pattern,
 });
 
-/** Each period's coverage as the caller sees its figures: as published (viewers), as it stands (approvers). */
+/**
+ * What the caller is told of a period besides its figures: its coverage and the settings its
+ * confidentiality was judged with, as published (viewers) or as they stand (approvers).
+ */
 export async function coverageSeen(db: Db, sources: Map<number, Source>): Promise<Map<number, Coverage>> {
+  return new Map([...(await seenOf(db, sources))].map(([id, seen]) => [id, seen.coverage]));
+}
+
+async function seenOf(db: Db, sources: Map<number, Source>): Promise<Map<number, { coverage: Coverage; settings: Settings | null }>> {
   const published = await publishedCoverages(
     db,
     [...sources.values()].flatMap((s) => (s.publication === null ? [] : [s.publication])),
@@ -75,18 +82,18 @@ export async function coverageSeen(db: Db, sources: Map<number, Source>): Promis
     [...sources].filter(([, s]) => s.publication === null).map(([id]) => id),
   );
   return new Map(
-    [...sources].map(([id, s]) => {
-      if (s.publication === null) return [id, current.get(id)!];
-      const { approved, expected } = published.get(s.publication)!;
-      return [id, { approved, expected }];
+    [...sources].map(([id, s]): [number, { coverage: Coverage; settings: Settings | null }] => {
+      if (s.publication === null) return [id, { coverage: current.get(id)!, settings: null }];
+      const { approved, expected, settings } = published.get(s.publication)!;
+      return [id, { coverage: { approved, expected }, settings }];
     }),
   );
 }
 
-/** The settings a period's figures were judged with as the caller sees them: its publication's (viewers), else the organization's now. */
-export async function settingsSeen(db: Db, source: Source, organizationId: number): Promise<Settings> {
-  if (source.publication === null) return settingsOf(db, organizationId);
-  return (await publishedCoverages(db, [source.publication])).get(source.publication)!.settings;
+/** One period's coverage and confidentiality settings as the caller sees them (the market and company answers). */
+export async function periodSeen(db: Db, periodId: number, source: Source, organizationId: number): Promise<{ coverage: Coverage; settings: Settings }> {
+  const seen = (await seenOf(db, new Map([[periodId, source]]))).get(periodId)!;
+  return { coverage: seen.coverage, settings: seen.settings ?? (await settingsOf(db, organizationId)) };
 }
 
 /** The periods counted from their rows (an approver's provisional view). */

@@ -87,15 +87,15 @@ class Scenario {
     const { headers } = this.world;
     const everyone = intruder(this.truth);
     await everyone.markets(t, headers.viewer, { downloads: options.downloads });
-    await everyone.trends(t, headers.viewer);
-    await everyone.trends(t, headers.clusterViewer, { cluster: true });
-    await everyone.clusters(t, headers.clusterViewer);
+    await everyone.trends(t, headers.viewer, { downloads: options.downloads });
+    await everyone.trends(t, headers.clusterViewer, { cluster: true, downloads: options.downloads });
+    await everyone.clusters(t, headers.clusterViewer, { downloads: options.downloads });
     const collection = { public: everyone.facts, companies: new Map<string, Fact[]>() };
     for (const company of options.companies ?? this.spec.companies) {
       const member = intruder(this.truth);
       await member.markets(t, headers.reporters[company]!, { member: company });
       await member.trends(t, headers.reporters[company]!, { member: company });
-      await member.company(t, headers.reporters[company]!, company);
+      await member.company(t, headers.reporters[company]!, company, { downloads: options.downloads });
       collection.companies.set(company, member.facts);
     }
     this.collections.push(collection);

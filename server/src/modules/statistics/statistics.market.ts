@@ -6,7 +6,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { accessIn, confidentialityOf, refuseMarket, settingsOf } from './statistics.access.ts';
 import { aggregate, type AggregateRow } from './statistics.aggregate.ts';
 import type { Dimension } from './statistics.cells.ts';
-import { coverageSeen, settingsSeen, figuresOf, liveOf, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
+import { periodSeen, figuresOf, liveOf, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
 import { comparisonOf, findPeriodIn, keysOf, marketSummary, ordered, periodSummary, periodsOf, ratesOf, rolesOf } from './statistics.periods.ts';
 
 /** GET /statistics/market: one market and period by a breakdown, against last year and year to date. */
@@ -50,6 +50,7 @@ export async function findMarketStatistics(
   const apply = !access.approver;
   const totalsConfidential = totalsRow?.confidential ?? false;
   const show = (row: AggregateRow | null): StatisticsFigures => figuresOf(row, { apply, totalsConfidential, own: access.member });
+  const seen = await periodSeen(db, period.id, sources.get(period.id)!, market.organization_id);
   return {
     market: marketSummary(market),
     period: periodSummary(period),
@@ -63,10 +64,10 @@ export async function findMarketStatistics(
       .filter((r) => keys.has(r.key_id))
       .map((r) => ({ key: keys.get(r.key_id)!.key, ...show(r) })),
     totals: show(totalsRow),
-    coverage: (await coverageSeen(db, new Map([[period.id, sources.get(period.id)!]]))).get(period.id)!,
+    coverage: seen.coverage,
     currency: query.currency ?? market.currency ?? '',
     rate: rates.get(period.id) ?? null,
     provisional: liveOf(sources).length > 0,
-    confidentiality: confidentialityOf(await settingsSeen(db, sources.get(period.id)!, market.organization_id), apply),
+    confidentiality: confidentialityOf(seen.settings, apply),
   };
 }

@@ -1,3 +1,4 @@
+import { decimalUnits, FIGURE_LIMITS } from '@mss/contracts/decimal';
 import type { Settings } from './statistics.access.ts';
 import { type Atom, type Contribution, protectOffThread, type Sum } from './statistics.protection.ts';
 
@@ -43,22 +44,15 @@ export interface PatternInput {
 /** Less protection than this cannot be asked for: 0 % still has to mean "not exactly". */
 const MIN_PROTECTION = 0.1;
 
-/** A decimal text as an integer of ten-thousandths (report figures have four decimals): exact comparisons. */
-const units = (text: string | null) => {
-  if (text === null) return 0n;
-  const negative = text.startsWith('-');
-  const [whole, fraction = ''] = text.replace('-', '').split('.');
-  const value = BigInt(whole || '0') * 10000n + BigInt((fraction + '0000').slice(0, 4));
-  return negative ? -value : value;
-};
+/** A report figure (four decimals at most) as ten-thousandths: exact, for judging the rules. */
+const units = (text: string | null) => (text === null ? 0n : decimalUnits(text, FIGURE_LIMITS.scale));
 
-/** Whether a sum of companies' figures breaks the rules (the same rules as the cells'), exactly. */
+/** Whether a sum of companies' figures breaks the rules (the same rules as the cells', `breaksRules` in SQL), exactly. */
 function breaksRules(perCompany: Map<number, { volume: bigint; value: bigint }>, settings: Settings): boolean {
   if (perCompany.size === 0) return false;
   if (perCompany.size < settings.minContributors) return true;
-  const [whole, fraction = ''] = settings.dominancePercentage.split('.');
-  const scale = 10n ** BigInt(fraction.length);
-  const dominance = BigInt(whole!) * scale + BigInt(fraction || '0');
+  const scale = settings.dominancePercentage.split('.')[1]?.length ?? 0;
+  const dominance = decimalUnits(settings.dominancePercentage, scale);
   for (const measure of ['volume', 'value'] as const) {
     let total = 0n;
     let largest = 0n;
@@ -66,7 +60,7 @@ function breaksRules(perCompany: Map<number, { volume: bigint; value: bigint }>,
       total += c[measure];
       if (c[measure] > largest) largest = c[measure];
     }
-    if (total > 0n && largest * 100n * scale > dominance * total) return true;
+    if (total > 0n && largest * 100n * 10n ** BigInt(scale) > dominance * total) return true;
   }
   return false;
 }
@@ -95,6 +89,7 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
       atoms.push({ code: r.code_id, mask, contributions: [], exact: new Map() });
     }
     const atom = atoms[index]!;
+    // Floating point for the solver only (it decides which cells to hide; no published figure is computed here).
     atom.contributions.push({ company: r.company_id, volume: Number(r.volume ?? 0), value: Number(r.value ?? 0) });
     atom.exact.set(r.company_id, { volume: units(r.volume), value: units(r.value) });
   }

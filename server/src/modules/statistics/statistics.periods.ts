@@ -38,10 +38,7 @@ export const periodColumns = sql`p.id, p.uuid::text as uuid, p.title, p.starts_o
   p.published_at is not null as published, p.status, p.market_id`;
 
 export async function marketRow(db: Executor, marketId: number): Promise<MarketRow | null> {
-  const rows = await db.execute<MarketRow>(sql`
-    select m.id, m.organization_id, m.international_name, m.local_name, m.iso_code, m.currency_id, c.iso_code as currency
-    from markets m left join currencies c on c.id = m.currency_id where m.id = ${marketId}`);
-  return rows.rows[0] ?? null;
+  return (await marketRows(db, [marketId])).get(marketId) ?? null;
 }
 
 /** Several markets in one query. */

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import { type Settings, settingsOf } from './statistics.access.ts';
-import { countedCompany, liveCells, lockPeriod, sectionOf } from './statistics.cells.ts';
+import { breaksRules, countedCompany, liveCells, lockPeriod, sectionOf } from './statistics.cells.ts';
 import type { CellDimension } from './statistics.pattern.ts';
 import { decidePattern } from './statistics.pattern.ts';
 
@@ -76,7 +76,6 @@ async function countedReports(db: Executor, periodId: number): Promise<Counted[]
 /** The cells a publication would show, over these reports, with the rules judged and the codes each group and section adds up. */
 async function cellsOver(db: Executor, periodId: number, rowSetIds: readonly number[], settings: Settings): Promise<CellRow[]> {
   if (rowSetIds.length === 0) return [];
-  const dominance = sql`${settings.dominancePercentage}::numeric`;
   const rows = await db.execute<CellRow>(sql`
     with cells as (${liveCells({ periodIds: [periodId], dimensions: PUBLISHED_DIMENSIONS, reports: { rowSetIds } })}),
     present as (
@@ -92,9 +91,7 @@ async function cellsOver(db: Executor, periodId: number, rowSetIds: readonly num
     )
     select c.dimension, c.key_id, c.volume::text as volume, c.value::text as value, c.contributors,
       c.max_volume::text as max_volume, c.max_value::text as max_value,
-      (c.contributors < ${settings.minContributors}::int
-        or (c.volume > 0 and c.max_volume * 100 > ${dominance} * c.volume)
-        or (c.value > 0 and c.max_value * 100 > ${dominance} * c.value)) as primary_confidential,
+      ${breaksRules('c', settings)} as primary_confidential,
       m.code_ids
     from cells c left join members m on m.dimension = c.dimension and m.key_id = c.key_id
     order by c.dimension, c.key_id`);
