@@ -90,7 +90,7 @@ interface Target {
 }
 
 /** Who a change protects a target from: everyone at once, an outsider (null), or one company. */
-type Intruder = 'all' | null | number;
+type Intruder = 'all' | 'others' | null | number;
 
 /** A change of some atoms: `coef[i]` of atom `atoms[i]`; `cells`: the cells it moves. */
 interface Direction {
@@ -117,7 +117,21 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
   const shown = problem.shown ?? [];
   const A = atoms.length;
   const J = cells.length;
-  const K = shown.length;
+  // An atom alone in a shown sum of an earlier publication (once the atoms fixed so far are left
+  // out) cannot move at all: it is fixed, and a sum left with no atom says nothing more. Usually
+  // most of them: a code's old cell holds only the atom of the companies counted both times.
+  const fixed = new Uint8Array(A);
+  let kept = shown.map((s) => s.atoms);
+  for (let changed = true; changed; ) {
+    changed = false;
+    kept = kept.map((list) => list.filter((a) => !fixed[a])).filter((list) => list.length > 0);
+    for (const list of kept)
+      if (list.length === 1) {
+        fixed[list[0]!] = 1;
+        changed = true;
+      }
+  }
+  const K = kept.length;
   const targets: Target[] = [];
   cells.forEach((c, j) => c.primary && targets.push({ atoms: c.atoms, row: 0, cell: j }));
   for (const s of problem.sensitive ?? []) targets.push({ atoms: s.atoms, row: 0, cell: null });
@@ -126,6 +140,31 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
   const atomValue = (m: Measure) => atoms.map((a) => a.contributions.reduce((sum, c) => sum + c[m], 0));
   const values = { value: atomValue('value'), volume: atomValue('volume') };
   const sumOf = (m: Measure, list: readonly number[]) => list.reduce((s, a) => s + values[m][a]!, 0);
+  // Per atom: its sole company (-1 when it has several), and its largest and second largest positive figure.
+  const sole = Int32Array.from(atoms, (a) => (a.contributions.length === 1 ? a.contributions[0]!.company : -1));
+  const largestOf = (m: Measure) => {
+    const top = { company: new Int32Array(A).fill(-1), first: new Float64Array(A), second: new Float64Array(A) };
+    atoms.forEach((atom, a) => {
+      for (const c of atom.contributions) {
+        if (c[m] > top.first[a]!) {
+          top.second[a] = top.first[a]!;
+          top.first[a] = c[m];
+          top.company[a] = c.company;
+        } else if (c[m] > top.second[a]!) top.second[a] = c[m];
+      }
+    });
+    return top;
+  };
+  const largest = { value: largestOf('value'), volume: largestOf('volume') };
+  /** Per company: the atoms it has figures in. */
+  const holdings = new Map<number, [number, Contribution][]>();
+  atoms.forEach((atom, a) => {
+    for (const c of atom.contributions) {
+      const list = holdings.get(c.company);
+      if (list) list.push([a, c]);
+      else holdings.set(c.company, [[a, c]]);
+    }
+  });
 
   // Cost of hiding a cell: its share of the market (both measures), plus PER_CELL.
   const totals = { value: values.value.reduce((s, v) => s + Math.abs(v), 0) || 1, volume: values.volume.reduce((s, v) => s + Math.abs(v), 0) || 1 };
@@ -150,7 +189,7 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
     starts.push(indices.length);
   };
   cells.forEach((c, j) => addRow(c.atoms, j));
-  shown.forEach((s) => addRow(s.atoms, null));
+  kept.forEach((list) => addRow(list, null));
   targets.forEach((t) => addRow(t.atoms, null));
   const inf = highs.infinity;
   const colCost = new Float64Array(numCols);
@@ -194,51 +233,75 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
     /**
      * Bounds of the atoms, and the shift needed, for protecting target t in measure m against an
      * intruder, in units of the target's value v. `all`: every intruder at once (the caps above);
-     * `null`: an outsider; a company: what it does not know of each atom (its own figures aside).
+     * `others`: the outsider and every company without figures in the sum; `null`: an outsider; a
+     * company: what it does not know of each atom (its own figures aside). `grow`: how far an atom
+     * may grow in a one-way change: without bound where some company's figure in it is unknown to
+     * the intruder (figures have no upper limit), else not beyond `upper` (a company knows an atom
+     * that holds only its own figures).
      */
     /** The last bounds computed (a target is asked for them several times in a row). */
-    let cached: { t: Target; m: Measure; intruder: Intruder; b: { upper: Float64Array; shift: number } | null } | null = null;
-    const bounds = (t: Target, m: Measure, v: number, intruder: Intruder): { upper: Float64Array; shift: number } | null => {
+    let cached: { t: Target; m: Measure; intruder: Intruder; b: Bounds | null } | null = null;
+    type Bounds = { upper: Float64Array; grow: Float64Array; shift: number };
+    const bounds = (t: Target, m: Measure, v: number, intruder: Intruder): Bounds | null => {
       if (cached && cached.t === t && cached.m === m && cached.intruder === intruder) return cached.b;
       const b = boundsOf(t, m, v, intruder);
+      if (b) for (let a = 0; a < A; a++) if (fixed[a]) b.upper[a] = b.grow[a] = 0;
       cached = { t, m, intruder, b };
       return b;
     };
-    const boundsOf = (t: Target, m: Measure, v: number, intruder: Intruder): { upper: Float64Array; shift: number } | null => {
+    const boundsOf = (t: Target, m: Measure, v: number, intruder: Intruder): Bounds | null => {
       const own = new Map<number, number>();
       for (const a of t.atoms) for (const c of atoms[a]!.contributions) own.set(c.company, (own.get(c.company) ?? 0) + c[m]);
       const inside = new Set(t.atoms);
+      const total = values[m];
       const upper = new Float64Array(A);
+      for (let a = 0; a < A; a++) upper[a] = Math.max(0, total[a]!) / v;
+      /** Atoms grow without bound, except one that holds only the figures of a company that `knows`. */
+      const growth = (knows: (company: number) => boolean) => {
+        const grow = new Float64Array(A).fill(inf);
+        for (let a = 0; a < A; a++) if (sole[a]! >= 0 && knows(sole[a]!)) grow[a] = upper[a]!;
+        return grow;
+      };
+      if (intruder === 'others') {
+        // The outsider and every company with no figures in the sum: outside it, an atom may move
+        // by what is not its largest such company's; inside it, they know nothing.
+        for (let a = 0; a < A; a++) {
+          if (inside.has(a)) continue;
+          let largest = 0;
+          for (const c of atoms[a]!.contributions) if (c[m] > largest && !own.has(c.company)) largest = c[m];
+          upper[a] = Math.max(0, total[a]! - largest) / v;
+        }
+        return { upper, grow: growth((company) => !own.has(company)), shift: problem.protection * MARGIN };
+      }
       if (intruder !== 'all') {
         const part = intruder === null ? v : v - (own.get(intruder) ?? 0);
         // Nothing of the sum is the intruder's to learn: it is all its own.
         if (part <= v * MOVED) return null;
-        for (let a = 0; a < A; a++) {
-          const total = values[m][a]!;
-          const mine = intruder === null ? 0 : (atoms[a]!.contributions.find((c) => c.company === intruder)?.[m] ?? 0);
-          upper[a] = Math.max(0, total - Math.max(0, mine)) / v;
-        }
-        return { upper, shift: (problem.protection * MARGIN * part) / v };
+        if (intruder !== null)
+          for (const [a, c] of holdings.get(intruder) ?? []) upper[a] = Math.max(0, total[a]! - Math.max(0, c[m])) / v;
+        return { upper, grow: growth((company) => company === intruder), shift: (problem.protection * MARGIN * part) / v };
       }
       // Companies with nothing of the sum left to learn (its sole contributor) are no intruders here.
       const relevant = (company: number) => v - (own.get(company) ?? 0) > v * MOVED;
+      const top = largest[m];
       for (let a = 0; a < A; a++) {
-        const total = values[m][a]!;
-        if (total <= 0) continue;
-        let cap = total;
+        if (!(total[a]! > 0)) {
+          upper[a] = 0;
+          continue;
+        }
+        let cap = total[a]!;
         if (inside.has(a)) {
           for (const c of atoms[a]!.contributions) {
             if (c[m] <= 0 || !relevant(c.company)) continue;
-            cap = Math.min(cap, (v * (total - c[m])) / (v - own.get(c.company)!));
+            cap = Math.min(cap, (v * (total[a]! - c[m])) / (v - own.get(c.company)!));
           }
         } else {
-          let largest = 0;
-          for (const c of atoms[a]!.contributions) if (c[m] > largest && relevant(c.company)) largest = c[m];
-          cap = total - largest;
+          // Its largest relevant contributor: the largest, or the second when the largest is none.
+          cap -= top.company[a]! < 0 || relevant(top.company[a]!) ? top.first[a]! : top.second[a]!;
         }
         upper[a] = Math.max(0, cap) / v;
       }
-      return { upper, shift: problem.protection * MARGIN };
+      return { upper, grow: growth((company) => relevant(company)), shift: problem.protection * MARGIN };
     };
 
     /** The last change `solve` found, in units of its target's value. */
@@ -284,7 +347,7 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       model.changeColsBounds(
         { kind: 'range', from: 0, to: A - 1 },
         b.upper.map((u) => -u),
-        oneWay ? b.upper.map(() => inf) : b.upper,
+        oneWay ? b.grow : b.upper,
       );
       if (mode === 'down') model.changeRowBounds(t.row, -inf, -b.shift);
       else model.changeRowBounds(t.row, mode === 'least' ? Math.min(b.shift, 1e-6) : b.shift, inf);
@@ -386,26 +449,46 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       // No change both ways (a partner that is 0 can only grow): one up and one down.
       if (oneWay(ti, m, 'all')) return;
       // No one change protects it from everyone at once: one per intruder (their union protects it
-      // from each). The outsider's change protects it from every company whose own figures it does
-      // not touch: those need no LP of their own.
+      // from each). First one for the outsider and every company without figures in the sum at
+      // once, then one for each company with figures in it; only if the first does not exist, one
+      // for the outsider and each of the other companies too. A change found for one intruder often
+      // protects the sum from another as well (scaled as far as that one's bounds allow): such an
+      // intruder needs no LP of its own, only a witness for the clean-up.
       const t = targets[ti]!;
       const v = sumOf(m, t.atoms);
-      let outsider: Float64Array | null = null;
-      const covers = (y: Float64Array, company: number) => {
-        for (let a = 0; a < A; a++) {
-          if (y[a] === 0) continue;
-          const mine = atoms[a]!.contributions.find((c) => c.company === company)?.[m] ?? 0;
-          if (mine > 0 && Math.abs(y[a]!) * v > values[m][a]! - mine) return false;
+      const insiders = new Set(t.atoms.flatMap((a) => atoms[a]!.contributions.map((c) => c.company)));
+      const queue: Intruder[] = ['others', ...insiders];
+      const found: { y: Float64Array; cells: Set<number> }[] = [];
+      const coveredBy = (intruder: Intruder) => {
+        const b = bounds(t, m, v, intruder);
+        if (b === null) return new Set<number>();
+        for (const f of found) {
+          let along = 0;
+          let scale = Infinity;
+          for (let a = 0; a < A; a++) {
+            const y = f.y[a]!;
+            if (Math.abs(y) > MOVED) scale = Math.min(scale, b.upper[a]! / Math.abs(y));
+          }
+          for (const a of t.atoms) along += f.y[a]!;
+          if (Math.abs(along) * scale >= b.shift) return f.cells;
         }
-        return true;
+        return null;
       };
-      for (const intruder of intruders) {
-        if (typeof intruder === 'number' && outsider && covers(outsider, intruder)) continue;
+      for (const intruder of queue) {
+        const covered = coveredBy(intruder);
+        if (covered !== null) {
+          witnesses.push({ target: ti, measure: m, intruder, mode: 'both', cells: covered });
+          continue;
+        }
         const each = solve(ti, m, intruder);
         if (each !== null) {
-          if (intruder === null) outsider = lastChange;
+          found.push({ y: lastChange!, cells: each });
           for (const j of each) hide(j);
           witnesses.push({ target: ti, measure: m, intruder, mode: 'both', cells: each });
+          continue;
+        }
+        if (intruder === 'others') {
+          queue.push(...intruders.filter((i) => i === null || !insiders.has(i as number)));
           continue;
         }
         if (oneWay(ti, m, intruder)) continue;
