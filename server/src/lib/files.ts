@@ -6,6 +6,7 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { fileChunks, files } from '../db/schema.ts';
 import { type AppError, notFound, validationError } from '../errors.ts';
+import { contentDisposition } from './content-disposition.ts';
 import { hasDisallowedCharacters, truncateText } from './text.ts';
 
 export const LOGOTYPE_MAX_BYTES = 2 * 1024 * 1024;
@@ -179,13 +180,15 @@ export async function* fileContent(db: Db, id: number): AsyncGenerator<Buffer> {
 }
 
 /** Sends a stored image with its type; `nosniff` (helmet) keeps the browser from guessing. */
-export async function sendFile(db: Db, reply: FastifyReply, id: number | null): Promise<FastifyReply> {
+export async function sendFile(db: Db, reply: FastifyReply, id: number | null, options: { download?: boolean } = {}): Promise<FastifyReply> {
   if (id === null) throw notFound();
   const [file] = await db
-    .select({ mime_type: files.mime_type, size: files.size, sha256: files.sha256 })
+    .select({ name: files.name, mime_type: files.mime_type, size: files.size, sha256: files.sha256 })
     .from(files)
     .where(and(eq(files.id, id), eq(files.complete, true)));
   if (!file) throw notFound();
+  // As a download under its stored name (RFC 6266), not shown in the browser.
+  if (options.download) reply.header('Content-Disposition', contentDisposition(file.name));
   return reply
     .header('Content-Type', file.mime_type)
     .header('Content-Length', String(file.size))

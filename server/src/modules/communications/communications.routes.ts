@@ -183,8 +183,7 @@ export function communicationsRoutes(app: App, ctx: AppContext) {
     { schema: { tags, summary: 'Download an attachment', params: attachmentParams }, preValidation: mayCommunicate },
     async (request, reply) => {
       const fileId = await attachmentFileId(ctx.db, principalOf(request), request.params.uuid, request.params.id);
-      reply.header('Content-Disposition', 'attachment');
-      return sendFile(ctx.db, reply, fileId);
+      return sendFile(ctx.db, reply, fileId, { download: true });
     },
   );
   app.delete(

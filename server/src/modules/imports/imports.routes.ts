@@ -5,6 +5,7 @@ import { importDetailSchema, importListQuerySchema, importSchema } from '@mss/co
 import type { FastifyReply } from 'fastify';
 import type { App, AppContext } from '../../context.ts';
 import { validationError } from '../../errors.ts';
+import { contentDisposition } from '../../lib/content-disposition.ts';
 import { uploadedContent, uploadedFileName } from '../../lib/files.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { findReportRow } from '../reports/reports.service.ts';
@@ -28,10 +29,8 @@ async function xlsxBuffer(write: (out: NodeJS.WritableStream) => Promise<void>):
   return Buffer.concat(chunks);
 }
 
-/** A download name without characters that would break the header. */
 function attachment(reply: FastifyReply, name: string) {
-  const safe = name.replace(/[^\p{L}\p{N} ._()-]/gu, '_').slice(0, 150) || 'download';
-  return reply.header('Content-Disposition', `attachment; filename="${safe}"; filename*=UTF-8''${encodeURIComponent(safe)}`);
+  return reply.header('Content-Disposition', contentDisposition(name));
 }
 
 export function importsRoutes(app: App, ctx: AppContext) {
@@ -115,14 +114,15 @@ export function importsRoutes(app: App, ctx: AppContext) {
     '/imports/:uuid/errors',
     { schema: { tags, summary: 'The error list as an xlsx (Row, Code, Error)', params: uuidParams }, preValidation: signedIn },
     async (request, reply) => {
-      const errors = await findImportErrors(ctx.db, principalOf(request), request.params.uuid);
+      const { fileName, errors } = await findImportErrors(ctx.db, principalOf(request), request.params.uuid);
       const content = await xlsxBuffer((out) =>
         writeErrorSheet(
           errors.map(({ row, code, message }) => ({ row, code, message })),
           out,
         ),
       );
-      attachment(reply, `errors-${request.params.uuid}.xlsx`);
+      // Named after the file it lists the errors of: "errors Report May.xlsx".
+      attachment(reply, `errors ${fileName.replace(/\.xlsx$/i, '')}.xlsx`);
       return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(content);
     },
   );

@@ -405,7 +405,7 @@ export async function findImportFile(db: Db, principal: Principal, uuid: string)
 
 /** Every stored error (the error sheet), the cut note last when the list was cut. */
 export async function findImportErrors(db: Db, principal: Principal, uuid: string) {
-  await findImportRow(db, principal, uuid);
+  const found = await findImportRow(db, principal, uuid);
   const [row] = await db.select({ errors: imports.errors }).from(imports).where(eq(imports.uuid, uuid));
-  return ((row?.errors ?? []) as StoredError[]).map((e) => renderImportError(e, principal.locale));
+  return { fileName: found.file_name, errors: ((row?.errors ?? []) as StoredError[]).map((e) => renderImportError(e, principal.locale)) };
 }

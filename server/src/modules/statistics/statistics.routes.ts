@@ -16,6 +16,7 @@ import type { App, AppContext } from '../../context.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { localeOf } from '../../i18n.ts';
+import { contentDisposition } from '../../lib/content-disposition.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { findClusterStatistics } from './statistics.cluster.ts';
 import { findCompanyStatistics } from './statistics.company.ts';
@@ -39,9 +40,7 @@ const DOWNLOAD = ' With format=xlsx or format=csv: the same table as a download.
 async function answer<T>(reply: FastifyReply, format: StatisticsFormat, data: T, table: (data: T) => Table) {
   if (format === 'json') return reply.send({ data });
   const sheet = table(data);
-  const name = `statistics ${sheet.name}`.replace(/[^\p{L}\p{N} ._()-]/gu, '_').slice(0, 150);
-  const file = `${name}.${format}`;
-  reply.header('Content-Disposition', `attachment; filename="${file}"; filename*=UTF-8''${encodeURIComponent(file)}`);
+  reply.header('Content-Disposition', contentDisposition(`statistics ${sheet.name}.${format}`));
   if (format === 'csv') return reply.header('Content-Type', 'text/csv; charset=utf-8').send(tableCsv(sheet));
   return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(await tableXlsx(sheet));
 }
