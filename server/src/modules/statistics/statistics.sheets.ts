@@ -20,8 +20,8 @@ import { FIGURE_FIELDS, OWN_FIELDS } from './statistics.confidentiality.ts';
  *   figures are confidential or provisional), then the table with a bold, frozen header row and
  *   an autofilter; figures are number cells written from the decimal strings, with formats
  *   "#,##0.0000" (figures), "0.0" (percentages) and "0" (counts).
- * - csv: the table only (header row and rows, comma separated, RFC 4180 quoting, decimal strings
- *   as they are), for tools that read a plain table.
+ * - csv: UTF-8 with a byte-order mark, the same header block, then the table (comma separated,
+ *   RFC 4180 quoting, figures as plain decimals), for tools that read a plain table.
  */
 
 type Kind = 'figure' | 'percent' | 'count' | 'text';
@@ -232,11 +232,25 @@ const csvField = (v: unknown) => {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
-/** A text cell that a spreadsheet would read as a formula ("=…", "+…", "-…", "@…") is kept as text. */
+/**
+ * A text that a spreadsheet would run as a formula ("=…", "+…", "-…", "@…", or a tab or carriage
+ * return first) gets an apostrophe in front, which a person reads past and a spreadsheet shows as
+ * text (docs/user-guide.md says so); the xlsx needs none (its cells are text cells).
+ */
 const csvText = (v: unknown) => (typeof v === 'string' && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
 
+/** A decimal string without needless trailing zeros: "1250.5000" is 1250.5, "100.0000" is 100. */
+const plainDecimal = (v: unknown) => (typeof v === 'string' && /^-?\d+\.\d*$/.test(v) ? v.replace(/\.?0+$/, '') : v);
+
+/**
+ * The csv: UTF-8 with a byte-order mark (so that Excel and LibreOffice read "Skåne" and "50–99" as
+ * they are), the same header block as the xlsx (name and value a line, then an empty line), then
+ * the table, RFC 4180 quoted, comma separated, figures as plain decimals.
+ */
 export function tableCsv(table: Table): string {
-  const lines = [table.columns.map((c) => csvField(c.title)).join(',')];
-  for (const row of table.rows) lines.push(table.columns.map((c) => csvField(c.kind === 'text' ? csvText(c.get(row)) : c.get(row))).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  const lines = table.preamble.map(([name, value]) => `${csvField(csvText(name))},${csvField(csvText(value))}`);
+  if (lines.length) lines.push('');
+  lines.push(table.columns.map((c) => csvField(c.title)).join(','));
+  for (const row of table.rows) lines.push(table.columns.map((c) => csvField(c.kind === 'text' ? csvText(c.get(row)) : plainDecimal(c.get(row)))).join(','));
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
 }

@@ -517,14 +517,39 @@ describe('downloads', () => {
     expect(first.getCell(7).numFmt).toBe('0.0');
   });
 
-  it('when a csv is asked for, then the table with the decimal strings as they are', async () => {
-    const res = await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code_group&format=csv`);
+  it('when a csv is asked for, then UTF-8 with a byte-order mark, the header block of the xlsx, and the table with figures as plain decimals', async () => {
+    const res = await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code_group&currency=EUR&format=csv`);
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toContain('text/csv');
-    const json = (await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code_group`)).json().data;
-    const lines = res.body.trim().split('\r\n');
-    expect(lines[0]!.startsWith('Name,Volume,Value,')).toBe(true);
-    expect(lines[1]!.split(',').slice(0, 3)).toEqual([json.rows[0].key.title, json.rows[0].volume, json.rows[0].value]);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    // The byte-order mark, as bytes: what makes Excel and LibreOffice read UTF-8.
+    expect([...res.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const json = (await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code_group&currency=EUR`)).json().data;
+    const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    const blank = lines.indexOf('');
+    expect(lines.slice(0, blank)).toEqual(['Market,Sweden', `Period,${json.period.title}`, 'Currency,EUR', expect.stringMatching(/^Rate,.*0\.0876543210/), 'Coverage,approved 3 of 4']);
+    expect(lines[blank + 1]!.startsWith('Name,Volume,Value,')).toBe(true);
+    const plain = (decimal: string) => decimal.replace(/\.?0+$/, '');
+    const first = lines[blank + 2]!.split(',');
+    expect(first.slice(0, 3)).toEqual([json.rows[0].key.title, plain(json.rows[0].volume), plain(json.rows[0].value)]);
+    // No needless zeros, and exactly the decimal the JSON answer holds.
+    expect(first[1]).not.toMatch(/\.\d*0$/);
+    expect(Number(first[1])).toBe(Number(json.rows[0].volume));
+  });
+
+  it('when a name begins like a formula, then the csv keeps it as text with an apostrophe in front, and the xlsx as it is', async () => {
+    await t.db.execute(sql`update code_groups set title = ${'=HYPERLINK("http://x")'} where id = ${w.groups.g1}`);
+    try {
+      const csv = (await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code_group&format=csv`)).body;
+      expect(csv).toContain(`\r\n"'=HYPERLINK(""http://x"")",`);
+      expect(csv).not.toMatch(/(^|\n)"?=HYPERLINK/);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load((await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code_group&format=xlsx`)).rawPayload as unknown as ArrayBuffer);
+      const titles: unknown[] = [];
+      book.worksheets[0]!.eachRow((row) => titles.push(row.getCell(1).value));
+      expect(titles).toContain('=HYPERLINK("http://x")');
+    } finally {
+      await t.db.execute(sql`update code_groups set title = 'Group one' where id = ${w.groups.g1}`);
+    }
   });
 });
 
