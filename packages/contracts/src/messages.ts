@@ -116,6 +116,7 @@ export const enUS = {
   'import.too_many_rows': 'The file has too many rows (at most :max).',
   'import.corrupt': 'The file is damaged and cannot be read. Save it again as an xlsx-file and retry.',
   'import.failed': 'The file could not be processed. Upload it again; if this happens again, contact your administrator.',
+  'import.password_protected': 'The file is password-protected. Save it without a password and upload it again.',
   'import.volume_must_be_empty': 'Column B must be empty for code :code, its volume is not reported (row :row).',
   'import.value_must_be_empty': 'Column C must be empty for code :code, its value is not reported (row :row).',
   'import.formula_without_value':

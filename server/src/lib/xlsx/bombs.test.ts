@@ -38,7 +38,6 @@ describe('xlsx reader: not an xlsx', () => {
   it.each([
     ['CSV text', 'code;volume;value\nA-1;12;34,5\n'],
     ['random bytes', Buffer.concat([Buffer.from([0x00, 0x01]), randomBytes(4096)])],
-    ['empty file', Buffer.alloc(0)],
     ['two bytes "PK"', 'PK'],
     ['legacy .xls (OLE header)', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(504)])],
     ['empty zip (end record only)', Buffer.concat([Buffer.from([0x50, 0x4b, 0x05, 0x06]), Buffer.alloc(18)])],
@@ -48,9 +47,23 @@ describe('xlsx reader: not an xlsx', () => {
     expect(error.code).toBe('not_xlsx');
   });
 
-  it('a zip signature followed by garbage is corrupt', async () => {
+  it('an empty file is empty', async () => {
+    expect((await failure(openXlsx(write(Buffer.alloc(0))))).code).toBe('empty');
+  });
+
+  it('a password-protected workbook (an OLE container holding an EncryptedPackage stream) is encrypted, a legacy .xls is not', async () => {
+    const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+    // The directory's stream names, in UTF-16LE, past the first megabyte (read a megabyte at a time).
+    const names = Buffer.concat(['EncryptionInfo', 'EncryptedPackage'].map((n) => Buffer.concat([Buffer.from(n, 'utf16le'), Buffer.alloc(64 - 2 * n.length)])));
+    const encrypted = Buffer.concat([ole, Buffer.alloc(1024 * 1024 - 20), names, Buffer.alloc(4096)]);
+    expect((await failure(openXlsx(write(encrypted)))).code).toBe('encrypted');
+    const xls = Buffer.concat([ole, Buffer.alloc(600), Buffer.from('Workbook', 'utf16le'), Buffer.alloc(600)]);
+    expect((await failure(openXlsx(write(xls)))).code).toBe('not_xlsx');
+  });
+
+  it('a zip signature followed by garbage is a broken zip', async () => {
     const error = await failure(openXlsx(write(Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), randomBytes(2000)]))));
-    expect(error.code).toBe('corrupt');
+    expect(error.code).toBe('broken_zip');
   });
 });
 
@@ -69,7 +82,7 @@ describe('xlsx reader: zip bombs', () => {
       })(),
     );
     const elapsed = performance.now() - started;
-    expect(error.code).toBe('too_large');
+    expect(error.code).toBe('broken_zip');
     expect(error.message).toMatch(/inflates beyond its declared size/);
     expect(elapsed).toBeLessThan(2000); // actually a few milliseconds
   });
@@ -77,7 +90,7 @@ describe('xlsx reader: zip bombs', () => {
   it('same for the shared strings part (read before any row)', async () => {
     const bomb = write(withPart(SHARED, { raw: zerosBomb(1024), declaredSize: 4096, crc: 0 }));
     const error = await failure(openXlsx(bomb));
-    expect(error.code).toBe('too_large');
+    expect(error.code).toBe('broken_zip');
   });
 
   it('refuses from the central directory, before inflating, an entry with an extreme compression ratio', async () => {
@@ -122,12 +135,12 @@ describe('xlsx reader: zip bombs', () => {
   it('refuses encrypted entries and duplicate entry names', async () => {
     const entries = miniXlsxEntries({ sheets: [{ name: 'S', xml: '<row><c><v>1</v></c></row>' }] });
     const duplicate = write(buildZip([...entries, { name: SHEET, data: '<worksheet/>' }]));
-    expect((await failure(openXlsx(duplicate))).code).toBe('corrupt');
+    expect((await failure(openXlsx(duplicate))).code).toBe('broken_zip');
 
     const zip = buildZip(entries);
     // Set the "encrypted" flag (bit 0) in the central directory record of the first entry.
     const central = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     zip.writeUInt16LE(zip.readUInt16LE(central + 8) | 1, central + 8);
-    expect((await failure(openXlsx(write(zip)))).code).toBe('corrupt');
+    expect((await failure(openXlsx(write(zip)))).code).toBe('broken_zip');
   });
 });

@@ -4,13 +4,19 @@
  * file) and should be treated as a 500.
  */
 export type XlsxErrorCode =
-  /** Not a zip at all (CSV, random bytes, empty file, legacy .xls or an encrypted workbook), or a zip that holds no workbook. */
+  /** Not a zip at all (CSV, random bytes, legacy .xls), or a zip that holds no workbook. */
   | 'not_xlsx'
+  /** No bytes at all. */
+  | 'empty'
+  /** A password-protected workbook (an OLE container holding an EncryptedPackage). */
+  | 'encrypted'
+  /** A damaged zip archive: unreadable directory, CRC or size mismatch, a stream that does not inflate, encrypted or duplicate entries. */
+  | 'broken_zip'
   /** A size cap was hit: too many zip entries, a part too big (declared or actually inflated), a suspicious compression ratio, an oversized token. */
   | 'too_large'
   /** More non-empty rows than `maxRows`. */
   | 'too_many_rows'
-  /** Broken zip, broken or hostile XML (DOCTYPE), dangling references, values that do not parse. */
+  /** Broken or hostile XML (DOCTYPE), dangling references, values that do not parse. */
   | 'corrupt'
   /** A workbook without any worksheet. */
   | 'no_sheet';

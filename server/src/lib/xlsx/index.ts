@@ -10,7 +10,7 @@
  *     const [code, volume, value] = cells; // A, B, C (may be undefined when blank)
  *     if (volume?.kind === 'number') ...
  *   }
- * }); // throws XlsxError with code not_xlsx | too_large | too_many_rows | corrupt | no_sheet
+ * }); // throws XlsxError with code not_xlsx | empty | encrypted | broken_zip | too_large | too_many_rows | corrupt | no_sheet
  * ```
  */
 export { XlsxError, isXlsxError, type XlsxErrorCode } from './errors.ts';

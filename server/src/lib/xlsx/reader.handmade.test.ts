@@ -284,9 +284,9 @@ describe('xlsx reader on hand-written packages', () => {
     const sheet = base.find((e) => e.name === sheetName)!;
     const mutate = (patch: object) => write(buildZip(base.map((e) => (e.name === sheetName ? { ...e, ...patch } : e))));
 
-    expect((await failure(collect(mutate({ crc: 1234 })))).code).toBe('corrupt');
-    expect((await failure(collect(mutate({ declaredSize: Buffer.byteLength(String(sheet.data)) + 10 })))).code).toBe('corrupt');
-    expect((await failure(collect(mutate({ raw: Buffer.from('definitely not deflate data') })))).code).toBe('corrupt');
+    expect((await failure(collect(mutate({ crc: 1234 })))).code).toBe('broken_zip');
+    expect((await failure(collect(mutate({ declaredSize: Buffer.byteLength(String(sheet.data)) + 10 })))).code).toBe('broken_zip');
+    expect((await failure(collect(mutate({ raw: Buffer.from('definitely not deflate data') })))).code).toBe('broken_zip');
   });
 
   it('serves overlapping next() calls in order, and rows() only once', async () => {

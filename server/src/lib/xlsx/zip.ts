@@ -1,4 +1,4 @@
-import { open as openFile } from 'node:fs/promises';
+import { type FileHandle, open as openFile } from 'node:fs/promises';
 import { pipeline, type Readable } from 'node:stream';
 import { crc32, createInflateRaw } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
@@ -8,6 +8,7 @@ import { RATIO_CHECK_MIN_BYTES, type XlsxLimits } from './limits.ts';
 const ZIP_LOCAL_HEADER = Buffer.from([0x50, 0x4b, 0x03, 0x04]); // "PK\x03\x04"
 const OLE_HEADER = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]); // legacy .xls, and password-protected .xlsx
 const INFLATE_CHUNK = 64 * 1024;
+const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage', 'utf16le');
 
 /**
  * Reads the first bytes of the file and refuses anything that does not start
@@ -20,9 +21,10 @@ export async function assertZipSignature(path: string): Promise<void> {
     const head = Buffer.alloc(4);
     const { bytesRead } = await handle.read(head, 0, 4, 0);
     if (bytesRead === 4 && head.equals(ZIP_LOCAL_HEADER)) return;
-    if (bytesRead === 0) throw new XlsxError('not_xlsx', 'the file is empty');
+    if (bytesRead === 0) throw new XlsxError('empty', 'the file is empty');
     if (bytesRead === 4 && head.equals(OLE_HEADER)) {
-      throw new XlsxError('not_xlsx', 'legacy .xls or password-protected workbook (OLE container), not an .xlsx');
+      if (await holds(handle, ENCRYPTED_PACKAGE)) throw new XlsxError('encrypted', 'password-protected workbook (OLE container with an EncryptedPackage)');
+      throw new XlsxError('not_xlsx', 'legacy .xls (OLE container), not an .xlsx');
     }
     throw new XlsxError('not_xlsx', 'not an .xlsx file (no zip signature)');
   } finally {
@@ -30,8 +32,28 @@ export async function assertZipSignature(path: string): Promise<void> {
   }
 }
 
+/**
+ * Whether the file holds these bytes anywhere, read a megabyte at a time (an upload is at most a
+ * few tens of megabytes). An OLE container names its streams in its directory in UTF-16LE; a
+ * password-protected xlsx is one holding the streams EncryptionInfo and EncryptedPackage (MS-OFFCRYPTO),
+ * a legacy .xls one holding Workbook or Book.
+ */
+async function holds(handle: FileHandle, needle: Buffer): Promise<boolean> {
+  const chunk = Buffer.alloc(1024 * 1024);
+  let carry = Buffer.alloc(0);
+  for (let position = 0; ; ) {
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+    if (bytesRead === 0) return false;
+    const window = Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
+    if (window.includes(needle)) return true;
+    carry = window.subarray(Math.max(0, window.length - needle.length + 1));
+    position += bytesRead;
+  }
+}
+
+/** A damaged archive (the reader's other `corrupt` is about what the archive holds). */
 function corrupt(message: string, cause?: unknown): XlsxError {
-  return new XlsxError('corrupt', message, cause === undefined ? undefined : { cause });
+  return new XlsxError('broken_zip', message, cause === undefined ? undefined : { cause });
 }
 
 function asXlsxError(error: unknown, what: string): XlsxError {
@@ -104,7 +126,7 @@ export class SafeZip {
   /**
    * Streams the inflated bytes of one entry. An entry declaring more than
    * `maxBytes` is refused before inflating; while inflating, the bytes are
-   * counted and the stream aborted with `too_large` as soon as more come out
+   * counted and the stream aborted (`broken_zip`) as soon as more come out
    * than declared (a lying header), so at most `maxBytes` are ever produced.
    * A short, damaged or CRC-failing stream is `corrupt`.
    */
@@ -136,7 +158,8 @@ export class SafeZip {
       for await (const chunk of source as AsyncIterable<Buffer>) {
         total += chunk.length;
         if (total > declared) {
-          throw new XlsxError('too_large', `${name} inflates beyond its declared size of ${declared} bytes`);
+          // A header that lies about the size (a zip bomb, or damage): never more than declared is inflated.
+          throw corrupt(`${name} inflates beyond its declared size of ${declared} bytes`);
         }
         crc = crc32(chunk, crc);
         yield chunk;

@@ -477,17 +477,44 @@ describe('import validator on files written by LibreOffice', () => {
 });
 
 describe('import validator: what is not a spreadsheet', () => {
-  it('refuses CSV bytes, an empty file and random bytes as not xlsx, whatever the name', async () => {
+  it('refuses CSV bytes, random bytes and a damaged zip as not xlsx, whatever the name', async () => {
+    // A real workbook of some 13 KB with one byte of its sheet's compressed data changed: its CRC fails.
+    const rows = Array.from({ length: 400 }, (_, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${1000 + i}</t></is></c><c r="B${i + 1}"><v>${i * 7}</v></c><c r="C${i + 1}"><v>${i * 13}</v></c></row>`);
+    const damaged = buildMiniXlsx({ sheets: [{ name: 'S', xml: rows.join('') }] });
+    const sheetAt = damaged.indexOf('xl/worksheets/sheet1.xml');
+    damaged[sheetAt + 200] = damaged[sheetAt + 200]! ^ 0x20;
+    expect(damaged.length).toBeGreaterThan(5_000);
     for (const [name, bytes] of [
       ['report.xlsx', 'Code;Volume;Value\n1001;1;2\n'],
-      ['empty.xlsx', ''],
       ['random.xlsx', Buffer.from([0x13, 0x37, 0x00, 0xff, 0x42])],
+      ['damaged.xlsx', damaged],
       ['archive.xlsx', buildZip([{ name: 'hello.txt', data: 'not a workbook' }])],
     ] as const) {
       const result = await validate(tmp.write(name, bytes));
       expect(messages(result)).toEqual([[null, "Invalid file. Please make sure the file you're trying to import is an xlsx-file."]]);
-      expect(result).toMatchObject({ ok: false, rows: [], dataRowCount: 0 });
+      // (the damaged one is read up to where its data stops adding up)
+      expect(result).toMatchObject({ ok: false, rows: [] });
     }
+  });
+
+  it('keeps of a long text in column A only its first 60 characters for the error list, never half a character', async () => {
+    const long = `${'x'.repeat(59)}😀${'y'.repeat(5000)}`;
+    const rows = [long, 'z'.repeat(61), 'short'].map((a, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${a}</t></is></c><c r="B${i + 1}"><v>1</v></c><c r="C${i + 1}"><v>2</v></c></row>`);
+    const result = await validate(tmp.write('long.xlsx', buildMiniXlsx({ sheets: [{ name: 'S', xml: rows.join('') }] })));
+    expect(result.errors.map((e) => [e.row, e.code])).toEqual([
+      [1, `${'x'.repeat(59)}…`],
+      [2, `${'z'.repeat(60)}…`],
+      [3, 'short'],
+    ]);
+  });
+
+  it('says an empty file is empty, and a password-protected workbook is password-protected', async () => {
+    expect(messages(await validate(tmp.write('empty.xlsx', '')))).toEqual([[null, 'The report file is empty.']]);
+    const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+    const encrypted = Buffer.concat([ole, Buffer.alloc(2000), Buffer.from('EncryptedPackage', 'utf16le'), Buffer.alloc(2000)]);
+    expect(messages(await validate(tmp.write('locked.xlsx', encrypted)))).toEqual([
+      [null, 'The file is password-protected. Save it without a password and upload it again.'],
+    ]);
   });
 
   it('refuses a damaged workbook with a message of its own', async () => {

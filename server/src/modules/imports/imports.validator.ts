@@ -182,6 +182,9 @@ function isBlank(cell: Cell | undefined): boolean {
   return cell === undefined || cell.kind === 'empty' || (cell.kind === 'string' && cell.value.trim() === '');
 }
 
+/** The longest column A text an error keeps (codes have at most 50 characters). */
+export const DISPLAY_MAX = 60;
+
 /** Column A as a code: the text, '' for blank, undefined when the cell cannot be a code. */
 function codeOf(cell: Cell | undefined): string | undefined {
   if (isBlank(cell)) return '';
@@ -190,12 +193,22 @@ function codeOf(cell: Cell | undefined): string | undefined {
   return undefined;
 }
 
-/** Column A as written, for the error list. */
+/**
+ * Column A as written, for the error list; a text longer than any code (50 characters) is cut to
+ * its first DISPLAY_MAX characters and "…": the row number finds it, and 50,000 errors of a file
+ * of long texts would otherwise store and serve megabytes of them.
+ */
 function displayOf(cell: Cell | undefined, date1904: boolean): string | null {
   if (cell === undefined) return null;
   switch (cell.kind) {
-    case 'string':
-      return cell.value.trim() === '' ? null : cell.value.trim();
+    case 'string': {
+      const text = cell.value.trim();
+      if (text === '') return null;
+      if (text.length <= DISPLAY_MAX) return text;
+      // Not between the two halves of a surrogate pair.
+      const end = /[\uD800-\uDBFF]/.test(text[DISPLAY_MAX - 1]!) ? DISPLAY_MAX - 1 : DISPLAY_MAX;
+      return `${text.slice(0, end)}…`;
+    }
     case 'number':
       return String(cell.value);
     case 'boolean':
@@ -524,7 +537,12 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
       const counts = { dataRowCount, rowsWithoutFigures, headerRow };
       switch (error.code) {
         case 'not_xlsx':
+        case 'broken_zip':
           return failure(fileError('import.not_xlsx', {}, locale), counts);
+        case 'empty':
+          return failure(fileError('import.empty', {}, locale), counts);
+        case 'encrypted':
+          return failure(fileError('import.password_protected', {}, locale), counts);
         case 'no_sheet':
           return failure(fileError('import.empty', {}, locale), counts);
         case 'too_large':
