@@ -30,15 +30,33 @@ export const REPORT_STATUSES = Object.values(ReportStatus);
 /** Limits of a communication's attachments (judged by content, not by name). */
 export const ATTACHMENT_MAX_COUNT = 5;
 export const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
+/** The allow-list: the types an attachment may have, by its content (docs/user-guide.md names it). */
 export const ATTACHMENT_TYPES = {
   'application/pdf': 'PDF',
   'image/png': 'PNG',
   'image/jpeg': 'JPEG',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'Excel workbook (xlsx)',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word document (docx)',
-  'text/plain': 'Text or CSV',
+  'text/plain': 'Text',
+  'text/csv': 'CSV',
 } as const;
 export type AttachmentType = keyof typeof ATTACHMENT_TYPES;
+
+/**
+ * The extensions an attachment of each type is stored and mailed under. A file keeps its own
+ * extension when it is one of its type's; otherwise it gets the first one (`notes.html` whose
+ * content is text becomes `notes.txt`), so a mail never carries a name that says another type
+ * than the one it is sent as.
+ */
+export const ATTACHMENT_EXTENSIONS: Record<AttachmentType, readonly [string, ...string[]]> = {
+  'application/pdf': ['pdf'],
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['xlsx'],
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['docx'],
+  'text/plain': ['txt'],
+  'text/csv': ['csv'],
+};
 
 export const SUBJECT_MAX_LENGTH = 200;
 export const BODY_MAX_LENGTH = 100_000;
@@ -79,6 +97,7 @@ export type CommunicationInput = z.infer<typeof communicationInputSchema>;
 export const attachmentSchema = z.object({ id: z.number().int(), name: z.string(), mime_type: z.string(), size: z.number().int() });
 export type Attachment = z.infer<typeof attachmentSchema>;
 
+/** Deliveries of a send by status, counted by the database (`sent`: delivered; `queued`: queued or being sent). */
 export const deliveryCountsSchema = z.object({
   total: z.number().int(),
   queued: z.number().int(),
@@ -87,9 +106,20 @@ export const deliveryCountsSchema = z.object({
 });
 export type DeliveryCounts = z.infer<typeof deliveryCountsSchema>;
 
+/**
+ * A communication that went out but not to everyone: Sent (20) with some deliveries failed. Its
+ * status reads "Sent — 2 of 5 failed" (`communication.status_partly_failed`), in the API's
+ * `status_text` and on every screen that shows the status.
+ */
+export function partlyFailed(status: number, deliveries: DeliveryCounts): boolean {
+  return status === CommunicationStatus.Sent && deliveries.failed > 0;
+}
+
 export const communicationSchema = z.object({
   uuid: z.string(),
   status: z.number().int(),
+  /** The status in words, in the caller's language: "Sent — 2 of 5 failed" when not every delivery went out. */
+  status_text: z.string(),
   subject: z.string(),
   body: z.string(),
   foot_notes: z.string().nullable(),
@@ -136,15 +166,37 @@ export type Recipient = z.infer<typeof recipientSchema>;
 export const DELIVERY_STATUSES = ['queued', 'sending', 'sent', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/**
+ * What one SMTP conversation came to: `sent` (accepted), `deferred` (a temporary failure, tried
+ * again later), `failed` (refused, or the last try), `interrupted` (its process stopped before the
+ * answer was recorded; the delivery was tried again), `sending` (under way).
+ */
+export const DELIVERY_ATTEMPT_OUTCOMES = ['sending', 'sent', 'deferred', 'failed', 'interrupted'] as const;
+export type DeliveryAttemptOutcome = (typeof DELIVERY_ATTEMPT_OUTCOMES)[number];
+
+export const deliveryAttemptSchema = z.object({
+  /** 1, 2, … over the delivery's whole life: a retry goes on counting. */
+  number: z.number().int(),
+  outcome: z.enum(DELIVERY_ATTEMPT_OUTCOMES),
+  /** The SMTP server's answer, or the error when there was none. */
+  smtp_response: z.string().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;
+
 export const deliverySchema = z.object({
   id: z.number().int(),
   user_id: z.number().int().nullable(),
   name: z.string(),
   email: z.string(),
   status: z.enum(DELIVERY_STATUSES),
+  /** Every attempt so far, retries included (never reset). */
   attempts: z.number().int(),
-  /** The SMTP server's last answer (or the error) for a failed or retried delivery. */
+  /** The SMTP server's answer (or the error) of the last attempt. */
   smtp_response: z.string().nullable(),
+  /** Each attempt with its answer, the first first. */
+  attempt_history: z.array(deliveryAttemptSchema),
   sent_at: z.string().nullable(),
   updated_at: z.string(),
 });

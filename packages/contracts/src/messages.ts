@@ -87,6 +87,7 @@ export const enUS = {
   'communication.attachment_count': 'A communication can have at most :max attachments.',
   'communication.attachment_size': 'An attachment can be at most :max MB.',
   'communication.preflight_failed': 'The preflight could not be sent to :email: :reason',
+  'communication.status_partly_failed': ':status — :failed of :total failed',
   'notification.submitted.subject': 'Reports waiting for your approval',
   'notification.submitted.intro': 'These reports were submitted and wait for your approval:',
   'notification.sent_back.subject': 'Your report for :period (:market) was sent back',
@@ -115,8 +116,8 @@ export const enUS = {
   'import.too_large': 'The file is too large to import, or expands to an unreasonable size.',
   'import.too_many_rows': 'The file has too many rows (at most :max).',
   'import.corrupt': 'The file is damaged and cannot be read. Save it again as an xlsx-file and retry.',
-  'import.failed': 'The file could not be processed. Upload it again; if this happens again, contact your administrator.',
   'import.password_protected': 'The file is password-protected. Save it without a password and upload it again.',
+  'import.failed': 'The file could not be processed. Upload it again; if this happens again, contact your administrator.',
   'import.volume_must_be_empty': 'Column B must be empty for code :code, its volume is not reported (row :row).',
   'import.value_must_be_empty': 'Column C must be empty for code :code, its value is not reported (row :row).',
   'import.formula_without_value':

@@ -845,7 +845,11 @@ export const communicationDeliveries = pgTable(
     /** What the variables render to for this recipient, fixed when the send starts. */
     variables: jsonb('variables').notNull(),
     status: text('status').notNull().default('queued'),
+    /** Every attempt since the send started, retries included: never reset (the record). */
     attempts: integer('attempts').notNull().default(0),
+    /** Attempts since the send or the last "Retry failed": the backoff and the give-up count these. */
+    round_attempts: integer('round_attempts').notNull().default(0),
+    /** The last attempt's answer; each attempt's own is in communication_delivery_attempts. */
     smtp_response: text('smtp_response'),
     /** Stable per recipient: a resend after a crash carries the same Message-ID. */
     message_id: text('message_id').notNull(),
@@ -858,6 +862,30 @@ export const communicationDeliveries = pgTable(
     uniqueIndex('communication_deliveries_recipient_unique').on(t.communication_id, t.user_id),
     index('communication_deliveries_status_idx').on(t.communication_id, t.status),
     check('communication_deliveries_status_check', sql`${t.status} in ('queued', 'sending', 'sent', 'failed')`),
+  ],
+);
+
+/**
+ * One row per SMTP conversation of a delivery, kept across retries: its number (1, 2, … over the
+ * delivery's whole life), when it started and ended, and the server's answer or the error.
+ * `sending` while under way; `interrupted` when its process died and the delivery was claimed again.
+ */
+export const communicationDeliveryAttempts = pgTable(
+  'communication_delivery_attempts',
+  {
+    id: serial('id').primaryKey(),
+    delivery_id: integer('delivery_id')
+      .notNull()
+      .references(() => communicationDeliveries.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    outcome: text('outcome').notNull().default('sending'),
+    smtp_response: text('smtp_response'),
+    started_at: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finished_at: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('communication_delivery_attempts_number_unique').on(t.delivery_id, t.number),
+    check('communication_delivery_attempts_outcome_check', sql`${t.outcome} in ('sending', 'sent', 'deferred', 'failed', 'interrupted')`),
   ],
 );
 

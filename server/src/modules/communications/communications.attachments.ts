@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ATTACHMENT_MAX_BYTES, type AttachmentType } from '@mss/contracts/communications';
+import { ATTACHMENT_EXTENSIONS, ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES, type AttachmentType } from '@mss/contracts/communications';
 import { validationError } from '../../errors.ts';
 import { readWholePart, sniffImageType, uploadedFileName } from '../../lib/files.ts';
 
@@ -33,6 +33,34 @@ export function sniffAttachment(content: Buffer): AttachmentType | null {
   } catch {
     return null;
   }
+}
+
+/** The longest name a stored file has (lib/files.ts `uploadedFileName`). */
+const NAME_MAX = 200;
+
+/**
+ * The type and the name an attachment is stored and mailed under, from the type its content has:
+ * text named `.csv` is CSV (any text may be; the content cannot say otherwise), other text is plain
+ * text. The name keeps its extension when it is one of the type's (`ATTACHMENT_EXTENSIONS`), and
+ * gets the type's own in its place otherwise: `x.html` and `x.svg` whose content is text become
+ * `x.txt`, sent as text/plain; `scan.pdf` that is a PNG becomes `scan.png`. Applied again when a
+ * mail is built, so files stored before this rule go out under a matching name as well.
+ */
+export function attachmentIdentity(name: string, contentType: AttachmentType): { name: string; type: AttachmentType } {
+  const dot = name.lastIndexOf('.');
+  // A dot at the start (".profile") or a "suffix" that is no extension ("2026.11 final") is part of the name.
+  const extension = dot > 0 && /^[A-Za-z0-9]{1,10}$/.test(name.slice(dot + 1)) ? name.slice(dot + 1).toLowerCase() : null;
+  const type: AttachmentType = contentType === 'text/plain' && extension === 'csv' ? 'text/csv' : contentType;
+  const allowed = ATTACHMENT_EXTENSIONS[type];
+  if (extension && allowed.includes(extension)) return { name, type };
+  const base = (extension ? name.slice(0, dot) : name).trim() || 'attachment';
+  const suffix = `.${allowed[0]}`;
+  return { name: `${[...base].slice(0, NAME_MAX - suffix.length).join('')}${suffix}`, type };
+}
+
+/** Whether a stored MIME type is one an attachment may have (files stored before the allow-list had these too). */
+export function isAttachmentType(type: string): type is AttachmentType {
+  return Object.hasOwn(ATTACHMENT_TYPES, type);
 }
 
 /** The multipart `file` field of an attachment upload, at most ATTACHMENT_MAX_BYTES. */

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { CommunicationStatus } from '@mss/contracts/enums';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { communicationDeliveries, communicationEvents, communications } from '../../db/schema.ts';
+import { communicationDeliveries, communicationDeliveryAttempts, communicationEvents, communications } from '../../db/schema.ts';
 import { type Mailer, mailFailureOf } from '../../mail/mailer.ts';
 import { renderMail, type Variables } from './communications.render.ts';
 import { findRecipients, storedFilterOf, variablesOf } from './communications.recipients.ts';
@@ -14,17 +14,20 @@ import { mailAttachmentsOf, mailFooterOf } from './communications.service.ts';
  * 1. Dispatch, once: the recipients are evaluated now (not when the send was asked for) and fixed
  *    as one delivery row per user, unique per (communication, user), in the transaction that
  *    sets `dispatched_at`. A second run finds them and does not add any.
- * 2. Each delivery is claimed (`sending`, attempts + 1) in a committed statement before its SMTP
- *    conversation and marked `sent` with the server's answer after it. A run claims with
- *    `for update skip locked`, so two runs (two processes, or a retry beside a late run) never
- *    claim the same recipient.
+ * 2. Each delivery is claimed (`sending`, attempts + 1, a new attempt row) in a committed statement
+ *    before its SMTP conversation and marked `sent` with the server's answer after it, the attempt
+ *    with it. A run claims with `for update skip locked`, so two runs (two processes, or a retry
+ *    beside a late run) never claim the same recipient.
  * 3. A process that dies leaves its claimed deliveries `sending`: with the embedded database (one
  *    process) they are queued again when the app starts; with a PostgreSQL server, where another
  *    process may still be sending them, when their claim is older than MAIL_LEASE_SECONDS. A mail
  *    the server accepted in the last milliseconds before the process died, before `sent` was
- *    written, is sent again with the same Message-ID (docs/decisions.md "Communications").
+ *    written, is sent again with the same Message-ID (docs/decisions.md "Communications"). The
+ *    attempt it left `sending` is marked `interrupted` when the delivery is claimed again.
  * 4. A temporary failure (4xx, connection lost) is queued again with exponential backoff; a
- *    permanent one (5xx: recipient refused) or the last attempt fails the delivery with the answer.
+ *    permanent one (5xx: recipient refused) or the last attempt of the round fails the delivery
+ *    with the answer. Every attempt keeps its own answer (communication_delivery_attempts); a
+ *    retry of failed deliveries starts a new round and adds attempts, it never resets them.
  * 5. When nothing is queued or being sent any more: 20 Sent if any delivery was sent, 30 Failed if none.
  */
 
@@ -81,20 +84,54 @@ async function dispatch(deps: SenderDeps, row: CommunicationRow): Promise<void> 
   });
 }
 
-type Claimed = { id: number; email: string; name: string; variables: Variables; message_id: string; attempts: number };
+type Claimed = { id: number; email: string; name: string; variables: Variables; message_id: string; attempts: number; round_attempts: number };
 
+/**
+ * Claims due deliveries and opens an attempt for each, numbered by the delivery's attempts, in one
+ * statement; an attempt a dead process left `sending` is closed as `interrupted`.
+ */
 async function claim(deps: SenderDeps, communicationId: number): Promise<Claimed[]> {
   const { rows } = await deps.db.execute<Claimed>(sql`
-    update communication_deliveries d set status = 'sending', claimed_at = now(), attempts = d.attempts + 1, updated_at = now()
-    where d.id in (
+    with due as (
       select id from communication_deliveries
       where communication_id = ${communicationId}
         and ((status = 'queued' and next_attempt_at <= now())
           or (status = 'sending' and claimed_at < now() - ${`${deps.leaseSeconds} seconds`}::interval))
       order by id limit ${CLAIM_BATCH} for update skip locked
+    ), claimed as (
+      update communication_deliveries d
+      set status = 'sending', claimed_at = now(), attempts = d.attempts + 1, round_attempts = d.round_attempts + 1, updated_at = now()
+      from due where d.id = due.id
+      returning d.id, d.email, d.name, d.variables, d.message_id, d.attempts, d.round_attempts
+    ), interrupted as (
+      update communication_delivery_attempts a set outcome = 'interrupted', finished_at = now()
+      from due where a.delivery_id = due.id and a.outcome = 'sending'
+    ), opened as (
+      insert into communication_delivery_attempts (delivery_id, number) select id, attempts from claimed
     )
-    returning d.id, d.email, d.name, d.variables, d.message_id, d.attempts`);
+    select * from claimed order by id`);
   return rows;
+}
+
+/** Records what one attempt came to, on the attempt and (while the delivery is still this run's) on the delivery. */
+async function settle(
+  deps: SenderDeps,
+  delivery: Claimed,
+  outcome: 'sent' | 'deferred' | 'failed',
+  response: string,
+  next: { status: 'sent' | 'queued' | 'failed'; waitSeconds?: number },
+): Promise<void> {
+  const nextAttempt = next.waitSeconds ? sql`now() + ${`${next.waitSeconds} seconds`}::interval` : sql`now()`;
+  await deps.db.execute(sql`
+    with attempt as (
+      update communication_delivery_attempts set outcome = ${outcome}, smtp_response = ${response}, finished_at = now()
+      where delivery_id = ${delivery.id} and number = ${delivery.attempts}
+    )
+    update communication_deliveries
+    set status = ${next.status}, smtp_response = ${response}, updated_at = now(),
+      sent_at = ${next.status === 'sent' ? sql`now()` : sql`sent_at`},
+      next_attempt_at = ${next.status === 'sent' ? sql`next_attempt_at` : nextAttempt}
+    where id = ${delivery.id} and status = 'sending'`);
 }
 
 /** One run of the send job for a communication waiting to be sent. */
@@ -122,24 +159,19 @@ export async function runCommunicationSend(deps: SenderDeps, communicationId: nu
             attachments,
             messageId: delivery.message_id,
           });
-          await db
-            .update(communicationDeliveries)
-            .set({ status: 'sent', sent_at: sql`now()`, smtp_response: response.slice(0, 1000), updated_at: sql`now()` })
-            .where(and(eq(communicationDeliveries.id, delivery.id), eq(communicationDeliveries.status, 'sending')));
+          await settle(deps, delivery, 'sent', response.slice(0, 1000), { status: 'sent' });
         } catch (error) {
           const failure = mailFailureOf(error);
-          const giveUp = !failure.temporary || delivery.attempts >= deps.maxAttempts;
-          const wait = deps.retryBaseSeconds * 2 ** (delivery.attempts - 1);
+          const giveUp = !failure.temporary || delivery.round_attempts >= deps.maxAttempts;
+          const wait = deps.retryBaseSeconds * 2 ** (delivery.round_attempts - 1);
           deps.log.warn({ to: delivery.email, response: failure.response, giveUp }, 'communication delivery failed');
-          await db
-            .update(communicationDeliveries)
-            .set({
-              status: giveUp ? 'failed' : 'queued',
-              smtp_response: failure.response,
-              next_attempt_at: giveUp ? sql`now()` : sql`now() + ${`${wait} seconds`}::interval`,
-              updated_at: sql`now()`,
-            })
-            .where(and(eq(communicationDeliveries.id, delivery.id), eq(communicationDeliveries.status, 'sending')));
+          await settle(
+            deps,
+            delivery,
+            giveUp ? 'failed' : 'deferred',
+            failure.response,
+            giveUp ? { status: 'failed' } : { status: 'queued', waitSeconds: wait },
+          );
         }
       }),
     );
@@ -189,11 +221,16 @@ async function finish(deps: SenderDeps, row: CommunicationRow): Promise<void> {
  * communication waiting to be sent gets its job.
  */
 export async function recoverCommunications(db: Db, exclusive: boolean, send: (id: number) => Promise<void>): Promise<number> {
-  if (exclusive)
+  if (exclusive) {
+    await db
+      .update(communicationDeliveryAttempts)
+      .set({ outcome: 'interrupted', finished_at: sql`now()` })
+      .where(eq(communicationDeliveryAttempts.outcome, 'sending'));
     await db
       .update(communicationDeliveries)
       .set({ status: 'queued', next_attempt_at: sql`now()`, updated_at: sql`now()` })
       .where(eq(communicationDeliveries.status, 'sending'));
+  }
   const waiting = await db.select({ id: communications.id }).from(communications).where(eq(communications.status, S.WaitingToBeSent));
   for (const w of waiting) await send(w.id);
   return waiting.length;

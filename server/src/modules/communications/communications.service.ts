@@ -6,17 +6,20 @@ import {
   type Communication,
   type CommunicationInput,
   type Delivery,
+  type DeliveryCounts,
+  partlyFailed,
   type Recipient,
   type RenderedMail,
   unknownVariables,
 } from '@mss/contracts/communications';
-import { CommunicationStatus } from '@mss/contracts/enums';
+import { CommunicationStatus, type Locale } from '@mss/contracts/enums';
 import { translate } from '@mss/contracts/messages';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import {
   communicationAttachments,
   communicationDeliveries,
+  communicationDeliveryAttempts,
   communicationEvents,
   communications,
   companyOrganizations,
@@ -35,7 +38,7 @@ import type { Mailer, MailAttachment } from '../../mail/mailer.ts';
 import { mailFailureOf } from '../../mail/mailer.ts';
 import { renderMail, sanitizeBody } from './communications.render.ts';
 import { findRecipients, storedFilterOf, variablesOf } from './communications.recipients.ts';
-import { sniffAttachment } from './communications.attachments.ts';
+import { attachmentIdentity, isAttachmentType, sniffAttachment } from './communications.attachments.ts';
 
 /*
  * Communications (DESIGN §6, spec §4): drafts written by those who hold send-communications in
@@ -55,14 +58,21 @@ export interface CommunicationDeps {
 
 const S = CommunicationStatus;
 
-const statusName = (status: number, principal: Principal) => translate(`enum.communication_status.${status}` as never, undefined, principal.locale);
+const statusName = (status: number, locale: Locale) => translate(`enum.communication_status.${status}` as never, undefined, locale);
+
+/** The status in words: "Sent — 2 of 5 failed" when the send did not reach everyone. */
+function statusTextOf(status: number, deliveries: DeliveryCounts, locale: Locale): string {
+  const name = statusName(status, locale);
+  if (!partlyFailed(status, deliveries)) return name;
+  return translate('communication.status_partly_failed', { status: name, failed: deliveries.failed, total: deliveries.total }, locale);
+}
 
 function refuse(key: 'communication.update_requires_draft' | 'communication.preflight_requires_draft' | 'communication.preflight_required'): AppError {
   return new AppError('conflict', key);
 }
 
 function refuseStatus(row: Row, principal: Principal): AppError {
-  return new AppError('conflict', 'communication.status_for_action', { status: statusName(row.status, principal) });
+  return new AppError('conflict', 'communication.status_for_action', { status: statusName(row.status, principal.locale) });
 }
 
 /** The user may send communications in every one of the markets. */
@@ -90,7 +100,7 @@ async function audit(db: Executor, row: Pick<Row, 'id' | 'organization_id'>, use
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-async function toWire(db: Executor, rows: Row[]): Promise<Communication[]> {
+async function toWire(db: Executor, rows: Row[], locale: Locale): Promise<Communication[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const authorIds = [...new Set(rows.map((r) => r.author_id).filter((id): id is number => id !== null))];
@@ -129,9 +139,11 @@ async function toWire(db: Executor, rows: Row[]): Promise<Communication[]> {
     const author = authors.find((a) => a.id === row.author_id);
     const period = periodRows.find((p) => p.id === filter.period_id);
     const c = counts.find((x) => x.communication_id === row.id);
+    const deliveries = { total: c?.total ?? 0, queued: c?.queued ?? 0, sent: c?.sent ?? 0, failed: c?.failed ?? 0 };
     return {
       uuid: row.uuid,
       status: row.status,
+      status_text: statusTextOf(row.status, deliveries, locale),
       subject: row.subject,
       body: row.body,
       foot_notes: row.foot_notes,
@@ -145,7 +157,7 @@ async function toWire(db: Executor, rows: Row[]): Promise<Communication[]> {
       period_title: period?.title ?? null,
       author: author ? { id: author.id, name: `${author.first} ${author.last}`.trim() || author.email } : null,
       attachments: attachments.filter((a) => a.communication_id === row.id).map(({ communication_id: _, ...a }) => a),
-      deliveries: { total: c?.total ?? 0, queued: c?.queued ?? 0, sent: c?.sent ?? 0, failed: c?.failed ?? 0 },
+      deliveries,
       preflight_sent_at: iso(row.preflight_sent_at),
       preflight_to: row.preflight_to,
       send_at: iso(row.send_at),
@@ -156,8 +168,8 @@ async function toWire(db: Executor, rows: Row[]): Promise<Communication[]> {
   });
 }
 
-async function one(db: Executor, row: Row): Promise<Communication> {
-  return (await toWire(db, [row]))[0]!;
+async function one(db: Executor, row: Row, principal: Principal): Promise<Communication> {
+  return (await toWire(db, [row], principal.locale))[0]!;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -249,11 +261,11 @@ export async function findCommunications(
     .orderBy(...plan.orderBy, desc(communications.id))
     .limit(plan.limit)
     .offset(plan.offset);
-  return { data: await toWire(db, rows), meta: plan.meta(total) };
+  return { data: await toWire(db, rows, principal.locale), meta: plan.meta(total) };
 }
 
 export async function findCommunication(db: Db, principal: Principal, uuid: string): Promise<Communication> {
-  return one(db, await loadFor(db, principal, uuid));
+  return one(db, await loadFor(db, principal, uuid), principal);
 }
 
 export async function createCommunication(db: Db, principal: Principal, input: CommunicationInput): Promise<Communication> {
@@ -264,7 +276,7 @@ export async function createCommunication(db: Db, principal: Principal, input: C
       .values({ ...values, author_id: principal.userId, status: S.Draft })
       .returning();
     await audit(tx, row!, principal.userId, 'created', { subject: row!.subject });
-    return one(tx, row!);
+    return one(tx, row!, principal);
   });
 }
 
@@ -280,7 +292,7 @@ export async function updateCommunication(db: Db, principal: Principal, uuid: st
       .returning();
     if (!row) throw refuse('communication.update_requires_draft');
     await audit(tx, row, principal.userId, 'updated', { subject: row.subject });
-    return one(tx, row);
+    return one(tx, row, principal);
   });
 }
 
@@ -361,6 +373,18 @@ export async function findDeliveries(
     .orderBy(...plan.orderBy, asc(communicationDeliveries.id))
     .limit(plan.limit)
     .offset(plan.offset);
+  const attempts = rows.length
+    ? await db
+        .select()
+        .from(communicationDeliveryAttempts)
+        .where(
+          inArray(
+            communicationDeliveryAttempts.delivery_id,
+            rows.map((d) => d.id),
+          ),
+        )
+        .orderBy(asc(communicationDeliveryAttempts.delivery_id), asc(communicationDeliveryAttempts.number))
+    : [];
   return {
     data: rows.map((d) => ({
       id: d.id,
@@ -370,6 +394,15 @@ export async function findDeliveries(
       status: d.status as Delivery['status'],
       attempts: d.attempts,
       smtp_response: d.smtp_response,
+      attempt_history: attempts
+        .filter((a) => a.delivery_id === d.id)
+        .map((a) => ({
+          number: a.number,
+          outcome: a.outcome as Delivery['attempt_history'][number]['outcome'],
+          smtp_response: a.smtp_response,
+          started_at: a.started_at.toISOString(),
+          finished_at: iso(a.finished_at),
+        })),
       sent_at: iso(d.sent_at),
       updated_at: d.updated_at.toISOString(),
     })),
@@ -394,10 +427,13 @@ export async function addAttachment(
     .from(communicationAttachments)
     .where(eq(communicationAttachments.communication_id, row.id))) as [{ count: number }];
   if (count >= ATTACHMENT_MAX_COUNT) throw validationError('file', 'communication.attachment_count', { max: ATTACHMENT_MAX_COUNT });
-  const file = await readFile();
-  const type = sniffAttachment(file.content);
-  if (!type) throw validationError('file', 'communication.attachment_type', { file_name: file.name });
-  const fileId = await storeFile(db, { name: file.name, mimeType: type, content: file.content });
+  const upload = await readFile();
+  const sniffed = sniffAttachment(upload.content);
+  if (!sniffed) throw validationError('file', 'communication.attachment_type', { file_name: upload.name });
+  // Stored under a name whose extension says the type it is sent as (x.html that is text: x.txt).
+  const { name, type } = attachmentIdentity(upload.name, sniffed);
+  const file = { name, content: upload.content };
+  const fileId = await storeFile(db, { name, mimeType: type, content: file.content });
   try {
     return await db.transaction(async (tx) => {
       // Counted again under the communication's row lock: two uploads at once cannot pass the limit.
@@ -412,7 +448,7 @@ export async function addAttachment(
         .insert(communicationAttachments)
         .values({ communication_id: row.id, file_id: fileId })
         .returning({ id: communicationAttachments.id });
-      await audit(tx, row, principal.userId, 'attachment_added', { name: file.name, size: file.content.length, type });
+      await audit(tx, row, principal.userId, 'attachment_added', { name: file.name, uploaded_as: upload.name, size: file.content.length, type });
       return { id: attachment!.id, name: file.name, mime_type: type, size: file.content.length };
     });
   } catch (error) {
@@ -459,7 +495,9 @@ export async function mailAttachmentsOf(db: Db, communicationId: number): Promis
   for (const a of attached) {
     const chunks: Buffer[] = [];
     for await (const chunk of fileContent(db, a.file_id)) chunks.push(chunk);
-    out.push({ filename: a.name, content: Buffer.concat(chunks), contentType: a.mime_type });
+    // Files stored before names followed their type are mailed under a matching name too.
+    const { name, type } = isAttachmentType(a.mime_type) ? attachmentIdentity(a.name, a.mime_type) : { name: a.name, type: a.mime_type };
+    out.push({ filename: name, content: Buffer.concat(chunks), contentType: type });
   }
   return out;
 }
@@ -523,7 +561,7 @@ export async function sendPreflight(
     return done;
   });
   if (!sent) throw refuse('communication.preflight_requires_draft');
-  return { data: await one(db, sent), mail: { to, recipient_name: recipient.name, ...parts } };
+  return { data: await one(db, sent, principal), mail: { to, recipient_name: recipient.name, ...parts } };
 }
 
 /** Sends to every recipient (2 → 10; the job then makes it 20 or 30). */
@@ -548,7 +586,7 @@ export async function sendCommunication(
   });
   if (!moved) throw refuse('communication.preflight_required');
   await deps.queue?.sendCommunication(moved.id, sendAt ?? undefined);
-  return one(db, moved);
+  return one(db, moved, principal);
 }
 
 /** Back to draft to change it (after a preflight, or a preflight cut off): needs a new preflight. */
@@ -557,10 +595,14 @@ export async function returnToDraft(db: Db, principal: Principal, uuid: string):
   const moved = await moveStatus(db, row, [S.SendingPreflight, S.PreflightSent], S.Draft, { preflight_sent_at: null, preflight_to: null });
   if (!moved) throw refuseStatus(row, principal);
   await audit(db, row, principal.userId, 'draft');
-  return one(db, moved);
+  return one(db, moved, principal);
 }
 
-/** Sends again to the failed recipients only: they are queued again and the communication waits to be sent. */
+/**
+ * Sends again to the failed recipients only: they are queued again and the communication waits to
+ * be sent. Their attempts go on counting and the earlier ones stay with their answers; only the
+ * round (what the backoff and the give-up count) starts again.
+ */
 export async function retryFailed(deps: CommunicationDeps, principal: Principal, uuid: string): Promise<Communication> {
   const { db } = deps;
   const row = await loadFor(db, principal, uuid);
@@ -570,7 +612,7 @@ export async function retryFailed(deps: CommunicationDeps, principal: Principal,
     if (!done) return null;
     const again = await tx
       .update(communicationDeliveries)
-      .set({ status: 'queued', next_attempt_at: sql`now()`, attempts: 0, updated_at: sql`now()` })
+      .set({ status: 'queued', next_attempt_at: sql`now()`, round_attempts: 0, updated_at: sql`now()` })
       .where(and(eq(communicationDeliveries.communication_id, row.id), eq(communicationDeliveries.status, 'failed')))
       .returning({ email: communicationDeliveries.email });
     if (again.length === 0) throw new AppError('conflict', 'communication.nothing_to_retry');
@@ -579,5 +621,5 @@ export async function retryFailed(deps: CommunicationDeps, principal: Principal,
   });
   if (!moved) throw refuseStatus(row, principal);
   await deps.queue?.sendCommunication(moved.id);
-  return one(db, moved);
+  return one(db, moved, principal);
 }

@@ -332,6 +332,103 @@ describe('communications: the mail', () => {
   });
 });
 
+describe('communications: a send that did not reach everyone, and its attempts (issue 20)', () => {
+  type Attempt = { number: number; outcome: string; smtp_response: string | null; started_at: string; finished_at: string | null };
+  type DeliveryRow = { email: string; status: string; attempts: number; smtp_response: string | null; attempt_history: Attempt[] };
+
+  /** The world's three reporters and two more of Acme: five recipients. */
+  async function fiveRecipients(w: W) {
+    const more = [];
+    for (let i = 0; i < 2; i++)
+      more.push(await createUser(t.db, { roles: ['reporter'], organizationIds: [w.org.id], marketIds: [w.market.id], companyId: w.company.id }));
+    return more;
+  }
+
+  const deliveriesOf = async (w: W, uuid: string): Promise<Map<string, DeliveryRow>> =>
+    new Map(((await api('GET', `/communications/${uuid}/deliveries`, w.admin)).json().data as DeliveryRow[]).map((d) => [d.email, d]));
+
+  it('when 2 of 5 recipients are refused by the mail server, then the communication reads "Sent — 2 of 5 failed" in its detail and in the list', async () => {
+    const w = await world();
+    const [fourth, fifth] = await fiveRecipients(w);
+    const subject = `Two refused ${Date.now()}`;
+    const c = await create(w, draft(w, { subject }));
+    expect((await api('GET', `/communications/${c.uuid}/recipients`, w.admin)).json().meta.total).toBe(5);
+    const refused = [w.secondAcme.email, fifth!.email];
+    smtp.state.refuse = (address) => (refused.includes(address) ? 550 : null);
+    try {
+      const done = await sendNow(w, c.uuid);
+      expect(done.status).toBe(20);
+      expect(done.status_text).toBe('Sent — 2 of 5 failed');
+      expect(done.deliveries).toEqual({ total: 5, queued: 0, sent: 3, failed: 2 });
+    } finally {
+      smtp.state.refuse = () => null;
+    }
+    const listed = (await api('GET', `/communications?search=${encodeURIComponent(subject)}`, w.admin)).json().data;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ status: 20, status_text: 'Sent — 2 of 5 failed', deliveries: { total: 5, sent: 3, failed: 2 } });
+    // A send that reached everyone is plainly Sent.
+    const everyone = await create(w, draft(w, { subject: `${subject} everyone` }));
+    expect((await sendNow(w, everyone.uuid)).status_text).toBe('Sent');
+
+    const deliveries = await deliveriesOf(w, c.uuid);
+    for (const email of refused) {
+      expect(deliveries.get(email)).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(deliveries.get(email)!.attempt_history).toHaveLength(1);
+      expect(deliveries.get(email)!.attempt_history[0]).toMatchObject({ number: 1, outcome: 'failed' });
+      expect(deliveries.get(email)!.attempt_history[0]!.smtp_response).toMatch(/^550/);
+    }
+    expect(deliveries.get(fourth!.email)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(deliveries.get(fourth!.email)!.attempt_history[0]!.smtp_response).toMatch(/^250/);
+  });
+
+  it('when failed deliveries are retried, then their earlier attempts stay with their answers and the new ones are added, counted on', async () => {
+    const w = await world();
+    const [, fifth] = await fiveRecipients(w);
+    const c = await create(w, draft(w));
+    // The fifth is refused for good; the second Acme reporter is refused, and later accepted.
+    smtp.state.refuse = (address) => (address === w.secondAcme.email || address === fifth!.email ? 550 : null);
+    try {
+      await sendNow(w, c.uuid);
+      // Retry: the second Acme reporter is told "try again later" once, then accepted.
+      let later = 0;
+      smtp.state.refuse = (address) => (address === fifth!.email ? 550 : address === w.secondAcme.email && later++ < 1 ? 451 : null);
+      const retry = await api('POST', `/communications/${c.uuid}/retry`, w.admin);
+      expect(retry.statusCode, retry.body).toBe(200);
+      const done = await untilDone(w, c.uuid);
+      expect(done.status_text).toBe('Sent — 1 of 5 failed');
+      expect(done.deliveries).toEqual({ total: 5, queued: 0, sent: 4, failed: 1 });
+
+      const deliveries = await deliveriesOf(w, c.uuid);
+      const second = deliveries.get(w.secondAcme.email)!;
+      expect(second).toMatchObject({ status: 'sent', attempts: 3 });
+      expect(second.attempt_history.map((a) => [a.number, a.outcome])).toEqual([
+        [1, 'failed'],
+        [2, 'deferred'],
+        [3, 'sent'],
+      ]);
+      expect(second.attempt_history.map((a) => a.smtp_response!.slice(0, 3))).toEqual(['550', '451', '250']);
+      expect(second.smtp_response).toMatch(/^250/);
+      const gone = deliveries.get(fifth!.email)!;
+      expect(gone).toMatchObject({ status: 'failed', attempts: 2 });
+      expect(gone.attempt_history.map((a) => [a.number, a.outcome, a.smtp_response!.slice(0, 3)])).toEqual([
+        [1, 'failed', '550'],
+        [2, 'failed', '550'],
+      ]);
+      for (const attempt of [...second.attempt_history, ...gone.attempt_history]) expect(attempt.finished_at).not.toBeNull();
+
+      // A second retry is a new round: MAIL_MAX_ATTEMPTS (3) "try again later" answers before it gives up, whatever came before.
+      smtp.state.refuse = (address) => (address === fifth!.email ? 451 : null);
+      expect((await api('POST', `/communications/${c.uuid}/retry`, w.admin)).statusCode).toBe(200);
+      await untilDone(w, c.uuid);
+      const last = (await deliveriesOf(w, c.uuid)).get(fifth!.email)!;
+      expect(last).toMatchObject({ status: 'failed', attempts: 5 });
+      expect(last.attempt_history.map((a) => a.outcome)).toEqual(['failed', 'failed', 'deferred', 'deferred', 'failed']);
+    } finally {
+      smtp.state.refuse = () => null;
+    }
+  });
+});
+
 describe('communications: attachments', () => {
   const attach = (w: W, uuid: string, name: string, content: Buffer) => {
     const file = multipart(name, content);
@@ -360,6 +457,42 @@ describe('communications: attachments', () => {
     expect(download.body).toBe('code;volume\n0;1\n');
     expect((await api('DELETE', `/communications/${c.uuid}/attachments/${ids[0]}`, w.admin)).statusCode).toBe(204);
     expect((await api('GET', `/communications/${c.uuid}`, w.admin)).json().data.attachments).toHaveLength(4);
+  });
+
+  it('when x.html and x.svg hold text, then they are stored and mailed as x.txt (text/plain); a name keeps its extension only when it matches the content', async () => {
+    const w = await world();
+    const c = await create(w, draft(w));
+    const uploads: [string, Buffer][] = [
+      ['x.html', Buffer.from('<!doctype html><html><body><script>alert(1)</script><p>Prices</p></body></html>\n')],
+      ['x.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><text>1</text></svg>\n')],
+      ['figures.csv', Buffer.from('code;volume\n1001;5\n')],
+      ['scan.pdf', Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32, 1)])],
+    ];
+    const stored = [];
+    for (const [name, content] of uploads) {
+      const res = await attach(w, c.uuid, name, content);
+      expect(res.statusCode, res.body).toBe(201);
+      stored.push(res.json().data);
+    }
+    const identities = [
+      ['x.txt', 'text/plain'],
+      ['x.txt', 'text/plain'],
+      ['figures.csv', 'text/csv'],
+      ['scan.png', 'image/png'],
+    ];
+    expect(stored.map((a: { name: string; mime_type: string }) => [a.name, a.mime_type])).toEqual(identities);
+    const shown = (await api('GET', `/communications/${c.uuid}`, w.admin)).json().data.attachments;
+    expect(shown.map((a: { name: string; mime_type: string }) => [a.name, a.mime_type])).toEqual(identities);
+    const download = await api('GET', `/communications/${c.uuid}/attachments/${stored[0].id}`, w.admin);
+    expect(download.headers['content-type']).toMatch(/^text\/plain/);
+
+    // Mailed (the preflight's real SMTP conversation) under the same names and types.
+    const before = smtp.received.length;
+    expect((await api('POST', `/communications/${c.uuid}/preflight`, w.admin, {})).statusCode).toBe(200);
+    const mail = smtp.received.slice(before).find((m) => m.to.includes(w.author.email))!;
+    expect(mail.parsed.attachments.map((a) => [a.filename, a.contentType])).toEqual(identities);
+    expect(mail.raw).not.toMatch(/x\.html|x\.svg|scan\.pdf/);
+    expect(mail.parsed.attachments[0]!.content.toString('utf8')).toContain('<script>alert(1)</script>');
   });
 });
 

@@ -14,6 +14,7 @@ function communication(overrides: Partial<Communication> = {}): Communication {
   return {
     uuid: 'com-1',
     status: CommunicationStatus.Draft,
+    status_text: 'Draft',
     subject: 'Reminder',
     body: '<p>Please report.</p>',
     foot_notes: null,
@@ -138,7 +139,7 @@ describe('the communication composer', () => {
     renderAt('/communication?uuid=com-1&tab=message');
 
     const box = await screen.findByTestId('attachments');
-    expect(within(box).getByText('Up to 5 files of at most 5 MB each: PDF, PNG, JPEG, Excel workbook (xlsx), Word document (docx), Text or CSV.')).toBeTruthy();
+    expect(within(box).getByText('Up to 5 files of at most 5 MB each: PDF, PNG, JPEG, Excel workbook (xlsx), Word document (docx), Text, CSV.')).toBeTruthy();
     expect(within(box).getByText('A communication can have at most 5 attachments. Remove one to add another.')).toBeTruthy();
     expect((within(box).getByRole('button', { name: 'Add a file' }) as HTMLButtonElement).disabled).toBe(true);
   });

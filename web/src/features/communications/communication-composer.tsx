@@ -423,8 +423,14 @@ export function Attachments({ communication, readOnly = false }: { communication
     setProblem(reason);
     if (reason) return;
     try {
-      await upload.mutateAsync({ uuid: communication.uuid, file });
-      feedback.toast(t('communication.attachment.added', { name: file.name }), { color: 'teal' });
+      const stored = await upload.mutateAsync({ uuid: communication.uuid, file });
+      // The server names a file by its content (x.html that holds text is x.txt): say so when it did.
+      feedback.toast(
+        stored.name === file.name
+          ? t('communication.attachment.added', { name: file.name })
+          : t('communication.attachment.added_as', { name: file.name, stored: stored.name }),
+        { color: 'teal' },
+      );
     } catch (error) {
       setProblem(error instanceof Error ? error.message : null);
     }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Code, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { DELIVERY_STATUSES, type Communication, type Delivery, type DeliveryStatus, type Recipient, type RenderedMail } from '@mss/contracts/communications';
 import { CommunicationStatus } from '@mss/contracts/enums';
 import { type Column, DataTable } from '../../components/data-table.tsx';
@@ -9,7 +9,7 @@ import { errorMessage, feedback } from '../../components/feedback.tsx';
 import { ReportStatusBadge, formatDateTime, formatNumber } from '../../components/reporting.tsx';
 import { communicationKeys, communicationQueries, communicationsApi, isBusy, useCommunicationMutation } from './api/communications.ts';
 import { MailFrame } from './communication-composer.tsx';
-import { DeliveryStatusBadge } from './communication-parts.tsx';
+import { AttemptOutcomeBadge, DeliveryStatusBadge } from './communication-parts.tsx';
 
 /** The first page of the recipients: its total is the count the send confirmation names. */
 const FIRST_PAGE = { page: 1, per_page: 25 };
@@ -367,9 +367,10 @@ export function DeliveriesPanel({ communication }: { communication: Communicatio
         columns={[
           ...personColumns<Delivery>(t),
           { key: 'status', label: t('communication.deliveries.status'), render: (row) => <DeliveryStatusBadge status={row.status} /> },
-          { key: 'attempts', label: t('communication.deliveries.attempts'), render: (row) => formatNumber(row.attempts) },
+          { key: 'attempts', label: t('communication.deliveries.attempts'), render: (row) => <DeliveryAttempts delivery={row} /> },
           {
             key: 'smtp_response',
+            // The last attempt's answer; each attempt's own is behind the attempts' count.
             label: t('communication.deliveries.smtp_response'),
             render: (row) => (
               <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
@@ -381,6 +382,66 @@ export function DeliveriesPanel({ communication }: { communication: Communicatio
         ]}
       />
     </Stack>
+  );
+}
+
+/** The count of a delivery's attempts; clicked, every attempt with its time, result and SMTP answer. */
+function DeliveryAttempts({ delivery }: { delivery: Delivery }) {
+  const { t } = useTranslation();
+  const [opened, setOpened] = useState(false);
+  if (delivery.attempts === 0 && delivery.attempt_history.length === 0) return <>{formatNumber(0)}</>;
+  return (
+    <>
+      <Button
+        variant="subtle"
+        size="compact-sm"
+        onClick={() => setOpened(true)}
+        aria-label={t('communication.deliveries.show_attempts', { email: delivery.email })}
+        data-testid="delivery-attempts"
+      >
+        {t('communication.deliveries.attempts_count', { count: delivery.attempts })}
+      </Button>
+      <Modal
+        opened={opened}
+        onClose={() => setOpened(false)}
+        title={
+          <Text fw={700} style={{ overflowWrap: 'anywhere' }}>
+            {t('communication.deliveries.attempts_title', { name: delivery.name, email: delivery.email })}
+          </Text>
+        }
+        size="xl"
+        centered
+      >
+        <Table.ScrollContainer minWidth={480}>
+          <Table verticalSpacing="xs" data-testid="attempt-history">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('communication.attempt.number')}</Table.Th>
+                <Table.Th>{t('communication.attempt.started_at')}</Table.Th>
+                <Table.Th>{t('communication.attempt.outcome')}</Table.Th>
+                <Table.Th>{t('communication.attempt.smtp_response')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {delivery.attempt_history.map((attempt) => (
+                <Table.Tr key={attempt.number}>
+                  <Table.Td>{formatNumber(attempt.number)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(attempt.started_at)}</Table.Td>
+                  <Table.Td>
+                    <AttemptOutcomeBadge outcome={attempt.outcome} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                      {attempt.smtp_response ?? '–'}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Modal>
+    </>
   );
 }
 

@@ -1,7 +1,15 @@
 import { Badge, type BadgeProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MAX_COUNT, ATTACHMENT_TYPES, type DeliveryStatus } from '@mss/contracts/communications';
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_MAX_COUNT,
+  ATTACHMENT_TYPES,
+  type DeliveryAttemptOutcome,
+  type DeliveryCounts,
+  type DeliveryStatus,
+  partlyFailed,
+} from '@mss/contracts/communications';
 import { CommunicationStatus } from '@mss/contracts/enums';
 import { useEnumLabel } from '../../lib/enum-options.ts';
 
@@ -29,22 +37,47 @@ export function communicationStatusColor(status: number): string {
   }
 }
 
-export function CommunicationStatusBadge({ status }: { status: number }) {
+/**
+ * The status in words: "Sent — 2 of 5 failed" when the send did not reach everyone (the same
+ * catalogue text as the API's `status_text`), else the status's label.
+ */
+export function useCommunicationStatusText() {
+  const { t } = useTranslation();
   const label = useEnumLabel();
+  return ({ status, deliveries }: { status: number; deliveries: DeliveryCounts }) =>
+    partlyFailed(status, deliveries)
+      ? t('communication.status_partly_failed', { status: label('communication_status', status), failed: deliveries.failed, total: deliveries.total })
+      : label('communication_status', status);
+}
+
+export function CommunicationStatusBadge({ communication }: { communication: { status: number; deliveries: DeliveryCounts } }) {
+  const text = useCommunicationStatusText();
+  // A send that reached only some is not the calm colour of one that reached everyone.
+  const color = partlyFailed(communication.status, communication.deliveries) ? 'orange' : communicationStatusColor(communication.status);
   return (
-    <Badge color={communicationStatusColor(status)} variant="light" tt="none" styles={WHOLE} data-testid="communication-status">
-      {label('communication_status', status)}
+    <Badge color={color} variant="light" tt="none" styles={WHOLE} data-testid="communication-status">
+      {text(communication)}
     </Badge>
   );
 }
 
 const DELIVERY_COLORS: Record<DeliveryStatus, string> = { queued: 'gray', sending: 'violet', sent: 'teal', failed: 'red' };
+const ATTEMPT_COLORS: Record<DeliveryAttemptOutcome, string> = { sending: 'violet', sent: 'teal', deferred: 'yellow', failed: 'red', interrupted: 'gray' };
 
 export function DeliveryStatusBadge({ status }: { status: DeliveryStatus }) {
   const { t } = useTranslation();
   return (
     <Badge color={DELIVERY_COLORS[status]} variant="light" tt="none" styles={WHOLE} data-testid="delivery-status">
       {t(`communication.delivery_status.${status}`)}
+    </Badge>
+  );
+}
+
+export function AttemptOutcomeBadge({ outcome }: { outcome: DeliveryAttemptOutcome }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={ATTEMPT_COLORS[outcome]} variant="light" tt="none" styles={WHOLE} data-testid="attempt-outcome">
+      {t(`communication.attempt_outcome.${outcome}`)}
     </Badge>
   );
 }

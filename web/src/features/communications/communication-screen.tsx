@@ -104,7 +104,7 @@ function CommunicationList({ title, onNew }: { title: string; onNew: () => void 
               </Anchor>
             ),
           },
-          { key: 'status', label: t('communication.col.status'), sortable: true, render: (row) => <CommunicationStatusBadge status={row.status} /> },
+          { key: 'status', label: t('communication.col.status'), sortable: true, render: (row) => <CommunicationStatusBadge communication={row} /> },
           { key: 'author', label: t('communication.col.author'), render: (row) => row.author?.name ?? '–' },
           // Deliveries exist once the send started; before it, who would get it is on the Recipients tab.
           { key: 'recipients', label: t('communication.col.recipients'), render: (row) => (row.status >= 10 ? formatNumber(row.deliveries.total) : '–') },
@@ -145,7 +145,7 @@ function CommunicationDetail({ uuid, tab, onTab, onDeleted }: { uuid: string; ta
         <Title order={2} fz="h3" style={{ overflowWrap: 'anywhere', minWidth: 0, flex: '1 1 16rem' }}>
           {communication.subject}
         </Title>
-        <CommunicationStatusBadge status={communication.status} />
+        <CommunicationStatusBadge communication={communication} />
       </Group>
       {communication.author && (
         <Text size="sm" c="dimmed">
