@@ -121,8 +121,8 @@ describe('moving file contents into chunks (0008)', () => {
   });
 });
 
-describe('import errors as message keys (0009)', () => {
-  it('when stored errors carry their English sentence, then it is dropped where a key is there to render it', async () => {
+describe('import errors as message keys (0009), one row each (0016)', () => {
+  it('when stored errors carry their English sentence, then it is dropped where a key is there to render it, and every error becomes a row of import_errors in its order', async () => {
     const older = await openDatabase({ inMemory: true });
     try {
       const q = (text: string, values: unknown[] = []) => older.pool.query(text, values).then((r) => r.rows);
@@ -156,15 +156,55 @@ describe('import errors as message keys (0009)', () => {
 
       await migrateDatabase(older.db);
 
-      expect(await q(`select id, errors from imports order by id`)).toEqual([
-        {
-          id: item.id,
-          errors: [
-            { row: 2, code: 'X', key: 'import.invalid_code', params: { row: 2 } },
-            { row: null, code: null, message: 'A sentence from before keys.' },
-          ],
-        },
-        { id: empty.id, errors: [] },
+      // 0016 then moves them into import_errors, one row each in their order.
+      expect(await q(`select import_id, position, row, code, key, params, message from import_errors order by import_id, position`)).toEqual([
+        { import_id: item.id, position: 0, row: 2, code: 'X', key: 'import.invalid_code', params: { row: 2 }, message: null },
+        { import_id: item.id, position: 1, row: null, code: null, key: null, params: {}, message: 'A sentence from before keys.' },
+      ]);
+      expect(await q(`select id from imports order by id`)).toEqual([{ id: item.id }, { id: empty.id }]);
+    } finally {
+      await older.close();
+    }
+  });
+});
+
+describe('delivery attempts kept one by one (0015)', () => {
+  it('when deliveries were tried before attempts were recorded, then each keeps its last attempt with its answer, and its count goes on', async () => {
+    const older = await openDatabase({ inMemory: true });
+    try {
+      const q = (text: string, values: unknown[] = []) => older.pool.query(text, values).then((r) => r.rows);
+      const before = firstMigrations(15); // 0000-0014
+      folders.push(before);
+      await migrate(older.db, { migrationsFolder: before });
+      const [org] = await q(`insert into organizations (name) values ('Org') returning id`);
+      const [communication] = await q(
+        `insert into communications (organization_id, status, subject, body, market_ids, recipients) values ($1, 20, 'S', '<p>B</p>', '{1}', '{}') returning id`,
+        [org.id],
+      );
+      const delivery = (email: string, status: string, attempts: number, answer: string | null) =>
+        q(
+          `insert into communication_deliveries (communication_id, email, name, variables, status, attempts, smtp_response, message_id)
+           values ($1, $2, 'N', '{}', $3, $4, $5, $2) returning id`,
+          [communication.id, email, status, attempts, answer],
+        ).then((rows) => rows[0].id as number);
+      const failed = await delivery('a@example.test', 'failed', 2, '550 Mailbox unavailable');
+      const sent = await delivery('b@example.test', 'sent', 1, '250 OK');
+      const waiting = await delivery('c@example.test', 'queued', 0, null);
+
+      await migrateDatabase(older.db);
+
+      expect(
+        await q(
+          `select delivery_id, number, outcome, smtp_response, finished_at is not null as finished from communication_delivery_attempts order by delivery_id`,
+        ),
+      ).toEqual([
+        { delivery_id: failed, number: 2, outcome: 'failed', smtp_response: '550 Mailbox unavailable', finished: true },
+        { delivery_id: sent, number: 1, outcome: 'sent', smtp_response: '250 OK', finished: true },
+      ]);
+      expect(await q(`select id, attempts, round_attempts from communication_deliveries order by id`)).toEqual([
+        { id: failed, attempts: 2, round_attempts: 2 },
+        { id: sent, attempts: 1, round_attempts: 1 },
+        { id: waiting, attempts: 0, round_attempts: 0 },
       ]);
     } finally {
       await older.close();

@@ -599,9 +599,6 @@ export const imports = pgTable(
     report_status_before: integer('report_status_before').notNull(),
     row_count: integer('row_count'),
     error_count: integer('error_count').notNull().default(0),
-    errors: jsonb('errors')
-      .notNull()
-      .default(sql`'[]'::jsonb`),
     attempts: integer('attempts').notNull().default(0),
     created_at: timestamps.created_at,
     started_at: timestamp('started_at', { withTimezone: true }),
@@ -611,6 +608,31 @@ export const imports = pgTable(
     index('imports_report_idx').on(t.report_id),
     check('imports_status_check', sql`${t.status} in ('queued', 'processing', 'invalid', 'done', 'failed')`),
   ],
+);
+
+/**
+ * The errors of an import, in the validator's order (the error sheet's), one row each: written in
+ * batches and read a page at a time, so that a file with 50,000 errors never makes one statement
+ * that holds the database (issue 20; they were one jsonb value). `key` and `params` render the
+ * message in the reader's language; `message` is the sentence of an entry from before keys were
+ * stored.
+ */
+export const importErrors = pgTable(
+  'import_errors',
+  {
+    import_id: integer('import_id')
+      .notNull()
+      .references(() => imports.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    row: integer('row'),
+    code: text('code'),
+    key: text('key'),
+    params: jsonb('params')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    message: text('message'),
+  },
+  (t) => [primaryKey({ columns: [t.import_id, t.position] })],
 );
 
 /** The result of a preflight run: the worst severity and every finding. */

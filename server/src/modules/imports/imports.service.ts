@@ -11,8 +11,8 @@ import { type CodeDisabledStatus, ReportStatus } from '@mss/contracts/enums';
 import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
 import type { Locale } from '@mss/contracts/enums';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.ts';
-import { codeMarkets, codes, companies, companyCodes, files, imports, markets, periods, reports, users } from '../../db/schema.ts';
+import type { Db, Executor } from '../../db/client.ts';
+import { codeMarkets, codes, companies, companyCodes, files, importErrors, imports, markets, periods, reports, users } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { deleteFile, fileContent, storeFile } from '../../lib/files.ts';
@@ -27,6 +27,26 @@ import { type Principal } from '../../auth/principal.ts';
 
 /** Errors an import's detail carries: the screen shows these, the error sheet all of them. */
 export const ERRORS_ON_SCREEN = 100;
+/** Errors written per statement: other requests get the database's connection between two. */
+const ERRORS_PER_INSERT = 1_000;
+
+/** Stores an import's errors in their order, a batch at a time, in place of any stored before (a run started over). */
+async function storeErrors(db: Executor, importId: number, errors: readonly StoredError[]): Promise<void> {
+  await db.delete(importErrors).where(eq(importErrors.import_id, importId));
+  for (let start = 0; start < errors.length; start += ERRORS_PER_INSERT) {
+    await db.insert(importErrors).values(
+      errors.slice(start, start + ERRORS_PER_INSERT).map((e, i) => ({
+        import_id: importId,
+        position: start + i,
+        row: e.row,
+        code: e.code,
+        key: e.key ?? null,
+        params: e.key === undefined ? {} : e.params,
+        message: e.key === undefined ? e.message : null,
+      })),
+    );
+  }
+}
 
 /** Where a report's codes come from: its organization, market and company. */
 async function codeScopeOf(db: Db, reportId: number) {
@@ -177,13 +197,14 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
       // All of them (the validator lists at most IMPORT_MAX_ERRORS, then a note where it stopped):
       // the error sheet holds what the file has.
       const stored: StoredError[] = result.errors.map((e) => ({ row: e.row, code: e.code, key: e.key, params: e.params }));
+      // Written before the import says it is invalid: a reader never sees it invalid without them.
+      await storeErrors(db, importId, stored);
       await db.transaction(async (tx) => {
         await tx
           .update(imports)
           // Every error of the file, counted even past the list's end.
           .set({
             status: 'invalid',
-            errors: stored,
             error_count: result.errorCount,
             row_count: result.dataRowCount,
             finished_at: sql`now()`,
@@ -226,10 +247,11 @@ async function giveUpImport(db: Db, importId: number, reportId: number): Promise
   await db.transaction(async (tx) => {
     const failed = await tx
       .update(imports)
-      .set({ status: 'failed', errors: [error], error_count: 1, finished_at: sql`now()` })
+      .set({ status: 'failed', error_count: 1, finished_at: sql`now()` })
       .where(and(eq(imports.id, importId), eq(imports.status, 'processing')))
       .returning({ id: imports.id });
     if (failed.length === 0) return;
+    await storeErrors(tx, importId, [error]);
     const [report] = await tx.select({ status: reports.status }).from(reports).where(eq(reports.id, reportId)).for('update');
     // From Processing data the way back goes through Processing file (the status machine).
     if (report?.status === ReportStatus.ProcessingData) await applyReportEvent(tx, { event: 'restart', reportId, actor: null });
@@ -361,20 +383,25 @@ export function renderImportError(error: StoredError, locale?: Locale) {
   return { row: error.row, code: error.code ?? null, key: error.key, params: error.params, message: translate(error.key, error.params, locale) };
 }
 
+/** Stored errors as they were written (a legacy entry has its sentence instead of a key). */
+const storedError = (e: { row: number | null; code: string | null; key: string | null; params: unknown; message: string | null }): StoredError =>
+  e.key === null
+    ? { row: e.row, code: e.code, message: e.message ?? '' }
+    : { row: e.row, code: e.code, key: e.key as MessageKey, params: e.params as MessageParams };
+const errorColumns = { row: importErrors.row, code: importErrors.code, key: importErrors.key, params: importErrors.params, message: importErrors.message };
+
 /**
  * The first `limit` stored errors of an import, how many are stored and the last one (a cut list
- * ends with its note), sliced in the database: 50,000 errors do not travel for the first 100.
+ * ends with its note), each read by the index: 50,000 errors do not travel for the first 100.
  */
-async function firstErrors(db: Db, importUuid: string, limit: number) {
-  const [row] = await db
-    .select({
-      first: sql<StoredError[]>`jsonb_path_query_array(${imports.errors}, ${`$[0 to ${limit - 1}]`}::jsonpath)`,
-      last: sql<StoredError | null>`${imports.errors} -> -1`,
-      stored: sql<number>`jsonb_array_length(${imports.errors})::int`,
-    })
-    .from(imports)
-    .where(eq(imports.uuid, importUuid));
-  return { first: row?.first ?? [], last: row?.last ?? null, stored: row?.stored ?? 0 };
+async function firstErrors(db: Db, importId: number, limit: number) {
+  const first = await db.select(errorColumns).from(importErrors).where(eq(importErrors.import_id, importId)).orderBy(importErrors.position).limit(limit);
+  const [last] = await db.select(errorColumns).from(importErrors).where(eq(importErrors.import_id, importId)).orderBy(desc(importErrors.position)).limit(1);
+  const [counted] = await db
+    .select({ stored: sql<number>`count(*)::int` })
+    .from(importErrors)
+    .where(eq(importErrors.import_id, importId));
+  return { first: first.map(storedError), last: last ? storedError(last) : null, stored: counted?.stored ?? 0 };
 }
 
 const isCutNote = (error: StoredError | null | undefined): boolean => error?.key === 'import.too_many_errors';
@@ -385,7 +412,7 @@ const isCutNote = (error: StoredError | null | undefined): boolean => error?.key
  */
 export async function findImport(db: Db, principal: Principal, uuid: string): Promise<ImportDetail> {
   const row = await findImportRow(db, principal, uuid);
-  const { first, last, stored } = await firstErrors(db, uuid, ERRORS_ON_SCREEN);
+  const { first, last, stored } = await firstErrors(db, row.id, ERRORS_ON_SCREEN);
   const cut = isCutNote(last);
   const errors = first.filter((e) => !isCutNote(e)).map((e) => renderImportError(e, principal.locale));
   const listed = stored - (cut ? 1 : 0);
@@ -406,6 +433,6 @@ export async function findImportFile(db: Db, principal: Principal, uuid: string)
 /** Every stored error (the error sheet), the cut note last when the list was cut. */
 export async function findImportErrors(db: Db, principal: Principal, uuid: string) {
   const found = await findImportRow(db, principal, uuid);
-  const [row] = await db.select({ errors: imports.errors }).from(imports).where(eq(imports.uuid, uuid));
-  return { fileName: found.file_name, errors: ((row?.errors ?? []) as StoredError[]).map((e) => renderImportError(e, principal.locale)) };
+  const stored = await db.select(errorColumns).from(importErrors).where(eq(importErrors.import_id, found.id)).orderBy(importErrors.position);
+  return { fileName: found.file_name, errors: stored.map((e) => renderImportError(storedError(e), principal.locale)) };
 }

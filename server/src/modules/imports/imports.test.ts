@@ -11,6 +11,7 @@ import {
   companyMarkets,
   companyOrganizations,
   files,
+  importErrors,
   imports,
   markets,
   periods,
@@ -342,8 +343,12 @@ describe('importing a report file', () => {
     const w = await world();
     const res = await upload(w.reporter, w.report.uuid, 'bad.xlsx', await xlsx([['9999', 1, 1]]));
     await settled(w.reporter, res.json().data.uuid);
-    const [stored] = await t.db.select({ errors: imports.errors }).from(imports).where(eq(imports.uuid, res.json().data.uuid));
-    expect(stored!.errors).toEqual([{ row: 1, code: '9999', key: 'import.invalid_code', params: { row: 1 } }]);
+    const stored = await t.db
+      .select({ position: importErrors.position, row: importErrors.row, code: importErrors.code, key: importErrors.key, params: importErrors.params, message: importErrors.message })
+      .from(importErrors)
+      .innerJoin(imports, eq(imports.id, importErrors.import_id))
+      .where(eq(imports.uuid, res.json().data.uuid));
+    expect(stored).toEqual([{ position: 0, row: 1, code: '9999', key: 'import.invalid_code', params: { row: 1 }, message: null }]);
     // Only en-US has texts (spec §1): another language falls back to it, rendered when served.
     const served = await t.app.inject({ url: `/api/v1/imports/${res.json().data.uuid}`, headers: { ...w.reporter, 'accept-language': 'sv-SE' } });
     expect(served.json().data.errors).toEqual([{ row: 1, code: '9999', key: 'import.invalid_code', params: { row: 1 }, message: 'Invalid code on row 1.' }]);
