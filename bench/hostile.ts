@@ -83,7 +83,11 @@ interface Timed {
   status: number;
 }
 
-function request(base: string, agent: http.Agent, options: { method?: string; url: string; cookie?: string; body?: string }): Promise<{ status: number; body: string }> {
+function request(
+  base: string,
+  agent: http.Agent,
+  options: { method?: string; url: string; cookie?: string; body?: string },
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
     const req = http.request(
       `${base}${options.url}`,
@@ -147,7 +151,9 @@ async function othersDuring<T>(server: Ready, agent: http.Agent, during: () => P
 
 function upload(base: string, agent: http.Agent, reportUuid: string, cookie: string, name: string, content: Buffer) {
   const boundary = `----mss-bench-hostile-${Date.now()}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = http.request(
@@ -211,7 +217,9 @@ async function runBench(): Promise<number> {
           };
           const { status, error_count: errors } = detail.data;
           if (status !== 'queued' && status !== 'processing')
-            return status === 'invalid' && errors === 1 ? `invalid: ${detail.data.errors[0]?.message ?? ''}` : `${status}, ${errors.toLocaleString('en-US')} errors`;
+            return status === 'invalid' && errors === 1
+              ? `invalid: ${detail.data.errors[0]?.message ?? ''}`
+              : `${status}, ${errors.toLocaleString('en-US')} errors`;
         }
       });
       const took = performance.now() - started;

@@ -38,7 +38,8 @@ export function largeStringsWorkbook(rows = 12_000, columns = 5, length = 900): 
 /** Short rows with codes no one has: an error on each (the validator lists at most 50,000). */
 export function wrongRowsWorkbook(rows = 60_000): Buffer {
   const xml: string[] = [];
-  for (let r = 1; r <= rows; r++) xml.push(`<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>X${r}</t></is></c><c r="B${r}"><v>1</v></c><c r="C${r}"><v>2</v></c></row>`);
+  for (let r = 1; r <= rows; r++)
+    xml.push(`<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>X${r}</t></is></c><c r="B${r}"><v>1</v></c><c r="C${r}"><v>2</v></c></row>`);
   return buildMiniXlsx({ sheets: [{ name: 'Sheet1', xml: xml.join('') }] });
 }
 
@@ -60,7 +61,11 @@ export function hostileFiles(): { name: string; what: string; content: Buffer }[
     { name: 'large-strings.xlsx', what: 'large_strings shape: 12,000 rows of long text, an error a row', content: largeStringsWorkbook() },
     { name: 'wrong-rows.xlsx', what: '60,000 short rows of unknown codes (50,000 errors listed)', content: wrongRowsWorkbook() },
     { name: 'bomb-lying.xlsx', what: 'zip bomb: 1 GiB of zeros declared as 1 KiB', content: withSheet({ raw: zerosBomb(1024), declaredSize: 1024, crc: 0 }) },
-    { name: 'bomb-ratio.xlsx', what: 'zip bomb: 200 MiB of zeros, declared honestly', content: withSheet({ raw: deflateRawSync(Buffer.alloc(200 * 1024 * 1024)), declaredSize: 200 * 1024 * 1024 }) },
+    {
+      name: 'bomb-ratio.xlsx',
+      what: 'zip bomb: 200 MiB of zeros, declared honestly',
+      content: withSheet({ raw: deflateRawSync(Buffer.alloc(200 * 1024 * 1024)), declaredSize: 200 * 1024 * 1024 }),
+    },
     {
       name: 'laughs.xlsx',
       what: 'XML entity expansion (billion laughs)',
@@ -68,9 +73,17 @@ export function hostileFiles(): { name: string; what: string; content: Buffer }[
         data: `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;"><!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]><worksheet><sheetData><row><c t="inlineStr"><is><t>&lol3;</t></is></c></row></sheetData></worksheet>`,
       }),
     },
-    { name: 'one-token.xlsx', what: 'one 30 MB text node', content: withSheet({ data: `<worksheet><sheetData><row><c t="inlineStr"><is><t>${'a'.repeat(30_000_000)}</t></is></c></row></sheetData></worksheet>` }) },
+    {
+      name: 'one-token.xlsx',
+      what: 'one 30 MB text node',
+      content: withSheet({ data: `<worksheet><sheetData><row><c t="inlineStr"><is><t>${'a'.repeat(30_000_000)}</t></is></c></row></sheetData></worksheet>` }),
+    },
     { name: 'damaged.xlsx', what: 'a workbook with one byte of its sheet changed (CRC fails)', content: damaged },
-    { name: 'locked.xlsx', what: 'password-protected (OLE container with an EncryptedPackage)', content: Buffer.concat([ole, Buffer.alloc(4000), Buffer.from('EncryptedPackage', 'utf16le'), Buffer.alloc(4000)]) },
+    {
+      name: 'locked.xlsx',
+      what: 'password-protected (OLE container with an EncryptedPackage)',
+      content: Buffer.concat([ole, Buffer.alloc(4000), Buffer.from('EncryptedPackage', 'utf16le'), Buffer.alloc(4000)]),
+    },
     { name: 'empty.xlsx', what: 'an empty file', content: Buffer.alloc(0) },
     { name: 'truncated.xlsx', what: 'a workbook cut in half', content: valid.subarray(0, Math.floor(valid.length / 2)) },
   ];

@@ -41,7 +41,7 @@ export async function assertZipSignature(path: string): Promise<void> {
 async function holds(handle: FileHandle, needle: Buffer): Promise<boolean> {
   const chunk = Buffer.alloc(1024 * 1024);
   let carry = Buffer.alloc(0);
-  for (let position = 0; ; ) {
+  for (let position = 0; ;) {
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
     if (bytesRead === 0) return false;
     const window = Buffer.concat([carry, chunk.subarray(0, bytesRead)]);

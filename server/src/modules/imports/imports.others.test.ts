@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReportWithCodes, createTestApp, createUser, PASSWORD, type TestApp, XHR } from '../../../test/helpers.ts';
+import { createReportWithCodes, createTestApp, PASSWORD, type TestApp, XHR } from '../../../test/helpers.ts';
 import { largeStringsWorkbook } from '../../../test/hostile-files.ts';
 import { multipart } from '../../../test/world.ts';
 
@@ -46,7 +46,8 @@ describe('other users while a file of long texts imports', () => {
     let tick = 0;
     const timer = setInterval(() => {
       timed('report list', () => t.app.inject({ url: '/api/v1/reports', headers: other.reporter }));
-      if (tick++ % 10 === 0) timed('sign-in', () => t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: XHR, payload: { email, password: PASSWORD } }));
+      if (tick++ % 10 === 0)
+        timed('sign-in', () => t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: XHR, payload: { email, password: PASSWORD } }));
     }, 50);
     let status = 'queued';
     try {

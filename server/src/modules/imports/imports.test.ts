@@ -344,7 +344,14 @@ describe('importing a report file', () => {
     const res = await upload(w.reporter, w.report.uuid, 'bad.xlsx', await xlsx([['9999', 1, 1]]));
     await settled(w.reporter, res.json().data.uuid);
     const stored = await t.db
-      .select({ position: importErrors.position, row: importErrors.row, code: importErrors.code, key: importErrors.key, params: importErrors.params, message: importErrors.message })
+      .select({
+        position: importErrors.position,
+        row: importErrors.row,
+        code: importErrors.code,
+        key: importErrors.key,
+        params: importErrors.params,
+        message: importErrors.message,
+      })
       .from(importErrors)
       .innerJoin(imports, eq(imports.id, importErrors.import_id))
       .where(eq(imports.uuid, res.json().data.uuid));

@@ -479,7 +479,11 @@ describe('import validator on files written by LibreOffice', () => {
 describe('import validator: what is not a spreadsheet', () => {
   it('refuses CSV bytes, random bytes and a damaged zip as not xlsx, whatever the name', async () => {
     // A real workbook of some 13 KB with one byte of its sheet's compressed data changed: its CRC fails.
-    const rows = Array.from({ length: 400 }, (_, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${1000 + i}</t></is></c><c r="B${i + 1}"><v>${i * 7}</v></c><c r="C${i + 1}"><v>${i * 13}</v></c></row>`);
+    const rows = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${1000 + i}</t></is></c><c r="B${i + 1}"><v>${i * 7}</v></c><c r="C${i + 1}"><v>${i * 13}</v></c></row>`,
+    );
     const damaged = buildMiniXlsx({ sheets: [{ name: 'S', xml: rows.join('') }] });
     const sheetAt = damaged.indexOf('xl/worksheets/sheet1.xml');
     damaged[sheetAt + 200] = damaged[sheetAt + 200]! ^ 0x20;
@@ -499,7 +503,9 @@ describe('import validator: what is not a spreadsheet', () => {
 
   it('keeps of a long text in column A only its first 60 characters for the error list, never half a character', async () => {
     const long = `${'x'.repeat(59)}😀${'y'.repeat(5000)}`;
-    const rows = [long, 'z'.repeat(61), 'short'].map((a, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${a}</t></is></c><c r="B${i + 1}"><v>1</v></c><c r="C${i + 1}"><v>2</v></c></row>`);
+    const rows = [long, 'z'.repeat(61), 'short'].map(
+      (a, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${a}</t></is></c><c r="B${i + 1}"><v>1</v></c><c r="C${i + 1}"><v>2</v></c></row>`,
+    );
     const result = await validate(tmp.write('long.xlsx', buildMiniXlsx({ sheets: [{ name: 'S', xml: rows.join('') }] })));
     expect(result.errors.map((e) => [e.row, e.code])).toEqual([
       [1, `${'x'.repeat(59)}…`],

@@ -122,7 +122,7 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
   // most of them: a code's old cell holds only the atom of the companies counted both times.
   const fixed = new Uint8Array(A);
   let kept = shown.map((s) => s.atoms);
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     kept = kept.map((list) => list.filter((a) => !fixed[a])).filter((list) => list.length > 0);
     for (const list of kept)
@@ -277,8 +277,7 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
         const part = intruder === null ? v : v - (own.get(intruder) ?? 0);
         // Nothing of the sum is the intruder's to learn: it is all its own.
         if (part <= v * MOVED) return null;
-        if (intruder !== null)
-          for (const [a, c] of holdings.get(intruder) ?? []) upper[a] = Math.max(0, total[a]! - Math.max(0, c[m])) / v;
+        if (intruder !== null) for (const [a, c] of holdings.get(intruder) ?? []) upper[a] = Math.max(0, total[a]! - Math.max(0, c[m])) / v;
         return { upper, grow: growth((company) => company === intruder), shift: (problem.protection * MARGIN * part) / v };
       }
       // Companies with nothing of the sum left to learn (its sole contributor) are no intruders here.

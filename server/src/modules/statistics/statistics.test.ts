@@ -524,9 +524,18 @@ describe('downloads', () => {
     // The byte-order mark, as bytes: what makes Excel and LibreOffice read UTF-8.
     expect([...res.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const json = (await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code_group&currency=EUR`)).json().data;
-    const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
     const blank = lines.indexOf('');
-    expect(lines.slice(0, blank)).toEqual(['Market,Sweden', `Period,${json.period.title}`, 'Currency,EUR', expect.stringMatching(/^Rate,.*0\.0876543210/), 'Coverage,approved 3 of 4']);
+    expect(lines.slice(0, blank)).toEqual([
+      'Market,Sweden',
+      `Period,${json.period.title}`,
+      'Currency,EUR',
+      expect.stringMatching(/^Rate,.*0\.0876543210/),
+      'Coverage,approved 3 of 4',
+    ]);
     expect(lines[blank + 1]!.startsWith('Name,Volume,Value,')).toBe(true);
     const plain = (decimal: string) => decimal.replace(/\.?0+$/, '');
     const first = lines[blank + 2]!.split(',');
