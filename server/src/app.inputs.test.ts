@@ -253,6 +253,112 @@ describe('every text input of every route (issue 8: NUL bytes, broken UTF-16, hu
   });
 });
 
+/*
+ * Issue 20: a write body's key that its schema does not name was dropped without a word, so a
+ * misspelt list (`markts`, `markets` for `market_ids`) left the list out and a PUT emptied it.
+ * Every object of every write body, at any depth, now refuses such a key with a 422 that names
+ * it; this walks every write route the app registers, so a new one is covered the day it is added.
+ */
+const UNKNOWN = 'unexpected_key';
+const notAllowed = (key: string) => `The ${key} field is not allowed.`;
+/** Write routes that take no JSON body: actions on a record, sign-out, and the uploads above. */
+const BODILESS_WRITE_ROUTES = [
+  ...UPLOAD_ROUTES,
+  'POST /api/v1/auth/refresh',
+  'POST /api/v1/auth/logout',
+  'POST /api/v1/communications/:uuid/draft',
+  'POST /api/v1/communications/:uuid/retry',
+  'POST /api/v1/information-modals/:id/dismiss',
+  'POST /api/v1/periods/:uuid/open',
+  'POST /api/v1/periods/:uuid/close',
+  'POST /api/v1/periods/:uuid/publish',
+  'POST /api/v1/periods/:uuid/republish',
+  'POST /api/v1/periods/:uuid/unpublish',
+  'POST /api/v1/releases/:id/view',
+  'POST /api/v1/reports/:uuid/copy-previous',
+  'POST /api/v1/reports/:uuid/preflight',
+];
+const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Paths of every object a body schema holds, the body itself included: where a client could add a key. */
+function objectPaths(schema: ZodLike, prefix: (string | number)[]): (string | number)[][] {
+  const def = schema._zod.def;
+  const walk = (inner: unknown, path = prefix) => objectPaths(inner as ZodLike, path);
+  switch (def.type) {
+    case 'object':
+      return [prefix, ...Object.entries(def.shape as Record<string, unknown>).flatMap(([key, value]) => walk(value, [...prefix, key]))];
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'catch':
+    case 'nonoptional':
+      return walk(def.innerType);
+    case 'pipe':
+      return walk(def.in);
+    case 'array':
+      return walk(def.element, [...prefix, 0]);
+    case 'union':
+      return (def.options as unknown[]).flatMap((option) => walk(option));
+    default:
+      // Records take keys of the client's choosing (settings); scalars hold none.
+      return [];
+  }
+}
+
+describe('every object of every write body refuses a key it does not name (issue 20)', () => {
+  const writeRoutes = () =>
+    apiRoutes().flatMap((route) =>
+      methodsOf(route)
+        .filter((m) => WRITE_METHODS.includes(m))
+        .map((method) => ({ route, method })),
+    );
+  const bodyOf = (route: RouteOptions) => (route.schema as { body?: ZodLike } | undefined)?.body;
+
+  it('when a write route takes no JSON body, then it is one of the actions and uploads listed here', () => {
+    const bodiless = writeRoutes().filter(({ route, method }) => method !== 'DELETE' && !bodyOf(route));
+    expect(bodiless.map(({ route, method }) => `${method} ${route.url}`).sort()).toEqual([...BODILESS_WRITE_ROUTES].sort());
+  });
+
+  it('when any object of a write body holds an unknown key, then 422 naming that key on its path, whoever may call the route', async () => {
+    const failures: string[] = [];
+    let sent = 0;
+    for (const { route, method } of writeRoutes()) {
+      const schema = bodyOf(route);
+      if (!schema) continue;
+      for (const path of objectPaths(schema, [])) {
+        const payload = bodyWith(path, { [UNKNOWN]: 1 });
+        const url = route.url.replace(/:([A-Za-z0-9_]+)/g, (_m, p: string) => paramValue(p));
+        const res = await t.app.inject({ method: method as 'POST', url, headers: superAdmin, payload: payload as object });
+        sent++;
+        const field = [...path, UNKNOWN].join('.');
+        const body = res.json() as { message?: string; errors?: Record<string, string[]> };
+        const named = res.statusCode === 422 && JSON.stringify(body.errors?.[field]) === JSON.stringify([notAllowed(UNKNOWN)]);
+        // The top-level message names the unknown key before any field it left out.
+        const first = path.length > 0 || body.message === notAllowed(UNKNOWN);
+        if (!named || !first) failures.push(`${method} ${route.url} ${field}: ${res.statusCode} ${JSON.stringify(body).slice(0, 200)}`);
+      }
+    }
+    expect(sent).toBeGreaterThan(30);
+    expect(failures.join('\n')).toBe('');
+  }, 60_000);
+
+  it('when the unknown key is a name of Object.prototype ("constructor", "toString"), then 422 naming it, never 500', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/clusters',
+      headers: superAdmin,
+      payload: { name: 'Prototype', market_ids: [], constructor: 1, toString: 2 },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      message: notAllowed('constructor'),
+      errors: { constructor: [notAllowed('constructor')], toString: [notAllowed('toString')] },
+    });
+  });
+});
+
 describe('file names of uploads', () => {
   const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
   /** A multipart body whose file name is given raw (filename=) or RFC 5987-encoded (filename*=). */
@@ -293,7 +399,11 @@ describe('file names of uploads', () => {
       method: 'POST',
       url: '/api/v1/communications',
       headers: superAdmin,
-      payload: { subject: 'Hello', body: '<p>Hello</p>', recipients: { market_ids: [market.id] } },
+      payload: {
+        subject: 'Hello',
+        body: '<p>Hello</p>',
+        recipients: { market_ids: [market.id], roles: [], company_ids: [], period_uuid: null, report_statuses: [] },
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     const url = `/api/v1/communications/${created.json().data.uuid}/attachments`;

@@ -330,12 +330,30 @@ function sendError(error: FastifyError | AppError, request: FastifyRequest, repl
     return reply.code(error.status).send({ message: render(request, error.messageKey, error.params, fields), ...(errors ? { errors } : {}) });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const errors: Record<string, string[]> = {};
-    for (const issue of error.validation) {
-      const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
+    // A Map: an unknown key is the client's own text ("constructor" must not reach Object.prototype).
+    const errors = new Map<string, string[]>();
+    const add = (field: string, message: string) => errors.set(field, [...(errors.get(field) ?? []), message]);
+    // Unknown keys first: a misspelt key is why its field is missing, so the message names it.
+    const issues = [...error.validation].sort((a, b) => Number(b.keyword === 'unrecognized_keys') - Number(a.keyword === 'unrecognized_keys'));
+    const context = (error as { validationContext?: string }).validationContext;
+    const input = context === 'body' ? request.body : context === 'querystring' ? request.query : context === 'params' ? request.params : undefined;
+    for (const issue of issues) {
+      const segments = issue.instancePath.split('/').slice(1);
+      const path = segments.join('.');
+      if (issue.keyword === 'unrecognized_keys') {
+        // One field error per key, under the key's own path, naming it as sent (it has no label).
+        for (const key of (issue.params as { keys?: string[] }).keys ?? []) {
+          add(path ? `${path}.${key}` : key, render(request, 'validation.unknown_key', { attribute: key }));
+        }
+        continue;
+      }
+      const field = path || 'body';
       const params = (issue.params ?? {}) as ZodIssueLike;
-      const key = messageKeyOfIssue(issue.keyword, params, issue.message ?? '', field);
-      (errors[field] ??= []).push(
+      // A field that was not sent is required, whatever its schema would have said of a value
+      // (a list of allowed numbers says "invalid" of anything it does not hold, nothing included).
+      const key = path && valueAt(input, segments) === undefined ? 'validation.required' : messageKeyOfIssue(issue.keyword, params, issue.message ?? '', field);
+      add(
+        field,
         render(
           request,
           key,
@@ -349,8 +367,8 @@ function sendError(error: FastifyError | AppError, request: FastifyRequest, repl
         ),
       );
     }
-    const first = Object.values(errors)[0]?.[0];
-    return reply.code(422).send({ message: first ?? render(request, 'generic.validation'), errors });
+    const first = [...errors.values()][0]?.[0];
+    return reply.code(422).send({ message: first ?? render(request, 'generic.validation'), errors: Object.fromEntries(errors) });
   }
   // Database constraints are the last line of defence; services check first with clear messages.
   // Drizzle wraps the driver's error; the SQLSTATE is on the cause.
@@ -400,6 +418,16 @@ interface ZodIssueLike {
   minimum?: number | bigint;
   maximum?: number | bigint;
   inclusive?: boolean;
+}
+
+/** What a request part holds at a path of an issue; undefined when it was not sent. */
+function valueAt(root: unknown, segments: string[]): unknown {
+  let value = root;
+  for (const segment of segments) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
 }
 
 /** A record's id ("company_id", "market_ids.2"): 0 or less names no record. */

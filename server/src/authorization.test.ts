@@ -39,13 +39,20 @@ type Build = (w: World, s: Side, t: TestApp, side: 'own' | 'other') => Request |
 
 let n = 0;
 const uniq = (prefix: string) => `${prefix}-${++n}`;
+// Write bodies are whole (every field of the form) and strict: the other side's must be valid.
 const userBody = (extra: object) => ({
   email: `${uniq('matrix')}@example.test`,
   first_name: 'Matrix',
   last_name: 'User',
+  phone: null,
+  locale: 'en-US',
   password: 'a-good-password',
   password_confirmation: 'a-good-password',
+  company_id: null,
+  organization_ids: [],
+  market_ids: [],
   roles: ['viewer'],
+  disabled: false,
   ...extra,
 });
 
@@ -85,10 +92,13 @@ const REQUESTS: Record<string, Build> = {
 
   'GET /admin/organizations': () => ({ url: '/admin/organizations' }),
   'GET /admin/organizations/:id': (_w, s) => ({ url: `/admin/organizations/${s.organization}` }),
-  'POST /admin/organizations': (_w, _s, _t, side) => ({ url: '/admin/organizations', payload: side === 'own' ? {} : { name: uniq('Matrix organization') } }),
+  'POST /admin/organizations': (_w, _s, _t, side) => ({
+    url: '/admin/organizations',
+    payload: side === 'own' ? {} : { name: uniq('Matrix organization'), mail_description: null },
+  }),
   'PUT /admin/organizations/:id': (_w, s, _t, side) => ({
     url: `/admin/organizations/${s.organization}`,
-    payload: side === 'own' ? {} : { name: 'Baltic Sales Association' },
+    payload: side === 'own' ? {} : { name: 'Baltic Sales Association', mail_description: null },
   }),
   'DELETE /admin/organizations/:id': async (_w, _s, t) => ({ url: `/admin/organizations/${await disposable.organization(t)}` }),
   'PUT /admin/organizations/:id/settings': (_w, s) => ({ url: `/admin/organizations/${s.organization}/settings`, payload: { settings: {} } }),
@@ -97,11 +107,12 @@ const REQUESTS: Record<string, Build> = {
   'GET /admin/information-modals/:id': (_w, s) => ({ url: `/admin/information-modals/${s.informationModal}` }),
   'POST /admin/information-modals': (_w, s, _t, side) => ({
     url: '/admin/information-modals',
-    payload: side === 'own' ? {} : { organization_id: s.organization, title: 'Matrix', body: 'x', active: false },
+    payload: side === 'own' ? {} : { organization_id: s.organization, title: 'Matrix', body: 'x', active: false, starts_on: null, ends_on: null },
   }),
   'PUT /admin/information-modals/:id': (_w, s, _t, side) => ({
     url: `/admin/information-modals/${s.informationModal}`,
-    payload: side === 'own' ? {} : { organization_id: s.organization, title: 'Baltic notice', body: 'Hello Baltic.', active: false },
+    payload:
+      side === 'own' ? {} : { organization_id: s.organization, title: 'Baltic notice', body: 'Hello Baltic.', active: false, starts_on: null, ends_on: null },
   }),
   'DELETE /admin/information-modals/:id': async (_w, s, t) => ({ url: `/admin/information-modals/${await disposable.informationModal(t, s.organization)}` }),
   'GET /information-modals/active': () => ({ url: '/information-modals/active' }),
@@ -137,18 +148,18 @@ const REQUESTS: Record<string, Build> = {
   'GET /admin/codes/:id': (_w, s) => ({ url: `/admin/codes/${s.code}` }),
   'POST /admin/codes': (_w, s, _t, side) => ({
     url: '/admin/codes',
-    payload: side === 'own' ? {} : { organization_id: s.organization, code: uniq('M'), name: 'Matrix' },
+    payload: side === 'own' ? {} : { organization_id: s.organization, code: uniq('M'), name: 'Matrix', disabled_status: 0, market_ids: [] },
   }),
   'PUT /admin/codes/:id': (_w, s, _t, side) => ({
     url: `/admin/codes/${s.code}`,
-    payload: side === 'own' ? {} : { code: 'EE-1', name: 'Baltic code', market_ids: [s.market] },
+    payload: side === 'own' ? {} : { code: 'EE-1', name: 'Baltic code', disabled_status: 0, market_ids: [s.market] },
   }),
   'DELETE /admin/codes/:id': async (_w, s, t) => ({ url: `/admin/codes/${await disposable.code(t, s.organization)}` }),
   'GET /admin/code_sections': () => ({ url: '/admin/code_sections' }),
   'GET /admin/code_sections/:id': (_w, s) => ({ url: `/admin/code_sections/${s.codeSection}` }),
   'POST /admin/code_sections': (_w, s, _t, side) => ({
     url: '/admin/code_sections',
-    payload: side === 'own' ? {} : { organization_id: s.organization, name: uniq('Matrix'), start: 0, length: 1 },
+    payload: side === 'own' ? {} : { organization_id: s.organization, name: uniq('Matrix'), start: 0, length: 1, market_ids: [] },
   }),
   'PUT /admin/code_sections/:id': (_w, s, _t, side) => ({
     url: `/admin/code_sections/${s.codeSection}`,
@@ -159,7 +170,7 @@ const REQUESTS: Record<string, Build> = {
   'GET /admin/code_groups/:id': (_w, s) => ({ url: `/admin/code_groups/${s.codeGroup}` }),
   'POST /admin/code_groups': (_w, s, _t, side) => ({
     url: '/admin/code_groups',
-    payload: side === 'own' ? {} : { organization_id: s.organization, title: uniq('Matrix') },
+    payload: side === 'own' ? {} : { organization_id: s.organization, title: uniq('Matrix'), code_ids: [] },
   }),
   'PUT /admin/code_groups/:id': (_w, s, _t, side) => ({
     url: `/admin/code_groups/${s.codeGroup}`,
@@ -172,7 +183,8 @@ const REQUESTS: Record<string, Build> = {
   'GET /companies/:id': (_w, s) => ({ url: `/companies/${s.company}` }),
   'POST /companies': (_w, s, _t, side) => ({
     url: '/companies',
-    payload: side === 'own' ? {} : { name: uniq('Matrix company'), organization_ids: [s.organization] },
+    payload:
+      side === 'own' ? {} : { name: uniq('Matrix company'), disabled_at: null, organization_ids: [s.organization], markets: [], code_ids: [], user_ids: [] },
   }),
   'PUT /companies/:id': (_w, s, _t, side) => ({
     url: `/companies/${s.company}`,
@@ -181,6 +193,7 @@ const REQUESTS: Record<string, Build> = {
         ? {}
         : {
             name: 'Baltic Trading OÜ',
+            disabled_at: null,
             organization_ids: [s.organization],
             markets: [{ market_id: s.market, roles: ['reporter'] }],
             code_ids: [s.code],
@@ -204,10 +217,13 @@ const REQUESTS: Record<string, Build> = {
             email: 'baltic-reporter@demo.test',
             first_name: 'Birgit',
             last_name: 'Baltic',
+            phone: null,
+            locale: 'en-US',
             organization_ids: [s.organization],
             market_ids: [s.market],
             company_id: s.company,
             roles: ['reporter'],
+            disabled: false,
           },
   }),
   'DELETE /admin/users/:id': async (_w, s, t) => ({ url: `/admin/users/${await disposable.user(t, s.organization)}` }),

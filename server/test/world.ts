@@ -103,7 +103,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
     .select()
     .from(markets)
     .where(and(eq(markets.organization_id, baltic.id), eq(markets.iso_code, 'EE')));
-  const bCode = await post(t, su, '/admin/codes', { organization_id: baltic.id, code: 'EE-1', name: 'Baltic code', market_ids: [ee!.id] });
+  const bCode = await post(t, su, '/admin/codes', { organization_id: baltic.id, code: 'EE-1', name: 'Baltic code', disabled_status: 0, market_ids: [ee!.id] });
   const bCluster = await post(t, su, '/admin/clusters', { organization_id: baltic.id, name: 'Baltic', market_ids: [ee!.id] });
   const bSection = await post(t, su, '/admin/code_sections', {
     organization_id: baltic.id,
@@ -113,23 +113,35 @@ export async function buildWorld(t: TestApp): Promise<World> {
     market_ids: [ee!.id],
   });
   const bGroup = await post(t, su, '/admin/code_groups', { organization_id: baltic.id, title: 'Baltic group', code_ids: [bCode.id] });
-  const bModal = await post(t, su, '/admin/information-modals', { organization_id: baltic.id, title: 'Baltic notice', body: 'Hello Baltic.', active: false });
+  const bModal = await post(t, su, '/admin/information-modals', {
+    organization_id: baltic.id,
+    title: 'Baltic notice',
+    body: 'Hello Baltic.',
+    active: false,
+    starts_on: null,
+    ends_on: null,
+  });
   const bCompany = await post(t, su, '/companies', {
     name: 'Baltic Trading OÜ',
+    disabled_at: null,
     organization_ids: [baltic.id],
     markets: [{ market_id: ee!.id, roles: ['reporter'] }],
     code_ids: [bCode.id],
+    user_ids: [],
   });
   const bUser = await post(t, su, '/admin/users', {
     email: 'baltic-reporter@demo.test',
     first_name: 'Birgit',
     last_name: 'Baltic',
+    phone: null,
+    locale: 'en-US',
     password: DEMO_PASSWORD,
     password_confirmation: DEMO_PASSWORD,
     organization_ids: [baltic.id],
     market_ids: [ee!.id],
     company_id: bCompany.id,
     roles: ['reporter'],
+    disabled: false,
   });
   const bPeriod = await post(t, su, '/periods', { market_id: ee!.id, title: '2026-10', starts_on: '2026-10-01', ends_on: '2026-10-31' });
   await post(t, su, `/periods/${bPeriod.uuid}/open`, {});
@@ -228,7 +240,7 @@ export const disposable = {
       await post(t, headers, '/communications', {
         subject: `Reminder ${n}`,
         body: '<p>Hello {{recipient_name}}</p>',
-        recipients: { market_ids: [market], roles: ['reporter'] },
+        recipients: { market_ids: [market], roles: ['reporter'], company_ids: [], period_uuid: null, report_statuses: [] },
       })
     ).uuid;
   },

@@ -5,7 +5,10 @@ test.describe('companies', () => {
   test('a company is created, gets markets with roles, codes, users and a logotype, and is disabled', async ({ page }) => {
     await signInAsAdmin(page);
     // Set-up through the API (same session): a code and a user to assign.
-    const code = await page.request.post('/api/v1/admin/codes', { headers: API_HEADERS, data: { code: '88', name: 'Spare parts', market_ids: [] } });
+    const code = await page.request.post('/api/v1/admin/codes', {
+      headers: API_HEADERS,
+      data: { code: '88', name: 'Spare parts', disabled_status: 0, market_ids: [] },
+    });
     expect(code.status()).toBe(201);
     const user = await page.request.post('/api/v1/admin/users', {
       headers: API_HEADERS,
@@ -13,9 +16,15 @@ test.describe('companies', () => {
         email: 'paula@demo.test',
         first_name: 'Paula',
         last_name: 'Parts',
+        phone: null,
+        locale: 'en-US',
         password: 'paula-password',
         password_confirmation: 'paula-password',
+        company_id: null,
+        organization_ids: [],
+        market_ids: [],
         roles: ['reporter'],
+        disabled: false,
       },
     });
     expect(user.status()).toBe(201);

@@ -7,10 +7,18 @@ import { currencyRefSchema, isoDateSchema, listQuerySchema, marketSummarySchema,
 /*
  * Wire schemas of the administration endpoints (issue 3). Entities are what the API answers;
  * inputs are what create (POST) and update (PUT) accept.
+ *
+ * Inputs are strict and whole (issue 20, docs/decisions.md "Write bodies are strict"): a key the
+ * schema does not name is refused (422 naming it), and every field the form holds is required,
+ * an empty one sent as null, "" or []. A PUT replaces the record, so a field it could leave out
+ * would be reset: a misspelt `markets` emptied a company's markets. Only a password (absent:
+ * kept), an `organization_id` that only a super-admin picks and a currency's `name` (absent: the
+ * ISO 4217 name) may be left out.
  */
 
 const name = (max = 200) => z.string().trim().min(1).max(max);
-const ids = z.array(z.number().int().positive()).max(1000).default([]);
+/** Ids of the records a resource holds (its markets, codes, users): required, [] for none. */
+const ids = z.array(z.number().int().positive()).max(1000);
 
 /**
  * Query of the dated lists (currency conversions, release notes): without a sort or a direction
@@ -22,7 +30,7 @@ export type NewestFirstListQuery = z.infer<typeof newestFirstListQuerySchema>;
 // Currencies ----------------------------------------------------------------------------------
 export const currencySchema = z.object({ id: z.number().int(), iso_code: z.string(), name: z.string() });
 export type Currency = z.infer<typeof currencySchema>;
-export const currencyInputSchema = z.object({
+export const currencyInputSchema = z.strictObject({
   iso_code: z
     .string()
     .trim()
@@ -44,7 +52,7 @@ export const currencyConversionSchema = z.object({
   valid_from: z.string(),
 });
 export type CurrencyConversion = z.infer<typeof currencyConversionSchema>;
-export const currencyConversionInputSchema = z.object({
+export const currencyConversionInputSchema = z.strictObject({
   from_currency_id: z.number().int().positive(),
   to_currency_id: z.number().int().positive(),
   /** A decimal string ("0.0873912345"): at most 10 digits before the point and 10 after. */
@@ -80,13 +88,13 @@ export const organizationSchema = z.object({
   settings: z.record(z.string(), z.number()),
 });
 export type Organization = z.infer<typeof organizationSchema>;
-export const organizationInputSchema = z.object({ name: name(200), mail_description: z.string().max(2000).nullish() });
+export const organizationInputSchema = z.strictObject({ name: name(200), mail_description: z.string().max(2000).nullable() });
 export type OrganizationInput = z.infer<typeof organizationInputSchema>;
 /** A setting's value is checked by the server (spec §8 messages); here only its size is bounded. */
 const settingValue = z.unknown().superRefine((value, ctx) => {
   if (typeof value === 'string' && value.length > 50) ctx.addIssue({ code: 'too_big', origin: 'string', maximum: 50, inclusive: true, input: value });
 });
-export const organizationSettingsInputSchema = z.object({
+export const organizationSettingsInputSchema = z.strictObject({
   settings: z.record(z.string(), settingValue).refine((settings) => Object.keys(settings).every((key) => key.length <= 100), 'validation.invalid'),
 });
 
@@ -100,13 +108,13 @@ export const informationModalSchema = z.object({
   ends_on: z.string().nullable(),
 });
 export type InformationModal = z.infer<typeof informationModalSchema>;
-export const informationModalInputSchema = z.object({
+export const informationModalInputSchema = z.strictObject({
   organization_id: z.number().int().positive(),
   title: name(200),
   body: z.string().trim().min(1).max(20000),
-  active: z.boolean().default(true),
-  starts_on: isoDateSchema.nullish(),
-  ends_on: isoDateSchema.nullish(),
+  active: z.boolean(),
+  starts_on: isoDateSchema.nullable(),
+  ends_on: isoDateSchema.nullable(),
 });
 export type InformationModalInput = z.infer<typeof informationModalInputSchema>;
 
@@ -120,11 +128,11 @@ export const releaseSchema = z.object({
   views: z.number().int(),
 });
 export type Release = z.infer<typeof releaseSchema>;
-export const releaseInputSchema = z.object({
+export const releaseInputSchema = z.strictObject({
   version: z.string().trim().min(1).max(50),
   release_date: isoDateSchema,
-  title: z.string().trim().max(200).default(''),
-  notes: z.string().max(50000).default(''),
+  title: z.string().trim().max(200),
+  notes: z.string().max(50000),
 });
 export type ReleaseInput = z.infer<typeof releaseInputSchema>;
 
@@ -136,7 +144,7 @@ export const marketSchema = marketSummarySchema.extend({
   has_logotype: z.boolean(),
 });
 export type Market = z.infer<typeof marketSchema>;
-export const marketInputSchema = z.object({
+export const marketInputSchema = z.strictObject({
   /** Required of a super-admin; an administrator's markets belong to their organization. */
   organization_id: z.number().int().positive().optional(),
   international_name: name(100),
@@ -158,7 +166,7 @@ export const clusterSchema = z.object({
   markets: z.array(marketSummarySchema),
 });
 export type Cluster = z.infer<typeof clusterSchema>;
-export const clusterInputSchema = z.object({
+export const clusterInputSchema = z.strictObject({
   organization_id: z.number().int().positive().optional(),
   name: name(100),
   market_ids: ids,
@@ -181,7 +189,7 @@ export const codeSchema = codeRefSchema.extend({
   groups: z.array(z.object({ id: z.number().int(), title: z.string() })),
 });
 export type Code = z.infer<typeof codeSchema>;
-export const codeInputSchema = z.object({
+export const codeInputSchema = z.strictObject({
   organization_id: z.number().int().positive().optional(),
   code: z
     .string()
@@ -190,7 +198,7 @@ export const codeInputSchema = z.object({
     .max(50)
     .regex(/^[\p{L}\p{N}._-]+$/u, 'validation.code_characters'),
   name: name(200),
-  disabled_status: disabledStatus.default(0),
+  disabled_status: disabledStatus,
   market_ids: ids,
 });
 export type CodeInput = z.infer<typeof codeInputSchema>;
@@ -205,7 +213,7 @@ export const codeSectionSchema = z.object({
   markets: z.array(marketSummarySchema),
 });
 export type CodeSection = z.infer<typeof codeSectionSchema>;
-export const codeSectionInputSchema = z.object({
+export const codeSectionInputSchema = z.strictObject({
   organization_id: z.number().int().positive().optional(),
   name: name(100),
   start: z.number().int().min(0).max(999_999_999),
@@ -221,7 +229,7 @@ export const codeGroupSchema = z.object({
   codes: z.array(codeRefSchema),
 });
 export type CodeGroup = z.infer<typeof codeGroupSchema>;
-export const codeGroupInputSchema = z.object({
+export const codeGroupInputSchema = z.strictObject({
   organization_id: z.number().int().positive().optional(),
   title: name(200),
   code_ids: ids,
@@ -230,7 +238,7 @@ export type CodeGroupInput = z.infer<typeof codeGroupInputSchema>;
 
 // Companies --------------------------------------------------------------------------------------
 const roleName = z.enum(ROLES);
-export const companyMarketInputSchema = z.object({ market_id: z.number().int().positive(), roles: z.array(roleName).max(9).default([]) });
+export const companyMarketInputSchema = z.strictObject({ market_id: z.number().int().positive(), roles: z.array(roleName).max(9) });
 export const companyListItemSchema = z.object({
   id: z.number().int(),
   uuid: z.string(),
@@ -262,12 +270,13 @@ export const companySchema = companyListItemSchema.extend({
   company_editable: z.boolean(),
 });
 export type Company = z.infer<typeof companySchema>;
-export const companyInputSchema = z.object({
+export const companyInputSchema = z.strictObject({
   name: name(200),
   /** ISO date-time; null keeps the company enabled. */
-  disabled_at: z.string().datetime({ offset: true }).nullable().default(null),
+  disabled_at: z.string().datetime({ offset: true }).nullable(),
+  /** A super-admin's choice; an administrator sends [] (their own organization is meant). */
   organization_ids: ids,
-  markets: z.array(companyMarketInputSchema).max(500).default([]),
+  markets: z.array(companyMarketInputSchema).max(500),
   code_ids: ids,
   user_ids: ids,
 });
@@ -290,19 +299,20 @@ export const adminUserSchema = personSchema.extend({
   person_editable: z.boolean(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
-export const adminUserInputSchema = z.object({
+export const adminUserInputSchema = z.strictObject({
   email: z.string().trim().max(200),
-  first_name: z.string().trim().max(100).default(''),
-  last_name: z.string().trim().max(100).default(''),
-  phone: z.string().trim().max(50).nullish(),
-  locale: z.enum(LOCALES).default('en-US'),
-  /** Required when creating; on update, empty keeps the password. */
+  first_name: z.string().trim().max(100),
+  last_name: z.string().trim().max(100),
+  phone: z.string().trim().max(50).nullable(),
+  locale: z.enum(LOCALES),
+  /** Required when creating; on update, empty or absent keeps the password. */
   password: z.string().max(200).optional(),
   password_confirmation: z.string().max(200).optional(),
-  company_id: z.number().int().positive().nullable().default(null),
+  company_id: z.number().int().positive().nullable(),
+  /** A super-admin's choice; an administrator sends [] (their own organization is meant). */
   organization_ids: ids,
   market_ids: ids,
-  roles: z.array(roleName).max(9).default([]),
-  disabled: z.boolean().default(false),
+  roles: z.array(roleName).max(9),
+  disabled: z.boolean(),
 });
 export type AdminUserInput = z.infer<typeof adminUserInputSchema>;

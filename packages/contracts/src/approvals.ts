@@ -4,7 +4,7 @@ import { z } from 'zod';
 // what is approval's own is acting on several reports at once.
 
 /** Approve (or send back) several reports; each is judged on its own. */
-export const bulkStatusInputSchema = z.object({
+export const bulkStatusInputSchema = z.strictObject({
   uuids: z.array(z.string().uuid()).min(1).max(500),
   status: z.number().int(),
   comment: z.string().trim().max(2000).nullish(),

@@ -85,12 +85,23 @@ export const recipientFilterSchema = z.object({
 });
 export type RecipientFilter = z.infer<typeof recipientFilterSchema>;
 
-export const communicationInputSchema = z.object({
+/** Write bodies are strict (issue 20): a key they do not name, at any depth, is refused (422 naming it). */
+export const communicationInputSchema = z.strictObject({
   subject: z.string().trim().min(1).max(SUBJECT_MAX_LENGTH),
   /** HTML from the editor; sanitised by the server with a strict allow-list. */
   body: z.string().max(BODY_MAX_LENGTH),
   foot_notes: z.string().max(FOOT_NOTES_MAX_LENGTH).nullish(),
-  recipients: recipientFilterSchema,
+  /**
+   * Every list required (an empty one means "every one"): a PUT that left `roles` out would
+   * otherwise widen the audience to every role.
+   */
+  recipients: z.strictObject({
+    market_ids: recipientFilterSchema.shape.market_ids,
+    roles: recipientFilterSchema.shape.roles.removeDefault(),
+    company_ids: recipientFilterSchema.shape.company_ids.removeDefault(),
+    period_uuid: z.string().max(100).nullable(),
+    report_statuses: recipientFilterSchema.shape.report_statuses.removeDefault(),
+  }),
 });
 export type CommunicationInput = z.infer<typeof communicationInputSchema>;
 
@@ -209,7 +220,7 @@ export const deliveryListQuerySchema = z.object({
   search: z.string().max(200).optional(),
 });
 
-export const preflightInputSchema = z.object({
+export const preflightInputSchema = z.strictObject({
   /** The recipient whose mail is rendered (the first recipient when absent). */
   recipient_user_id: z.number().int().positive().nullish(),
 });
@@ -224,11 +235,11 @@ export const renderedMailSchema = z.object({
 });
 export type RenderedMail = z.infer<typeof renderedMailSchema>;
 
-export const sendInputSchema = z.object({
+export const sendInputSchema = z.strictObject({
   /** ISO date-time in the future; absent: now. */
   send_at: z.string().datetime({ offset: true }).nullish(),
 });
 
 /** A user's own notification choices (profile). */
-export const notificationSettingsSchema = z.object({ workflow_mails: z.boolean() });
+export const notificationSettingsSchema = z.strictObject({ workflow_mails: z.boolean() });
 export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;

@@ -219,6 +219,9 @@ export const enUS = {
   'validation.currency_code': 'The :attribute must be three letters, such as EUR.',
   'validation.market_code': 'The :attribute must be two or three letters, such as SE.',
   'validation.code_characters': 'The :attribute may contain only letters, digits, dots, hyphens and underscores.',
+  // Of our own: a key that a write body's schema does not name (issue 20). A misspelt key used to be
+  // ignored, so a PUT that meant to keep a list emptied it; :attribute is the key as sent, not a label.
+  'validation.unknown_key': 'The :attribute field is not allowed.',
 
   // Of our own: what a field is called in a field message (":attribute", and ":key" of the settings
   // messages), by its wire name; the last segment that is not a list index counts ("markets.0.roles"

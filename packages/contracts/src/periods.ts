@@ -40,7 +40,7 @@ export const periodSchema = z.object({
 export type Period = z.infer<typeof periodSchema>;
 
 export const periodInputSchema = z
-  .object({
+  .strictObject({
     market_id: z.number().int().positive(),
     title: z.string().trim().min(1).max(50),
     starts_on: isoDateSchema,

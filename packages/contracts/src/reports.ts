@@ -135,8 +135,8 @@ export type Report = z.infer<typeof reportSchema>;
 export const copyPreviewSchema = z.object({ period_title: z.string(), row_count: z.number().int().nullable(), left_out: z.number().int() }).nullable();
 export type CopyPreview = z.infer<typeof copyPreviewSchema>;
 
-export const reportCreateSchema = z.object({ company_id: z.number().int().positive(), period_uuid: z.string().uuid() });
-export const reportStatusInputSchema = z.object({ status: z.number().int(), comment: z.string().trim().max(2000).nullish() });
+export const reportCreateSchema = z.strictObject({ company_id: z.number().int().positive(), period_uuid: z.string().uuid() });
+export const reportStatusInputSchema = z.strictObject({ status: z.number().int(), comment: z.string().trim().max(2000).nullish() });
 /** Query arrays come in bracket form (status[]=20&status[]=50); one value is an array of one. */
 const intArray = z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.coerce.number().int()).max(20));
 

@@ -86,7 +86,18 @@ describe.skipIf(!serverUrl)('two API processes on one PostgreSQL server', () => 
       method: 'PUT',
       url: `/api/v1/admin/users/${user.id}`,
       headers: adminHeaders,
-      payload: { email: user.email, first_name: 'Test', last_name: 'User', roles: ['viewer'], disabled: true },
+      payload: {
+        email: user.email,
+        first_name: 'Test',
+        last_name: 'User',
+        phone: null,
+        locale: 'en-US',
+        company_id: null,
+        organization_ids: [],
+        market_ids: [],
+        roles: ['viewer'],
+        disabled: true,
+      },
     });
     expect(res.statusCode).toBe(200);
     // The notification travels through the server: give it a moment, far below the cache's 2 s.

@@ -51,7 +51,18 @@ describe('every request checks the session against the user as they are now', ()
       method: 'PUT',
       url: `/api/v1/admin/users/${user.id}`,
       headers: admin.headers,
-      payload: { email: user.email, first_name: 'Test', last_name: 'User', roles: ['viewer'], disabled: true },
+      payload: {
+        email: user.email,
+        first_name: 'Test',
+        last_name: 'User',
+        phone: null,
+        locale: 'en-US',
+        company_id: null,
+        organization_ids: [],
+        market_ids: [],
+        roles: ['viewer'],
+        disabled: true,
+      },
     });
     expect(res.statusCode).toBe(200);
     expect((await me(headers)).statusCode).toBe(401);
@@ -66,7 +77,18 @@ describe('every request checks the session against the user as they are now', ()
       method: 'PUT',
       url: `/api/v1/admin/users/${user.id}`,
       headers: admin.headers,
-      payload: { email: user.email, first_name: 'Test', last_name: 'User', roles: ['admin'] },
+      payload: {
+        email: user.email,
+        first_name: 'Test',
+        last_name: 'User',
+        phone: null,
+        locale: 'en-US',
+        company_id: null,
+        organization_ids: [],
+        market_ids: [],
+        roles: ['admin'],
+        disabled: false,
+      },
     });
     expect(promote.statusCode).toBe(200);
     expect((await t.app.inject({ url: '/api/v1/admin/users', headers })).statusCode).toBe(200);
@@ -74,7 +96,18 @@ describe('every request checks the session against the user as they are now', ()
       method: 'PUT',
       url: `/api/v1/admin/users/${user.id}`,
       headers: admin.headers,
-      payload: { email: user.email, first_name: 'Test', last_name: 'User', roles: ['viewer'] },
+      payload: {
+        email: user.email,
+        first_name: 'Test',
+        last_name: 'User',
+        phone: null,
+        locale: 'en-US',
+        company_id: null,
+        organization_ids: [],
+        market_ids: [],
+        roles: ['viewer'],
+        disabled: false,
+      },
     });
     expect(demote.statusCode).toBe(200);
     expect((await t.app.inject({ url: '/api/v1/admin/users', headers })).statusCode).toBe(403);

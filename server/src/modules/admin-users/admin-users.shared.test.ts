@@ -16,6 +16,18 @@ afterAll(async () => {
 });
 
 const url = '/api/v1/admin/users';
+/** A user's form as the web sends it, for a user made by createUser (no phone, company or markets). */
+const whole = {
+  first_name: 'Test',
+  last_name: 'User',
+  phone: null,
+  locale: 'en-US',
+  company_id: null,
+  organization_ids: [],
+  market_ids: [],
+  roles: [],
+  disabled: false,
+};
 const REFUSAL = 'This user also belongs to another organization: only an administrator of every organization the user belongs to can change the';
 
 /** Organizations A and B, an administrator of A only, and a viewer who belongs to both. */
@@ -27,7 +39,7 @@ async function sharedWorld() {
   const adminA = await createUser(t.db, { roles: ['admin'], organizationIds: [orgA.id] });
   const shared = await createUser(t.db, { roles: ['viewer'], organizationIds: [orgA.id, orgB.id], marketIds: [marketA.id, marketB.id] });
   const headersA = { cookie: await signIn(t.app, adminA.email), ...XHR };
-  const unchanged = { email: shared.email, first_name: 'Test', last_name: 'User', roles: ['viewer'], market_ids: [marketA.id] };
+  const unchanged = { ...whole, email: shared.email, roles: ['viewer'], market_ids: [marketA.id] };
   return { orgA, orgB, marketA, marketB, adminA, shared, headersA, unchanged };
 }
 
@@ -122,7 +134,7 @@ describe('a user shared by two organizations', () => {
       method: 'PUT',
       url: `/api/v1/companies/${company.id}`,
       headers: w.headersA,
-      payload: { name: company.name, organization_ids: [], markets: [], code_ids: [], user_ids: [w.shared.id] },
+      payload: { name: company.name, disabled_at: null, organization_ids: [], markets: [], code_ids: [], user_ids: [w.shared.id] },
     });
     expect(res.statusCode).toBe(403);
     expect(res.json().errors).toEqual({ user_ids: [`${REFUSAL} company.`] });
@@ -137,7 +149,7 @@ describe('a user shared by two organizations', () => {
       { company_id: company.id, organization_id: w.orgA.id },
       { company_id: company.id, organization_id: w.orgB.id },
     ]);
-    const body = { name: company.name, organization_ids: [], markets: [], code_ids: [], user_ids: [] };
+    const body = { name: company.name, disabled_at: null, organization_ids: [], markets: [], code_ids: [], user_ids: [] };
     const shown = await t.app.inject({ url: `/api/v1/companies/${company.id}`, headers: w.headersA });
     expect(shown.json().data.company_editable).toBe(false);
     const renamed = await t.app.inject({
@@ -207,7 +219,7 @@ describe('removing a membership ends the sessions in that organization', () => {
       method: 'PUT',
       url: `${url}/${adminAB.id}`,
       headers: superHeaders,
-      payload: { email: adminAB.email, first_name: 'Test', last_name: 'User', roles: ['admin'], organization_ids: [w.orgA.id] },
+      payload: { ...whole, email: adminAB.email, roles: ['admin'], organization_ids: [w.orgA.id] },
     });
     expect(edit.statusCode).toBe(200);
     expect((await t.app.inject({ url, headers: inB })).statusCode).toBe(401);
@@ -215,7 +227,7 @@ describe('removing a membership ends the sessions in that organization', () => {
       method: 'POST',
       url,
       headers: inB,
-      payload: { email: 'new-admin@example.test', password: 'a-good-password', password_confirmation: 'a-good-password', roles: ['admin'] },
+      payload: { ...whole, email: 'new-admin@example.test', password: 'a-good-password', password_confirmation: 'a-good-password', roles: ['admin'] },
     });
     expect(create.statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: inB })).statusCode).toBe(401);

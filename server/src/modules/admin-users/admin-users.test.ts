@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany, createMarket, createOrganization, createTestApp, createUser, PASSWORD, signIn, signInAs, type TestApp } from '../../../test/helpers.ts';
-import { companyOrganizations } from '../../db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { companyOrganizations, userMarkets, userRoles, users } from '../../db/schema.ts';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof signInAs>>;
@@ -13,7 +14,20 @@ afterAll(async () => {
 });
 
 const url = '/api/v1/admin/users';
-const base = { first_name: 'Nina', last_name: 'New', password: 'a-good-password', password_confirmation: 'a-good-password' };
+/** The whole form, as the web sends it: every field, the lists empty unless given. */
+const whole = (fields: Record<string, unknown>) => ({
+  first_name: 'Test',
+  last_name: 'User',
+  phone: null,
+  locale: 'en-US',
+  company_id: null,
+  organization_ids: [],
+  market_ids: [],
+  roles: [],
+  disabled: false,
+  ...fields,
+});
+const base = whole({ first_name: 'Nina', last_name: 'New', password: 'a-good-password', password_confirmation: 'a-good-password' });
 const post = (payload: Record<string, unknown>, headers = admin.headers) => t.app.inject({ method: 'POST', url, headers, payload });
 
 describe('administration of users', () => {
@@ -70,7 +84,7 @@ describe('administration of users', () => {
       method: 'PUT',
       url: `${url}/${user.id}`,
       headers: admin.headers,
-      payload: { email: user.email, first_name: 'Test', last_name: 'User', roles: ['viewer'], disabled: true },
+      payload: whole({ email: user.email, roles: ['viewer'], disabled: true }),
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.disabled_at).not.toBeNull();
@@ -103,7 +117,7 @@ describe('administration of users', () => {
       method: 'PUT',
       url: `${url}/${shared.id}`,
       headers: admin.headers,
-      payload: { email: shared.email, first_name: 'Test', last_name: 'User', roles: ['viewer'] },
+      payload: whole({ email: shared.email, roles: ['viewer'] }),
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({
@@ -124,6 +138,33 @@ describe('administration of users', () => {
     expect((await t.app.inject({ url: `${url}/${shared.id}`, headers: admin.headers })).statusCode).toBe(404);
     const after = await t.app.inject({ url: `${url}/${shared.id}`, headers: superAdmin.headers });
     expect(after.json().data.organizations.map((o: { id: number }) => o.id)).toEqual([otherOrg.id]);
+  });
+
+  it('when a PUT leaves out the roles or misspells a key, then 422 naming the field, and the roles, markets and company stay (issue 20)', async () => {
+    const org = admin.organizationId!;
+    const market = await createMarket(t.db, org);
+    const company = await createCompany(t.db, []);
+    await t.db.insert(companyOrganizations).values({ company_id: company.id, organization_id: org });
+    const user = await createUser(t.db, { roles: ['reporter'], organizationIds: [org], marketIds: [market.id], companyId: company.id });
+    const stored = async () => ({
+      company_id: (await t.db.select().from(users).where(eq(users.id, user.id)))[0]!.company_id,
+      roles: (await t.db.select().from(userRoles).where(eq(userRoles.user_id, user.id))).map((r) => r.role),
+      markets: (await t.db.select().from(userMarkets).where(eq(userMarkets.user_id, user.id))).map((m) => m.market_id),
+    });
+    const before = await stored();
+    expect(before).toEqual({ company_id: company.id, roles: ['reporter'], markets: [market.id] });
+    const put = (payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: `${url}/${user.id}`, headers: admin.headers, payload });
+    const { roles: _roles, ...withoutRoles } = whole({ email: user.email, company_id: company.id, market_ids: [market.id] });
+    const left = await put(withoutRoles);
+    expect(left.statusCode).toBe(422);
+    expect(left.json()).toEqual({ message: 'The roles field is required.', errors: { roles: ['The roles field is required.'] } });
+    const { company_id: _company, ...withoutCompany } = whole({ email: user.email, roles: ['reporter'], market_ids: [market.id] });
+    const misspelt = await put({ ...withoutCompany, company: company.id });
+    expect(misspelt.json()).toEqual({
+      message: 'The company field is not allowed.',
+      errors: { company: ['The company field is not allowed.'], company_id: ['The company field is required.'] },
+    });
+    expect(await stored()).toEqual(before);
   });
 
   it('when an admin deletes their own account, then 409; another user of theirs, 204', async () => {

@@ -33,7 +33,7 @@ describe('clusters', () => {
     const res = await t.app.inject({ url, headers: clusterAdmin.headers });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ message: 'Permission denied. Your user does not have permission to view this resource.' });
-    const create = await t.app.inject({ method: 'POST', url, headers: clusterAdmin.headers, payload: { name: 'Nordic' } });
+    const create = await t.app.inject({ method: 'POST', url, headers: clusterAdmin.headers, payload: { name: 'Nordic', market_ids: [] } });
     expect(create.statusCode).toBe(403);
     expect(await t.db.select().from(clusters).where(eq(clusters.organization_id, clusterAdmin.organizationId!))).toHaveLength(0);
   });
@@ -117,24 +117,49 @@ describe('clusters', () => {
     expect(await t.db.select().from(clusterMarkets).where(eq(clusterMarkets.cluster_id, cluster.id))).toEqual([{ cluster_id: cluster.id, market_id: own.id }]);
   });
 
+  it('when a PUT sends markets instead of market_ids, then 422 naming markets, and the cluster keeps its name and markets (issue 20)', async () => {
+    const admin = await signInAs(t, ['admin']);
+    const sweden = await createMarket(t.db, admin.organizationId!);
+    const finland = await createMarket(t.db, admin.organizationId!);
+    const cluster = await createCluster(admin.organizationId!, 'Nordic', [sweden.id, finland.id]);
+    const stored = async () => ({
+      name: (await t.db.select().from(clusters).where(eq(clusters.id, cluster.id)))[0]!.name,
+      markets: (await t.db.select().from(clusterMarkets).where(eq(clusterMarkets.cluster_id, cluster.id))).map((m) => m.market_id).sort(),
+    });
+    const before = await stored();
+    expect(before.markets).toHaveLength(2);
+    const put = (payload: object) => t.app.inject({ method: 'PUT', url: `${url}/${cluster.id}`, headers: admin.headers, payload });
+    const misnamed = await put({ name: 'Nordics', markets: [sweden.id] });
+    expect(misnamed.statusCode).toBe(422);
+    expect(misnamed.json()).toEqual({
+      message: 'The markets field is not allowed.',
+      errors: { markets: ['The markets field is not allowed.'], market_ids: ['The markets field is required.'] },
+    });
+    expect(await stored()).toEqual(before);
+    // Left out, the list is required too: a rename must say which markets stay.
+    const renamed = await put({ name: 'Nordics' });
+    expect(renamed.json()).toEqual({ message: 'The markets field is required.', errors: { market_ids: ['The markets field is required.'] } });
+    expect(await stored()).toEqual(before);
+  });
+
   it('when the name is taken in the organization (any letter case), then 422 on name; another organization may use it', async () => {
     const admin = await signInAs(t, ['admin']);
     const existing = await createCluster(admin.organizationId!, 'Baltic');
-    const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { name: 'BALTIC' } });
+    const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { name: 'BALTIC', market_ids: [] } });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ name: ['The name has already been taken.'] });
-    const self = await t.app.inject({ method: 'PUT', url: `${url}/${existing.id}`, headers: admin.headers, payload: { name: 'Baltic' } });
+    const self = await t.app.inject({ method: 'PUT', url: `${url}/${existing.id}`, headers: admin.headers, payload: { name: 'Baltic', market_ids: [] } });
     expect(self.statusCode).toBe(200);
     const elsewhere = await signInAs(t, ['admin']);
-    expect((await t.app.inject({ method: 'POST', url, headers: elsewhere.headers, payload: { name: 'Baltic' } })).statusCode).toBe(201);
-    const empty = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { name: ' ' } });
+    expect((await t.app.inject({ method: 'POST', url, headers: elsewhere.headers, payload: { name: 'Baltic', market_ids: [] } })).statusCode).toBe(201);
+    const empty = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { name: ' ', market_ids: [] } });
     expect(empty.json().errors).toEqual({ name: ['The name field is required.'] });
   });
 
   it('when three clusters whose names differ only in case are created at once, then one exists and the others get 422 on name', async () => {
     const admin = await signInAs(t, ['admin']);
     const names = ['Iberia', 'IBERIA', 'iberia'];
-    const answers = await Promise.all(names.map((name) => t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { name } })));
+    const answers = await Promise.all(names.map((name) => t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { name, market_ids: [] } })));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 422, 422]);
     for (const a of answers.filter((x) => x.statusCode === 422)) expect(a.json().errors).toEqual({ name: ['The name has already been taken.'] });
     expect(await t.db.select().from(clusters).where(eq(clusters.organization_id, admin.organizationId!))).toHaveLength(1);
@@ -144,7 +169,7 @@ describe('clusters', () => {
     const superAdmin = await signInAs(t, ['super-admin']);
     const org = await createOrganization(t.db);
     const market = await createMarket(t.db, org.id);
-    const unnamed = await t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { name: 'Anywhere' } });
+    const unnamed = await t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { name: 'Anywhere', market_ids: [] } });
     expect(unnamed.statusCode).toBe(422);
     expect(unnamed.json().errors).toEqual({ organization_id: ['The organization field is required.'] });
     const created = await t.app.inject({

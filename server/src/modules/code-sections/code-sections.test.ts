@@ -13,7 +13,9 @@ afterAll(async () => {
 });
 
 const url = '/api/v1/admin/code_sections';
-const post = (payload: Record<string, unknown>, headers = admin.headers) => t.app.inject({ method: 'POST', url, headers, payload });
+/** The whole form, as the web sends it: no markets unless given. */
+const whole = (fields: Record<string, unknown>) => ({ market_ids: [], ...fields });
+const post = (payload: Record<string, unknown>, headers = admin.headers) => t.app.inject({ method: 'POST', url, headers, payload: whole(payload) });
 
 describe('code sections', () => {
   it('when created, then the list shows id, name, start, length, organization and markets', async () => {
@@ -65,7 +67,12 @@ describe('code sections', () => {
     const other = await createOrganization(t.db);
     const [foreign] = await t.db.insert(codeSections).values({ organization_id: other.id, name: 'Theirs', start: 1, length: 1 }).returning();
     expect((await t.app.inject({ url: `${url}/${foreign!.id}`, headers: admin.headers })).statusCode).toBe(404);
-    const put = await t.app.inject({ method: 'PUT', url: `${url}/${foreign!.id}`, headers: admin.headers, payload: { name: 'Mine', start: 1, length: 1 } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${foreign!.id}`,
+      headers: admin.headers,
+      payload: whole({ name: 'Mine', start: 1, length: 1 }),
+    });
     expect(put.statusCode).toBe(404);
     const reporter = await signInAs(t, ['reporter']);
     expect((await t.app.inject({ url, headers: reporter.headers })).statusCode).toBe(403);

@@ -76,7 +76,7 @@ const draft = (w: W, extra: Record<string, unknown> = {}, recipients: Record<str
   subject: 'Reminder for {{period}}, {{recipient_name}}',
   body: '<p>Hello {{recipient_name}} of {{company}},</p><p>your report is {{report_status}}. Open it: <a href="{{report_link}}">{{report_link}}</a></p>',
   foot_notes: 'Deadline {{deadline}}.',
-  recipients: { market_ids: [w.market.id], roles: ['reporter'], ...recipients },
+  recipients: { market_ids: [w.market.id], roles: ['reporter'], company_ids: [], period_uuid: null, report_statuses: [], ...recipients },
   ...extra,
 });
 
@@ -166,6 +166,16 @@ describe('communications: statuses and their rules (spec §4, §8)', () => {
 });
 
 describe('communications: who gets it', () => {
+  it('when an update leaves a recipient list out, then it is refused and the audience stays as it was (an empty list means every one)', async () => {
+    const w = await world();
+    const c = await create(w, draft(w));
+    const { roles: _roles, ...withoutRoles } = draft(w).recipients;
+    const res = await api('PUT', `/communications/${c.uuid}`, w.admin, { ...draft(w), recipients: withoutRoles });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('The roles field is required.');
+    expect((await api('GET', `/communications/${c.uuid}`, w.admin)).json().data.recipients.roles).toEqual(['reporter']);
+  });
+
   it('when reporters whose 2026-11 report is not yet submitted are chosen, then only they: no disabled user, no disabled company, no viewer', async () => {
     const w = await world();
     const c = await create(w, draft(w, {}, { period_uuid: w.period.uuid, report_statuses: [10, 11, 20, 30, 50] }));
@@ -580,7 +590,11 @@ describe('without SMTP_URL', () => {
         method: 'POST',
         url: '/api/v1/communications',
         headers,
-        payload: { subject: 'Hello {{recipient_name}}', body: '<p>Hi</p>', recipients: { market_ids: [market.id] } },
+        payload: {
+          subject: 'Hello {{recipient_name}}',
+          body: '<p>Hi</p>',
+          recipients: { market_ids: [market.id], roles: [], company_ids: [], period_uuid: null, report_statuses: [] },
+        },
       });
       expect(created.statusCode, created.body).toBe(201);
       const res = await local.app.inject({ method: 'POST', url: `/api/v1/communications/${created.json().data.uuid}/preflight`, headers, payload: {} });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, createUser, signInAs, type TestApp } from '../../../test/helpers.ts';
-import { codes, companies, companyOrganizations, users } from '../../db/schema.ts';
+import { codes, companies, companyCodes, companyMarkets, companyOrganizations, users } from '../../db/schema.ts';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof signInAs>>;
@@ -13,7 +13,18 @@ afterAll(async () => {
   await t?.close();
 });
 
-const post = (payload: Record<string, unknown>, headers = admin.headers) => t.app.inject({ method: 'POST', url: '/api/v1/companies', headers, payload });
+/** The whole form, as the web sends it: every list, empty unless given. */
+const whole = <T extends Record<string, unknown>>(fields: T) => ({
+  disabled_at: null,
+  organization_ids: [],
+  markets: [],
+  code_ids: [],
+  user_ids: [],
+  ...fields,
+});
+const post = (payload: Record<string, unknown>, headers = admin.headers) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/companies', headers, payload: whole(payload) });
+const put = (id: number, payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: `/api/v1/companies/${id}`, headers: admin.headers, payload });
 
 async function companyIn(organizationId: number, name: string, disabledAt: Date | null = null) {
   const [company] = await t.db.insert(companies).values({ name, disabled_at: disabledAt }).returning();
@@ -66,8 +77,7 @@ describe('companies', () => {
     const otherOrg = await createOrganization(t.db);
     const foreign = await companyIn(otherOrg.id, 'Foreign Oy');
     expect((await t.app.inject({ url: `/api/v1/companies/${foreign.id}`, headers: admin.headers })).statusCode).toBe(404);
-    const put = await t.app.inject({ method: 'PUT', url: `/api/v1/companies/${foreign.id}`, headers: admin.headers, payload: { name: 'Mine' } });
-    expect(put.statusCode).toBe(404);
+    expect((await put(foreign.id, whole({ name: 'Mine' }))).statusCode).toBe(404);
     const foreignMarket = await createMarket(t.db, otherOrg.id);
     const res = await post({ name: 'X', markets: [{ market_id: foreignMarket.id, roles: [] }] });
     expect(res.json().errors).toEqual({ markets: ['The chosen markets must belong to the same organization.'] });
@@ -88,11 +98,9 @@ describe('companies', () => {
     const u1 = await createUser(t.db, { organizationIds: [org] });
     const created = (await post({ name: 'Keep AB', markets: [{ market_id: m1.id, roles: ['reporter'] }], user_ids: [u1.id] })).json().data;
     const before = created.company_markets[0].id;
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/companies/${created.id}`,
-      headers: admin.headers,
-      payload: {
+    const res = await put(
+      created.id,
+      whole({
         name: 'Keep AB',
         disabled_at: '2030-01-01T00:00:00.000Z',
         markets: [
@@ -100,8 +108,8 @@ describe('companies', () => {
           { market_id: m2.id, roles: [] },
         ],
         user_ids: [],
-      },
-    });
+      }),
+    );
     expect(res.statusCode).toBe(200);
     const company = res.json().data;
     expect(company.disabled_at).toBe('2030-01-01T00:00:00.000Z');
@@ -149,5 +157,79 @@ describe('companies', () => {
     expect(ok.json().data.has_logotype).toBe(true);
     const served = await t.app.inject({ url: `/api/v1/companies/${company.id}/logotype`, headers: admin.headers });
     expect(served.headers['content-type']).toBe('image/png');
+  });
+
+  describe('when a PUT does not say what the company holds (issue 20)', () => {
+    /** A company with a market (and its roles), a code and a reporter, and what is stored of it. */
+    async function held() {
+      const org = admin.organizationId!;
+      const market = await createMarket(t.db, org);
+      const [code] = await t.db
+        .insert(codes)
+        .values({ organization_id: org, code: `H${market.id}`, name: 'Held' })
+        .returning();
+      const reporter = await createUser(t.db, { roles: ['reporter'], organizationIds: [org], marketIds: [market.id] });
+      const body = whole({
+        name: `Held ${market.id} AB`,
+        markets: [{ market_id: market.id, roles: ['reporter'] }],
+        code_ids: [code!.id],
+        user_ids: [reporter.id],
+      });
+      const company = (await post(body)).json().data as { id: number };
+      const stored = async () => ({
+        name: (await t.db.select({ name: companies.name }).from(companies).where(eq(companies.id, company.id)))[0]!.name,
+        markets: await t.db
+          .select({ market_id: companyMarkets.market_id, roles: companyMarkets.roles })
+          .from(companyMarkets)
+          .where(eq(companyMarkets.company_id, company.id)),
+        codes: await t.db.select({ code_id: companyCodes.code_id }).from(companyCodes).where(eq(companyCodes.company_id, company.id)),
+        reporter: (await t.db.select({ company_id: users.company_id }).from(users).where(eq(users.id, reporter.id)))[0]!.company_id,
+      });
+      const before = await stored();
+      expect(before).toEqual({
+        name: body.name,
+        markets: [{ market_id: market.id, roles: ['reporter'] }],
+        codes: [{ code_id: code!.id }],
+        reporter: company.id,
+      });
+      return { company, body, before, stored };
+    }
+
+    it('when a key is misspelt, then 422 naming the key, and the name, markets, codes and users are unchanged', async () => {
+      const { company, body, before, stored } = await held();
+      const { markets, ...rest } = body;
+      const res = await put(company.id, { ...rest, name: 'Renamed AB', markts: markets });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({
+        message: 'The markts field is not allowed.',
+        errors: { markts: ['The markts field is not allowed.'], markets: ['The markets field is required.'] },
+      });
+      expect(await stored()).toEqual(before);
+    });
+
+    it('when the markets are left out, then 422 "The markets field is required." and the markets are kept', async () => {
+      const { company, body, before, stored } = await held();
+      const { markets: _left, ...rest } = body;
+      const res = await put(company.id, { ...rest, name: 'Renamed AB' });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ message: 'The markets field is required.', errors: { markets: ['The markets field is required.'] } });
+      expect(await stored()).toEqual(before);
+    });
+
+    it("when a market's roles are left out or it holds an unknown key, then 422 on that market's field, and nothing changes", async () => {
+      const { company, body, before, stored } = await held();
+      const [market] = body.markets as { market_id: number }[];
+      const res = await put(company.id, { ...body, markets: [{ market_id: market!.market_id, role: 'viewer' }] });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors).toEqual({ 'markets.0.role': ['The role field is not allowed.'], 'markets.0.roles': ['The roles field is required.'] });
+      expect(await stored()).toEqual(before);
+    });
+
+    it('when the whole form is sent, then it is saved (the lists as sent)', async () => {
+      const { company, body, stored } = await held();
+      const res = await put(company.id, { ...body, code_ids: [], user_ids: [] });
+      expect(res.statusCode).toBe(200);
+      expect(await stored()).toMatchObject({ codes: [], reporter: null });
+    });
   });
 });

@@ -12,6 +12,8 @@ afterAll(async () => {
 });
 
 const url = '/api/v1/admin/information-modals';
+/** The whole form, as the web sends it: active, no dates unless given. */
+const whole = (fields: Record<string, unknown>) => ({ active: true, starts_on: null, ends_on: null, ...fields });
 
 async function createModal(organizationId: number, values: { title?: string; active?: boolean; starts_on?: string | null; ends_on?: string | null } = {}) {
   const [modal] = await t.db
@@ -32,7 +34,7 @@ describe('information modals administration', () => {
       method: 'POST',
       url,
       headers: reporter.headers,
-      payload: { organization_id: reporter.organizationId, title: 'Hi', body: 'There' },
+      payload: whole({ organization_id: reporter.organizationId, title: 'Hi', body: 'There' }),
     });
     expect(create.statusCode).toBe(403);
     expect(await t.db.select().from(informationModals).where(eq(informationModals.organization_id, reporter.organizationId!))).toHaveLength(0);
@@ -44,7 +46,7 @@ describe('information modals administration', () => {
       method: 'POST',
       url,
       headers: admin.headers,
-      payload: { organization_id: admin.organizationId, title: 'New period', body: 'March is open.', starts_on: '2024-03-01', ends_on: '2024-03-31' },
+      payload: whole({ organization_id: admin.organizationId, title: 'New period', body: 'March is open.', starts_on: '2024-03-01', ends_on: '2024-03-31' }),
     });
     expect(created.statusCode).toBe(201);
     const modal = created.json().data;
@@ -64,7 +66,7 @@ describe('information modals administration', () => {
       method: 'PUT',
       url: `${url}/${modal.id}`,
       headers: admin.headers,
-      payload: { organization_id: admin.organizationId, title: 'New period', body: 'March is open.', active: false, starts_on: null },
+      payload: whole({ organization_id: admin.organizationId, title: 'New period', body: 'March is open.', active: false, starts_on: null }),
     });
     expect(updated.json().data).toMatchObject({ active: false, starts_on: null, ends_on: null });
 
@@ -76,7 +78,7 @@ describe('information modals administration', () => {
     const admin = await signInAs(t, ['admin']);
     const other = await createOrganization(t.db);
     const modal = await createModal(other.id, { title: 'Theirs' });
-    const payload = { organization_id: admin.organizationId, title: 'Mine now', body: 'x' };
+    const payload = whole({ organization_id: admin.organizationId, title: 'Mine now', body: 'x' });
     expect((await t.app.inject({ url: `${url}/${modal.id}`, headers: admin.headers })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'PUT', url: `${url}/${modal.id}`, headers: admin.headers, payload })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'DELETE', url: `${url}/${modal.id}`, headers: admin.headers })).statusCode).toBe(404);
@@ -94,7 +96,7 @@ describe('information modals administration', () => {
   it('when an administrator creates a modal for another organization, then 422 on organization_id', async () => {
     const admin = await signInAs(t, ['admin']);
     const other = await createOrganization(t.db);
-    const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { organization_id: other.id, title: 'Sneaky', body: 'x' } });
+    const res = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: whole({ organization_id: other.id, title: 'Sneaky', body: 'x' }) });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ organization_id: ['You can choose only your own organization.'] });
     expect(await t.db.select().from(informationModals).where(eq(informationModals.organization_id, other.id))).toHaveLength(0);
@@ -109,7 +111,12 @@ describe('information modals administration', () => {
     await createModal(other.id);
     const list = await t.app.inject({ url: `${url}?organization_id=${org.id}&sort=title`, headers: superAdmin.headers });
     expect(list.json().data.map((m: { id: number }) => m.id)).toEqual([mine2.id, mine.id]);
-    const unknown = await t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { organization_id: 999999, title: 'x', body: 'y' } });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: superAdmin.headers,
+      payload: whole({ organization_id: 999999, title: 'x', body: 'y' }),
+    });
     expect(unknown.statusCode).toBe(422);
     expect(Object.keys(unknown.json().errors)).toEqual(['organization_id']);
   });
@@ -120,20 +127,25 @@ describe('information modals administration', () => {
       method: 'POST',
       url,
       headers: admin.headers,
-      payload: { organization_id: admin.organizationId, title: 'Dates', body: 'x', starts_on: '2024-05-10', ends_on: '2024-05-09' },
+      payload: whole({ organization_id: admin.organizationId, title: 'Dates', body: 'x', starts_on: '2024-05-10', ends_on: '2024-05-09' }),
     });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({
       message: 'The end date must not be before the start date.',
       errors: { ends_on: ['The end date must not be before the start date.'] },
     });
-    const empty = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { organization_id: admin.organizationId, title: '', body: 'x' } });
+    const empty = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: admin.headers,
+      payload: whole({ organization_id: admin.organizationId, title: '', body: 'x' }),
+    });
     expect(empty.json().errors).toEqual({ title: ['The title field is required.'] });
     const badDate = await t.app.inject({
       method: 'POST',
       url,
       headers: admin.headers,
-      payload: { organization_id: admin.organizationId, title: 'Dates', body: '', starts_on: '10.05.2024' },
+      payload: whole({ organization_id: admin.organizationId, title: 'Dates', body: '', starts_on: '10.05.2024' }),
     });
     expect(badDate.json().errors).toEqual({ body: ['The text field is required.'], starts_on: ['The start date is not a valid date.'] });
   });

@@ -36,7 +36,9 @@ describe('organizations', () => {
   it('when three organizations whose names differ only in case are created at once, then one exists and the others get 422 on name', async () => {
     const base = unique('Race');
     const names = [base, base.toUpperCase(), base.toLowerCase()];
-    const answers = await Promise.all(names.map((name) => t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { name } })));
+    const answers = await Promise.all(
+      names.map((name) => t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { name, mail_description: null } })),
+    );
     expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 422, 422]);
     for (const a of answers.filter((x) => x.statusCode === 422)) expect(a.json().errors).toEqual({ name: ['The name has already been taken.'] });
     const stored = await t.db
@@ -58,7 +60,7 @@ describe('organizations', () => {
       method: 'PUT',
       url: `${url}/${organization.id}`,
       headers: superAdmin.headers,
-      payload: { name: `${name} Association` },
+      payload: { name: `${name} Association`, mail_description: null },
     });
     expect(updated.json().data).toMatchObject({ name: `${name} Association`, mail_description: null });
 
@@ -69,13 +71,23 @@ describe('organizations', () => {
 
   it('when the name is taken (in any letter case), then 422 on name', async () => {
     const existing = await createOrganization(t.db);
-    const res = await t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { name: existing.name.toUpperCase() } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: superAdmin.headers,
+      payload: { name: existing.name.toUpperCase(), mail_description: null },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ name: ['The name has already been taken.'] });
     const other = await createOrganization(t.db);
-    const rename = await t.app.inject({ method: 'PUT', url: `${url}/${other.id}`, headers: superAdmin.headers, payload: { name: existing.name } });
+    const rename = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${other.id}`,
+      headers: superAdmin.headers,
+      payload: { name: existing.name, mail_description: null },
+    });
     expect(rename.statusCode).toBe(422);
-    const empty = await t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { name: '' } });
+    const empty = await t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { name: '', mail_description: null } });
     expect(empty.json().errors).toEqual({ name: ['The name field is required.'] });
   });
 
@@ -91,7 +103,12 @@ describe('organizations', () => {
     const found = await t.app.inject({ url: `${url}/${other.id}`, headers: admin.headers });
     expect(found.statusCode).toBe(404);
     expect(found.json()).toEqual({ message: 'Could not find what you were looking for.' });
-    const update = await t.app.inject({ method: 'PUT', url: `${url}/${other.id}`, headers: admin.headers, payload: { name: unique('Hijacked') } });
+    const update = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${other.id}`,
+      headers: admin.headers,
+      payload: { name: unique('Hijacked'), mail_description: null },
+    });
     expect(update.statusCode).toBe(404);
     const settings = await t.app.inject({
       method: 'PUT',
@@ -118,7 +135,7 @@ describe('organizations', () => {
     expect(update.json().data.mail_description).toBe('Report by the 5th.');
 
     const name = unique('Forbidden');
-    const create = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { name } });
+    const create = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { name, mail_description: null } });
     expect(create.statusCode).toBe(403);
     expect(await t.db.select().from(organizations).where(eq(organizations.name, name))).toHaveLength(0);
     const remove = await t.app.inject({ method: 'DELETE', url: `${url}/${own!.id}`, headers: admin.headers });

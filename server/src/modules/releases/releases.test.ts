@@ -35,7 +35,7 @@ describe('release notes administration', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ message: 'Permission denied. Your user does not have permission to view this resource.' });
     const version = unique('forbidden');
-    const create = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { version, release_date: '2024-01-01' } });
+    const create = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { version, release_date: '2024-01-01', title: '', notes: '' } });
     expect(create.statusCode).toBe(403);
     expect(await t.db.select().from(releases).where(eq(releases.version, version))).toHaveLength(0);
   });
@@ -64,7 +64,7 @@ describe('release notes administration', () => {
       method: 'PUT',
       url: `${url}/${release.id}`,
       headers: superAdmin.headers,
-      payload: { version, release_date: '2024-06-02', title: 'Summer release, fixed' },
+      payload: { version, release_date: '2024-06-02', title: 'Summer release, fixed', notes: '' },
     });
     expect(updated.statusCode).toBe(200);
     expect(updated.json().data).toMatchObject({ release_date: '2024-06-02', title: 'Summer release, fixed', notes: '', views: 2 });
@@ -78,27 +78,37 @@ describe('release notes administration', () => {
   it('when the version is taken, then 422 on version; keeping its own version on update is fine', async () => {
     const taken = await createRelease({ release_date: '2024-01-01' });
     const other = await createRelease({ release_date: '2024-01-02' });
-    const res = await t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { version: taken.version, release_date: '2024-02-01' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: superAdmin.headers,
+      payload: { version: taken.version, release_date: '2024-02-01', title: '', notes: '' },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ version: ['The version has already been taken.'] });
     const update = await t.app.inject({
       method: 'PUT',
       url: `${url}/${other.id}`,
       headers: superAdmin.headers,
-      payload: { version: taken.version, release_date: '2024-01-02' },
+      payload: { version: taken.version, release_date: '2024-01-02', title: '', notes: '' },
     });
     expect(update.statusCode).toBe(422);
     const self = await t.app.inject({
       method: 'PUT',
       url: `${url}/${taken.id}`,
       headers: superAdmin.headers,
-      payload: { version: taken.version, release_date: '2024-01-03' },
+      payload: { version: taken.version, release_date: '2024-01-03', title: '', notes: '' },
     });
     expect(self.statusCode).toBe(200);
   });
 
   it('when the input is invalid, then 422 with field errors', async () => {
-    const res = await t.app.inject({ method: 'POST', url, headers: superAdmin.headers, payload: { version: ' ', release_date: '2024-13-45' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: superAdmin.headers,
+      payload: { version: ' ', release_date: '2024-13-45', title: '', notes: '' },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ version: ['The version field is required.'], release_date: ['The release date is not a valid date.'] });
   });
