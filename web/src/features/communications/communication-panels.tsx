@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { DELIVERY_STATUSES, type Communication, type Delivery, type DeliveryStatus, type Recipient, type RenderedMail } from '@mss/contracts/communications';
 import { CommunicationStatus } from '@mss/contracts/enums';
 import { type Column, DataTable } from '../../components/data-table.tsx';
@@ -409,37 +409,33 @@ function DeliveryAttempts({ delivery }: { delivery: Delivery }) {
             {t('communication.deliveries.attempts_title', { name: delivery.name, email: delivery.email })}
           </Text>
         }
-        size="xl"
+        size="lg"
         centered
       >
-        <Table.ScrollContainer minWidth={480}>
-          <Table verticalSpacing="xs" data-testid="attempt-history">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('communication.attempt.number')}</Table.Th>
-                <Table.Th>{t('communication.attempt.started_at')}</Table.Th>
-                <Table.Th>{t('communication.attempt.outcome')}</Table.Th>
-                <Table.Th>{t('communication.attempt.smtp_response')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {delivery.attempt_history.map((attempt) => (
-                <Table.Tr key={attempt.number}>
-                  <Table.Td>{formatNumber(attempt.number)}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(attempt.started_at)}</Table.Td>
-                  <Table.Td>
-                    <AttemptOutcomeBadge outcome={attempt.outcome} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                      {attempt.smtp_response ?? '–'}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        {/* One block per attempt, not a table: it reads the same on a phone. */}
+        <Stack component="ol" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} data-testid="attempt-history">
+          {delivery.attempt_history.map((attempt) => (
+            <Paper component="li" key={attempt.number} withBorder radius="sm" p="sm">
+              <Group justify="space-between" gap="xs" wrap="wrap">
+                <Text size="sm" fw={600}>
+                  {t('communication.attempt.number')} {formatNumber(attempt.number)}
+                </Text>
+                <AttemptOutcomeBadge outcome={attempt.outcome} />
+              </Group>
+              <Text size="xs" c="dimmed">
+                {t('communication.attempt.started_at')}: {formatDateTime(attempt.started_at)}
+              </Text>
+              <Text size="xs" mt={4} style={{ overflowWrap: 'anywhere' }}>
+                <Text span size="xs" c="dimmed">
+                  {t('communication.attempt.smtp_response')}:{' '}
+                </Text>
+                <Text span size="xs" ff="monospace" data-testid="attempt-smtp-response">
+                  {attempt.smtp_response ?? '–'}
+                </Text>
+              </Text>
+            </Paper>
+          ))}
+        </Stack>
       </Modal>
     </>
   );
