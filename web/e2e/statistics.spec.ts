@@ -173,12 +173,23 @@ test.describe('statistics', () => {
     const csvResponse = await page.request.get(csvHref!);
     expect(csvResponse.status()).toBe(200);
     const csv = await csvResponse.text();
-    const lines = csv.trim().split(/\r\n/);
-    expect(lines[0]).toMatch(/^Code,Name,Volume,Value,.*,Confidential$/);
-    expect(lines).toContain('2001,Excavators below 6 t,,,,,,,,,,,,,,,,yes');
-    expect(lines.find((l) => l.startsWith('1001,'))).toContain(`,${tractors.value},`);
+    // UTF-8 with a byte-order mark, the header block, an empty line, then the table; figures as plain decimals.
+    expect([...(await csvResponse.body()).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r\n/);
+    expect(lines[0]).toMatch(/^Market,/);
+    const csvTable = lines.slice(lines.indexOf('') + 1);
+    expect(csvTable[0]).toMatch(/^Code,Name,Volume,Value,.*,Confidential$/);
+    expect(csvTable).toContain('2001,Excavators below 6 t,,,,,,,,,,,,,,,,yes');
+    const plain = (decimal: string) => decimal.replace(/\.?0+$/, '');
+    expect(csvTable.find((l) => l.startsWith('1001,'))).toContain(`,${plain(tractors.value!)},`);
     const fields = lines.flatMap((l) => l.split(','));
-    for (const figure of withheld) expect(fields).not.toContain(figure);
+    for (const figure of withheld) {
+      expect(fields).not.toContain(figure);
+      expect(fields).not.toContain(plain(figure));
+    }
   });
 
   test('a reporter sees its own figures and shares beside the market, and its company statistics with the share history', async ({ page }) => {
