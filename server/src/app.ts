@@ -51,6 +51,7 @@ import { approvalsRoutes } from './modules/approvals/approvals.routes.ts';
 import { statisticsRoutes } from './modules/statistics/statistics.routes.ts';
 import { protocolRoutes } from './modules/protocol/protocol.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { healthRoutes } from './health.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Requests larger than this are refused before they are read (file uploads set their own limit). */
@@ -234,6 +235,8 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/v1/') && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
   });
+
+  app.decorate('health', healthRoutes(app, ctx));
 
   await app.register(
     async (api) => {

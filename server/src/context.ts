@@ -1,3 +1,4 @@
+import type { Health } from './health.ts';
 import type { FastifyBaseLogger, RouteOptions, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -22,6 +23,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route of the app, as registered (the authorization and input tests read them). */
     registeredRoutes: RouteOptions[];
+    /** /readyz's state: set `draining` when the process starts stopping (health.ts). */
+    health: Health;
   }
 }
 

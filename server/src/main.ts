@@ -34,6 +34,8 @@ let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
+  // Load balancers see /readyz answer 503 from now on and send requests elsewhere.
+  app.health.draining = true;
   app.log.info({ signal }, 'shutting down');
   await app.close();
   await database.close();

@@ -81,8 +81,27 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
   return { db, pool, kind: 'pglite', close: stop };
 }
 
+/** The advisory lock migrations run under (any number; the same in every process of the app). */
+const MIGRATION_LOCK = 7_311_846_201;
+
+/**
+ * Applies the migrations this build has, once however many processes start at the same moment
+ * (issue 21): each takes a session-level advisory lock on its own connection first, so the others
+ * wait, then find the migrations applied and do nothing. A process that dies holding the lock
+ * loses it with its connection.
+ */
 export async function migrateDatabase(db: Db): Promise<void> {
-  await migrate(db, { migrationsFolder: path.join(import.meta.dirname, 'migrations') });
+  const client = await db.$client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migrate(drizzle(client, { schema }), { migrationsFolder: path.join(import.meta.dirname, 'migrations') });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
 }
 
 /** A transaction handle, or the database itself: what a function that may run in either takes. */
