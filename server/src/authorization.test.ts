@@ -338,6 +338,11 @@ describe('authorization matrix', () => {
       );
     expect([...registered].sort()).toEqual(Object.keys(REQUESTS).sort());
     expect(Object.keys(AUTHORIZATION_MATRIX).sort()).toEqual(Object.keys(REQUESTS).sort());
+    // Outside /api/v1 only what is public by design, holding no one's data: the API's own
+    // documentation and the health probes (health.test.ts asks them as every role). A new route
+    // elsewhere must be added to the matrix above, or here with a reason.
+    const outside = new Set(t.app.registeredRoutes.filter((r) => !r.url.startsWith('/api/v1/')).map((r) => r.url));
+    expect([...outside].filter((url) => !url.startsWith('/api/docs')).sort()).toEqual(['/healthz', '/readyz']);
   });
 
   it('every route × every role × own and another organization answers the expected status', async () => {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/helpers.ts';
+import { ROLES } from '@mss/contracts/enums';
+import { createOrganization, createTestApp, signInAs, type TestApp } from '../test/helpers.ts';
 import { migrateDatabase, openDatabase } from './db/client.ts';
 
 let t: TestApp;
@@ -32,6 +33,17 @@ describe('health for load balancers (issue 21)', () => {
       expect(res.headers['content-type']).toContain('application/json');
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.json()).toEqual({ status });
+    }
+  });
+
+  it("when every role of this and another organization asks, signed in or not, then each gets the same answer: the probes hold no one's data", async () => {
+    const org = await createOrganization(t.db);
+    const other = await createOrganization(t.db);
+    const callers: Record<string, string>[] = [{}];
+    for (const role of ROLES) for (const organizationId of [org.id, other.id]) callers.push((await signInAs(t, [role], { organizationId })).headers);
+    for (const url of ['/healthz', '/readyz']) {
+      const answers = await Promise.all(callers.map(async (headers) => (await t.app.inject({ url, headers })).body));
+      expect(new Set(answers), url).toEqual(new Set([answers[0]]));
     }
   });
 

@@ -103,6 +103,23 @@ export async function createMarket(db: Db, organizationId: number, name = unique
 
 export const PASSWORD = 'correct-horse-battery';
 
+/**
+ * The whole form of POST/PUT /admin/users, as the web sends it (write bodies are strict and whole,
+ * issue 20), for a user made by createUser: every field, the lists empty unless given.
+ */
+export const userForm = (fields: Record<string, unknown> = {}) => ({
+  first_name: 'Test',
+  last_name: 'User',
+  phone: null,
+  locale: 'en-US',
+  company_id: null,
+  organization_ids: [],
+  market_ids: [],
+  roles: [],
+  disabled: false,
+  ...fields,
+});
+
 export async function createUser(
   db: Db,
   options: {

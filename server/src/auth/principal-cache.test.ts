@@ -8,7 +8,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { migrateDatabase, openDatabase, type Database } from '../db/client.ts';
 import type { App } from '../context.ts';
-import { createOrganization, createUser, signIn, XHR } from '../../test/helpers.ts';
+import { createOrganization, createUser, signIn, userForm, XHR } from '../../test/helpers.ts';
 import { PrincipalCache } from './principal-cache.ts';
 
 describe('the principal cache', () => {
@@ -86,18 +86,7 @@ describe.skipIf(!serverUrl)('two API processes on one PostgreSQL server', () => 
       method: 'PUT',
       url: `/api/v1/admin/users/${user.id}`,
       headers: adminHeaders,
-      payload: {
-        email: user.email,
-        first_name: 'Test',
-        last_name: 'User',
-        phone: null,
-        locale: 'en-US',
-        company_id: null,
-        organization_ids: [],
-        market_ids: [],
-        roles: ['viewer'],
-        disabled: true,
-      },
+      payload: userForm({ email: user.email, roles: ['viewer'], disabled: true }),
     });
     expect(res.statusCode).toBe(200);
     // The notification travels through the server: give it a moment, far below the cache's 2 s.

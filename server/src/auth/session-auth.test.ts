@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { createOrganization, createTestApp, createUser, PASSWORD, signIn, XHR, type TestApp } from '../../test/helpers.ts';
+import { createOrganization, createTestApp, createUser, PASSWORD, signIn, type TestApp, userForm, XHR } from '../../test/helpers.ts';
 import { sessions, userOrganizations } from '../db/schema.ts';
 
 // Issue 8, findings 2 and 6: what a session may still do after the user's situation changed, how
@@ -51,18 +51,7 @@ describe('every request checks the session against the user as they are now', ()
       method: 'PUT',
       url: `/api/v1/admin/users/${user.id}`,
       headers: admin.headers,
-      payload: {
-        email: user.email,
-        first_name: 'Test',
-        last_name: 'User',
-        phone: null,
-        locale: 'en-US',
-        company_id: null,
-        organization_ids: [],
-        market_ids: [],
-        roles: ['viewer'],
-        disabled: true,
-      },
+      payload: userForm({ email: user.email, roles: ['viewer'], disabled: true }),
     });
     expect(res.statusCode).toBe(200);
     expect((await me(headers)).statusCode).toBe(401);
@@ -77,18 +66,7 @@ describe('every request checks the session against the user as they are now', ()
       method: 'PUT',
       url: `/api/v1/admin/users/${user.id}`,
       headers: admin.headers,
-      payload: {
-        email: user.email,
-        first_name: 'Test',
-        last_name: 'User',
-        phone: null,
-        locale: 'en-US',
-        company_id: null,
-        organization_ids: [],
-        market_ids: [],
-        roles: ['admin'],
-        disabled: false,
-      },
+      payload: userForm({ email: user.email, roles: ['admin'], disabled: false }),
     });
     expect(promote.statusCode).toBe(200);
     expect((await t.app.inject({ url: '/api/v1/admin/users', headers })).statusCode).toBe(200);
@@ -96,18 +74,7 @@ describe('every request checks the session against the user as they are now', ()
       method: 'PUT',
       url: `/api/v1/admin/users/${user.id}`,
       headers: admin.headers,
-      payload: {
-        email: user.email,
-        first_name: 'Test',
-        last_name: 'User',
-        phone: null,
-        locale: 'en-US',
-        company_id: null,
-        organization_ids: [],
-        market_ids: [],
-        roles: ['viewer'],
-        disabled: false,
-      },
+      payload: userForm({ email: user.email, roles: ['viewer'], disabled: false }),
     });
     expect(demote.statusCode).toBe(200);
     expect((await t.app.inject({ url: '/api/v1/admin/users', headers })).statusCode).toBe(403);

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createCompany, createMarket, createOrganization, createTestApp, createUser, PASSWORD, signIn, XHR, type TestApp } from '../../../test/helpers.ts';
+import {
+  createCompany,
+  createMarket,
+  createOrganization,
+  createTestApp,
+  createUser,
+  PASSWORD,
+  signIn,
+  XHR,
+  type TestApp,
+  userForm,
+} from '../../../test/helpers.ts';
 import { companyOrganizations, sessions, userMarkets, userRoles, users } from '../../db/schema.ts';
 
 // Issue 8, finding 1: a user who belongs to organizations A and B must not be taken over by an
@@ -17,17 +28,7 @@ afterAll(async () => {
 
 const url = '/api/v1/admin/users';
 /** A user's form as the web sends it, for a user made by createUser (no phone, company or markets). */
-const whole = {
-  first_name: 'Test',
-  last_name: 'User',
-  phone: null,
-  locale: 'en-US',
-  company_id: null,
-  organization_ids: [],
-  market_ids: [],
-  roles: [],
-  disabled: false,
-};
+const whole = userForm();
 const REFUSAL = 'This user also belongs to another organization: only an administrator of every organization the user belongs to can change the';
 
 /** Organizations A and B, an administrator of A only, and a viewer who belongs to both. */

@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompany, createMarket, createOrganization, createTestApp, createUser, PASSWORD, signIn, signInAs, type TestApp } from '../../../test/helpers.ts';
+import {
+  createCompany,
+  createMarket,
+  createOrganization,
+  createTestApp,
+  createUser,
+  PASSWORD,
+  signIn,
+  signInAs,
+  type TestApp,
+  userForm,
+} from '../../../test/helpers.ts';
 import { eq } from 'drizzle-orm';
 import { companyOrganizations, userMarkets, userRoles, users } from '../../db/schema.ts';
 
@@ -14,20 +25,7 @@ afterAll(async () => {
 });
 
 const url = '/api/v1/admin/users';
-/** The whole form, as the web sends it: every field, the lists empty unless given. */
-const whole = (fields: Record<string, unknown>) => ({
-  first_name: 'Test',
-  last_name: 'User',
-  phone: null,
-  locale: 'en-US',
-  company_id: null,
-  organization_ids: [],
-  market_ids: [],
-  roles: [],
-  disabled: false,
-  ...fields,
-});
-const base = whole({ first_name: 'Nina', last_name: 'New', password: 'a-good-password', password_confirmation: 'a-good-password' });
+const base = userForm({ first_name: 'Nina', last_name: 'New', password: 'a-good-password', password_confirmation: 'a-good-password' });
 const post = (payload: Record<string, unknown>, headers = admin.headers) => t.app.inject({ method: 'POST', url, headers, payload });
 
 describe('administration of users', () => {
@@ -84,7 +82,7 @@ describe('administration of users', () => {
       method: 'PUT',
       url: `${url}/${user.id}`,
       headers: admin.headers,
-      payload: whole({ email: user.email, roles: ['viewer'], disabled: true }),
+      payload: userForm({ email: user.email, roles: ['viewer'], disabled: true }),
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.disabled_at).not.toBeNull();
@@ -117,7 +115,7 @@ describe('administration of users', () => {
       method: 'PUT',
       url: `${url}/${shared.id}`,
       headers: admin.headers,
-      payload: whole({ email: shared.email, roles: ['viewer'] }),
+      payload: userForm({ email: shared.email, roles: ['viewer'] }),
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({
@@ -154,11 +152,11 @@ describe('administration of users', () => {
     const before = await stored();
     expect(before).toEqual({ company_id: company.id, roles: ['reporter'], markets: [market.id] });
     const put = (payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: `${url}/${user.id}`, headers: admin.headers, payload });
-    const { roles: _roles, ...withoutRoles } = whole({ email: user.email, company_id: company.id, market_ids: [market.id] });
+    const { roles: _roles, ...withoutRoles } = userForm({ email: user.email, company_id: company.id, market_ids: [market.id] });
     const left = await put(withoutRoles);
     expect(left.statusCode).toBe(422);
     expect(left.json()).toEqual({ message: 'The roles field is required.', errors: { roles: ['The roles field is required.'] } });
-    const { company_id: _company, ...withoutCompany } = whole({ email: user.email, roles: ['reporter'], market_ids: [market.id] });
+    const { company_id: _company, ...withoutCompany } = userForm({ email: user.email, roles: ['reporter'], market_ids: [market.id] });
     const misspelt = await put({ ...withoutCompany, company: company.id });
     expect(misspelt.json()).toEqual({
       message: 'The company field is not allowed.',
