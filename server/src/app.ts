@@ -114,21 +114,26 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
           },
           id,
         ),
+      // Workflow notifications: what waits is mailed by one sweep at a time, whichever process runs it.
+      sweepNotifications: async () => {
+        await sendWorkflowNotifications({ db: ctx.db, mailer, log: app.log, appUrl: appUrlOf(ctx) });
+      },
       attempts: IMPORT_MAX_ATTEMPTS,
+      notifySweepSeconds: Math.max(1, Math.round(config.NOTIFY_SWEEP_SECONDS)),
     });
-    app.addHook('onClose', async () => ctx.queue?.stop());
+    const queue = ctx.queue;
+    // On close the queue takes no more jobs at once, while the server finishes the requests in
+    // flight; the jobs still running after the grace are handed back (docs/decisions.md).
+    app.addHook('preClose', async () => void queue.stop(config.SHUTDOWN_JOB_GRACE_SECONDS));
+    app.addHook('onClose', async () => queue.stop(config.SHUTDOWN_JOB_GRACE_SECONDS));
     const recovered = await recoverImports(ctx.db, ctx.queue);
     if (recovered) app.log.info({ recovered }, 'unfinished imports queued again');
     const sends = await recoverCommunications(ctx.db, deps.database.kind === 'pglite', (id) => ctx.queue!.sendCommunication(id));
     if (sends) app.log.info({ sends }, 'communications waiting to be sent queued again');
-    // Workflow notifications: what waits is mailed every NOTIFY_SWEEP_SECONDS (digests once an hour).
-    let sweeping = false;
+    // Every NOTIFY_SWEEP_SECONDS a sweep is asked for (digests once an hour); asked by several
+    // processes in one interval, it runs once.
     const sweep = setInterval(() => {
-      if (sweeping) return;
-      sweeping = true;
-      sendWorkflowNotifications({ db: ctx.db, mailer, log: app.log, appUrl: appUrlOf(ctx) })
-        .catch((error: unknown) => app.log.error({ err: error }, 'workflow notifications failed'))
-        .finally(() => (sweeping = false));
+      queue.sweepNotifications().catch((error: unknown) => app.log.error({ err: error }, 'workflow notifications failed'));
     }, config.NOTIFY_SWEEP_SECONDS * 1000);
     sweep.unref();
     app.addHook('onClose', async () => clearInterval(sweep));

@@ -65,12 +65,20 @@ const envSchema = z.object({
   /** Tries of one delivery before it is given up as failed (temporary failures only). */
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   /**
-   * A delivery claimed longer ago than this by a process that is gone is claimed again, in
-   * seconds (with PostgreSQL several processes may send; the embedded database has one).
+   * A delivery whose claim was not renewed for this long (its process is gone) is claimed again,
+   * in seconds; the sending process renews its claims every third of it. With PostgreSQL several
+   * processes may send; the embedded database has one.
    */
-  MAIL_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(300),
+  MAIL_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   /** How often waiting workflow notifications are mailed, in seconds. */
   NOTIFY_SWEEP_SECONDS: z.coerce.number().min(1).max(3600).default(60),
+  /**
+   * On SIGTERM or SIGINT: how long running jobs may go on before they are handed back to the
+   * queue (run again by a process that has jobs on), in seconds.
+   */
+  SHUTDOWN_JOB_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
+  /** On SIGTERM or SIGINT: the process exits after this many seconds at most, whatever is still running. */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

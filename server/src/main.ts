@@ -31,12 +31,22 @@ if (demo.length) {
 }
 
 let stopping = false;
+/**
+ * SIGTERM or SIGINT (docs/decisions.md "Several processes on one database"): /readyz answers 503
+ * at once; the server takes no new connections (a load balancer sends them to another process)
+ * and finishes the requests in flight; the job queue takes no new jobs, lets running ones go on
+ * for SHUTDOWN_JOB_GRACE_SECONDS and hands back the rest; then the process exits, after
+ * SHUTDOWN_TIMEOUT_SECONDS at the latest.
+ */
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  // Load balancers see /readyz answer 503 from now on and send requests elsewhere.
   app.health.draining = true;
   app.log.info({ signal }, 'shutting down');
+  setTimeout(() => {
+    app.log.error({ seconds: config.SHUTDOWN_TIMEOUT_SECONDS }, 'shutdown took too long: exiting');
+    process.exit(1);
+  }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000).unref();
   await app.close();
   await database.close();
   process.exit(0);

@@ -600,6 +600,10 @@ export const imports = pgTable(
     row_count: integer('row_count'),
     error_count: integer('error_count').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),
+    /** The process (host:pid) running the latest attempt: which one to look at, or that died. */
+    worker: text('worker'),
+    /** The running attempt's lease, renewed while it runs (IMPORT_LEASE_SECONDS). */
+    heartbeat_at: timestamp('heartbeat_at', { withTimezone: true }),
     created_at: timestamps.created_at,
     started_at: timestamp('started_at', { withTimezone: true }),
     finished_at: timestamp('finished_at', { withTimezone: true }),
@@ -876,7 +880,10 @@ export const communicationDeliveries = pgTable(
     /** Stable per recipient: a resend after a crash carries the same Message-ID. */
     message_id: text('message_id').notNull(),
     next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Renewed while the claiming process sends; a claim older than MAIL_LEASE_SECONDS is taken over. */
     claimed_at: timestamp('claimed_at', { withTimezone: true }),
+    /** The process (host:pid) that claimed the delivery last. */
+    claimed_by: text('claimed_by'),
     sent_at: timestamp('sent_at', { withTimezone: true }),
     ...timestamps,
   },

@@ -1,6 +1,7 @@
 import { eq, isNotNull, sql } from 'drizzle-orm';
 import { ReportStatus, type Role } from '@mss/contracts/enums';
-import type { Db } from '../db/client.ts';
+import type { Db, Executor } from '../db/client.ts';
+import { STARTUP_LOCK } from './bootstrap.ts';
 import {
   clusterMarkets,
   clusters,
@@ -41,7 +42,7 @@ export interface DemoSignIn {
   organizations: string[];
 }
 
-export async function isDatabaseEmpty(db: Db): Promise<boolean> {
+export async function isDatabaseEmpty(db: Executor): Promise<boolean> {
   const [row] = await db.select({ n: sql<number>`(select count(*) from users) + (select count(*) from organizations)` }).from(sql`(select 1) as one`);
   return Number(row?.n ?? 0) === 0;
 }
@@ -49,6 +50,9 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
 /** Loads the demo data (issue 2) into an empty database and returns the demo sign-ins. */
 export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
   const signIns = await db.transaction(async (tx) => {
+    // Several processes starting at once on an empty database: one loads the demo data.
+    await tx.execute(sql`select pg_advisory_xact_lock(${STARTUP_LOCK})`);
+    if (!(await isDatabaseEmpty(tx))) return [];
     const [nordic, baltic] = await tx
       .insert(organizations)
       .values([
@@ -359,6 +363,7 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
     }
     return signIns;
   });
+  if (signIns.length === 0) return []; // another process loaded them
   // The published months as viewers see them: each publication decides its confidential cells.
   const published = await db.select({ id: periods.id }).from(periods).where(isNotNull(periods.published_at)).orderBy(periods.starts_on);
   for (const period of published) await publishPeriod(db, period.id, { actorId: null, mark: false });

@@ -3,6 +3,7 @@ import { CommunicationStatus } from '@mss/contracts/enums';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { communicationDeliveries, communicationDeliveryAttempts, communicationEvents, communications } from '../../db/schema.ts';
+import { INSTANCE_NAME } from '../../lib/instance.ts';
 import { type Mailer, mailFailureOf } from '../../mail/mailer.ts';
 import { renderMail, type Variables } from './communications.render.ts';
 import { findRecipients, storedFilterOf, variablesOf } from './communications.recipients.ts';
@@ -20,7 +21,8 @@ import { mailAttachmentsOf, mailFooterOf } from './communications.service.ts';
  *    beside a late run) never claim the same recipient.
  * 3. A process that dies leaves its claimed deliveries `sending`: with the embedded database (one
  *    process) they are queued again when the app starts; with a PostgreSQL server, where another
- *    process may still be sending them, when their claim is older than MAIL_LEASE_SECONDS. A mail
+ *    process may still be sending them, when their claim is older than MAIL_LEASE_SECONDS (a live
+ *    process renews its claims every third of that while it sends them). A mail
  *    the server accepted in the last milliseconds before the process died, before `sent` was
  *    written, is sent again with the same Message-ID (docs/decisions.md "Communications"). The
  *    attempt it left `sending` is marked `interrupted` when the delivery is claimed again.
@@ -100,7 +102,7 @@ async function claim(deps: SenderDeps, communicationId: number): Promise<Claimed
       order by id limit ${CLAIM_BATCH} for update skip locked
     ), claimed as (
       update communication_deliveries d
-      set status = 'sending', claimed_at = now(), attempts = d.attempts + 1, round_attempts = d.round_attempts + 1, updated_at = now()
+      set status = 'sending', claimed_at = now(), claimed_by = ${INSTANCE_NAME}, attempts = d.attempts + 1, round_attempts = d.round_attempts + 1, updated_at = now()
       from due where d.id = due.id
       returning d.id, d.email, d.name, d.variables, d.message_id, d.attempts, d.round_attempts
     ), interrupted as (
@@ -131,7 +133,18 @@ async function settle(
     set status = ${next.status}, smtp_response = ${response}, updated_at = now(),
       sent_at = ${next.status === 'sent' ? sql`now()` : sql`sent_at`},
       next_attempt_at = ${next.status === 'sent' ? sql`next_attempt_at` : nextAttempt}
-    where id = ${delivery.id} and status = 'sending'`);
+    where id = ${delivery.id} and status = 'sending' and attempts = ${delivery.attempts}`);
+}
+
+/** Renews the lease on the deliveries this run still has `sending`. */
+async function renew(deps: SenderDeps, batch: Claimed[]): Promise<void> {
+  const pending = batch.map((d) => sql`(${d.id}::int, ${d.attempts}::int)`);
+  await deps.db
+    .execute(
+      sql`update communication_deliveries set claimed_at = now()
+        where status = 'sending' and (id, attempts) in (${sql.join(pending, sql`, `)})`,
+    )
+    .catch((error: unknown) => deps.log.warn({ err: error }, 'delivery lease not renewed'));
 }
 
 /** One run of the send job for a communication waiting to be sent. */
@@ -149,6 +162,8 @@ export async function runCommunicationSend(deps: SenderDeps, communicationId: nu
   for (;;) {
     const batch = await claim(deps, row.id);
     if (batch.length === 0) break;
+    // The claims' lease, renewed while this process sends them (a third of MAIL_LEASE_SECONDS).
+    const renewal = setInterval(() => void renew(deps, batch), (deps.leaseSeconds * 1000) / 3);
     await Promise.all(
       batch.map(async (delivery) => {
         const parts = renderMail(row, delivery.variables, footer);
@@ -174,7 +189,7 @@ export async function runCommunicationSend(deps: SenderDeps, communicationId: nu
           );
         }
       }),
-    );
+    ).finally(() => clearInterval(renewal));
   }
   await finish(deps, row);
 }

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
 import { type CodeDisabledStatus, ReportStatus } from '@mss/contracts/enums';
@@ -24,6 +25,8 @@ import type { TemplateCode } from './imports.sheets.ts';
 import type { CodeInfo, CodeLookup } from './imports.validator.ts';
 import { validateReportFile } from './imports.validator.ts';
 import { type Principal } from '../../auth/principal.ts';
+import { JOB_LEASE_SECONDS } from '../../jobs/queue.ts';
+import { INSTANCE_NAME } from '../../lib/instance.ts';
 
 /** Errors an import's detail carries: the screen shows these, the error sheet all of them. */
 export const ERRORS_ON_SCREEN = 100;
@@ -152,29 +155,81 @@ export const IMPORT_MAX_ATTEMPTS = 4;
  * them). Safe to run again after a crash: it starts over from the stored file.
  */
 export async function processImport(db: Db, log: FastifyBaseLogger, importId: number): Promise<void> {
-  const [item] = await db.select().from(imports).where(eq(imports.id, importId));
-  if (!item || item.status === 'invalid' || item.status === 'done' || item.status === 'failed') return;
-  const [report] = await db.select({ id: reports.id, status: reports.status }).from(reports).where(eq(reports.id, item.report_id));
-  if (!report) return;
-  // Interrupted while storing rows: go back to Processing file and start over.
-  if (report.status === ReportStatus.ProcessingData) await applyReportEvent(db, { event: 'restart', reportId: report.id, actor: null });
-  else if (report.status !== ReportStatus.ProcessingFile) {
-    await db
-      .update(imports)
-      .set({ status: 'failed', finished_at: sql`now()` })
-      .where(eq(imports.id, importId));
-    return;
+  const claimed = await claimImport(db, importId);
+  if (!claimed) return;
+  const { item, report, attempt } = claimed;
+  // The lease: renewed while this run works; a run whose lease ended (its process died) is taken over.
+  const renewal = setInterval(() => {
+    db.update(imports)
+      .set({ heartbeat_at: sql`now()` })
+      .where(and(eq(imports.id, importId), eq(imports.attempts, attempt)))
+      .catch((error: unknown) => log.warn({ err: error, importId }, 'import lease not renewed'));
+  }, (IMPORT_LEASE_SECONDS * 1000) / 3);
+  try {
+    await runImport(db, log, item, report, attempt);
+  } finally {
+    clearInterval(renewal);
   }
-  const attempt = item.attempts + 1;
-  await db
-    .update(imports)
-    .set({ status: 'processing', started_at: sql`now()`, attempts: attempt })
-    .where(eq(imports.id, importId));
+}
+
+/**
+ * An import's run lease (issue 21): a run renews `heartbeat_at` every third of this; a run that has
+ * not for this long is gone, and the next run takes the import over. As long as the job queue's lease.
+ */
+export const IMPORT_LEASE_SECONDS = JOB_LEASE_SECONDS;
+
+/**
+ * Takes the import for this run: a new attempt, fenced by the attempt number (every write of the
+ * run's outcome names it, so a run that was taken over changes nothing). While another run holds
+ * a live lease, waits for it to end or finish; null when there is nothing (left) to do.
+ */
+async function claimImport(db: Db, importId: number) {
+  for (;;) {
+    const [item] = await db
+      .select({ ...getTableColumns(imports), lease_age: sql<number | null>`extract(epoch from now() - ${imports.heartbeat_at})::float8` })
+      .from(imports)
+      .where(eq(imports.id, importId));
+    if (!item || item.status === 'invalid' || item.status === 'done' || item.status === 'failed') return null;
+    if (item.status === 'processing' && item.lease_age !== null && item.lease_age < IMPORT_LEASE_SECONDS) {
+      await sleep((IMPORT_LEASE_SECONDS - item.lease_age) * 1000 + 250);
+      continue;
+    }
+    const [report] = await db.select({ id: reports.id, status: reports.status }).from(reports).where(eq(reports.id, item.report_id));
+    if (!report) return null;
+    // Interrupted while storing rows: go back to Processing file and start over.
+    if (report.status === ReportStatus.ProcessingData) await applyReportEvent(db, { event: 'restart', reportId: report.id, actor: null });
+    else if (report.status !== ReportStatus.ProcessingFile) {
+      await db
+        .update(imports)
+        .set({ status: 'failed', finished_at: sql`now()` })
+        .where(and(eq(imports.id, importId), eq(imports.attempts, item.attempts)));
+      return null;
+    }
+    const attempt = item.attempts + 1;
+    const taken = await db
+      .update(imports)
+      .set({ status: 'processing', started_at: sql`now()`, heartbeat_at: sql`now()`, attempts: attempt, worker: INSTANCE_NAME })
+      .where(and(eq(imports.id, importId), eq(imports.attempts, item.attempts)))
+      .returning({ id: imports.id });
+    // Another run took it in between: look again.
+    if (taken.length === 0) continue;
+    return { item, report, attempt };
+  }
+}
+
+async function runImport(
+  db: Db,
+  log: FastifyBaseLogger,
+  item: typeof imports.$inferSelect,
+  report: { id: number },
+  attempt: number,
+): Promise<void> {
+  const importId = item.id;
   // Rows written by an interrupted run are not the report's: drop them before writing anew.
   await deleteStaleRowSets(db, report.id);
   if (attempt > IMPORT_MAX_ATTEMPTS) {
     // The earlier runs ended the process (or the queue retried more often than it should).
-    await giveUpImport(db, importId, report.id);
+    await giveUpImport(db, importId, report.id, attempt);
     return;
   }
   const rowSetId = await createRowSet(db, report.id);
@@ -202,8 +257,10 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
       // the error sheet holds what the file has.
       const stored: StoredError[] = result.errors.map((e) => ({ row: e.row, code: e.code, key: e.key, params: e.params }));
       // Written before the import says it is invalid: a reader never sees it invalid without them.
+      await stillOurs(db, importId, attempt);
       await storeErrors(db, importId, stored);
       await db.transaction(async (tx) => {
+        await stillOurs(tx, importId, attempt);
         await tx
           .update(imports)
           // Every error of the file, counted even past the list's end.
@@ -219,8 +276,10 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
       await deleteStaleRowSets(db, report.id);
       return;
     }
+    await stillOurs(db, importId, attempt);
     await applyReportEvent(db, { event: 'file_valid', reportId: report.id, actor: null });
     await db.transaction(async (tx) => {
+      await stillOurs(tx, importId, attempt);
       await setCurrentRowSet(tx, report.id, rowSetId);
       await tx
         .update(imports)
@@ -233,10 +292,15 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
     });
     await deleteStaleRowSets(db, report.id);
   } catch (error) {
+    if (error instanceof TakenOver || !(await isOurs(db, importId, attempt).catch(() => true))) {
+      // A later run has the import (this one's lease ended): what this run wrote is not used.
+      log.warn({ importId, attempt }, 'import run taken over by another');
+      return;
+    }
     log.error({ err: error, importId, attempt }, 'import failed');
     if (attempt < IMPORT_MAX_ATTEMPTS) throw error; // the queue runs it again
     await deleteStaleRowSets(db, report.id);
-    await giveUpImport(db, importId, report.id);
+    await giveUpImport(db, importId, report.id, attempt);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
@@ -246,13 +310,13 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
  * The import failed for good: it says so, and the report leaves Processing (its rows untouched).
  * An import that got as far as done (a later step failed, say the preflight) stays done.
  */
-async function giveUpImport(db: Db, importId: number, reportId: number): Promise<void> {
+async function giveUpImport(db: Db, importId: number, reportId: number, attempt: number): Promise<void> {
   const error: StoredError = { row: null, code: null, key: 'import.failed', params: {} };
   await db.transaction(async (tx) => {
     const failed = await tx
       .update(imports)
       .set({ status: 'failed', error_count: 1, finished_at: sql`now()` })
-      .where(and(eq(imports.id, importId), eq(imports.status, 'processing')))
+      .where(and(eq(imports.id, importId), eq(imports.status, 'processing'), eq(imports.attempts, attempt)))
       .returning({ id: imports.id });
     if (failed.length === 0) return;
     await storeErrors(tx, importId, [error]);
@@ -265,7 +329,24 @@ async function giveUpImport(db: Db, importId: number, reportId: number): Promise
   });
 }
 
-/** After a restart: every import that did not finish is queued again. */
+/** A run's outcome is written only while the import is still this run's (fenced by the attempt). */
+class TakenOver extends Error {}
+
+async function isOurs(db: Executor, importId: number, attempt: number): Promise<boolean> {
+  const [row] = await db.select({ attempts: imports.attempts }).from(imports).where(eq(imports.id, importId));
+  return row?.attempts === attempt;
+}
+
+/** In a transaction, also locks the import row: no later run can take it until this one commits. */
+async function stillOurs(db: Executor, importId: number, attempt: number): Promise<void> {
+  const [row] = await db.select({ attempts: imports.attempts }).from(imports).where(eq(imports.id, importId)).for('update');
+  if (row?.attempts !== attempt) throw new TakenOver(`import ${importId}: attempt ${attempt} was taken over`);
+}
+
+/**
+ * After a start: every import that did not finish is queued again. One that another process is
+ * running (its lease is live) waits in its job for that run to end, then finds nothing to do.
+ */
 export async function recoverImports(db: Db, queue: { sendImport(importId: number): Promise<void> }): Promise<number> {
   const pending = await db
     .select({ id: imports.id })

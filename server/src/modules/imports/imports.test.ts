@@ -22,7 +22,7 @@ import {
 } from '../../db/schema.ts';
 import { writeXlsx, type XlsxCellInput } from '../../lib/xlsx-writer/index.ts';
 import { openXlsx } from '../../lib/xlsx/index.ts';
-import { IMPORT_MAX_ATTEMPTS, processImport } from './imports.service.ts';
+import { IMPORT_LEASE_SECONDS, IMPORT_MAX_ATTEMPTS, processImport } from './imports.service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -383,7 +383,7 @@ describe('importing a report file', () => {
     await settled(w.reporter, res.json().data.uuid);
     // Simulate a crash in the middle of a later import: report left in 30, import in processing.
     const [item] = await t.db.select().from(imports).where(eq(imports.uuid, res.json().data.uuid));
-    await t.db.update(imports).set({ status: 'processing' }).where(eq(imports.id, item!.id));
+    await t.db.update(imports).set({ status: 'processing', heartbeat_at: null }).where(eq(imports.id, item!.id));
     await t.db.update(reports).set({ status: 30 }).where(eq(reports.id, w.report.id));
     // ... with part of its rows written into a set of their own.
     const [code] = await t.db.select().from(codes).where(eq(codes.code, '1002')).limit(1);
@@ -396,6 +396,26 @@ describe('importing a report file', () => {
     const { sets, current } = await rowSetsOf(w.report.id);
     expect(sets).toEqual([current]);
     expect(sets).not.toContain(halfWritten!.id);
+  });
+
+  it('when another run holds the import with a live lease, then a second run waits for the lease to end and takes it over', async () => {
+    const w = await world();
+    const res = await upload(w.reporter, w.report.uuid, 'r.xlsx', await xlsx([['1001', 7, 70]]));
+    await settled(w.reporter, res.json().data.uuid);
+    const [item] = await t.db.select().from(imports).where(eq(imports.uuid, res.json().data.uuid));
+    // A run in another process renewed its lease 2 s before the end and then died.
+    await t.db
+      .update(imports)
+      .set({ status: 'processing', attempts: 1, worker: 'elsewhere:1', heartbeat_at: sql`now() - ${`${IMPORT_LEASE_SECONDS - 2} seconds`}::interval` })
+      .where(eq(imports.id, item!.id));
+    await t.db.update(reports).set({ status: 10 }).where(eq(reports.id, w.report.id));
+    const started = Date.now();
+    await processImport(t.db, t.app.log, item!.id);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    const [after] = await t.db.select().from(imports).where(eq(imports.id, item!.id));
+    expect(after).toMatchObject({ status: 'done', attempts: 2, row_count: 1 });
+    expect(after!.worker).not.toBe('elsewhere:1');
+    expect((await rowsOf(w)).map((r: { volume: string }) => r.volume)).toEqual(['7.0000']);
   });
 
   it('when a run fails, then the queue may run it again; after the last attempt the import fails and the report leaves Processing with its rows', async () => {
@@ -413,7 +433,7 @@ describe('importing a report file', () => {
     });
     const [item] = await t.db.select().from(imports).where(eq(imports.uuid, res.json().data.uuid));
     const stuck = async (attempts: number) => {
-      await t.db.update(imports).set({ status: 'processing', attempts }).where(eq(imports.id, item!.id));
+      await t.db.update(imports).set({ status: 'processing', attempts, heartbeat_at: null }).where(eq(imports.id, item!.id));
       await t.db.update(reports).set({ status: 10 }).where(eq(reports.id, w.report.id));
     };
 
