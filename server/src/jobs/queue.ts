@@ -30,6 +30,33 @@ export interface JobQueue {
   stop(graceSeconds: number): Promise<void>;
 }
 
+/** The advisory lock under which a process starts the queue (any number; the same in every process). */
+const QUEUE_START_LOCK = 7_311_846_203;
+
+/**
+ * Runs the queue's start (which creates or upgrades its schema) holding a session-level advisory
+ * lock on a connection of its own: two processes starting at once on a fresh database otherwise
+ * both create the schema and one fails (issue 21). The embedded database has one process, and one
+ * connection that the lock would hold.
+ */
+async function startedAlone(database: Database, start: () => Promise<unknown>): Promise<void> {
+  if (database.kind === 'pglite') {
+    await start();
+    return;
+  }
+  const client = await database.pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [QUEUE_START_LOCK]);
+    try {
+      await start();
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [QUEUE_START_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 /**
  * The PostgreSQL-backed job queue (pg-boss) over the app's own pool, so that it works the same on
  * PGlite and on a PostgreSQL server, with one process or several. The domain rows (imports,
@@ -56,12 +83,19 @@ export async function startJobQueue(options: {
     monitorIntervalSeconds: JOB_SUPERVISE_SECONDS,
   });
   boss.on('error', (error: unknown) => log.error({ err: error }, 'job queue error'));
-  await boss.start();
   // The lease is set on each job (not only on the queue): queues made by an earlier version keep
   // their options, and a job's own heartbeat holds whatever its queue says.
   const leased = { heartbeatSeconds: JOB_LEASE_SECONDS };
-  // Retries cover a crash mid-job: the lease ends, the job comes back, and processing starts over.
-  await boss.createQueue(IMPORT_QUEUE, { retryLimit: options.attempts - 1, retryDelay: 1, expireInSeconds: 900, ...leased });
+  await startedAlone(database, async () => {
+    await boss.start();
+    // Retries cover a crash mid-job: the lease ends, the job comes back, and processing starts over.
+    await boss.createQueue(IMPORT_QUEUE, { retryLimit: options.attempts - 1, retryDelay: 1, expireInSeconds: 900, ...leased });
+    // A send runs until its deliveries are done or wait for a retry (it then queues itself again).
+    await boss.createQueue(COMMUNICATION_QUEUE, { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600, ...leased });
+    // One sweep active at a time across every process (policy singleton), at most one asked for
+    // per interval (singletonSeconds): each waiting notification is mailed by one process, once.
+    await boss.createQueue(NOTIFICATION_QUEUE, { policy: 'singleton', retryLimit: 2, retryDelay: 5, expireInSeconds: 900, ...leased });
+  });
   const workerId = await boss.work<{ importId: number }>(
     IMPORT_QUEUE,
     { batchSize: 1, pollingIntervalSeconds: 0.5, localConcurrency: options.concurrency ?? 2 },
@@ -69,8 +103,6 @@ export async function startJobQueue(options: {
       for (const job of jobs) await options.processImport(job.data.importId);
     },
   );
-  // A send runs until its deliveries are done or wait for a retry (it then queues itself again).
-  await boss.createQueue(COMMUNICATION_QUEUE, { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600, ...leased });
   const communicationWorker = await boss.work<{ communicationId: number }>(
     COMMUNICATION_QUEUE,
     { batchSize: 1, pollingIntervalSeconds: 1, localConcurrency: 1 },
@@ -78,9 +110,6 @@ export async function startJobQueue(options: {
       for (const job of jobs) await options.processCommunication(job.data.communicationId);
     },
   );
-  // One sweep active at a time across every process (policy singleton), at most one asked for per
-  // interval (singletonSeconds): each waiting notification is mailed by one process, once.
-  await boss.createQueue(NOTIFICATION_QUEUE, { policy: 'singleton', retryLimit: 2, retryDelay: 5, expireInSeconds: 900, ...leased });
   await boss.work(NOTIFICATION_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1, localConcurrency: 1 }, async () => {
     await options.sweepNotifications();
   });
@@ -89,12 +118,13 @@ export async function startJobQueue(options: {
     async sendCommunication(communicationId, startAfter) {
       const later = startAfter && startAfter.getTime() > Date.now();
       await boss.send(COMMUNICATION_QUEUE, { communicationId }, later ? { startAfter, ...leased } : leased);
-      if (!later) boss.notifyWorker(communicationWorker);
+      if (!later && !stopping) boss.notifyWorker(communicationWorker);
     },
     async sendImport(importId) {
       await boss.send(IMPORT_QUEUE, { importId }, { singletonKey: `import-${importId}`, ...leased });
-      // The worker is in this process: wake it now instead of at its next poll.
-      boss.notifyWorker(workerId);
+      // The worker is in this process: wake it now instead of at its next poll. While this process
+      // stops, the job waits in the database for another process.
+      if (!stopping) boss.notifyWorker(workerId);
     },
     async sweepNotifications() {
       await boss.send(NOTIFICATION_QUEUE, {}, { singletonKey: 'sweep', singletonSeconds: options.notifySweepSeconds, ...leased });
