@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './client.ts';
 
@@ -43,5 +44,64 @@ describe('a connection that dies while idle', () => {
     } finally {
       await own.close();
     }
+  });
+});
+
+describe('a second connection beside the app (npm run backup)', () => {
+  /** A client on the socket the app's pool uses, as `npm run backup` connects. */
+  async function secondConnection(): Promise<pg.Client> {
+    const client = new pg.Client({ host: database.pool.options.host, port: database.pool.options.port, user: 'postgres', database: 'postgres' });
+    client.on('error', () => {});
+    await client.connect();
+    return client;
+  }
+
+  it('when it runs transactions while the app sends queries with large parameters, then no statement of either fails', async () => {
+    // A 300 KB parameter reaches the socket in pieces, between which the other connection used to
+    // get the session (pglite-socket's own queue): "unnamed prepared statement does not exist".
+    const client = await secondConnection();
+    const failures: string[] = [];
+    let stop = false;
+    let answered = 0;
+    const appQueries = (async () => {
+      for (let i = 0; !stop; i++) {
+        try {
+          const { rows } = await database.pool.query('select $1::int + 1 as n, length($2::bytea) as bytes', [i, Buffer.alloc(300_000, 7)]);
+          expect(rows).toEqual([{ n: i + 1, bytes: 300_000 }]);
+          answered++;
+        } catch (error) {
+          failures.push(`app: ${(error as Error).message}`);
+        }
+      }
+    })();
+    try {
+      for (let i = 0; i < 150; i++) {
+        try {
+          await client.query('begin isolation level repeatable read read only');
+          await client.query('select count(*) from pg_class');
+          await client.query('commit');
+        } catch (error) {
+          failures.push(`second: ${(error as Error).message}`);
+          await client.query('rollback').catch(() => {});
+        }
+      }
+    } finally {
+      stop = true;
+      await appQueries;
+      await client.end();
+    }
+    expect(failures).toEqual([]);
+    expect(answered).toBeGreaterThan(50);
+  });
+
+  it('when it goes away inside its transaction, then what it wrote is rolled back and the app goes on', async () => {
+    await database.pool.query('create table if not exists abandoned (id int)');
+    const client = await secondConnection();
+    await client.query('begin');
+    await client.query('insert into abandoned values (1)');
+    // The app's query waits for the transaction's end, which the lost connection brings.
+    const waiting = database.pool.query('select count(*)::int as n from abandoned');
+    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    await expect(waiting).resolves.toMatchObject({ rows: [{ n: 0 }] });
   });
 });

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { acquireDataDirLock } from './data-dir-lock.ts';
 import * as schema from './schema.ts';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -24,21 +25,38 @@ const PGLITE_SOCKET_PORT = 5432;
 
 /**
  * Starts PGlite in a worker thread behind a Unix socket and returns a `pg` pool connected to it.
- * `dataDir` undefined means an in-memory database (tests).
+ * `dataDir` (DATA_DIR) holds the database in `pglite/`; undefined means an in-memory database
+ * (tests). A data folder is locked while open (`pglite.lock`, data-dir-lock.ts): a second opening,
+ * from this process or another, is refused instead of corrupting the database.
  */
 async function startPglite(dataDir: string | undefined): Promise<{ pool: pg.Pool; stop: () => Promise<void> }> {
-  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mss-pg-'));
   fs.chmodSync(socketDir, 0o700);
+  let release = () => {};
+  try {
+    if (dataDir) release = acquireDataDirLock(dataDir, socketDir);
+  } catch (error) {
+    fs.rmSync(socketDir, { recursive: true, force: true });
+    throw error;
+  }
+  const pgliteDir = dataDir ? path.join(dataDir, 'pglite') : undefined;
+  if (pgliteDir) fs.mkdirSync(pgliteDir, { recursive: true });
   const socketPath = path.join(socketDir, `.s.PGSQL.${PGLITE_SOCKET_PORT}`);
-  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir, socketPath } });
-  await new Promise<void>((resolve, reject) => {
-    worker.once('error', reject);
-    worker.once('message', (message: { type: string; message?: string }) => {
-      if (message.type === 'ready') resolve();
-      else reject(new Error(`The embedded database did not start: ${message.message ?? message.type}`));
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir: pgliteDir, socketPath } });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      worker.once('error', reject);
+      worker.once('message', (message: { type: string; message?: string }) => {
+        if (message.type === 'ready') resolve();
+        else reject(new Error(`The embedded database did not start: ${message.message ?? message.type}`));
+      });
     });
-  });
+  } catch (error) {
+    await worker.terminate();
+    fs.rmSync(socketDir, { recursive: true, force: true });
+    release();
+    throw error;
+  }
   // One connection: PGlite serves one at a time, and requests queue in the pool instead.
   const pool = surviveConnectionErrors(new pg.Pool({ host: socketDir, port: PGLITE_SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1 }));
   const stop = async () => {
@@ -53,6 +71,7 @@ async function startPglite(dataDir: string | undefined): Promise<{ pool: pg.Pool
     });
     await worker.terminate();
     fs.rmSync(socketDir, { recursive: true, force: true });
+    release();
   };
   return { pool, stop };
 }
@@ -76,7 +95,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
     const db = drizzle(pool, { schema }) as Db;
     return { db, pool, kind: 'postgres', close: () => pool.end() };
   }
-  const { pool, stop } = await startPglite(options.inMemory ? undefined : path.join(options.dataDir ?? './data', 'pglite'));
+  const { pool, stop } = await startPglite(options.inMemory ? undefined : path.resolve(options.dataDir ?? './data'));
   const db = drizzle(pool, { schema }) as Db;
   return { db, pool, kind: 'pglite', close: stop };
 }
