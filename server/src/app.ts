@@ -206,8 +206,33 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   });
   // Every change clears the resolved sessions (auth/principal-cache.ts), here and in the other
   // processes, before its answer leaves: the next request sees memberships, roles and disabled
-  // users as they now are. Signing in changes nothing that a cached session depends on.
-  const keepsPrincipals = new Set(['/api/v1/auth/login', '/api/v1/auth/token', '/api/v1/auth/forgot-password']);
+  // users as they now are. Except the routes listed here, which write none of what a session
+  // resolves to (sessions, users, organizations, roles, markets, companies and their markets):
+  // signing in, and the reporting work of a deadline (uploads, report and period steps,
+  // communications). Clearing on each of the hundreds of uploads of a deadline made every reader's
+  // next request load its session again (issue 21, bench:deadline). A new route clears.
+  const keepsPrincipals = new Set(
+    [
+      '/auth/login',
+      '/auth/token',
+      '/auth/forgot-password',
+      '/reports/:uuid/file',
+      '/reports/:uuid/status',
+      '/reports/bulk-status',
+      '/reports/:uuid/copy-previous',
+      '/reports/:uuid/preflight',
+      '/periods/:uuid/open',
+      '/periods/:uuid/close',
+      '/periods/:uuid/publish',
+      '/periods/:uuid/republish',
+      '/periods/:uuid/unpublish',
+      '/communications/:uuid/preflight',
+      '/communications/:uuid/send',
+      '/communications/:uuid/retry',
+      '/releases/:id/view',
+      '/information-modals/:id/dismiss',
+    ].map((route) => `/api/v1${route}`),
+  );
   const invalidate = async (request: FastifyRequest) => {
     if (SAFE_METHODS.has(request.method) || keepsPrincipals.has(request.routeOptions.url ?? '')) return;
     principals.clear();

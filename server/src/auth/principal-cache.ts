@@ -8,10 +8,11 @@ import type { SessionPrincipal as Principal } from './session-auth.ts';
  * unauthenticated request's throughput, 4-10 queries per request).
  *
  * Correctness does not rest on remembering which service changes what:
- * - every state-changing API request (any method but GET/HEAD/OPTIONS, sign-in excepted) clears
- *   the whole cache once it has been handled, in this process and, through PostgreSQL
- *   NOTIFY, in every other API process on the same database; changes of memberships, roles,
- *   markets, companies, disabled users, passwords and sessions are all such requests;
+ * - every state-changing API request (any method but GET/HEAD/OPTIONS) clears the whole cache
+ *   once it has been handled, in this process and, through PostgreSQL NOTIFY, in every other
+ *   API process on the same database; changes of memberships, roles, markets, companies,
+ *   disabled users, passwords and sessions are all such requests. The exceptions are listed by
+ *   route in app.ts (`keepsPrincipals`): sign-in, and reporting steps that write none of that;
  * - an entry lives at most `ttlMs` (2 s), which bounds what a change made outside the API (an
  *   operator's SQL, a cross-instance notification lost while reconnecting) can miss;
  * - an entry is never used past its session's expiry or absolute end;

@@ -159,12 +159,15 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
   if (!claimed) return;
   const { item, report, attempt } = claimed;
   // The lease: renewed while this run works; a run whose lease ended (its process died) is taken over.
-  const renewal = setInterval(() => {
-    db.update(imports)
-      .set({ heartbeat_at: sql`now()` })
-      .where(and(eq(imports.id, importId), eq(imports.attempts, attempt)))
-      .catch((error: unknown) => log.warn({ err: error, importId }, 'import lease not renewed'));
-  }, (IMPORT_LEASE_SECONDS * 1000) / 3);
+  const renewal = setInterval(
+    () => {
+      db.update(imports)
+        .set({ heartbeat_at: sql`now()` })
+        .where(and(eq(imports.id, importId), eq(imports.attempts, attempt)))
+        .catch((error: unknown) => log.warn({ err: error, importId }, 'import lease not renewed'));
+    },
+    (IMPORT_LEASE_SECONDS * 1000) / 3,
+  );
   try {
     await runImport(db, log, item, report, attempt);
   } finally {
@@ -217,13 +220,7 @@ async function claimImport(db: Db, importId: number) {
   }
 }
 
-async function runImport(
-  db: Db,
-  log: FastifyBaseLogger,
-  item: typeof imports.$inferSelect,
-  report: { id: number },
-  attempt: number,
-): Promise<void> {
+async function runImport(db: Db, log: FastifyBaseLogger, item: typeof imports.$inferSelect, report: { id: number }, attempt: number): Promise<void> {
   const importId = item.id;
   // Rows written by an interrupted run are not the report's: drop them before writing anew.
   await deleteStaleRowSets(db, report.id);
@@ -276,10 +273,9 @@ async function runImport(
       await deleteStaleRowSets(db, report.id);
       return;
     }
-    await stillOurs(db, importId, attempt);
-    await applyReportEvent(db, { event: 'file_valid', reportId: report.id, actor: null });
     await db.transaction(async (tx) => {
       await stillOurs(tx, importId, attempt);
+      await applyReportEvent(tx, { event: 'file_valid', reportId: report.id, actor: null });
       await setCurrentRowSet(tx, report.id, rowSetId);
       await tx
         .update(imports)

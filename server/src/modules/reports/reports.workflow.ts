@@ -115,26 +115,29 @@ async function createReports(tx: Executor, input: CreateInput): Promise<ReportTr
 }
 
 async function changeStatus(tx: Executor, input: ChangeInput): Promise<ReportTransition & { from: ReportStatus }> {
-  const [report] = await tx.select({ status: reports.status, periodId: reports.period_id }).from(reports).where(eq(reports.id, input.reportId)).for('update');
+  // The report locked for the change; its period shared: changes of the period's reports run side
+  // by side, closing the period waits for them. One statement (a deadline makes thousands).
+  const {
+    rows: [report],
+  } = await tx.execute<{ status: number; period_status: string }>(sql`
+    select r.status, p.status as period_status from ${reports} r join ${periods} p on p.id = r.period_id
+    where r.id = ${input.reportId} for update of r for share of p`);
   if (!report) throw new AppError('not_found', 'generic.not_found');
-  // Shared: changes of the period's reports run side by side, closing the period waits for them.
-  const [period] = await tx.select({ status: periods.status }).from(periods).where(eq(periods.id, report.periodId)).for('share');
-  assertReportEvent({ status: report.status, periodStatus: period!.status }, input.event, input.mayAct);
+  assertReportEvent({ status: report.status, periodStatus: report.period_status }, input.event, input.mayAct);
   const from = report.status as ReportStatus;
   const to = nextReportStatus(from, input.event, input.before)!;
   if (to === from) return { reportId: input.reportId, from, to };
-  await tx
-    .update(reports)
-    .set({
-      status: to,
-      updated_at: sql`now()`,
-      ...(input.event === 'submit' ? { submitted_at: sql`now()` } : {}),
-      ...(input.event === 'approve' ? { approved_at: sql`now()` } : {}),
-    })
-    .where(eq(reports.id, input.reportId));
-  await tx
-    .insert(reportStatusChanges)
-    .values({ report_id: input.reportId, user_id: input.actor, from_status: from, to_status: to, comment: input.comment ?? null });
+  // The new status and its history row, in one statement.
+  await tx.execute(sql`
+    with changed as (
+      update ${reports} set status = ${to}, updated_at = now()
+        ${input.event === 'submit' ? sql`, submitted_at = now()` : sql``}
+        ${input.event === 'approve' ? sql`, approved_at = now()` : sql``}
+      where id = ${input.reportId}
+      returning id
+    )
+    insert into ${reportStatusChanges} (report_id, user_id, from_status, to_status, comment)
+    select id, ${input.actor}::int, ${from}::int, ${to}::int, ${input.comment ?? null}::text from changed`);
   // The statistics count approved reports: the period's cells grow with it, in this transaction.
   if (to === ReportStatus.Approved) await addApprovedReport(tx, input.reportId);
   // Who is told (mailed later by the job process; nothing if this rolls back).
