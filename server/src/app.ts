@@ -68,6 +68,10 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     logger: options.logger ?? { level: config.LOG_LEVEL },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
+    // While the process stops, a request that still reaches it (on a connection opened before the
+    // listening socket closed) is served like the ones in flight, not refused with 503: a load
+    // balancer would not pass a refused upload on to another process.
+    return503OnClosing: false,
     // Query arrays come in bracket form (spec §7): ids[]=1&ids[]=2 → { ids: ['1', '2'] }.
     routerOptions: { querystringParser: parseQuery },
   }).withTypeProvider<ZodTypeProvider>();
