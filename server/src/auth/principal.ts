@@ -36,6 +36,12 @@ export interface Principal {
   validUntil: number;
   /** The language messages are rendered in: the request's Accept-Language, en-US when absent. */
   locale: Locale;
+  /**
+   * What is looked up once per resolved session and shared by the requests the principal cache
+   * answers (each gets a copy of the principal, this object by reference). It lives as long as
+   * the cached principal, so every change that clears the cache clears it (principal-cache.ts).
+   */
+  memo?: { organizationMarketIds?: Promise<number[]> };
 }
 
 declare module 'fastify' {

@@ -125,6 +125,7 @@ function toPrincipal(row: PrincipalRow): SessionPrincipal {
     },
     user,
     validUntil: new Date(row.valid_until).getTime(),
+    memo: {},
   };
 }
 

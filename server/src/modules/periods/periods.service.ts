@@ -55,13 +55,24 @@ export async function marketsWhere(db: Db, principal: Principal, abilities: read
   return marketsWith(principal, abilities, await organizationMarketIds(db, principal));
 }
 
-/** The markets of the organization chosen at sign-in (every market for a super-admin). */
-export async function organizationMarketIds(db: Db, principal: Principal): Promise<number[]> {
-  const rows = await db
+/**
+ * The markets of the organization chosen at sign-in (every market for a super-admin). Looked up
+ * once per resolved session (the principal's memo): markets are created and deleted by requests
+ * that clear the principal cache. Read-only: the same array serves every request of the session.
+ */
+export function organizationMarketIds(db: Db, principal: Principal): Promise<readonly number[]> {
+  const memo = principal.memo;
+  if (memo?.organizationMarketIds) return memo.organizationMarketIds;
+  const ids = db
     .select({ id: markets.id })
     .from(markets)
-    .where(principal.organizationId === null ? undefined : eq(markets.organization_id, principal.organizationId));
-  return rows.map((m) => m.id);
+    .where(principal.organizationId === null ? undefined : eq(markets.organization_id, principal.organizationId))
+    .then((rows) => rows.map((m) => m.id));
+  if (memo) {
+    memo.organizationMarketIds = ids;
+    ids.catch(() => delete memo.organizationMarketIds);
+  }
+  return ids;
 }
 
 /** Those of the markets where the user holds one of the abilities. */
