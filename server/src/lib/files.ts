@@ -104,24 +104,36 @@ function* piecesOf(content: Buffer): Generator<Buffer> {
 
 /**
  * Stores a file, from a buffer or as it arrives (an upload), and returns its id. The file row comes
- * first; then the content, in chunks of about FILE_CHUNK_BYTES, each its own short INSERT without a
- * transaction around them, so that other requests' queries run between the chunks; size and SHA-256
- * are computed on the way; the row is marked complete at the end. If the content fails (too large,
- * the client went away) or the database does, the row and the chunks written so far are deleted.
+ * with the first chunk; then the content, in chunks of about FILE_CHUNK_BYTES, each its own short
+ * INSERT without a transaction around them, so that other requests' queries run between the
+ * chunks; size and SHA-256 are computed on the way; the row is marked complete at the end. A file
+ * of one chunk (most report files) is its row and its chunk in one statement. If the content fails
+ * (too large, the client went away) or the database does, the row and the chunks written so far are
+ * deleted.
  */
 export async function storeFile(db: Db, file: { name: string; mimeType: string; content: Buffer | AsyncIterable<Buffer> }): Promise<number> {
-  const [row] = await db.insert(files).values({ name: file.name, mime_type: file.mimeType, size: 0, sha256: '', complete: false }).returning({ id: files.id });
-  const id = row!.id;
+  let id: number | null = null;
   try {
     const hash = createHash('sha256');
     let size = 0;
     let seq = 0;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
-    const flush = async () => {
+    const take = () => {
       const data = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
       pending = [];
       pendingBytes = 0;
+      return data;
+    };
+    const flush = async () => {
+      const data = take();
+      if (id === null) {
+        const [row] = await db
+          .insert(files)
+          .values({ name: file.name, mime_type: file.mimeType, size: 0, sha256: '', complete: false })
+          .returning({ id: files.id });
+        id = row!.id;
+      }
       await db.insert(fileChunks).values({ file_id: id, seq: seq++, data });
     };
     // Reading waits while a chunk is written: the upload's own backpressure, not a buffer.
@@ -131,6 +143,19 @@ export async function storeFile(db: Db, file: { name: string; mimeType: string; 
       pending.push(piece);
       pendingBytes += piece.length;
       if (pendingBytes >= FILE_CHUNK_BYTES) await flush();
+    }
+    if (id === null) {
+      // The whole file arrived before a chunk was full: complete, with its chunk (if any), at once.
+      const data = take();
+      const { rows } = await db.execute<{ id: number }>(sql`
+        with stored as (
+          insert into ${files} (name, mime_type, size, sha256, complete)
+          values (${file.name}, ${file.mimeType}, ${size}, ${hash.digest('hex')}, true) returning id
+        ), chunk as (
+          insert into ${fileChunks} (file_id, seq, data) select id, 0, ${data} from stored where ${size} > 0
+        )
+        select id from stored`);
+      return rows[0]!.id;
     }
     if (pendingBytes > 0) await flush();
     await db
