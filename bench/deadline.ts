@@ -17,12 +17,10 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import pg from 'pg';
 import { type Database, migrateDatabase, openDatabase } from '../server/src/db/client.ts';
-import { writeXlsx } from '../server/src/lib/xlsx-writer/index.ts';
 import { buildWorld, type World } from './deadline-world.ts';
-import { type AppProcess, APP_PORTS, findNginx, LB_URL, ready, startApp, startNginx } from '../server/test/processes.ts';
+import { type AppProcess, APP_PORTS, findNginx, LB_URL, ready, startApp, startNginx, xlsx } from '../server/test/processes.ts';
 
 const REPORTS = Number(process.env.DEADLINE_REPORTS ?? 1000);
 const WINDOW_SECONDS = Number(process.env.DEADLINE_WINDOW_SECONDS ?? 120);
@@ -45,14 +43,6 @@ const quantile = (values: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 };
 const ms = (v: number) => (Number.isFinite(v) ? `${Math.round(v).toLocaleString('en-US')} ms` : '–');
-
-async function xlsx(rows: Iterable<(string | number)[]>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  const out = new PassThrough();
-  out.on('data', (c: Buffer) => chunks.push(c));
-  await writeXlsx(out, rows);
-  return Buffer.concat(chunks);
-}
 
 /** File k: code 1000001… with volume k*1000+i and value i/4; exact sums known in SQL. */
 const variantOf = (company: number) => company % FILE_VARIANTS;

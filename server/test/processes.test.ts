@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
@@ -9,9 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommunicationStatus } from '@mss/contracts/enums';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { companies, companyMarkets, companyOrganizations, periods, reports, users } from '../src/db/schema.ts';
-import { writeXlsx } from '../src/lib/xlsx-writer/index.ts';
 import { createMarket, createOrganization, createUser, PASSWORD, userForm } from './helpers.ts';
-import { APP_PORTS, type AppProcess, findNginx, LB_URL, portAnswers, ready, signInOver, startApp, startNginx, until, XHR } from './processes.ts';
+import { APP_PORTS, type AppProcess, findNginx, LB_URL, portAnswers, ready, signInOver, startApp, startNginx, until, XHR, xlsx } from './processes.ts';
 
 /*
  * Issue 21: two app processes on one PostgreSQL server behind nginx (the shipped configuration),
@@ -89,14 +87,6 @@ async function launch(port: number): Promise<AppProcess> {
 }
 const processOn = (port: number) => running.find((r) => r.port === port)!;
 const processNamed = (name: string) => running.find((r) => r.name === name);
-
-async function xlsx(rows: Iterable<(string | number)[]>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  const out = new PassThrough();
-  out.on('data', (c: Buffer) => chunks.push(c));
-  await writeXlsx(out, rows);
-  return Buffer.concat(chunks);
-}
 
 function multipart(content: Buffer, name = 'report.xlsx') {
   const boundary = `----mss-processes-${randomUUID()}`;

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { writeXlsx } from '../src/lib/xlsx-writer/index.ts';
 
 /*
  * Several app processes on one PostgreSQL server behind nginx, for tests and the deadline bench
@@ -160,4 +162,13 @@ export async function until(done: () => Promise<boolean> | boolean, what: () => 
     if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${await what()}`);
     await sleep(every);
   }
+}
+
+/** An xlsx file of these rows, in memory. */
+export async function xlsx(rows: Iterable<(string | number)[]>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const out = new PassThrough();
+  out.on('data', (c: Buffer) => chunks.push(c));
+  await writeXlsx(out, rows);
+  return Buffer.concat(chunks);
 }
