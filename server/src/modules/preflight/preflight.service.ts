@@ -112,13 +112,17 @@ export function preflightFindings(
   return findings.sort((x, y) => y.severity - x.severity);
 }
 
-/** A stand-in row list for the emptiness check: one placeholder when the report has rows. */
+/**
+ * A stand-in row list for the emptiness check: one placeholder when the report has rows. The row
+ * set is looked up first and its rows through their primary key: as a join under `limit 1` the
+ * planner scanned every report's rows for the first match (47 ms per import with 500,000 rows on
+ * PGlite, a third of its database thread on a deadline: docs/performance.md "Deadline day").
+ */
 async function reportHasRows(db: Executor, reportId: number): Promise<PreflightRow[]> {
   const [row] = await db
     .select({ one: sql<number>`1` })
     .from(reportRows)
-    .innerJoin(reports, eq(reports.row_set_id, reportRows.row_set_id))
-    .where(eq(reports.id, reportId))
+    .where(eq(reportRows.row_set_id, sql`(select ${reports.row_set_id} from ${reports} where ${reports.id} = ${reportId})`))
     .limit(1);
   return row ? [{ code_id: 0, code: '', name: '', volume: null, value: null }] : [];
 }
