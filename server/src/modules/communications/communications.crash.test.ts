@@ -1,15 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CommunicationStatus } from '@mss/contracts/enums';
 import { migrateDatabase, openDatabase } from '../../db/client.ts';
+import { type AppProcess, startApp } from '../../../test/processes.ts';
 
 /*
  * The process that sends a 500-recipient communication is killed in the middle (SIGKILL: no
@@ -29,7 +26,6 @@ import { migrateDatabase, openDatabase } from '../../db/client.ts';
 const serverUrl = process.env.TEST_DATABASE_URL;
 const RECIPIENTS = 500;
 const KILL_AT = 200;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 let dbName: string | null = null;
 const children: ChildProcess[] = [];
@@ -116,34 +112,19 @@ describe.skipIf(!serverUrl)('communications: a crash in the middle of a send', (
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     const { port } = smtp.server.address() as AddressInfo;
 
-    let stderr = '';
+    const apps: AppProcess[] = [];
     const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
-        cwd: root,
-        env: {
-          ...process.env,
-          NODE_ENV: 'test',
-          DATABASE_URL: databaseUrl,
-          DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'mss-crash-')),
-          WEB_DIST: path.join(os.tmpdir(), 'mss-crash-no-web'),
-          SEED: 'none',
-          JOBS: 'on',
-          HOST: '127.0.0.1',
-          PORT: '0',
-          LOG_LEVEL: 'warn',
-          SMTP_URL: `smtp://127.0.0.1:${port}`,
-          MAIL_RATE_PER_SECOND: '1000',
-          MAIL_MAX_CONNECTIONS: '3',
-          MAIL_LEASE_SECONDS: '2',
-          MAIL_RETRY_BASE_SECONDS: '0.2',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const app = startApp(0, {
+        DATABASE_URL: databaseUrl,
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        MAIL_RATE_PER_SECOND: '1000',
+        MAIL_MAX_CONNECTIONS: '3',
+        MAIL_LEASE_SECONDS: '2',
+        MAIL_RETRY_BASE_SECONDS: '0.2',
       });
-      // What the app says is kept for a failure's message.
-      child.stdout!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      children.push(child);
-      return child;
+      apps.push(app);
+      children.push(app.child);
+      return app.child;
     };
     const status = async () => Number((await q(`select status from communications where id = $1`, [communication])).rows[0].status);
     const until = async (done: () => Promise<boolean> | boolean, what: string, ms = 120_000) => {
@@ -152,7 +133,10 @@ describe.skipIf(!serverUrl)('communications: a crash in the middle of a send', (
         if (Date.now() > end) {
           const state = (await q(`select status, count(*)::int as n from communication_deliveries group by status`)).rows;
           throw new Error(
-            `timed out waiting for ${what}: deliveries ${JSON.stringify(state)}, communication ${await status()}; app said:\n${stderr.slice(-3000)}`,
+            `timed out waiting for ${what}: deliveries ${JSON.stringify(state)}, communication ${await status()}; app said:\n${apps
+              .map((a) => a.output())
+              .join('\n')
+              .slice(-3000)}`,
           );
         }
         await new Promise((r) => setTimeout(r, 100));
