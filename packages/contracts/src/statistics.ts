@@ -201,8 +201,14 @@ export const marketStatisticsSchema = z.object({
 });
 export type MarketStatistics = z.infer<typeof marketStatisticsSchema>;
 
-/** One market's cell in a cluster row (side by side). */
-export const clusterMarketFiguresSchema = statisticsFiguresSchema.extend({ market_id: z.number().int() });
+/**
+ * One market's cell in a cluster row (side by side): its volume and value as that market's own answer
+ * shows them. Last year, year to date, changes and shares are the cluster's (the row's own figures),
+ * and the market's own answer has them for that market.
+ */
+export const clusterMarketFiguresSchema = statisticsFiguresSchema
+  .pick({ volume: true, value: true, contributors: true, confidential: true })
+  .extend({ market_id: z.number().int() });
 export const clusterStatisticsRowSchema = statisticsRowSchema.extend({ markets: z.array(clusterMarketFiguresSchema) });
 export const clusterStatisticsSchema = z.object({
   cluster: refSchema,

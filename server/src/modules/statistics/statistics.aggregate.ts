@@ -51,7 +51,11 @@ export interface AggregateInput {
   settings: { minContributors: number; dominancePercentage: string };
   /** A company's own figures of each bucket's period ('p'), from its counted report. */
   ownCompanyId?: number;
-  /** Also the sums over the buckets (rows with `rollup: true`, bucket null). */
+  /**
+   * Also the sums over the buckets (rows with `rollup: true`, bucket null). A bucket's own rows then
+   * carry only volume, value, contributors and confidential (the rest null), except its totals: a
+   * cluster shows each market's cells by volume and value, and its figures over the rollup.
+   */
   rollup?: boolean;
 }
 
@@ -213,6 +217,8 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
         sum(b.contributors)::int, bool_or(b.confidential)
       from fig b group by b.dimension, b.key_id`)
     : sql``;
+  // With a rollup, a bucket's rows other than its totals need only volume and value (see `rollup`).
+  const wide = (expr: SQL) => (input.rollup ? sql`case when g.rollup or g.dimension = 'total' then ${expr} end` : expr);
   /** The kept figures of `plan.kept` by signature, built here when missing (under shared locks on their periods). */
   const keptSums = async (tx: Executor): Promise<Map<string, number>> => {
     const signatures = [...new Set(plan.kept.map((k) => k.signature))];
@@ -277,12 +283,12 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
     )
     select g.rollup, g.bucket, g.dimension, g.key_id,
       g.volume::text as volume, round(g.value, 4)::text as value,
-      g.volume_ly::text as volume_last_year, round(g.value_ly, 4)::text as value_last_year,
-      ${change('g.volume', 'g.volume_ly')} as volume_change_pct, ${change('g.value', 'g.value_ly')} as value_change_pct,
-      g.ytd_volume::text as ytd_volume, round(g.ytd_value, 4)::text as ytd_value,
-      g.ytd_volume_ly::text as ytd_volume_last_year, round(g.ytd_value_ly, 4)::text as ytd_value_last_year,
-      ${change('g.ytd_volume', 'g.ytd_volume_ly')} as ytd_volume_change_pct, ${change('g.ytd_value', 'g.ytd_value_ly')} as ytd_value_change_pct,
-      ${share('g.volume', 'g.total_volume')} as volume_share_pct, ${share('g.value', 'g.total_value')} as value_share_pct,
+      ${wide(sql`g.volume_ly::text`)} as volume_last_year, ${wide(sql`round(g.value_ly, 4)::text`)} as value_last_year,
+      ${wide(change('g.volume', 'g.volume_ly'))} as volume_change_pct, ${wide(change('g.value', 'g.value_ly'))} as value_change_pct,
+      ${wide(sql`g.ytd_volume::text`)} as ytd_volume, ${wide(sql`round(g.ytd_value, 4)::text`)} as ytd_value,
+      ${wide(sql`g.ytd_volume_ly::text`)} as ytd_volume_last_year, ${wide(sql`round(g.ytd_value_ly, 4)::text`)} as ytd_value_last_year,
+      ${wide(change('g.ytd_volume', 'g.ytd_volume_ly'))} as ytd_volume_change_pct, ${wide(change('g.ytd_value', 'g.ytd_value_ly'))} as ytd_value_change_pct,
+      ${wide(share('g.volume', 'g.total_volume'))} as volume_share_pct, ${wide(share('g.value', 'g.total_value'))} as value_share_pct,
       o.volume::text as own_volume, round(o.value, 4)::text as own_value,
       ${share('o.volume', 'g.volume')} as own_volume_share_pct, ${share('o.value', 'g.value')} as own_value_share_pct,
       g.contributors, g.confidential, g.rank

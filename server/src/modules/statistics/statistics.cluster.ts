@@ -116,7 +116,8 @@ export async function findClusterStatistics(
   const perMarket = (r: AggregateRow) =>
     marketOrder.map((marketId) => {
       const cell = byKey.get(`${r.dimension}/${r.key_id}`)?.find((x) => x.bucket === marketId) ?? null;
-      return { market_id: marketId, ...figuresOf(cell, { apply, totalsConfidential: marketTotals.get(marketId)?.confidential ?? false, own: false }) };
+      const f = figuresOf(cell, { apply, totalsConfidential: marketTotals.get(marketId)?.confidential ?? false, own: false });
+      return { market_id: marketId, volume: f.volume, value: f.value, contributors: f.contributors, confidential: f.confidential };
     });
   let outRows: ClusterStatistics['rows'];
   if (query.by === 'market') {

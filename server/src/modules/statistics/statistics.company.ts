@@ -60,7 +60,7 @@ export async function findCompanyStatistics(
   const rates = await ratesOf(db, market, query.currency, periodsOf(period, comparison));
   const sources = await sourcesOf(db, periodsOf(period, comparison), () => access.approver);
   const settings = await settingsOf(db, market.organization_id);
-  const marketRows = await aggregate(db, {
+  const marketCells = aggregate(db, {
     selections: rolesOf(period, comparison).map(({ period: p, role }) => selectionOf(market.id, p, role, rates.get(p.id), sources.get(p.id)!)),
     live: liveOf(sources),
     dimensions: ['code', 'total'],
@@ -68,7 +68,7 @@ export async function findCompanyStatistics(
   });
   // The company's own figures: its report's rows in the period and last year (whatever their status: its own).
   const ownPeriods = [period, ...(comparison.lastYear ? [comparison.lastYear] : [])];
-  const own = await db.execute<{ dimension: string; key_id: number; role: Role } & OwnFigures>(sql`
+  const ownRows = db.execute<{ dimension: string; key_id: number; role: Role } & OwnFigures>(sql`
     with sel (period_id, role, rate) as (
       select * from unnest(${sqlArray(
         ownPeriods.map((p) => p.id),
@@ -89,13 +89,24 @@ export async function findCompanyStatistics(
     select 'code' as dimension, code_id as key_id, role, volume::text as volume, round(value * coalesce(rate, 1), 4)::text as value from rw
     union all
     select 'total', 0, role, sum(volume)::text, round(sum(value * coalesce(rate, 1)), 4)::text from rw group by role`);
-  const ownOf = (dimension: string, keyId: number, role: Role) => own.rows.find((r) => r.dimension === dimension && r.key_id === keyId && r.role === role);
+  // The market's cells, the company's own rows, its share over time and the period's coverage do
+  // not depend on each other: side by side on the pool (one after another on the embedded database).
+  const [marketRows, own, history, seen] = await Promise.all([
+    marketCells,
+    ownRows,
+    shareHistory(db, market, period, company.id, access.approver, query.currency, settings),
+    periodSeen(db, period.id, sources.get(period.id)!, market.organization_id),
+  ]);
+  // By key: a company's report of 500 codes has about a thousand own rows to look up per cell.
+  const ownByKey = new Map(own.rows.map((r) => [`${r.dimension}/${r.key_id}/${r.role}`, r]));
+  const ownOf = (dimension: string, keyId: number, role: Role) => ownByKey.get(`${dimension}/${keyId}/${role}`);
   const codeRows = marketRows.filter((r) => !r.rollup && r.dimension === 'code');
+  const codeRowOf = new Map(codeRows.map((r) => [r.key_id, r]));
   const totalsRow = marketRows.find((r) => !r.rollup && r.dimension === 'total') ?? null;
   const keyIds = [...new Set([...codeRows.map((r) => r.key_id), ...own.rows.filter((r) => r.dimension === 'code').map((r) => r.key_id)])];
   const keys = await keysOf(db, 'code', keyIds);
   const apply = !access.approver;
-  const percent = await percentages(db, keyIds.map((id) => [id, codeRows.find((r) => r.key_id === id) ?? null] as const).concat([[0, totalsRow]]), (id) => ({
+  const percent = await percentages(db, keyIds.map((id) => [id, codeRowOf.get(id) ?? null] as const).concat([[0, totalsRow]]), (id) => ({
     p: ownOf(id === 0 ? 'total' : 'code', id, 'p'),
     ly: ownOf(id === 0 ? 'total' : 'code', id, 'ly'),
   }));
@@ -126,9 +137,7 @@ export async function findCompanyStatistics(
   const rows = keyIds
     .filter((id) => keys.has(id))
     .sort((a, b) => keys.get(a)!.sort.localeCompare(keys.get(b)!.sort) || a - b)
-    .map((id) => ({ key: keys.get(id)!.key as CompanyStatisticsRow['key'], ...rowOf(id, codeRows.find((r) => r.key_id === id) ?? null) }));
-  const history = await shareHistory(db, market, period, company.id, access.approver, query.currency, settings);
-  const seen = await periodSeen(db, period.id, sources.get(period.id)!, market.organization_id);
+    .map((id) => ({ key: keys.get(id)!.key as CompanyStatisticsRow['key'], ...rowOf(id, codeRowOf.get(id) ?? null) }));
   return {
     company,
     market: marketSummary(market),

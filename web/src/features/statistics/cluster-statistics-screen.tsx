@@ -24,7 +24,15 @@ function recentMonths(now = new Date()): string[] {
 
 type Measure = 'value' | 'volume';
 
-function Figure({ figures, measure, withheld }: { figures: StatisticsFigures; measure: Measure; withheld: boolean }) {
+function Figure({
+  figures,
+  measure,
+  withheld,
+}: {
+  figures: Pick<StatisticsFigures, 'volume' | 'value' | 'confidential'>;
+  measure: Measure;
+  withheld: boolean;
+}) {
   const value = measure === 'value' ? figures.value : figures.volume;
   // Nothing is withheld from approvers of every market (`confidentiality.applied` false): a missing figure is just missing.
   if (withheld && figures.confidential && value === null) return <Confidential />;
