@@ -28,6 +28,7 @@ const ROWS = 500;
 const MARKETS = 10;
 const READERS = Number(process.env.DEADLINE_READERS ?? 20); // half approvers (market administrators), half viewers
 const READ_PAUSE_MS = Number(process.env.DEADLINE_READ_PAUSE_MS ?? 2000); // a person opens a screen every 2 s
+const IN_STEP = process.env.DEADLINE_READERS_IN_STEP === '1';
 const FILE_VARIANTS = 20;
 const DONE_TIMEOUT_MS = 15 * 60_000;
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -37,6 +38,13 @@ const START_MARK = '<!-- bench:deadline:start -->';
 const END_MARK = '<!-- bench:deadline:end -->';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** mulberry32: a small seeded generator of numbers in [0, 1). */
+const seeded = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
 const quantile = (values: number[], q: number) => {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -100,21 +108,22 @@ async function run(setup: string, base: string, world: World, database: () => Pr
       readErrors++;
     }
   };
+  // People do not click in step: each reader starts at its own moment within a pause and pauses
+  // between half and one and a half times READ_PAUSE_MS (the same mean), from a seeded generator so
+  // that runs are comparable. DEADLINE_READERS_IN_STEP=1 keeps them in step instead (all twenty
+  // readers in the same millisecond every pause, as this bench did until 2026-11-26): a worst case.
+  const random = seeded(21);
+  const pause = () => (IN_STEP ? READ_PAUSE_MS : READ_PAUSE_MS * (0.5 + random()));
+  const reader = (cookie: string, urls: string[]) => async () => {
+    if (!IN_STEP) await sleep(READ_PAUSE_MS * random());
+    while (reading) {
+      for (const url of urls) await read(cookie, url);
+      await sleep(pause());
+    }
+  };
   const readers = [
-    ...world.approvers.map(async (cookie) => {
-      while (reading) {
-        await read(cookie, '/api/v1/reports');
-        await read(cookie, '/api/v1/imports');
-        await sleep(READ_PAUSE_MS);
-      }
-    }),
-    ...world.viewers.map(async (cookie) => {
-      while (reading) {
-        await read(cookie, '/api/v1/statistics/choices');
-        await read(cookie, '/api/v1/users/me');
-        await sleep(READ_PAUSE_MS);
-      }
-    }),
+    ...world.approvers.map((cookie) => reader(cookie, ['/api/v1/reports', '/api/v1/imports'])()),
+    ...world.viewers.map((cookie) => reader(cookie, ['/api/v1/statistics/choices', '/api/v1/users/me'])()),
   ];
   const t0 = Date.now();
   const gap = (WINDOW_SECONDS * 1000) / world.reporters.length;
@@ -283,8 +292,10 @@ const label: Record<string, string> = {
   pg: 'PostgreSQL server, one process',
   pg2: 'PostgreSQL server, two processes behind nginx',
 };
+const runAt = new Date().toISOString().replace(/:\d\d\.\d+Z$/, 'Z');
 const header = [
   'setup',
+  'run',
   'done',
   'accepted (202) p50',
   'upload→done p50 / p95 / max',
@@ -295,6 +306,7 @@ const header = [
 ];
 const rows = results.map((r) => [
   label[r.setup] ?? r.setup,
+  runAt,
   `${r.done} of ${r.uploads}`,
   ms(quantile(r.accepted, 0.5)),
   `${ms(quantile(r.uploadToDone, 0.5))} / ${ms(quantile(r.uploadToDone, 0.95))} / ${ms(Math.max(...r.uploadToDone))}`,
@@ -318,13 +330,13 @@ for (const v of verdicts) console.log(`  ${v.met ? 'MET    ' : 'NOT MET'}  ${v.l
 
 if (REPORTS === 1000 && WINDOW_SECONDS === 120 && !process.env.DEADLINE_NO_DOC) {
   const cpus = os.cpus();
-  const section = [
+  let section = [
     START_MARK,
     '<!-- Written by `npm run bench:deadline` (bench/deadline.ts); edits between these markers are replaced on the next run. -->',
     '',
-    `Latest run: **${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}**, ${cpus.length} × ${cpus[0]?.model ?? '?'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, Node ${process.version}`,
+    `Machine of the latest run (${runAt}): ${cpus.length} × ${cpus[0]?.model ?? '?'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, Node ${process.version}`,
     '',
-    `${REPORTS.toLocaleString('en-US')} reports of ${ROWS} rows from distinct companies, uploaded evenly within ${WINDOW_SECONDS} s, while ${READERS / 2} approvers (report list, import list) and ${READERS / 2} viewers (statistics choices, their profile) read, each pausing ${READ_PAUSE_MS} ms between rounds. The app runs as real processes; the bench, nginx and the PostgreSQL server share the machine.`,
+    `${REPORTS.toLocaleString('en-US')} reports of ${ROWS} rows from distinct companies, uploaded evenly within ${WINDOW_SECONDS} s, while ${READERS / 2} approvers (report list, import list) and ${READERS / 2} viewers (statistics choices, their profile) read, each pausing ${IN_STEP ? `${READ_PAUSE_MS} ms between rounds, all in step` : `${READ_PAUSE_MS} ms between rounds on average (0.5–1.5 ×, each starting at its own moment)`}. The app runs as real processes; the bench, nginx and the PostgreSQL server share the machine.`,
     '',
     markdown,
     '',
@@ -334,6 +346,20 @@ if (REPORTS === 1000 && WINDOW_SECONDS === 120 && !process.env.DEADLINE_NO_DOC) 
     END_MARK,
   ].join('\n');
   const doc = fs.readFileSync(DOC, 'utf8');
+  // The rows and verdicts of setups this run did not measure stay, with their own run's date.
+  const previous = doc.includes(START_MARK) ? doc.slice(doc.indexOf(START_MARK), doc.indexOf(END_MARK)).split('\n') : [];
+  const measured = results.map((r) => label[r.setup] ?? r.setup);
+  const kept = (prefix: string, line: string) =>
+    line.startsWith(prefix) &&
+    Object.values(label).some((l) => line.includes(l)) &&
+    !measured.some((l) => line.includes(`${l}:`) || line.startsWith(`| ${l} |`));
+  const keptRows = previous.filter((line) => kept('| ', line) && line.split('|').length === header.length + 2);
+  const keptVerdicts = previous.filter((line) => kept('- ', line));
+  const order = (line: string) => Object.values(label).findIndex((l) => line.includes(l));
+  const allRows = [...keptRows, ...rows.map((r) => `| ${r.join(' | ')} |`)].sort((a, b) => order(a) - order(b));
+  const allVerdicts = [...keptVerdicts, ...verdicts.map((v) => `- ${v.met ? 'met' : '**NOT met**'}: ${v.label}`)].sort((a, b) => order(a) - order(b));
+  section = section.replace(markdown, [...markdown.split('\n').slice(0, 2), ...allRows].join('\n'));
+  section = section.replace(verdicts.map((v) => `- ${v.met ? 'met' : '**NOT met**'}: ${v.label}`).join('\n'), allVerdicts.join('\n'));
   const next = doc.includes(START_MARK)
     ? doc.slice(0, doc.indexOf(START_MARK)) + section + doc.slice(doc.indexOf(END_MARK) + END_MARK.length)
     : `${doc.trimEnd()}\n\n## Deadline day (issue 21)\n\n${section}\n`;

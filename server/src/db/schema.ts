@@ -538,6 +538,11 @@ export const reportRowSets = pgTable(
     report_id: integer('report_id')
       .notNull()
       .references((): AnyPgColumn => reports.id, { onDelete: 'cascade' }),
+    /**
+     * How many rows the set holds, kept by statement-level triggers on report_rows (migration
+     * 0018): a report list shows each report's row count without counting its rows.
+     */
+    row_count: integer('row_count').notNull().default(0),
     created_at: timestamps.created_at,
   },
   (t) => [index('report_row_sets_report_idx').on(t.report_id)],

@@ -56,7 +56,8 @@ const summaryColumns = {
   company: { id: companies.id, name: companies.name },
   market: { id: markets.id, international_name: markets.international_name, local_name: markets.local_name, iso_code: markets.iso_code },
   period: { id: periods.id, uuid: periods.uuid, title: periods.title, status: periods.status, deadline: periods.deadline },
-  row_count: sql<number>`(select count(*)::int from ${reportRows} where ${reportRows.row_set_id} = ${reports.row_set_id})`,
+  // Kept on the row set by triggers (migration 0018), not counted per read.
+  row_count: sql<number>`coalesce((select ${reportRowSets.row_count} from ${reportRowSets} where ${reportRowSets.id} = ${reports.row_set_id}), 0)`,
   preflight_severity: sql<
     number | null
   >`(select ${preflights.severity} from ${preflights} where ${preflights.report_id} = ${reports.id} order by ${preflights.id} desc limit 1)`,

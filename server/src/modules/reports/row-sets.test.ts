@@ -214,3 +214,35 @@ describe.runIf(process.env.TEST_DATABASE_URL)('report rows and deletes at the sa
     expect(whileHeld).toBe('pending');
   });
 });
+
+describe("a row set's row count (migration 0018: kept by triggers, read by the report lists)", () => {
+  const countOf = async (rowSetId: number) =>
+    (await t.db.select({ n: reportRowSets.row_count }).from(reportRowSets).where(eq(reportRowSets.id, rowSetId)))[0]!.n;
+  it('when rows are inserted in batches, deleted, and moved to another set, then each set counts exactly the rows it holds', async () => {
+    const a = await codeAndRowSet('ROW-COUNT-A');
+    const b = await codeAndRowSet('ROW-COUNT-B');
+    const more = await t.db
+      .insert(codes)
+      .values(['ROW-COUNT-C', 'ROW-COUNT-D', 'ROW-COUNT-E'].map((code) => ({ organization_id: admin.organizationId!, code, name: code })))
+      .returning();
+    const [c, d, e] = more.map((x) => x.id) as [number, number, number];
+    expect(await countOf(a.rowSetId)).toBe(0);
+    await insertRows(t.db, a.rowSetId, [...figures(a.code.id), ...figures(b.code.id)]);
+    await insertRows(t.db, a.rowSetId, figures(c));
+    await insertRows(t.db, b.rowSetId, figures(b.code.id));
+    expect([await countOf(a.rowSetId), await countOf(b.rowSetId)]).toEqual([3, 1]);
+    // One statement writing into both sets.
+    await t.db.execute(sql`insert into report_rows (row_set_id, code_id, volume, value)
+      values (${a.rowSetId}, ${d}, 1, 1), (${b.rowSetId}, ${d}, 1, 1), (${b.rowSetId}, ${e}, 2, 2)`);
+    expect([await countOf(a.rowSetId), await countOf(b.rowSetId)]).toEqual([4, 3]);
+    await t.db.execute(sql`delete from report_rows where row_set_id = ${a.rowSetId} and code_id = ${b.code.id}`);
+    expect(await countOf(a.rowSetId)).toBe(3);
+    // Moved: the code of a's row is not in b yet.
+    await t.db.execute(sql`update report_rows set row_set_id = ${b.rowSetId} where row_set_id = ${a.rowSetId} and code_id = ${c}`);
+    expect([await countOf(a.rowSetId), await countOf(b.rowSetId)]).toEqual([2, 4]);
+    expect([await countOf(a.rowSetId), await countOf(b.rowSetId)]).toEqual([await rowsOfSet(a.rowSetId), await rowsOfSet(b.rowSetId)]);
+    // An update that moves nothing changes no count.
+    await t.db.execute(sql`update report_rows set volume = volume + 1 where row_set_id = ${b.rowSetId}`);
+    expect(await countOf(b.rowSetId)).toBe(4);
+  });
+});
