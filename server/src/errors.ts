@@ -40,6 +40,8 @@ export class AppError extends Error {
 export const forbidden = (key: MessageKey = 'generic.forbidden') => new AppError('forbidden', key);
 export const notFound = () => new AppError('not_found', 'generic.not_found');
 export const unauthenticated = () => new AppError('unauthenticated', 'auth.unauthenticated');
+/** 401 for a request whose Authorization header names no live token (malformed, unknown, expired or revoked). */
+export const invalidToken = () => new AppError('unauthenticated', 'auth.invalid_token');
 
 /** A 422 whose top-level message is the first field error, as the web forms expect. */
 export function validationError(field: string, key: MessageKey, params?: MessageParams, fields?: FieldParams): AppError {

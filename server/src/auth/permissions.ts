@@ -2,14 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAny, canSomewhere } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
 import type { AppContext } from '../context.ts';
-import { forbidden, unauthenticated } from '../errors.ts';
+import { forbidden } from '../errors.ts';
 import type { Principal } from './principal.ts';
-import { resolvePrincipal } from './session-auth.ts';
+import { notSignedIn, resolvePrincipal } from './session-auth.ts';
 
 /** Signed in (401): the request's principal, from one query or none. */
 async function signIn(ctx: AppContext, request: FastifyRequest): Promise<Principal> {
   const principal = await resolvePrincipal(ctx, request);
-  if (!principal) throw unauthenticated();
+  if (!principal) throw notSignedIn(request);
   return principal;
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { createOrganization, createTestApp, createUser, PASSWORD, signIn, type TestApp, userForm, XHR } from '../../test/helpers.ts';
 import { sessions, userOrganizations } from '../db/schema.ts';
+import { hashToken } from './passwords.ts';
 
 // Issue 8, findings 2 and 6: what a session may still do after the user's situation changed, how
 // long it lives, and when the CSRF header may be left out.
@@ -138,7 +139,9 @@ describe('CSRF: only a request that a valid bearer token authenticates may leave
   it('when a request sends an Authorization header, then its cookie is never used instead', async () => {
     const m = await member();
     for (const authorization of ['Bearer not-a-token', 'Bearer a b', 'Basic abc']) {
-      expect((await me({ cookie: m.headers.cookie, authorization })).statusCode, authorization).toBe(401);
+      const res = await me({ cookie: m.headers.cookie, authorization });
+      expect(res.statusCode, authorization).toBe(401);
+      expect(res.json(), authorization).toEqual({ message: 'Invalid token.' });
     }
   });
 
@@ -149,5 +152,43 @@ describe('CSRF: only a request that a valid bearer token authenticates may leave
     expect(res.statusCode).toBe(200);
     // The scheme's letter case does not matter (RFC 7235).
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: { authorization: `bearer ${token}` } })).statusCode).toBe(200);
+  });
+});
+
+describe('spec §8 "Invalid token.": a bearer token that names no live session', () => {
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  it('when a bearer token is unknown, malformed, revoked or expired, then 401 "Invalid token."; without one, "You are not signed in."', async () => {
+    const m = await member();
+    const revoked = await tokenFor(m.user.email);
+    const expired = await tokenFor(m.user.email);
+    await t.db
+      .update(sessions)
+      .set({ revoked_at: sql`now()` })
+      .where(eq(sessions.token_hash, hashToken(revoked)));
+    await t.db
+      .update(sessions)
+      .set({ expires_at: sql`now() - interval '1 second'` })
+      .where(eq(sessions.token_hash, hashToken(expired)));
+    const cookieValue = m.headers.cookie.slice('mss_session='.length);
+    const cases: Record<string, Record<string, string>> = {
+      unknown: bearer('no-such-token'),
+      malformed: { authorization: 'Bearer a b' },
+      'another scheme': { authorization: 'Basic abc' },
+      revoked: bearer(revoked),
+      expired: bearer(expired),
+      // A session cookie's value is not a token (each credential only in its own channel).
+      'a cookie sent as a token': bearer(cookieValue),
+    };
+    for (const [name, headers] of Object.entries(cases)) {
+      // The refresh with X-Requested-With: without it, a state-changing request with an invalid token is the CSRF check's 403.
+      for (const res of [await me(headers), await refresh({ ...headers, ...XHR }), await t.app.inject({ url: '/api/v1/admin/users', headers })]) {
+        expect(res.statusCode, name).toBe(401);
+        expect(res.json(), name).toEqual({ message: 'Invalid token.' });
+      }
+    }
+    const anonymous = await me({});
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({ message: 'You are not signed in.' });
   });
 });

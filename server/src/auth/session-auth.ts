@@ -6,7 +6,7 @@ import { sessions } from '../db/schema.ts';
 import type { AppContext } from '../context.ts';
 import { localeOf } from '../i18n.ts';
 import type { Principal } from './principal.ts';
-import { unauthenticated } from '../errors.ts';
+import { invalidToken, unauthenticated } from '../errors.ts';
 import { hashToken } from './passwords.ts';
 
 export const SESSION_COOKIE = 'mss_session';
@@ -163,9 +163,18 @@ async function revokeSessionById(ctx: AppContext, sessionId: number) {
   await ctx.db.execute(sql`update ${sessions} set revoked_at = now() where id = ${sessionId} and revoked_at is null`);
 }
 
+/**
+ * The 401 of a request that resolved to no one: "Invalid token." when it sent an Authorization
+ * header (spec §8; the header is its credential, so the token is what failed), else "You are not
+ * signed in." (no credential, or a session cookie that has ended).
+ */
+export function notSignedIn(request: FastifyRequest) {
+  return request.headers.authorization !== undefined ? invalidToken() : unauthenticated();
+}
+
 /** preValidation hook for routes that need a signed-in user, whatever they hold. */
 export function requireSignedIn(ctx: AppContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    if (!(await resolvePrincipal(ctx, request))) throw unauthenticated();
+    if (!(await resolvePrincipal(ctx, request))) throw notSignedIn(request);
   };
 }
