@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { DEVICE_NAME_PATTERN, LOGIN_DECAY_SECONDS, LOGIN_MAX_ATTEMPTS, MIN_PASSWORD_LENGTH, PASSWORD_RESET_LIFETIME_HOURS } from '@mss/contracts/auth';
+import type { MessageKey } from '@mss/contracts/messages';
 import type { AppContext } from '../../context.ts';
 import { loginAttempts, organizations, passwordResets, sessions, userOrganizations, userRoles, users } from '../../db/schema.ts';
 import { AppError, validationError } from '../../errors.ts';
@@ -51,7 +52,7 @@ async function recordFailure(ctx: AppContext, email: string, ip: string): Promis
  * Checks credentials the same way for a browser sign-in and an integration token: throttling,
  * e-mail shape, user and password, disabled account, organizations.
  */
-export async function checkCredentials(ctx: AppContext, input: Credentials): Promise<SignInResult> {
+export async function checkCredentials(ctx: AppContext, input: Credentials, wrong: MessageKey = 'auth.failed'): Promise<SignInResult> {
   const email = normalizeEmail(input.email);
   const wait = await throttledFor(ctx, email, input.ip);
   if (wait > 0) {
@@ -71,7 +72,7 @@ export async function checkCredentials(ctx: AppContext, input: Credentials): Pro
   const passwordMatches = await verifyPassword(input.password, user?.password_hash ?? null);
   if (!user || !passwordMatches) {
     await recordFailure(ctx, email, input.ip);
-    throw validationError('email', 'auth.failed');
+    throw validationError('email', wrong);
   }
   await ctx.db.delete(loginAttempts).where(and(eq(loginAttempts.email, email), eq(loginAttempts.ip, input.ip)));
   if (user.disabled_at) throw new AppError('forbidden', 'auth.user_disabled');
@@ -134,7 +135,10 @@ export async function issueToken(ctx: AppContext, input: Credentials & { deviceN
   if (!input.deviceName || !DEVICE_NAME_PATTERN.test(input.deviceName)) {
     throw validationError('device_name', 'auth.device_name_invalid');
   }
-  const result = await checkCredentials(ctx, input);
+  // An integration is told in the spec's words for credentials it provided (spec §8 "The
+  // credentials provided are not valid."); the sign-in form keeps "These credentials do not match
+  // our records.". Per door, never per account: unknown e-mail and wrong password still answer alike.
+  const result = await checkCredentials(ctx, input, 'auth.invalid_credentials');
   if (result.kind === 'choose-organization') throw validationError('organization', 'auth.organization_required');
   return createSession(ctx, { ...result, kind: 'token', deviceName: input.deviceName, ip: input.ip, userAgent: input.userAgent });
 }

@@ -201,7 +201,7 @@ describe('POST /auth/login', () => {
       const started = performance.now();
       const res = await t.app.inject({ method: 'POST', url, headers: XHR, payload, remoteAddress: `10.9.0.${++address}` });
       expect(res.statusCode).toBe(422);
-      expect(res.json().message).toBe('These credentials do not match our records.');
+      expect(res.json().message).toBe(url.endsWith('/token') ? 'The credentials provided are not valid.' : 'These credentials do not match our records.');
       return performance.now() - started;
     };
 
@@ -332,15 +332,19 @@ describe('POST /auth/token', () => {
     expect((await t.app.inject({ url: '/api/v1/users/me', headers: { cookie: `mss_session=${token}` } })).statusCode).toBe(401);
   });
 
-  it('when the password is wrong, then the login message', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/token',
-      headers: XHR,
-      payload: { email: 'nobody@example.test', password: 'whatever1', device_name: 'cli' },
-    });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().message).toBe('These credentials do not match our records.');
+  it('when the e-mail has no account or the password is wrong, then 422 "The credentials provided are not valid." alike', async () => {
+    const org = await createOrganization(t.db);
+    const user = await createUser(t.db, { roles: ['reporter'], organizationIds: [org.id] });
+    for (const email of ['nobody@example.test', user.email]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        headers: XHR,
+        payload: { email, password: 'whatever1', device_name: 'cli' },
+      });
+      expect(res.statusCode, email).toBe(422);
+      expect(res.json(), email).toEqual({ message: 'The credentials provided are not valid.', errors: { email: ['The credentials provided are not valid.'] } });
+    }
   });
 });
 
