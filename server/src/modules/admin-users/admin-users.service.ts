@@ -3,7 +3,7 @@ import type { ListQuery } from '@mss/contracts/common';
 import type { AdminUser, AdminUserInput } from '@mss/contracts/admin';
 import type { Db, Executor } from '../../db/client.ts';
 import { companies, companyOrganizations, markets, organizations, sessions, userMarkets, userOrganizations, userRoles, users } from '../../db/schema.ts';
-import { AppError, notFound, validationError } from '../../errors.ts';
+import { AppError, validationError } from '../../errors.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { checkPasswordRules, EMAIL_PATTERN, normalizeEmail } from '../auth/auth.service.ts';
 import { type Paged, planList } from '../../lib/list.ts';
@@ -142,7 +142,9 @@ async function findUserRow(db: Db, principal: Principal, id: number): Promise<Us
     .select()
     .from(users)
     .where(and(eq(users.id, id), userScope(principal)));
-  if (!row) throw notFound();
+  // Spec §8 "The user could not be found.": the same for an id that does not exist and one of
+  // another organization, so the answer tells nothing about other organizations' users.
+  if (!row) throw new AppError('not_found', 'auth.user_not_found');
   return row;
 }
 

@@ -99,8 +99,19 @@ describe('administration of users', () => {
   it('when a user of another organization is asked for, then 404; a list-users holder reads but cannot write', async () => {
     const otherOrg = await createOrganization(t.db);
     const stranger = await createUser(t.db, { organizationIds: [otherOrg.id] });
-    expect((await t.app.inject({ url: `${url}/${stranger.id}`, headers: admin.headers })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: `${url}/${stranger.id}`, headers: admin.headers })).statusCode).toBe(404);
+    // Another organization's user and an id nobody has answer alike: "The user could not be found." (spec §8).
+    for (const id of [stranger.id, 2_000_000_000]) {
+      for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+        const res = await t.app.inject({
+          method,
+          url: `${url}/${id}`,
+          headers: admin.headers,
+          ...(method === 'PUT' ? { payload: { ...base, email: `x${id}@example.test` } } : {}),
+        });
+        expect(res.statusCode, `${method} ${id}`).toBe(404);
+        expect(res.json().message, `${method} ${id}`).toBe('The user could not be found.');
+      }
+    }
     const marketAdmin = await signInAs(t, ['market-admin'], { organizationId: admin.organizationId! });
     expect((await t.app.inject({ url, headers: marketAdmin.headers })).statusCode).toBe(200);
     expect((await post({ ...base, email: 'x@example.test' }, marketAdmin.headers)).statusCode).toBe(403);
