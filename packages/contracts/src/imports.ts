@@ -35,6 +35,11 @@ export const importErrorSchema = z.object({
  * list is not all of them, and `errors_note` where the sheet's list stops, when it was cut.
  */
 export const importDetailSchema = importSchema.extend({
+  /**
+   * A refused file's message, above its row errors (spec §8 "The file :file_name could not be
+   * uploaded due to containing invalid data."), in the request's language; null unless `invalid`.
+   */
+  message: z.string().nullable(),
   errors: z.array(importErrorSchema),
   errors_listed: z.number().int(),
   errors_truncated: z.boolean(),

@@ -499,6 +499,7 @@ export async function findImport(db: Db, principal: Principal, uuid: string): Pr
   const listed = stored - (cut ? 1 : 0);
   return {
     ...toImport(row),
+    message: row.status === 'invalid' ? translate('import.file_invalid', { file_name: row.file_name }, principal.locale) : null,
     errors,
     errors_listed: listed,
     errors_truncated: row.error_count > errors.length,

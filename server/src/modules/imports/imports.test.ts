@@ -142,6 +142,9 @@ describe('importing a report file', () => {
     expect(bad.statusCode).toBe(202);
     const result = await settled(w.reporter, bad.json().data.uuid);
     expect(result.status).toBe('invalid');
+    // The file-level message of spec §8 above the row errors; a file that went in has none.
+    expect(result.message).toBe('The file bad.xlsx could not be uploaded due to containing invalid data.');
+    expect((await settled(w.reporter, good.json().data.uuid)).message).toBeNull();
     expect(result.errors.map((e: { message: string }) => e.message)).toEqual([
       'Invalid code on row 2.',
       'The code is not available to you (row 3).',
@@ -365,6 +368,7 @@ describe('importing a report file', () => {
     const w = await world();
     const res = await upload(w.reporter, w.report.uuid, 'report.xlsx', Buffer.from('code;volume;value\n1001;1;1\n'));
     const done = await settled(w.reporter, res.json().data.uuid);
+    expect(done.message).toBe('The file report.xlsx could not be uploaded due to containing invalid data.');
     expect(done.errors.map((e: { message: string }) => e.message)).toEqual([
       "Invalid file. Please make sure the file you're trying to import is an xlsx-file.",
     ]);

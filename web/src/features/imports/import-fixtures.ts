@@ -19,6 +19,7 @@ export function importDetail(status: ImportDetail['status'], errors: ImportDetai
     error_count: errors.length,
     created_at: '2026-11-21T06:00:00Z',
     finished_at: null,
+    message: status === 'invalid' ? 'The file report.xlsx could not be uploaded due to containing invalid data.' : null,
     errors,
     errors_listed: errors.length,
     errors_truncated: false,

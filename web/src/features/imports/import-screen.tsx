@@ -281,6 +281,11 @@ function ImportResult({ detail }: { detail: ImportDetail }) {
             : ''}
         </Text>
         {running && <Progress value={100} animated striped aria-label={t('reporting.import.processing')} />}
+        {detail.message && (
+          <Text size="sm" fw={600} data-testid="import-message">
+            {detail.message}
+          </Text>
+        )}
         {detail.errors.length > 0 && (
           <>
             {/* At most 100 rows, in a box of their own: the rest of the screen stays in reach. */}

@@ -52,6 +52,10 @@ describe('the import status panel', () => {
 
     expect(await screen.findByText('The file is waiting to be processed…')).toBeTruthy();
     expect(await screen.findByText('The file has errors', {}, { timeout: 4 * IMPORT_POLL_MS })).toBeTruthy();
+    // The file-level message (spec §8) comes before the row errors.
+    const message = screen.getByTestId('import-message');
+    expect(message.textContent).toBe('The file report.xlsx could not be uploaded due to containing invalid data.');
+    expect(message.compareDocumentPosition(screen.getByTestId('import-errors')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.getByText('Invalid code on row 3.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Download the error list' }).getAttribute('href')).toBe('/api/v1/imports/imp-1/errors');
     expect(onEnded).toHaveBeenCalledTimes(1);
