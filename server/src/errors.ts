@@ -39,6 +39,20 @@ export class AppError extends Error {
 
 export const forbidden = (key: MessageKey = 'generic.forbidden') => new AppError('forbidden', key);
 export const notFound = () => new AppError('not_found', 'generic.not_found');
+
+const UUID_SHAPE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/**
+ * 404 for a period the caller asked for and cannot reach. "The period (:title) does not exist."
+ * names it only by a title the caller wrote: a uuid is not a title, and the real title of a
+ * period the caller may not see must not be told, so a uuid (or nothing) is answered with the
+ * generic "Could not find what you were looking for." (issue 22).
+ */
+export function periodNotFound(reference: string): AppError {
+  const title = reference.trim();
+  if (title === '' || UUID_SHAPE.test(title)) return notFound();
+  return new AppError('not_found', 'period.not_found', { title });
+}
 export const unauthenticated = () => new AppError('unauthenticated', 'auth.unauthenticated');
 /** 401 for a request whose Authorization header names no live token (malformed, unknown, expired or revoked). */
 export const invalidToken = () => new AppError('unauthenticated', 'auth.invalid_token');

@@ -3,7 +3,7 @@ import { canInMarket } from '@mss/contracts/abilities';
 import type { Period, PeriodInput, PeriodPublication } from '@mss/contracts/periods';
 import type { Db, Executor } from '../../db/client.ts';
 import { companies, companyMarkets, markets, periods, reports } from '../../db/schema.ts';
-import { AppError, forbidden, validationError } from '../../errors.ts';
+import { AppError, forbidden, periodNotFound, validationError } from '../../errors.ts';
 import { applyReportEvent } from '../reports/reports.workflow.ts';
 import { publicationStates, publishPeriod } from '../statistics/statistics.publications.ts';
 import { type Principal } from '../../auth/principal.ts';
@@ -146,11 +146,11 @@ export async function findPeriods(db: Db, principal: Principal, query: { market_
   return toPeriods(db, principal, rows);
 }
 
-/** A period the actor can reach, or 404 "The period (:title) does not exist." */
+/** A period the actor can reach, or 404 (`periodNotFound`: never a uuid as the period's title). */
 export async function findPeriodRow(db: Db, principal: Principal, uuid: string): Promise<PeriodRow> {
   const [row] = /^[0-9a-f-]{36}$/i.test(uuid) ? await selectPeriods(db).where(eq(periods.uuid, uuid)) : [];
   if (!row || (principal.organizationId !== null && principal.organizationId !== row.organization_id)) {
-    throw new AppError('not_found', 'period.not_found', { title: uuid });
+    throw periodNotFound(uuid);
   }
   const view = periodViewIn(principal, row.market_id);
   if (!view) throw forbidden('period.no_access');

@@ -45,12 +45,33 @@ describe('periods', () => {
     });
   });
 
-  it('when a period is unknown, then 404 "The period (:title) does not exist."', async () => {
+  it('when a period is asked for by a title that does not exist, then 404 "The period (:title) does not exist." naming it', async () => {
     const { marketAdmin } = await setup();
-    const uuid = '00000000-0000-4000-8000-000000000000';
-    const res = await t.app.inject({ url: `/api/v1/periods/${uuid}`, headers: marketAdmin.headers });
+    const res = await t.app.inject({ url: `/api/v1/periods/2026-13`, headers: marketAdmin.headers });
     expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe(`The period (${uuid}) does not exist.`);
+    expect(res.json().message).toBe('The period (2026-13) does not exist.');
+  });
+
+  it('when a period uuid is unknown or another organization’s, then 404 that never shows a uuid as the period’s title', async () => {
+    const { marketAdmin } = await setup();
+    const foreign = await setup();
+    const created = await create(foreign.marketAdmin.headers, { ...period, title: '2026-07', market_id: foreign.market.id });
+    expect(created.statusCode).toBe(201);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const uuid of [unknown, created.json().data.uuid as string]) {
+      const asked = [
+        await t.app.inject({ url: `/api/v1/periods/${uuid}`, headers: marketAdmin.headers }),
+        await t.app.inject({ url: `/api/v1/periods/${uuid}/approval-list`, headers: marketAdmin.headers }),
+        await t.app.inject({ method: 'POST', url: `/api/v1/periods/${uuid}/open`, headers: marketAdmin.headers }),
+      ];
+      for (const res of asked) {
+        expect(res.statusCode, uuid).toBe(404);
+        expect(res.json(), uuid).toEqual({ message: 'Could not find what you were looking for.' });
+        // Neither the uuid nor the other organization's title.
+        expect(res.body).not.toContain(uuid);
+        expect(res.body).not.toContain('2026-07');
+      }
+    }
   });
 
   it('when opened, then every enabled company reporting in the market gets an Ongoing report, recorded in its history', async () => {
