@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { catalogues, enUS, fieldLabel, fillPlaceholders, negotiateLocale, translate } from './messages.ts';
+import { catalogues, DURATION_UNITS, enUS, fieldLabel, fillPlaceholders, formatDuration, negotiateLocale, translate } from './messages.ts';
 import { LOCALES } from './enums.ts';
 import * as admin from './admin.ts';
 import { listQuerySchema } from './common.ts';
@@ -29,6 +29,30 @@ describe('message catalogue', () => {
     expect(negotiateLocale('de-DE,fr;q=0.8')).toBe('en-US');
     expect(negotiateLocale('de;q=1, sv;q=0.5')).toBe('sv-SE');
     expect(negotiateLocale(undefined)).toBe('en-US');
+  });
+});
+
+describe('plural forms for year, month, week and day (spec §9)', () => {
+  it('when a count is one, then the singular; any other count, the plural', () => {
+    expect(formatDuration(1, 'year')).toBe('1 year');
+    expect(formatDuration(2, 'year')).toBe('2 years');
+    expect(formatDuration(1, 'month')).toBe('1 month');
+    expect(formatDuration(3, 'month')).toBe('3 months');
+    expect(formatDuration(1, 'week')).toBe('1 week');
+    expect(formatDuration(0, 'week')).toBe('0 weeks');
+    expect(formatDuration(1, 'day')).toBe('1 day');
+    expect(formatDuration(45, 'day')).toBe('45 days');
+    expect(formatDuration(1500, 'day')).toBe('1,500 days');
+  });
+
+  it('when a locale has no catalogue yet, then its plural rule still picks the form and en-US gives the words', () => {
+    for (const locale of LOCALES) {
+      for (const unit of DURATION_UNITS) {
+        expect(enUS[`duration.${unit}_one`], `${locale} ${unit}`).toBeDefined();
+        expect(formatDuration(1, unit, locale)).toBe(`1 ${unit}`);
+        expect(formatDuration(7, unit, locale)).toBe(`7 ${unit}s`);
+      }
+    }
   });
 });
 

@@ -113,6 +113,16 @@ export const enUS = {
   'admin.own_organization_only': 'You can choose only your own organization.',
   'information_modals.ends_before_start': 'The end date must not be before the start date.',
   'code_sections.overlap': 'The range overlaps the code section :name.',
+  // Spec §9: plural forms for year, month, week and day (`formatDuration`; the web's i18next picks
+  // the same keys by count). A locale's catalogue may add the forms its language has (_few, _many).
+  'duration.year_one': ':count year',
+  'duration.year_other': ':count years',
+  'duration.month_one': ':count month',
+  'duration.month_other': ':count months',
+  'duration.week_one': ':count week',
+  'duration.week_other': ':count weeks',
+  'duration.day_one': ':count day',
+  'duration.day_other': ':count days',
   'import.too_large': 'The file is too large to import, or expands to an unreasonable size.',
   'import.too_many_rows': 'The file has too many rows (at most :max).',
   'import.corrupt': 'The file is damaged and cannot be read. Save it again as an xlsx-file and retry.',
@@ -399,6 +409,24 @@ export function translate(key: MessageKey, params?: MessageParams, locale: Local
     labelled[name] = text.startsWith(`:${name}`) ? upperFirst(label) : label;
   }
   return fillPlaceholders(text, { ...labelled, ...params });
+}
+
+export const DURATION_UNITS = ['year', 'month', 'week', 'day'] as const;
+export type DurationUnit = (typeof DURATION_UNITS)[number];
+
+// Danish and Norwegian are tagged dk-DK and no-NO in the product; Intl knows them as da and nb.
+const INTL_LOCALE: Partial<Record<Locale, string>> = { 'dk-DK': 'da-DK', 'no-NO': 'nb-NO' };
+const pluralLocale = (locale: Locale): string => INTL_LOCALE[locale] ?? locale;
+
+/**
+ * "1 day", "45 days", "2 years": a count of a unit in the locale's plural form (Intl.PluralRules),
+ * the form's text from the locale's catalogue, then en-US; a form the catalogue lacks is "other".
+ */
+export function formatDuration(count: number, unit: DurationUnit, locale: Locale = DEFAULT_LOCALE): string {
+  const rule = new Intl.PluralRules(pluralLocale(locale)).select(count);
+  const specific = `duration.${unit}_${rule}`;
+  const key = (Object.hasOwn(enUS, specific) || Object.hasOwn(catalogues[locale] ?? {}, specific) ? specific : `duration.${unit}_other`) as MessageKey;
+  return translate(key, { count: count.toLocaleString(pluralLocale(locale)) }, locale);
 }
 
 /**

@@ -133,7 +133,7 @@ export const uiEnUS = {
   'dashboard.waiting_reports': 'Reports waiting for approval',
   'dashboard.sent_back': 'Sent back: {{comment}}',
   'dashboard.recent_reports': 'Your recent reports',
-  'dashboard.no_recent_reports': 'Nothing submitted or approved in the last 45 days.',
+  'dashboard.no_recent_reports': 'Nothing submitted or approved in the last {{duration}}.',
   'dashboard.approved_on': 'Approved {{date}}',
   'dashboard.submitted_on': 'Submitted {{date}}',
   'dashboard.all_my_reports': 'All your reports',

@@ -141,7 +141,7 @@ function RecentReports({ companyId, uploader }: { companyId: number; uploader: b
         label={t('dashboard.recent_reports')}
         reports={reports}
         pending={query.isPending}
-        empty={t('dashboard.no_recent_reports')}
+        empty={t('dashboard.no_recent_reports', { duration: t('duration.day', { count: RECENT_DAYS }) })}
         to={(report) =>
           uploader ? `/import/${report.uuid}` : `/report-statistics/${report.company.id}/${report.market.id}/${report.period.uuid}/${report.uuid}`
         }

@@ -15,6 +15,7 @@ import { type PeriodAction, periodQueries, periodsApi } from '../../api/periods.
 import { useReportingMutation } from '../../api/reporting.ts';
 import { PeriodStatusBadge, QueryState, formatDate } from '../../components/reporting.tsx';
 import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
+import { periodLength } from '../../lib/durations.ts';
 
 const FIELDS = ['market_id', 'title', 'starts_on', 'ends_on', 'deadline'] as const;
 
@@ -193,6 +194,7 @@ function PeriodTable({
                     <Table.Td fw={600}>{period.title}</Table.Td>
                     <Table.Td>
                       {formatDate(period.starts_on)} – {formatDate(period.ends_on)}
+                      <PeriodLength startsOn={period.starts_on} endsOn={period.ends_on} />
                     </Table.Td>
                     <Table.Td>{formatDate(period.deadline)}</Table.Td>
                     <Table.Td>
@@ -259,5 +261,17 @@ function PublishedCell({ period }: { period: Period }) {
         </Tooltip>
       )}
     </Stack>
+  );
+}
+
+/** How long the period lasts ("1 month", "2 weeks"), under its dates (spec §9 plural forms). */
+function PeriodLength({ startsOn, endsOn }: { startsOn: string; endsOn: string }) {
+  const { t } = useTranslation();
+  const length = periodLength(startsOn, endsOn);
+  if (!length) return null;
+  return (
+    <Text size="xs" c="dimmed" data-testid="period-length">
+      {t(`duration.${length.unit}`, { count: length.count })}
+    </Text>
   );
 }
