@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { setNavigator, storeTokenTimes } from '../api/session.ts';
-import { fakeApi, globalAbility, makeUser } from '../test/fake-api.ts';
+import { fakeApi, globalAbility, makeUser, marketAbility } from '../test/fake-api.ts';
 import { AppProviders } from './providers.tsx';
 import { buildRouteObjects } from './router.tsx';
 
@@ -112,6 +112,150 @@ describe('the app behind the route guard', () => {
     await waitFor(() => expect(api.callsTo('GET', 'periods')[0]?.url).toBe('/api/v1/periods?market_id=1'));
     await waitFor(() => expect(api.callsTo('GET', 'statistics/company')[0]?.url).toBe('/api/v1/statistics/company?company_id=7&period_uuid=p-2026-01'));
     expect(await screen.findByText('The period is not available for this company.')).toBeTruthy();
+  });
+
+  describe('route parameters the screens use (issue 22)', () => {
+    const norway = { id: 2, international_name: 'Norway', local_name: 'Norge', iso_code: 'NO' };
+    const sweden = { id: 1, international_name: 'Sweden', local_name: 'Sverige', iso_code: 'SE' };
+
+    it('when /reporting-companies/:market/:marketId names a market by its id, then the screen is that market’s; the picker writes both', async () => {
+      const approver = makeUser({ role: 'market-admin', roles: [{ name: 'market-admin' }], markets: [sweden, norway] });
+      const api = fakeApi()
+        .withEnumerations()
+        .signedInAs(approver, [marketAbility('approve-reports', 1), marketAbility('approve-reports', 2)])
+        .on('GET', 'periods', { body: { data: [] } });
+      storeTokenTimes(600);
+
+      const router = renderApp('/reporting-companies/SE/2');
+
+      expect(await screen.findByRole('heading', { name: 'Reporting companies' })).toBeTruthy();
+      // :marketId (2, Norway) decides over :market (SE).
+      await waitFor(() => expect(api.callsTo('GET', 'periods')[0]?.url).toBe('/api/v1/periods?market_id=2'));
+      await waitFor(() => expect((screen.getByRole('combobox', { name: 'Market' }) as HTMLInputElement).value).toContain('Norway'));
+
+      // Without :marketId, :market (an ISO code or an id) names the market.
+      await act(() => router.navigate('/reporting-companies/SE'));
+      await waitFor(() => expect(api.callsTo('GET', 'periods').at(-1)?.url).toBe('/api/v1/periods?market_id=1'));
+
+      fireEvent.click(screen.getByRole('combobox', { name: 'Market' }));
+      fireEvent.click(await screen.findByRole('option', { name: /Norway/, hidden: true }));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/reporting-companies/NO/2'));
+    });
+
+    it('when the period list shows periods, then each says how long it lasts, singular or plural', async () => {
+      const approver = makeUser({ role: 'market-admin', roles: [{ name: 'market-admin' }], markets: [sweden] });
+      const periodOf = (uuid: string, title: string, starts_on: string, ends_on: string) => ({
+        uuid,
+        title,
+        market: sweden,
+        starts_on,
+        ends_on,
+        deadline: null,
+        status: 'draft',
+        published: false,
+        opened_at: null,
+        closed_at: null,
+        published_at: null,
+        report_count: 0,
+        publication: null,
+      });
+      fakeApi()
+        .withEnumerations()
+        .signedInAs(approver, [marketAbility('manage-periods', 1)])
+        .on('GET', 'periods', {
+          body: {
+            data: [
+              periodOf('p-1', '2026', '2026-01-01', '2026-12-31'),
+              periodOf('p-2', '2026-Q1', '2026-01-01', '2026-03-31'),
+              periodOf('p-3', 'W45', '2026-11-02', '2026-11-08'),
+              periodOf('p-4', 'Fair', '2026-11-02', '2026-11-11'),
+            ],
+          },
+        });
+      storeTokenTimes(600);
+
+      renderApp('/period-list/SE');
+
+      await waitFor(() => expect(screen.getAllByTestId('period-length').map((cell) => cell.textContent)).toEqual(['1 year', '3 months', '1 week', '10 days']));
+    });
+
+    const rowsPage = {
+      data: [
+        {
+          code_id: 11,
+          code: '1001',
+          name: 'Tractors',
+          volume: '5.0000',
+          value: '500.0000',
+          volume_previous: null,
+          value_previous: null,
+          volume_previous_change_pct: null,
+          value_previous_change_pct: null,
+          volume_last_year: null,
+          value_last_year: null,
+          volume_last_year_change_pct: null,
+          value_last_year_change_pct: null,
+          deviates: false,
+        },
+      ],
+      meta: { page: 1, per_page: 100, total: 1 },
+      comparison: { previous: null, last_year: null, deviation_percentage: '20' },
+    };
+    const reportOf = (company: { id: number; name: string }) => ({
+      uuid: 'r-1',
+      status: 20,
+      company,
+      market: sweden,
+      period: { uuid: 'p-2026-11', title: '2026-11', status: 'open', deadline: null },
+      submitted_at: null,
+      approved_at: null,
+      row_count: 1,
+      preflight_severity: 10,
+      sent_back_comment: null,
+      updated_at: '2026-11-21T06:00:00Z',
+      totals: { volume: '5.0000', value: '500.0000' },
+      preflight: null,
+      history: [],
+      current_import: null,
+    });
+    const period = { uuid: 'p-2026-11', title: '2026-11', starts_on: '2026-11-01', ends_on: '2026-11-30', published: false };
+    const reporter = makeUser({ role: 'reporter', roles: [{ name: 'reporter' }], company: { id: 7, name: 'Nordlys Trading AB', markets: [] } });
+
+    it('when /report-statistics/…/:report names a report, then that report’s figures open, even while the period’s statistics are refused', async () => {
+      const api = fakeApi()
+        .withEnumerations()
+        .signedInAs(reporter, [marketAbility('upload-reports', 1), marketAbility('view-statistics', 1)])
+        .on('GET', 'periods', { body: { data: [period] } })
+        .on('GET', 'statistics/company', { status: 403, body: { message: 'The period is not yet published for viewing.' } })
+        .on('GET', 'reports/r-1', { body: { data: reportOf({ id: 7, name: 'Nordlys Trading AB' }) } })
+        .on('GET', 'reports/r-1/rows', { body: rowsPage });
+      storeTokenTimes(600);
+
+      renderApp('/report-statistics/7/SE/2026-11/r-1');
+
+      const figures = await screen.findByTestId('report-figures');
+      expect(screen.getByRole('heading', { name: 'The report’s figures (Nordlys Trading AB, 2026-11)' })).toBeTruthy();
+      expect(await within(figures).findByText('Tractors')).toBeTruthy();
+      expect(api.callsTo('GET', 'reports/r-1/rows')).toHaveLength(1);
+      expect(await screen.findByText('The period is not yet published for viewing.')).toBeTruthy();
+    });
+
+    it('when :report is another company’s report than the address names, then its figures are not shown (not found)', async () => {
+      const api = fakeApi()
+        .withEnumerations()
+        .signedInAs(reporter, [marketAbility('upload-reports', 1), marketAbility('view-statistics', 1)])
+        .on('GET', 'periods', { body: { data: [period] } })
+        .on('GET', 'statistics/company', { status: 403, body: { message: 'The period is not yet published for viewing.' } })
+        .on('GET', 'reports/r-1', { body: { data: reportOf({ id: 8, name: 'Other AB' }) } })
+        .on('GET', 'reports/r-1/rows', { body: rowsPage });
+      storeTokenTimes(600);
+
+      renderApp('/report-statistics/7/SE/2026-11/r-1');
+
+      expect(await screen.findByTestId('not-found')).toBeTruthy();
+      expect(screen.queryByTestId('report-figures')).toBeNull();
+      expect(api.callsTo('GET', 'reports/r-1/rows')).toHaveLength(0);
+    });
   });
 
   describe('screens are offered only to those who can save them', () => {

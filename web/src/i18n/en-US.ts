@@ -482,6 +482,7 @@ export const uiEnUS = {
   'statistics.download_xlsx': 'Download xlsx',
   'statistics.download_csv': 'Download CSV',
   'statistics.open_report': 'Open the report',
+  'statistics.report_figures': 'The report’s figures ({{company}}, {{period}})',
   'statistics.history_short': 'The share history appears once there are two periods to compare.',
   'statistics.col.volume': 'Volume',
   'statistics.col.value': 'Value',

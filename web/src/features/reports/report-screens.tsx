@@ -11,7 +11,7 @@ import { reportKeys, reportQueries } from '../../api/reports.ts';
 import type { ReportSummary } from '@mss/contracts/reports';
 import { DataTable } from '../../components/data-table.tsx';
 import { QueryState, ReportProgressCells, ReportStatusBadge, formatDateTime, formatNumber } from '../../components/reporting.tsx';
-import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
+import { type MarketChoice, useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 
 /**
  * /history/:market — the reports over periods in a market (:market is the market id or ISO code): the
@@ -59,18 +59,25 @@ export function ReportHistoryScreen({ title, params }: ScreenProps) {
 }
 
 /**
- * /reporting-companies/:market/:marketId? — the companies reporting in a market (:market is the
- * market id or ISO code; :marketId is not used) with their report of the latest opened period.
+ * /reporting-companies/:market/:marketId? — the companies reporting in a market with their report
+ * of the latest opened period. `:marketId`, when given, is the market's id and decides (the picker
+ * writes /reporting-companies/SE/12: readable, and exact); `:market` alone is the market's id or
+ * ISO code.
  */
 export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
   const { t } = useTranslation();
-  const marketId = useMarketParam(params.market, 'approve-reports');
+  const marketId = useMarketParam(params.marketId ?? params.market, 'approve-reports');
   const periods = useQuery({ ...periodQueries.periods({ market_id: marketId }), enabled: marketId !== undefined, meta: { handlesErrors: true } });
   const latest = periods.data?.filter((p) => p.status !== 'draft').sort((a, b) => b.starts_on.localeCompare(a.starts_on))[0];
   const list = useQuery({ ...approvalQueries.approvalList(latest?.uuid ?? ''), enabled: !!latest, meta: { handlesErrors: true } });
   return (
     <AdminPage title={title}>
-      <MarketPicker base="/reporting-companies" value={marketId} ability="approve-reports" />
+      <MarketPicker
+        base="/reporting-companies"
+        value={marketId}
+        ability="approve-reports"
+        to={(market) => `/reporting-companies/${market.iso_code}/${market.id}`}
+      />
       {periods.data && !latest && <Text c="dimmed">{t('reporting.no_open_period')}</Text>}
       {latest && (
         <Stack gap="sm">
@@ -111,17 +118,31 @@ export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
   );
 }
 
-/** A market picker that navigates to `${base}/${id}`. */
-function MarketPicker({ base, value, ability }: { base: string; value: number | undefined; ability: Parameters<typeof useMarketsWith>[0] }) {
+/** A market picker that navigates to `${base}/${id}`, or where `to` says. */
+function MarketPicker({
+  base,
+  value,
+  ability,
+  to,
+}: {
+  base: string;
+  value: number | undefined;
+  ability: Parameters<typeof useMarketsWith>[0];
+  to?: (market: MarketChoice) => string;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { options } = useMarketsWith(ability);
+  const { markets, options } = useMarketsWith(ability);
+  const pathOf = (id: string) => {
+    const market = markets.find((m) => String(m.id) === id);
+    return market && to ? to(market) : `${base}/${id}`;
+  };
   return (
     <Select
       label={t('reporting.market')}
       data={options}
       value={value ? String(value) : null}
-      onChange={(id) => id && void navigate(`${base}/${id}`)}
+      onChange={(id) => id && void navigate(pathOf(id))}
       searchable
       allowDeselect={false}
       maw={360}

@@ -5,9 +5,10 @@ import { LineChart } from '@mantine/charts';
 import { Anchor, Center, Group, Loader, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import type { CompanyStatistics } from '@mss/contracts/statistics';
 import { periodQueries } from '../../api/periods.ts';
+import { reportQueries } from '../../api/reports.ts';
 import { statisticsQueries } from '../../api/statistics.ts';
 import { AdminPage } from '../../components/page.tsx';
-import { ReportStatusBadge, ErrorState } from '../../components/reporting.tsx';
+import { ReportStatusBadge, ErrorState, NotFoundState, RowsTable, Section } from '../../components/reporting.tsx';
 import { useMarketParam } from '../../lib/markets.ts';
 import { formatDecimal, formatPercent } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
@@ -119,8 +120,36 @@ function ShareHistory({ answer }: { answer: CompanyStatistics }) {
 }
 
 /**
+ * `:report` of /report-statistics: that report's own figures (GET /reports/{uuid} and its rows),
+ * whatever the statistics may show of its period (a reporter's open period is not published yet).
+ * A report of another company, market or period than the address names is not this address's: not found.
+ */
+function ReportFigures({ reportUuid, companyId, marketId, period }: { reportUuid: string; companyId: number; marketId: number | undefined; period: string }) {
+  const { t } = useTranslation();
+  const report = useQuery({ ...reportQueries.report(reportUuid), meta: { handlesErrors: true } });
+  if (report.isPending) return null;
+  if (report.isError) return <ErrorState error={report.error} testId="report-figures-error" />;
+  const data = report.data;
+  const matches =
+    data.company.id === companyId && (marketId === undefined || data.market.id === marketId) && (data.period.uuid === period || data.period.title === period);
+  if (!matches) return <NotFoundState />;
+  return (
+    <Section
+      title={t('statistics.report_figures', { company: data.company.name, period: data.period.title })}
+      actions={<ReportStatusBadge status={data.status} />}
+    >
+      <div data-testid="report-figures">
+        <RowsTable report={data} />
+      </div>
+    </Section>
+  );
+}
+
+/**
  * /report-statistics/:companyId/:market/:period/:report?: a company's figures per code against
- * its market (GET /statistics/company). `:market` is an id or ISO code, `:period` a uuid or title.
+ * its market (GET /statistics/company). `:market` is an id or ISO code, `:period` a uuid or title,
+ * `:report` a report's uuid whose own figures open with them (the report history's and the
+ * dashboard's links carry it).
  */
 export function CompanyStatisticsScreen({ title, params }: ScreenProps) {
   const { t } = useTranslation();
@@ -142,6 +171,8 @@ export function CompanyStatisticsScreen({ title, params }: ScreenProps) {
           <Loader />
         </Center>
       )}
+      {/* Its figures first: the statistics of an unpublished period may be refused while the report is there. */}
+      {params.report && companyId > 0 && <ReportFigures reportUuid={params.report} companyId={companyId} marketId={marketId} period={params.period ?? ''} />}
       {answer.isError && <ErrorState error={answer.error} testId="statistics-error" />}
       {answer.data && (
         <Stack gap="md">
