@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Coverage, StatisticsKey, StatisticsPeriod, StatisticsRate } from '@mss/contracts/statistics';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
-import { AppError, validationError } from '../../errors.ts';
+import { periodNotFound, validationError } from '../../errors.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { inOrganization } from './statistics.access.ts';
 import type { Role } from './statistics.aggregate.ts';
@@ -58,14 +58,14 @@ export const periodSummary = (p: PeriodRow): StatisticsPeriod => ({
   published: p.published,
 });
 
-/** The period (404 "The period (:title) does not exist." when unknown or another organization's) and its market. */
+/** The period (404 when unknown or another organization's; `periodNotFound`: never a uuid as its title) and its market. */
 export async function findPeriodIn(db: Db, principal: Principal, uuid: string): Promise<{ period: PeriodRow; market: MarketRow }> {
   const rows = /^[0-9a-f-]{36}$/i.test(uuid)
     ? await db.execute<PeriodRow>(sql`select ${periodColumns} from periods p where p.uuid = ${uuid}::uuid`)
     : { rows: [] };
   const period = rows.rows[0];
   const market = period ? await marketRow(db, period.market_id) : null;
-  if (!period || !market || !inOrganization(principal, market.organization_id)) throw new AppError('not_found', 'period.not_found', { title: uuid });
+  if (!period || !market || !inOrganization(principal, market.organization_id)) throw periodNotFound(uuid);
   return { period, market };
 }
 
