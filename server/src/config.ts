@@ -51,9 +51,10 @@ const envSchema = z.object({
   JOBS: z.enum(['on', 'off']).default('on'),
   /**
    * How often the embedded database (PGlite, which has no autovacuum of its own) is vacuumed and
-   * analyzed where needed, in minutes; 0 turns it off. Not used with DATABASE_URL.
+   * analyzed where needed, in minutes (1: PostgreSQL's own autovacuum_naptime); 0 turns it off.
+   * Not used with DATABASE_URL.
    */
-  DB_MAINTENANCE_MINUTES: z.coerce.number().min(0).max(1440).default(10),
+  DB_MAINTENANCE_MINUTES: z.coerce.number().min(0).max(1440).default(1),
   /** Largest report file accepted for import, in megabytes. */
   IMPORT_MAX_MB: z.coerce.number().positive().max(500).default(20),
   /** Open SMTP connections of the pooled transport that sends communications. */

@@ -66,7 +66,17 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
 export async function createTestApp(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mss-test-'));
   // Background jobs only where a test asks for them (JOBS: 'on'): starting the queue costs a second.
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web'), JOBS: 'off', ...env });
+  // No timed vacuum of the embedded database in the middle of a test's statements (maintenance.test.ts
+  // tests it on its own): a test file runs longer than its one-minute interval.
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    JOBS: 'off',
+    DB_MAINTENANCE_MINUTES: '0',
+    ...env,
+  });
   const { database, drop } = await freshDatabase();
   await migrateDatabase(database.db);
   const app = await buildApp({ config, database }, { logger: false, ...options });
