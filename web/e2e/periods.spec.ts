@@ -52,8 +52,13 @@ test.describe('periods', () => {
     await signIn(page, 'market-admin@demo.test');
     await page.goto('/period-list');
     const periodRow = row(page, title);
+    // Coverage beside the period, and a confirmation that names who is missing.
+    await expect(periodRow).toContainText(/0 of \d+ approved/);
     await periodRow.getByRole('button', { name: 'Publish', exact: true }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Publish' }).click();
+    const confirm = page.getByRole('dialog');
+    await expect(confirm).toContainText(new RegExp(`Only 0 of \\d+ reports of the period ${title} of Sweden are approved`));
+    await expect(confirm.getByTestId('publish-missing')).toContainText('Waiting for approval (1): Nordlys Trading AB');
+    await confirm.getByRole('button', { name: 'Publish anyway' }).click();
     await expect(periodRow.getByRole('button', { name: 'Unpublish' })).toBeVisible();
     await expect(periodRow).not.toContainText('Figures changed since publication');
 

@@ -21,6 +21,19 @@ export const periodPublicationSchema = z.object({
 });
 export type PeriodPublication = z.infer<typeof periodPublicationSchema>;
 
+/**
+ * How complete a period is, for those who approve reports or manage periods in its market (null
+ * for anyone else): its reports of companies counted in it (not disabled at its end), how many
+ * are approved, and the others by status with their companies' names (statuses ascending, names
+ * in alphabetical order).
+ */
+export const periodCoverageSchema = z.object({
+  approved: z.number().int(),
+  expected: z.number().int(),
+  missing: z.array(z.object({ status: z.number().int(), companies: z.array(z.string()) })),
+});
+export type PeriodCoverage = z.infer<typeof periodCoverageSchema>;
+
 export const periodSchema = z.object({
   uuid: z.string(),
   title: z.string(),
@@ -34,6 +47,7 @@ export const periodSchema = z.object({
   closed_at: z.string().nullable(),
   published_at: z.string().nullable(),
   report_count: z.number().int(),
+  coverage: periodCoverageSchema.nullable(),
   /** Null when not published, or for those who do not manage the market's periods. */
   publication: periodPublicationSchema.nullable(),
 });

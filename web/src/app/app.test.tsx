@@ -157,6 +157,7 @@ describe('the app behind the route guard', () => {
         closed_at: null,
         published_at: null,
         report_count: 0,
+        coverage: null,
         publication: null,
       });
       fakeApi()

@@ -179,6 +179,14 @@ export const uiEnUS = {
   'reporting.period.open_confirm': 'Open the period {{title}} of {{market}}? A report is created for every company reporting in the market.',
   'reporting.period.close_confirm': 'Close the period {{title}} of {{market}}? No more uploads or status changes will be possible.',
   'reporting.period.publish_confirm': 'Publish the statistics of the period {{title}} of {{market}} to viewers?',
+  'reporting.period.publish_confirm_complete':
+    'All {{expected}} reports of the period {{title}} of {{market}} are approved. Publish its statistics to viewers?',
+  'reporting.period.publish_confirm_incomplete':
+    'Only {{approved}} of {{expected}} reports of the period {{title}} of {{market}} are approved. Not approved yet:',
+  'reporting.period.publish_incomplete_warning':
+    'Viewers would see figures without these companies: totals, and changes against last year, would look as if the market sold less than it did. Publish anyway?',
+  'reporting.period.publish_anyway': 'Publish anyway',
+  'reporting.period.coverage': '{{approved}} of {{expected}} approved',
   'reporting.period.republish_confirm':
     'The figures of the period {{title}} of {{market}} changed since they were published. Publish them again? Viewers then see the new figures; cells that would let anyone work out a company’s figures from the difference with what was published before stay hidden.',
   'reporting.period.unpublish_confirm': 'Withdraw the statistics of the period {{title}} of {{market}} from viewers?',

@@ -1,6 +1,9 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
 import { canInMarket } from '@mss/contracts/abilities';
-import type { Period, PeriodInput, PeriodPublication } from '@mss/contracts/periods';
+import type { Period, PeriodCoverage, PeriodInput, PeriodPublication } from '@mss/contracts/periods';
+import { ReportStatus } from '@mss/contracts/enums';
+import { sqlArray } from '../../db/sql-array.ts';
+import { countedCompany } from '../statistics/statistics.cells.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { companies, companyMarkets, markets, periods, reports } from '../../db/schema.ts';
 import { AppError, forbidden, periodNotFound, validationError } from '../../errors.ts';
@@ -100,7 +103,7 @@ const periodColumns = {
 type PeriodRow = Awaited<ReturnType<typeof selectPeriods>>[number];
 const selectPeriods = (db: Db) => db.select(periodColumns).from(periods).innerJoin(markets, eq(markets.id, periods.market_id));
 
-function toPeriod(row: PeriodRow, publication: PeriodPublication | null = null): Period {
+function toPeriod(row: PeriodRow, publication: PeriodPublication | null = null, coverage: PeriodCoverage | null = null): Period {
   return {
     uuid: row.uuid,
     title: row.title,
@@ -114,15 +117,44 @@ function toPeriod(row: PeriodRow, publication: PeriodPublication | null = null):
     closed_at: row.closed_at?.toISOString() ?? null,
     published_at: row.published_at?.toISOString() ?? null,
     report_count: Number(row.report_count),
+    coverage,
     publication: row.published_at === null ? null : publication,
   };
+}
+
+/**
+ * The coverage of each period (as statistics count it: reports of companies not disabled at the
+ * period's end), with the reports not approved by status and company, in one query.
+ */
+async function coverages(db: Executor, periodIds: readonly number[]): Promise<Map<number, PeriodCoverage>> {
+  const out = new Map<number, PeriodCoverage>(periodIds.map((id) => [id, { approved: 0, expected: 0, missing: [] }]));
+  if (periodIds.length === 0) return out;
+  const { rows } = await db.execute<{ period_id: number; status: number; n: number; companies: string[] | null }>(sql`
+    select r.period_id, r.status, count(*)::int as n,
+      case when r.status <> ${ReportStatus.Approved} then array_agg(co.name order by lower(co.name), co.id) end as companies
+    from ${reports} r join ${periods} p on p.id = r.period_id join ${companies} co on co.id = r.company_id
+    where r.period_id = any(${sqlArray(periodIds, 'int')}) and ${countedCompany(sql`co`, sql`p`)}
+    group by r.period_id, r.status
+    order by r.period_id, r.status`);
+  for (const row of rows) {
+    const coverage = out.get(row.period_id)!;
+    coverage.expected += row.n;
+    if (row.status === ReportStatus.Approved) coverage.approved += row.n;
+    else coverage.missing.push({ status: row.status, companies: row.companies ?? [] });
+  }
+  return out;
 }
 
 /** The periods as sent: the publication of each published period the actor manages. */
 async function toPeriods(db: Db, principal: Principal, rows: readonly PeriodRow[]): Promise<Period[]> {
   const managed = rows.filter((r) => r.published_at !== null && canInMarket(principal.subject, 'manage-periods', r.market_id)).map((r) => r.id);
   const states = await publicationStates(db, managed);
-  return rows.map((r) => toPeriod(r, states.get(r.id) ?? null));
+  // Who has not reported is for those who approve or manage in the market, not for reporters or viewers.
+  const covered = await coverages(
+    db,
+    rows.filter((r) => periodViewIn(principal, r.market_id) === 'all').map((r) => r.id),
+  );
+  return rows.map((r) => toPeriod(r, states.get(r.id) ?? null, covered.get(r.id) ?? null));
 }
 
 function assertMarketReachable(principal: Principal, organizationId: number) {

@@ -105,6 +105,46 @@ describe('periods', () => {
     expect(reopened.json().data).toMatchObject({ status: 'open', report_count: 2 });
   });
 
+  it('when some reports are approved, then managers see the coverage and who is missing by status; reporters and viewers see none of it', async () => {
+    const { org, market, marketAdmin } = await setup();
+    const names = ['Delta', 'alpha', 'Charlie', 'Bravo', 'Gone'];
+    const made = [];
+    for (const name of names) made.push(await createCompany(t.db, [{ marketId: market.id, roles: ['reporter'] }], name));
+    for (const c of made) await t.db.insert(companyOrganizations).values({ company_id: c.id, organization_id: org.id });
+    const p = (await create(marketAdmin.headers, { ...period, market_id: market.id })).json().data;
+    await act(marketAdmin.headers, p.uuid, 'open');
+    const [delta, , charlie, bravo, gone] = made.map((c) => c.id);
+    const setStatus = (companyId: number, status: number) => t.db.update(reports).set({ status }).where(eq(reports.company_id, companyId));
+    await setStatus(delta!, 60);
+    await setStatus(bravo!, 40);
+    await setStatus(charlie!, 50);
+    // A company disabled before the period ended is not counted (as in the statistics' coverage).
+    await setStatus(gone!, 60);
+    await t.db
+      .update(companies)
+      .set({ disabled_at: new Date('2026-10-15T00:00:00Z') })
+      .where(eq(companies.id, gone!));
+    const listed = async (headers: Record<string, string>) =>
+      (await t.app.inject({ url: `/api/v1/periods?market_id=${market.id}`, headers })).json().data.find((x: { uuid: string }) => x.uuid === p.uuid);
+    expect((await listed(marketAdmin.headers)).coverage).toEqual({
+      approved: 1,
+      expected: 4,
+      missing: [
+        { status: 20, companies: ['alpha'] },
+        { status: 40, companies: ['Bravo'] },
+        { status: 50, companies: ['Charlie'] },
+      ],
+    });
+    const reporter = await signInAs(t, ['reporter'], { organizationId: org.id, marketIds: [market.id] });
+    expect((await listed(reporter.headers)).coverage).toBeNull();
+    await act(marketAdmin.headers, p.uuid, 'close');
+    await act(marketAdmin.headers, p.uuid, 'publish');
+    const viewer = await signInAs(t, ['viewer'], { organizationId: org.id, marketIds: [market.id] });
+    const seen = await listed(viewer.headers);
+    expect(seen.published).toBe(true);
+    expect(seen.coverage).toBeNull();
+  });
+
   it('when a draft is published, then 409; a draft cannot be closed', async () => {
     const { market, marketAdmin } = await setup();
     const p = (await create(marketAdmin.headers, { ...period, market_id: market.id })).json().data;

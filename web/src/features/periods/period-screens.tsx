@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { canInMarket } from '@mss/contracts/abilities';
-import type { Period } from '@mss/contracts/periods';
+import type { Period, PeriodCoverage } from '@mss/contracts/periods';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { feedback } from '../../components/feedback.tsx';
@@ -134,6 +134,31 @@ function PeriodForm({ marketChoices, marketId }: { marketChoices: { value: strin
   );
 }
 
+/**
+ * What publishing a period would show viewers: all reports approved, or how many are not and
+ * whose, by status, with a warning that the figures would look lower than the market's.
+ */
+function PublishCoverage({ coverage, names }: { coverage: PeriodCoverage; names: { title: string; market: string } }) {
+  const { t } = useTranslation();
+  if (coverage.approved >= coverage.expected) return <>{t('reporting.period.publish_confirm_complete', { ...names, expected: coverage.expected })}</>;
+  return (
+    <Stack gap="xs">
+      <Text size="sm">{t('reporting.period.publish_confirm_incomplete', { ...names, approved: coverage.approved, expected: coverage.expected })}</Text>
+      <Stack gap={2} component="ul" m={0} pl="md" data-testid="publish-missing">
+        {coverage.missing.map((m) => (
+          <Text component="li" size="sm" key={m.status}>
+            <b>
+              {t(`enum.report_status.${m.status}`)} ({m.companies.length}):
+            </b>{' '}
+            {m.companies.join(', ')}
+          </Text>
+        ))}
+      </Stack>
+      <Text size="sm">{t('reporting.period.publish_incomplete_warning')}</Text>
+    </Stack>
+  );
+}
+
 function PeriodTable({
   filter,
   approvalBase,
@@ -151,10 +176,13 @@ function PeriodTable({
   const [busy, setBusy] = useState<string | null>(null);
 
   const act = async (period: Period, action: PeriodAction) => {
+    const names = { title: period.title, market: period.market.international_name };
+    const incomplete = action === 'publish' && period.coverage !== null && period.coverage.approved < period.coverage.expected;
     const ok = await feedback.confirm({
-      message: t(`reporting.period.${action}_confirm`, { title: period.title, market: period.market.international_name }),
-      confirmLabel: t(`reporting.period.${action}`),
-      danger: action === 'close' || action === 'unpublish',
+      message:
+        action === 'publish' && period.coverage ? <PublishCoverage coverage={period.coverage} names={names} /> : t(`reporting.period.${action}_confirm`, names),
+      confirmLabel: t(incomplete ? 'reporting.period.publish_anyway' : `reporting.period.${action}`),
+      danger: action === 'close' || action === 'unpublish' || incomplete,
     });
     if (!ok) return;
     setBusy(period.uuid);
@@ -203,7 +231,14 @@ function PeriodTable({
                     <Table.Td>
                       <PublishedCell period={period} />
                     </Table.Td>
-                    <Table.Td ta="right">{period.report_count}</Table.Td>
+                    <Table.Td ta="right">
+                      {period.report_count}
+                      {period.coverage && period.status !== 'draft' && (
+                        <Text size="xs" c={period.coverage.approved < period.coverage.expected ? 'orange.8' : 'teal.8'} style={{ whiteSpace: 'nowrap' }}>
+                          {t('reporting.period.coverage', period.coverage)}
+                        </Text>
+                      )}
+                    </Table.Td>
                     <Table.Td>
                       <Group gap={4} justify="flex-end" wrap="nowrap">
                         {manage &&
