@@ -62,13 +62,14 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   };
 }
 
-/** `options.logger`: a test that checks what is logged passes its own (otherwise nothing is logged). */
-export async function createTestApp(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mss-test-'));
-  // Background jobs only where a test asks for them (JOBS: 'on'): starting the queue costs a second.
-  // No timed vacuum of the embedded database in the middle of a test's statements (maintenance.test.ts
-  // tests it on its own): a test file runs longer than its one-minute interval.
-  const config = loadConfig({
+/**
+ * The configuration of an app under test, with its data in `dataDir`. Background jobs only where a
+ * test asks for them (JOBS: 'on'): starting the queue costs a second. No timed vacuum of the
+ * embedded database in the middle of a test's statements (maintenance.test.ts tests it on its
+ * own): a test file runs longer than its one-minute interval.
+ */
+export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
@@ -77,6 +78,12 @@ export async function createTestApp(env: Record<string, string> = {}, options: B
     DB_MAINTENANCE_MINUTES: '0',
     ...env,
   });
+}
+
+/** `options.logger`: a test that checks what is logged passes its own (otherwise nothing is logged). */
+export async function createTestApp(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mss-test-'));
+  const config = testConfig(dataDir, env);
   const { database, drop } = await freshDatabase();
   await migrateDatabase(database.db);
   const app = await buildApp({ config, database }, { logger: false, ...options });

@@ -5,10 +5,9 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
 import { migrateDatabase, openDatabase, type Database } from '../db/client.ts';
 import type { App } from '../context.ts';
-import { createOrganization, createUser, signIn, userForm, XHR } from '../../test/helpers.ts';
+import { createOrganization, createUser, signIn, testConfig, userForm, XHR } from '../../test/helpers.ts';
 import { PrincipalCache } from './principal-cache.ts';
 
 describe('the principal cache', () => {
@@ -48,14 +47,7 @@ describe.skipIf(!serverUrl)('two API processes on one PostgreSQL server', () => 
     await admin.end();
     const url = new URL(serverUrl!);
     url.pathname = `/${name}`;
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      WEB_DIST: path.join(dataDir, 'no-web'),
-      JOBS: 'off',
-      DATABASE_URL: url.toString(),
-    });
+    const config = testConfig(dataDir, { DATABASE_URL: url.toString() });
     databases = [await openDatabase({ databaseUrl: url.toString() }), await openDatabase({ databaseUrl: url.toString() })];
     await migrateDatabase(databases[0]!.db);
     apps = await Promise.all(databases.map((database) => buildApp({ config, database }, { logger: false })));

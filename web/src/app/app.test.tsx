@@ -3,6 +3,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { setNavigator, storeTokenTimes } from '../api/session.ts';
 import { fakeApi, globalAbility, makeUser, marketAbility } from '../test/fake-api.ts';
+import { notCompared } from '../test/report-fixtures.ts';
 import { AppProviders } from './providers.tsx';
 import { buildRouteObjects } from './router.tsx';
 
@@ -188,15 +189,7 @@ describe('the app behind the route guard', () => {
           name: 'Tractors',
           volume: '5.0000',
           value: '500.0000',
-          volume_previous: null,
-          value_previous: null,
-          volume_previous_change_pct: null,
-          value_previous_change_pct: null,
-          volume_last_year: null,
-          value_last_year: null,
-          volume_last_year_change_pct: null,
-          value_last_year_change_pct: null,
-          deviates: false,
+          ...notCompared,
         },
       ],
       meta: { page: 1, per_page: 100, total: 1 },
@@ -222,15 +215,21 @@ describe('the app behind the route guard', () => {
     const period = { uuid: 'p-2026-11', title: '2026-11', starts_on: '2026-11-01', ends_on: '2026-11-30', published: false };
     const reporter = makeUser({ role: 'reporter', roles: [{ name: 'reporter' }], company: { id: 7, name: 'Nordlys Trading AB', markets: [] } });
 
-    it('when /report-statistics/…/:report names a report, then that report’s figures open, even while the period’s statistics are refused', async () => {
+    /** The reporter of company 7 before the period is published, with report r-1 of `company`. */
+    const apiWithReportOf = (company: { id: number; name: string }) => {
       const api = fakeApi()
         .withEnumerations()
         .signedInAs(reporter, [marketAbility('upload-reports', 1), marketAbility('view-statistics', 1)])
         .on('GET', 'periods', { body: { data: [period] } })
         .on('GET', 'statistics/company', { status: 403, body: { message: 'The period is not yet published for viewing.' } })
-        .on('GET', 'reports/r-1', { body: { data: reportOf({ id: 7, name: 'Nordlys Trading AB' }) } })
+        .on('GET', 'reports/r-1', { body: { data: reportOf(company) } })
         .on('GET', 'reports/r-1/rows', { body: rowsPage });
       storeTokenTimes(600);
+      return api;
+    };
+
+    it('when /report-statistics/…/:report names a report, then that report’s figures open, even while the period’s statistics are refused', async () => {
+      const api = apiWithReportOf({ id: 7, name: 'Nordlys Trading AB' });
 
       renderApp('/report-statistics/7/SE/2026-11/r-1');
 
@@ -242,14 +241,7 @@ describe('the app behind the route guard', () => {
     });
 
     it('when :report is another company’s report than the address names, then its figures are not shown (not found)', async () => {
-      const api = fakeApi()
-        .withEnumerations()
-        .signedInAs(reporter, [marketAbility('upload-reports', 1), marketAbility('view-statistics', 1)])
-        .on('GET', 'periods', { body: { data: [period] } })
-        .on('GET', 'statistics/company', { status: 403, body: { message: 'The period is not yet published for viewing.' } })
-        .on('GET', 'reports/r-1', { body: { data: reportOf({ id: 8, name: 'Other AB' }) } })
-        .on('GET', 'reports/r-1/rows', { body: rowsPage });
-      storeTokenTimes(600);
+      const api = apiWithReportOf({ id: 8, name: 'Other AB' });
 
       renderApp('/report-statistics/7/SE/2026-11/r-1');
 

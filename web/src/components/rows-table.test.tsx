@@ -4,19 +4,8 @@ import type { ReportRow } from '@mss/contracts/reports';
 import { AppProviders } from '../app/providers.tsx';
 import { fakeApi, type RecordedCall } from '../test/fake-api.ts';
 import { ROWS_PAGE_SIZE, RowsTable } from './reporting.tsx';
+import { notCompared } from '../test/report-fixtures.ts';
 
-/** A row without earlier figures (nothing to compare with). */
-const notCompared = {
-  volume_previous: null,
-  value_previous: null,
-  volume_previous_change_pct: null,
-  value_previous_change_pct: null,
-  volume_last_year: null,
-  value_last_year: null,
-  volume_last_year_change_pct: null,
-  value_last_year_change_pct: null,
-  deviates: false,
-};
 const rows: ReportRow[] = Array.from({ length: 250 }, (_, i) => ({
   code_id: i + 1,
   code: String(1000 + i),
