@@ -57,6 +57,11 @@ const smtp = new SMTPServer({
     });
   },
 });
+// smtp-server re-emits each connection's socket error on the server. A process killed with SIGKILL
+// resets its connections (ECONNRESET): that is the point of the test, not a failure of it.
+smtp.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') console.error('SMTP server error', error);
+});
 
 const q = async <T = Record<string, unknown>>(text: string, values: unknown[] = []) => (await database.pool.query(text, values)).rows as T[];
 const one = async <T = Record<string, unknown>>(text: string, values: unknown[] = []) => (await q<T>(text, values))[0]!;

@@ -42,6 +42,11 @@ export async function startSmtp() {
       });
     },
   });
+  // smtp-server re-emits a connection's socket error (a client that hangs up: ECONNRESET) on the
+  // server; unheard, it would end the test run as an uncaught exception.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') console.error('SMTP server error', error);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
