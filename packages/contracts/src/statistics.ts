@@ -142,6 +142,9 @@ export type StatisticsRow = z.infer<typeof statisticsRowSchema>;
 export const coverageSchema = z.object({ approved: z.number().int(), expected: z.number().int() });
 export type Coverage = z.infer<typeof coverageSchema>;
 
+/** Whether two coverages differ (approved or expected): a comparison between them is not like with like. */
+export const coverageDiffers = (a: Coverage, b: Coverage | null) => b !== null && (a.approved !== b.approved || a.expected !== b.expected);
+
 /**
  * The conversion applied: `rate` multiplies the market's currency into `to`. `inverse`: only the
  * reverse pair was stored, and `rate` is 1 / its rate (rounded to 10 decimals, and that rounded
@@ -165,9 +168,14 @@ export const statisticsPeriodSchema = z.object({
 });
 export type StatisticsPeriod = z.infer<typeof statisticsPeriodSchema>;
 
-/** The periods the comparisons used: last year's, and how many periods each year to date adds up. */
+/**
+ * The periods the comparisons used: last year's, and how many periods each year to date adds up.
+ * `last_year_coverage`: last year's coverage as the caller sees it; where it differs from the
+ * period's own (`coverage`), a change compares unequal sets of companies and the screens say so.
+ */
 export const statisticsComparisonSchema = z.object({
   last_year: statisticsPeriodSchema.nullable(),
+  last_year_coverage: coverageSchema.nullable(),
   ytd_periods: z.number().int(),
   ytd_last_year_periods: z.number().int(),
 });
@@ -222,6 +230,9 @@ export const clusterStatisticsSchema = z.object({
       currency: z.string(),
       rate: statisticsRateSchema.nullable(),
       coverage: coverageSchema,
+      /** The market's period a year before (null: none the caller may see), and its coverage. */
+      last_year: statisticsPeriodSchema.nullable(),
+      last_year_coverage: coverageSchema.nullable(),
       provisional: z.boolean(),
     }),
   ),
@@ -249,6 +260,8 @@ export const trendPointSchema = z.object({
   contributors: z.number().int().nullable(),
   confidential: z.boolean(),
   coverage: coverageSchema,
+  /** The coverage of the periods a year earlier (null: none), to mark a point compared over unequal coverage. */
+  last_year_coverage: coverageSchema.nullable(),
   rate: statisticsRateSchema.nullable(),
   provisional: z.boolean(),
   own_volume: figure.optional(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimalSign, formatChangePct, formatDecimal, formatPercent } from './numbers.ts';
+import { decimalSign, formatChangePct, formatDecimal, formatMoney, formatPercent } from './numbers.ts';
 
 describe('formatDecimal', () => {
   it('formats decimal strings exactly, by the locale, with every stored decimal', () => {
@@ -11,6 +11,20 @@ describe('formatDecimal', () => {
     expect(formatDecimal('123456789012345.6789', 'sv-SE')).toBe('123\u00a0456\u00a0789\u00a0012\u00a0345,6789');
     expect(formatDecimal('1234.5', 'fi-FI')).toBe('1\u00a0234,5');
     expect(formatDecimal(null)).toBe('');
+  });
+});
+
+describe('formatMoney', () => {
+  it('when a converted value is shown, then it has 2 decimals rounded half away from zero from the string, beyond what a float holds', () => {
+    expect(formatMoney('166360.656', 'en-US')).toBe('166,360.66');
+    expect(formatMoney('210165.3612', 'en-US')).toBe('210,165.36');
+    expect(formatMoney('0.005', 'en-US')).toBe('0.01');
+    expect(formatMoney('-0.005', 'en-US')).toBe('-0.01');
+    expect(formatMoney('12', 'en-US')).toBe('12.00');
+    // 2^53 + 1 and a half cent: a JavaScript number would lose both.
+    expect(formatMoney('9007199254740993.125', 'en-US')).toBe('9,007,199,254,740,993.13');
+    expect(formatMoney('1234.5', 'sv-SE')).toBe('1\u00a0234,50');
+    expect(formatMoney(null)).toBe('');
   });
 });
 

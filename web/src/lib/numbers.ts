@@ -11,6 +11,21 @@ export function formatDecimal(value: string | null | undefined, locale: string =
   return formatterFor(locale).format(value as Intl.StringNumericLiteral);
 }
 
+/**
+ * A converted amount at the currency's usual precision (2 decimals, rounded half away from zero
+ * from the string: never through a JavaScript number). Downloads keep the exact figure.
+ */
+export function formatMoney(value: string | null | undefined, locale: string = i18n.language || 'en-US'): string {
+  if (value === null || value === undefined || value === '') return '';
+  let formatter = moneyFormatters.get(locale);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, roundingMode: 'halfExpand' });
+    moneyFormatters.set(locale, formatter);
+  }
+  return formatter.format(value as Intl.StringNumericLiteral);
+}
+const moneyFormatters = new Map<string, Intl.NumberFormat>();
+
 const formatters = new Map<string, Intl.NumberFormat>();
 function formatterFor(locale: string): Intl.NumberFormat {
   let formatter = formatters.get(locale);

@@ -84,7 +84,14 @@ export async function findClusterStatistics(
   );
   const selections: Selection[] = [];
   const columns: ClusterStatistics['markets'] = [];
-  const coverage = await coverageSeen(db, new Map(prepared.map(({ period }) => [period.id, sources.get(period.id)!] as [number, Source])));
+  const coverage = await coverageSeen(
+    db,
+    new Map(
+      prepared.flatMap(({ period, comparison }) =>
+        [period, ...(comparison.lastYear ? [comparison.lastYear] : [])].map((p) => [p.id, sources.get(p.id)!] as [number, Source]),
+      ),
+    ),
+  );
   for (const { period, market, comparison, rates } of prepared) {
     selections.push(...rolesOf(period, comparison).map(({ period: p, role }) => selectionOf(market.id, p, role, rates.get(p.id), sources.get(p.id)!)));
     columns.push({
@@ -93,6 +100,8 @@ export async function findClusterStatistics(
       currency: market.currency ?? '',
       rate: rates.get(period.id) ?? null,
       coverage: coverage.get(period.id)!,
+      last_year: comparison.lastYear ? periodSummary(comparison.lastYear) : null,
+      last_year_coverage: comparison.lastYear ? coverage.get(comparison.lastYear.id)! : null,
       provisional: periodsOf(period, comparison).some((p) => sources.get(p.id)!.live),
     });
   }

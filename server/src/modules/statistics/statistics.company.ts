@@ -95,7 +95,7 @@ export async function findCompanyStatistics(
     marketCells,
     ownRows,
     shareHistory(db, market, period, company.id, access.approver, query.currency, settings),
-    periodSeen(db, period.id, sources.get(period.id)!, market.organization_id),
+    periodSeen(db, period, comparison.lastYear, sources, market.organization_id),
   ]);
   // By key: a company's report of 500 codes has about a thousand own rows to look up per cell.
   const ownByKey = new Map(own.rows.map((r) => [`${r.dimension}/${r.key_id}/${r.role}`, r]));
@@ -145,6 +145,7 @@ export async function findCompanyStatistics(
     report: report ? { uuid: report.uuid, status: report.status } : null,
     comparison: {
       last_year: comparison.lastYear ? periodSummary(comparison.lastYear) : null,
+      last_year_coverage: seen.lastYearCoverage,
       ytd_periods: comparison.ytd.length,
       ytd_last_year_periods: comparison.ytdLastYear.length,
     },

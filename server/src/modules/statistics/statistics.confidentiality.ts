@@ -90,10 +90,26 @@ async function seenOf(db: Db, sources: Map<number, Source>): Promise<Map<number,
   );
 }
 
-/** One period's coverage and confidentiality settings as the caller sees them (the market and company answers). */
-export async function periodSeen(db: Db, periodId: number, source: Source, organizationId: number): Promise<{ coverage: Coverage; settings: Settings }> {
-  const seen = (await seenOf(db, new Map([[periodId, source]]))).get(periodId)!;
-  return { coverage: seen.coverage, settings: seen.settings ?? (await settingsOf(db, organizationId)) };
+/**
+ * One period's coverage and confidentiality settings as the caller sees them (the market and
+ * company answers), and the coverage of the period it is compared with (last year's), if any.
+ */
+export async function periodSeen(
+  db: Db,
+  period: PeriodRow,
+  lastYear: PeriodRow | null,
+  sources: Map<number, Source>,
+  organizationId: number,
+): Promise<{ coverage: Coverage; lastYearCoverage: Coverage | null; settings: Settings }> {
+  const wanted = new Map([[period.id, sources.get(period.id)!]]);
+  if (lastYear) wanted.set(lastYear.id, sources.get(lastYear.id)!);
+  const seen = await seenOf(db, wanted);
+  const own = seen.get(period.id)!;
+  return {
+    coverage: own.coverage,
+    lastYearCoverage: lastYear ? seen.get(lastYear.id)!.coverage : null,
+    settings: own.settings ?? (await settingsOf(db, organizationId)),
+  };
 }
 
 /** The periods counted from their rows (an approver's provisional view). */

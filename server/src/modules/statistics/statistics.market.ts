@@ -50,13 +50,14 @@ export async function findMarketStatistics(
   const apply = !access.approver;
   const totalsConfidential = totalsRow?.confidential ?? false;
   const show = (row: AggregateRow | null): StatisticsFigures => figuresOf(row, { apply, totalsConfidential, own: access.member });
-  const seen = await periodSeen(db, period.id, sources.get(period.id)!, market.organization_id);
+  const seen = await periodSeen(db, period, comparison.lastYear, sources, market.organization_id);
   return {
     market: marketSummary(market),
     period: periodSummary(period),
     by: query.by,
     comparison: {
       last_year: comparison.lastYear ? periodSummary(comparison.lastYear) : null,
+      last_year_coverage: seen.lastYearCoverage,
       ytd_periods: comparison.ytd.length,
       ytd_last_year_periods: comparison.ytdLastYear.length,
     },

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Locale } from '@mss/contracts/enums';
-import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
+import type { MessageParams } from '@mss/contracts/messages';
+import { type SheetTextKey, sheetText } from './statistics.sheet-texts.ts';
 import type {
   ClusterStatistics,
   CompanyStatistics,
@@ -10,6 +11,7 @@ import type {
   StatisticsRate,
   TrendStatistics,
 } from '@mss/contracts/statistics';
+import { coverageDiffers } from '@mss/contracts/statistics';
 import { type XlsxCellInput, writeXlsx } from '../../lib/xlsx-writer/index.ts';
 import { FIGURE_FIELDS, OWN_FIELDS } from './statistics.confidentiality.ts';
 
@@ -40,7 +42,7 @@ export interface Table {
 const kindOf = (field: string): Kind => (field.endsWith('_pct') ? 'percent' : 'figure');
 
 function t(locale: Locale, key: string, params?: MessageParams) {
-  return translate(`statistics.sheet.${key}` as MessageKey, params, locale);
+  return sheetText(locale, key as SheetTextKey, params);
 }
 
 function keyColumns(locale: Locale, by: string): Column[] {
@@ -80,11 +82,18 @@ function rateText(locale: Locale, rate: StatisticsRate | null) {
 }
 const coverageText = (locale: Locale, c: Coverage) => t(locale, 'coverage_value', { approved: c.approved, expected: c.expected });
 
-function notes(locale: Locale, confidential: boolean, provisional: boolean): [string, string][] {
+function notes(locale: Locale, confidential: boolean, provisional: boolean, coverageDiffer = false): [string, string][] {
   const out: [string, string][] = [];
   if (confidential) out.push([t(locale, 'note'), t(locale, 'note_confidential')]);
   if (provisional) out.push([t(locale, 'note'), t(locale, 'note_provisional')]);
+  if (coverageDiffer) out.push([t(locale, 'note'), t(locale, 'note_coverage_differs')]);
   return out;
+}
+
+/** Last year's coverage beside the period's, when there is a last year to compare with. */
+function lastYearCoverage(locale: Locale, s: Pick<MarketStatistics, 'comparison'>): [string, string][] {
+  const { last_year, last_year_coverage } = s.comparison;
+  return last_year && last_year_coverage ? [[t(locale, 'coverage_last_year', { period: last_year.title }), coverageText(locale, last_year_coverage)]] : [];
 }
 
 export function marketTable(s: MarketStatistics, locale: Locale): Table {
@@ -98,7 +107,13 @@ export function marketTable(s: MarketStatistics, locale: Locale): Table {
       [t(locale, 'currency'), s.currency],
       [t(locale, 'rate'), rateText(locale, s.rate)],
       [t(locale, 'coverage'), coverageText(locale, s.coverage)],
-      ...notes(locale, s.confidentiality.applied && rows.some((r) => r.confidential), s.provisional),
+      ...lastYearCoverage(locale, s),
+      ...notes(
+        locale,
+        s.confidentiality.applied && rows.some((r) => r.confidential),
+        s.provisional,
+        coverageDiffers(s.coverage, s.comparison.last_year_coverage),
+      ),
     ],
     columns: [
       ...keyColumns(locale, s.by),
@@ -132,7 +147,35 @@ export function clusterTable(s: ClusterStatistics, locale: Locale): Table {
       [t(locale, 'currency'), s.currency],
       ...s.markets.map((m) => [`${t(locale, 'rate')} ${m.market.iso_code}`, rateText(locale, m.rate)] as [string, string]),
       [t(locale, 'coverage'), coverageText(locale, s.coverage)],
-      ...notes(locale, s.confidentiality.applied && rows.some((r) => r.confidential), s.provisional),
+      ...s.markets.flatMap((m) =>
+        m.last_year && m.last_year_coverage
+          ? [
+              [`${t(locale, 'coverage_last_year', { period: m.last_year.title })} ${m.market.iso_code}`, coverageText(locale, m.last_year_coverage)] as [
+                string,
+                string,
+              ],
+            ]
+          : [],
+      ),
+      ...notes(
+        locale,
+        s.confidentiality.applied && rows.some((r) => r.confidential),
+        s.provisional,
+        s.markets.some((m) => coverageDiffers(m.coverage, m.last_year_coverage)),
+      ),
+      ...(s.markets.some((m) => !m.last_year) && s.markets.some((m) => m.last_year)
+        ? [
+            [
+              t(locale, 'note'),
+              t(locale, 'note_cluster_no_last_year', {
+                markets: s.markets
+                  .filter((m) => !m.last_year)
+                  .map((m) => m.market.iso_code)
+                  .join(', '),
+              }),
+            ] as [string, string],
+          ]
+        : []),
     ],
     columns: [...keyColumns(locale, s.by), ...figureColumns(locale, fields), ...perMarket, ...confidentialColumns(locale)],
     rows,
@@ -161,6 +204,11 @@ export function trendTable(s: TrendStatistics, locale: Locale): Table {
       ...(own ? figureColumns(locale, OWN_FIELDS) : []),
       { title: t(locale, 'rate'), kind: 'text', get: (r) => (r.rate as StatisticsRate | null)?.rate ?? '' },
       { title: t(locale, 'coverage'), kind: 'text', get: (r) => coverageText(locale, r.coverage as Coverage) },
+      {
+        title: t(locale, 'coverage_last_year_column'),
+        kind: 'text',
+        get: (r) => (r.last_year_coverage ? coverageText(locale, r.last_year_coverage as Coverage) : ''),
+      },
       ...confidentialColumns(locale),
     ],
     rows: s.points as unknown as Record<string, unknown>[],
@@ -194,7 +242,13 @@ export function companyTable(s: CompanyStatistics, locale: Locale): Table {
       [t(locale, 'currency'), s.currency],
       [t(locale, 'rate'), rateText(locale, s.rate)],
       [t(locale, 'coverage'), coverageText(locale, s.coverage)],
-      ...notes(locale, s.confidentiality.applied && rows.some((r) => r.confidential), s.provisional),
+      ...lastYearCoverage(locale, s),
+      ...notes(
+        locale,
+        s.confidentiality.applied && rows.some((r) => r.confidential),
+        s.provisional,
+        coverageDiffers(s.coverage, s.comparison.last_year_coverage),
+      ),
     ],
     columns: [...keyColumns(locale, 'code'), ...figureColumns(locale, fields), ...confidentialColumns(locale)],
     rows,

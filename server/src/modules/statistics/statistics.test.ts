@@ -244,7 +244,12 @@ describe('GET /statistics/market: the arithmetic', () => {
         expect(data.provisional).toBe(false);
         expect(data.currency).toBe(eur ? 'EUR' : 'SEK');
         expect(data.rate).toEqual(eur ? { from: 'SEK', to: 'EUR', rate: '0.0876543210', valid_from: '2026-02-01', inverse: false } : null);
-        expect(data.comparison).toMatchObject({ last_year: { title: '2025-03' }, ytd_periods: 3, ytd_last_year_periods: 3 });
+        expect(data.comparison).toMatchObject({
+          last_year: { title: '2025-03' },
+          last_year_coverage: { approved: 5, expected: 5 },
+          ytd_periods: 3,
+          ytd_last_year_periods: 3,
+        });
       });
     }
   }
@@ -405,6 +410,9 @@ describe('GET /statistics/trend, /cluster, /company', () => {
     }[];
     expect(points.map((p) => p.period.title)).toEqual(['2025-11', '2025-12', '2026-01', '2026-02', '2026-03', '2026-04']);
     for (const point of points) {
+      // Each point carries its coverage and last year's, as the period's own answer has them.
+      const answer = (await get('admin', `/statistics/market?period_uuid=${uuid(point.period.title)}&by=total&currency=EUR`)).json().data;
+      expect(point).toMatchObject({ coverage: answer.coverage, last_year_coverage: answer.comparison.last_year_coverage });
       const expected = await expectedMarket({ by: 'code_group', period: point.period.title, eur: true, viewer: 'approver' });
       const row = expected.rows.find((r) => r.id === w.groups.g1)!;
       expect(point).toMatchObject({
@@ -446,6 +454,7 @@ describe('GET /statistics/trend, /cluster, /company', () => {
         const cluster = res.json().data;
         expect(cluster.provisional).toBe(market.provisional);
         expect(cluster.coverage).toEqual(market.coverage);
+        expect(cluster.markets[0]).toMatchObject({ last_year: market.comparison.last_year, last_year_coverage: market.comparison.last_year_coverage });
         expect(cluster.rows.map(figures)).toEqual(market.rows.map(figures));
         // A market's cell beside the others: that market's volume and value, as its own answer has them.
         const cell = ({ volume, value, contributors, confidential }: Record<string, unknown>) => ({ volume, value, contributors, confidential });
@@ -509,7 +518,12 @@ describe('downloads', () => {
     expect(sheet.getCell('B3').value).toBe('EUR');
     expect(String(sheet.getCell('B4').value)).toContain('0.0876543210');
     expect(sheet.getCell('B5').value).toBe('approved 3 of 4');
-    const headerRow = 7;
+    // Last year's coverage differs (5 of 5): the download says so, as the screen does.
+    expect(sheet.getCell('A6').value).toBe('Coverage last year (2025-03)');
+    expect(sheet.getCell('B6').value).toBe('approved 5 of 5');
+    expect(sheet.getCell('A7').value).toBe('Note');
+    expect(String(sheet.getCell('B7').value)).toContain('unequal sets of companies');
+    const headerRow = 9;
     expect(sheet.getCell(`A${headerRow}`).value).toBe('Code');
     expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: headerRow });
     expect(sheet.autoFilter).toBeTruthy();
@@ -539,6 +553,8 @@ describe('downloads', () => {
       'Currency,EUR',
       expect.stringMatching(/^Rate,.*0\.0876543210/),
       'Coverage,approved 3 of 4',
+      'Coverage last year (2025-03),approved 5 of 5',
+      expect.stringMatching(/^Note,"The coverage differs from last year's/),
     ]);
     expect(lines[blank + 1]!.startsWith('Name,Volume,Value,')).toBe(true);
     const plain = (decimal: string) => decimal.replace(/\.?0+$/, '');

@@ -152,16 +152,18 @@ export async function findTrendStatistics(
     settings,
     ownCompanyId,
   });
-  const coverage = await coverageSeen(db, new Map(points.flatMap((p) => p.periods.map((x) => [x.id, sources.get(x.id)!] as const))));
+  const coverage = await coverageSeen(db, new Map(points.flatMap((p) => [...p.periods, ...p.lastYear].map((x) => [x.id, sources.get(x.id)!] as const))));
+  const coverageOfAll = (periods: PeriodRow[]) =>
+    periods.reduce((sum, p) => ({ approved: sum.approved + coverage.get(p.id)!.approved, expected: sum.expected + coverage.get(p.id)!.expected }), {
+      approved: 0,
+      expected: 0,
+    });
   const apply = markets.some((m) => !approverOf.get(m.id));
   const keys = await keysOf(db, dimension, keyType === 'total' ? [] : [keyId]);
   const out: TrendPoint[] = points.map((point, index) => {
     const row = rows.find((r) => !r.rollup && r.bucket === index && r.key_id === keyId) ?? null;
     const figures = figuresOf(row, { apply, totalsConfidential: false, own: ownCompanyId !== undefined });
-    const cover = point.periods.reduce(
-      (sum, p) => ({ approved: sum.approved + coverage.get(p.id)!.approved, expected: sum.expected + coverage.get(p.id)!.expected }),
-      { approved: 0, expected: 0 },
-    );
+    const cover = coverageOfAll(point.periods);
     return {
       period: { uuid: point.uuid, title: point.title, starts_on: point.starts_on, ends_on: point.ends_on, published: point.periods.every((p) => p.published) },
       volume: figures.volume,
@@ -173,6 +175,7 @@ export async function findTrendStatistics(
       contributors: figures.contributors,
       confidential: figures.confidential,
       coverage: cover,
+      last_year_coverage: point.lastYear.length ? coverageOfAll(point.lastYear) : null,
       rate: rateOfPoint[index] ?? null,
       provisional: point.periods.some((p) => sources.get(p.id)!.live),
       ...(ownCompanyId !== undefined

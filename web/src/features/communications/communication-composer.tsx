@@ -1,3 +1,4 @@
+import './texts.ts';
 import '@mantine/tiptap/styles.css';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,3 +1,4 @@
+import './texts.ts';
 import { useCallback, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';

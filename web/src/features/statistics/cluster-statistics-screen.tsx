@@ -1,8 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Center, Group, Loader, Paper, ScrollArea, SegmentedControl, Select, Stack, Table, Text } from '@mantine/core';
-import type { ClusterBreakdown, ClusterStatistics, StatisticsFigures } from '@mss/contracts/statistics';
+import { Center, Group, Loader, Paper, ScrollArea, SegmentedControl, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { type ClusterBreakdown, type ClusterStatistics, coverageDiffers, type StatisticsFigures } from '@mss/contracts/statistics';
 import { statisticsQueries } from '../../api/statistics.ts';
 import { ErrorState } from '../../components/reporting.tsx';
 import { AdminPage } from '../../components/page.tsx';
@@ -10,7 +11,7 @@ import { formatDecimal } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { TrendChart } from './statistics-charts.tsx';
 import { AnswerFacts, BreakdownPicker, CurrencyPicker, Downloads } from './statistics-screen.tsx';
-import { Change, Confidential, keyLabel, STICKY } from './statistics-table.tsx';
+import { Change, Confidential, COVERAGE_MARK, keyLabel, Num, PHONE, STICKY } from './statistics-table.tsx';
 
 /** The last 36 months, newest first ("2026-11"). */
 function recentMonths(now = new Date()): string[] {
@@ -28,23 +29,123 @@ function Figure({
   figures,
   measure,
   withheld,
+  money,
 }: {
   figures: Pick<StatisticsFigures, 'volume' | 'value' | 'confidential'>;
   measure: Measure;
   withheld: boolean;
+  money: boolean;
 }) {
   const value = measure === 'value' ? figures.value : figures.volume;
   // Nothing is withheld from approvers of every market (`confidentiality.applied` false): a missing figure is just missing.
   if (withheld && figures.confidential && value === null) return <Confidential />;
-  return <span style={{ whiteSpace: 'nowrap' }}>{value === null ? '–' : formatDecimal(value)}</span>;
+  return <Num value={value} money={money && measure === 'value'} />;
+}
+
+/** Whether a cluster's change is not like with like: a market without last year's period, or with another coverage then. */
+function unlike(answer: ClusterStatistics) {
+  const compared = answer.markets.filter((m) => m.last_year);
+  const missing = compared.length > 0 ? answer.markets.filter((m) => !m.last_year) : [];
+  const differing = compared.filter((m) => coverageDiffers(m.coverage, m.last_year_coverage));
+  return { missing, differing, any: missing.length + differing.length > 0 };
+}
+
+/** The notes that explain the mark beside the cluster's change. */
+function UnlikeNotes({ answer }: { answer: ClusterStatistics }) {
+  const { t } = useTranslation();
+  const { missing, differing } = unlike(answer);
+  return (
+    <>
+      {missing.length > 0 && (
+        <Text size="sm" c="orange.9" data-testid="cluster-no-last-year">
+          {t('statistics.cluster.no_last_year', { markets: missing.map((m) => m.market.international_name).join(', ') })}
+        </Text>
+      )}
+      {differing.length > 0 && (
+        <Text size="sm" c="orange.9" data-testid="coverage-differs">
+          {t('statistics.cluster.coverage_differs', {
+            markets: differing.map((m) => m.market.international_name).join(', '),
+            detail: differing
+              .map((m) =>
+                t('statistics.trend.coverage_item', {
+                  title: `${m.market.iso_code} ${m.period.title}`,
+                  approved: m.coverage.approved,
+                  expected: m.coverage.expected,
+                  ly_approved: m.last_year_coverage!.approved,
+                  ly_expected: m.last_year_coverage!.expected,
+                }),
+              )
+              .join('; '),
+          })}
+        </Text>
+      )}
+    </>
+  );
 }
 
 /** Markets side by side, then the cluster's total, last year's and the change. */
 function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistics; measure: Measure; keyHeader: string }) {
   const { t } = useTranslation();
+  const phone = useMediaQuery(PHONE);
   const withheld = answer.confidentiality.applied;
+  const money = answer.markets.some((m) => m.rate);
+  const mark = unlike(answer).any ? ` ${COVERAGE_MARK}` : '';
   const lastYear = (f: StatisticsFigures) => (measure === 'value' ? f.value_last_year : f.volume_last_year);
   const change = (f: StatisticsFigures) => (measure === 'value' ? f.value_change_pct : f.volume_change_pct);
+  const lastYearCell = (f: StatisticsFigures) =>
+    withheld && f.confidential && lastYear(f) === null ? '' : <Num value={lastYear(f)} money={money && measure === 'value'} />;
+  if (phone) {
+    // One card per row (the total first): each market's figure, the cluster's, last year's and the change.
+    const card = (label: string, figures: ClusterStatistics['totals'], key: string, total = false) => (
+      <Paper key={key} withBorder radius="md" p="sm" data-testid="statistics-card" bg={total ? 'var(--mantine-color-default-hover)' : undefined}>
+        <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {label}
+        </Text>
+        <SimpleGrid cols={2} spacing="xs" verticalSpacing={4} mt={6}>
+          {answer.markets.map((m) => {
+            const cell = figures.markets.find((c) => c.market_id === m.market.id);
+            return (
+              <Stack key={m.market.id} gap={0}>
+                <Text size="xs" c="dimmed">
+                  {m.market.international_name}
+                </Text>
+                <Text size="sm">{cell ? <Figure figures={cell} measure={measure} withheld={withheld} money={money} /> : '–'}</Text>
+              </Stack>
+            );
+          })}
+          <Stack gap={0}>
+            <Text size="xs" c="dimmed">
+              {t('statistics.cluster.total')}
+            </Text>
+            <Text size="sm" fw={700}>
+              <Figure figures={figures} measure={measure} withheld={withheld} money={money} />
+            </Text>
+          </Stack>
+          <Stack gap={0}>
+            <Text size="xs" c="dimmed">
+              {t('statistics.col.last_year')}
+            </Text>
+            <Text size="sm">{lastYearCell(figures)}</Text>
+          </Stack>
+          <Stack gap={0}>
+            <Text size="xs" c="dimmed">
+              {t('statistics.col.change')}
+              {mark}
+            </Text>
+            <Text size="sm">
+              <Change value={change(figures)} />
+            </Text>
+          </Stack>
+        </SimpleGrid>
+      </Paper>
+    );
+    return (
+      <Stack gap="xs" data-testid="statistics-cards" aria-label={answer.cluster.name}>
+        {card(t('statistics.total'), answer.totals, 'total', true)}
+        {answer.rows.map((r) => card(keyLabel(r.key), r, String(r.key.id)))}
+      </Stack>
+    );
+  }
   const row = (label: string, figures: ClusterStatistics['totals'], key: string, bold = false) => (
     <Table.Tr key={key} style={bold ? { fontWeight: 700 } : undefined}>
       <Table.Td style={{ minWidth: 140, ...STICKY }}>{label}</Table.Td>
@@ -52,16 +153,14 @@ function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistic
         const cell = figures.markets.find((c) => c.market_id === m.market.id);
         return (
           <Table.Td key={m.market.id} style={{ textAlign: 'right' }}>
-            {cell ? <Figure figures={cell} measure={measure} withheld={withheld} /> : '–'}
+            {cell ? <Figure figures={cell} measure={measure} withheld={withheld} money={money} /> : '–'}
           </Table.Td>
         );
       })}
       <Table.Td style={{ textAlign: 'right' }}>
-        <Figure figures={figures} measure={measure} withheld={withheld} />
+        <Figure figures={figures} measure={measure} withheld={withheld} money={money} />
       </Table.Td>
-      <Table.Td style={{ textAlign: 'right' }}>
-        {withheld && figures.confidential && lastYear(figures) === null ? '' : formatDecimal(lastYear(figures)) || '–'}
-      </Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>{lastYearCell(figures)}</Table.Td>
       <Table.Td style={{ textAlign: 'right' }}>
         <Change value={change(figures)} />
       </Table.Td>
@@ -80,7 +179,10 @@ function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistic
             ))}
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.cluster.total')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.last_year')}</Table.Th>
-            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.change')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>
+              {t('statistics.col.change')}
+              {mark}
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>{answer.rows.map((r) => row(keyLabel(r.key), r, String(r.key.id)))}</Table.Tbody>
@@ -176,6 +278,12 @@ export function ClusterStatisticsScreen({ title }: ScreenProps) {
             </Text>
             <Downloads endpoint="cluster" query={query} />
           </AnswerFacts>
+          <UnlikeNotes answer={answer.data} />
+          {answer.data.markets.some((m) => m.rate) && (
+            <Text size="xs" c="dimmed">
+              {t('statistics.converted_rounded')}
+            </Text>
+          )}
           {answer.data.markets.length > 0 && <ClusterTable answer={answer.data} measure={measure} keyHeader={t(`statistics.by.${by}`)} />}
           {clusterId && (
             <TrendChart

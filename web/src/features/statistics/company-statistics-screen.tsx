@@ -3,26 +3,27 @@ import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { LineChart } from '@mantine/charts';
 import { Anchor, Center, Group, Loader, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
-import type { CompanyStatistics } from '@mss/contracts/statistics';
+import { type CompanyStatistics, coverageDiffers } from '@mss/contracts/statistics';
 import { periodQueries } from '../../api/periods.ts';
 import { reportQueries } from '../../api/reports.ts';
 import { statisticsQueries } from '../../api/statistics.ts';
 import { AdminPage } from '../../components/page.tsx';
 import { ReportStatusBadge, ErrorState, NotFoundState, RowsTable, Section } from '../../components/reporting.tsx';
 import { useMarketParam } from '../../lib/markets.ts';
-import { formatDecimal, formatPercent } from '../../lib/numbers.ts';
+import { formatPercent } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AnswerFacts, CurrencyPicker, Downloads } from './statistics-screen.tsx';
-import { Change, Confidential, STICKY } from './statistics-table.tsx';
-
-const Num = ({ value }: { value: string | null }) => <span style={{ whiteSpace: 'nowrap' }}>{value === null ? '–' : formatDecimal(value)}</span>;
+import { Change, Confidential, COVERAGE_MARK, Num, STICKY } from './statistics-table.tsx';
 
 function CompanyTable({ answer }: { answer: CompanyStatistics }) {
   const { t } = useTranslation();
   type Row = CompanyStatistics['totals'];
+  // Converted values at 2 decimals (the downloads keep them exact).
+  const money = !!answer.rate;
   // Nothing is withheld from the market's approvers (`confidentiality.applied` false): a missing figure is just missing.
-  const market = (row: Row, value: string | null) =>
-    answer.confidentiality.applied && row.confidential && value === null ? <Confidential /> : <Num value={value} />;
+  const market = (row: Row, value: string | null, isValue = false) =>
+    answer.confidentiality.applied && row.confidential && value === null ? <Confidential /> : <Num value={value} money={money && isValue} />;
+  const mark = coverageDiffers(answer.coverage, answer.comparison.last_year_coverage) ? ` ${COVERAGE_MARK}` : '';
   const cells = (row: Row) => (
     <>
       <Table.Td style={{ textAlign: 'right' }}>
@@ -34,12 +35,12 @@ function CompanyTable({ answer }: { answer: CompanyStatistics }) {
       <Table.Td style={{ textAlign: 'right' }}>{market(row, row.volume)}</Table.Td>
       <Table.Td style={{ textAlign: 'right' }}>{row.own_volume_share_pct ? formatPercent(row.own_volume_share_pct) : '–'}</Table.Td>
       <Table.Td style={{ textAlign: 'right' }}>
-        <Num value={row.own_value} />
+        <Num value={row.own_value} money={money} />
       </Table.Td>
       <Table.Td style={{ textAlign: 'right' }}>
         <Change value={row.own_value_change_pct} />
       </Table.Td>
-      <Table.Td style={{ textAlign: 'right' }}>{market(row, row.value)}</Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>{market(row, row.value, true)}</Table.Td>
       <Table.Td style={{ textAlign: 'right' }}>{row.own_value_share_pct ? formatPercent(row.own_value_share_pct) : '–'}</Table.Td>
       <Table.Td style={{ textAlign: 'right' }}>
         <Change value={row.value_change_pct} />
@@ -60,7 +61,10 @@ function CompanyTable({ answer }: { answer: CompanyStatistics }) {
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.change')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.market_value')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.own_value_share')}</Table.Th>
-            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.market_change')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>
+              {t('statistics.col.market_change')}
+              {mark}
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { BarChart, LineChart } from '@mantine/charts';
 import { Alert, Center, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
-import type { StatisticsRow, TrendStatisticsQuery } from '@mss/contracts/statistics';
+import { coverageDiffers, type StatisticsRow, type TrendStatisticsQuery } from '@mss/contracts/statistics';
 import { statisticsQueries } from '../../api/statistics.ts';
 import { errorMessage } from '../../components/feedback.tsx';
 import { formatDecimal } from '../../lib/numbers.ts';
@@ -45,14 +45,23 @@ export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; s
   const thisYear = t('statistics.trend.this_year');
   const lastYear = t('statistics.trend.last_year');
   const own = t('statistics.trend.own_share');
+  const unequal = t('statistics.trend.coverage_series');
   const points = trend.data?.points ?? [];
+  // A point compared with a year of other coverage is drawn apart: out of the line, in its own
+  // orange series, so that a dip of missing reporters does not read as a fall in sales.
+  const differs = points.map((p) => coverageDiffers(p.coverage, p.last_year_coverage));
   // A provisional point (an approver's unpublished period) is marked in its label.
-  const data = points.map((p) => ({
-    period: p.provisional ? `${p.period.title}*` : p.period.title,
-    [thisYear]: plot(measure === 'value' ? p.value : p.volume),
-    [lastYear]: plot(measure === 'value' ? p.value_last_year : p.volume_last_year),
-    [own]: plot(measure === 'value' ? p.own_value_share_pct : p.own_volume_share_pct),
-  }));
+  const data = points.map((p, i) => {
+    const figure = plot(measure === 'value' ? p.value : p.volume);
+    return {
+      period: p.provisional ? `${p.period.title}*` : p.period.title,
+      [thisYear]: differs[i] ? null : figure,
+      [unequal]: differs[i] ? figure : null,
+      [lastYear]: plot(measure === 'value' ? p.value_last_year : p.volume_last_year),
+      [own]: plot(measure === 'value' ? p.own_value_share_pct : p.own_volume_share_pct),
+    };
+  });
+  const unequalPoints = points.filter((_, i) => differs[i]);
   const hasOwn = points.some((p) => p.own_value_share_pct !== undefined && p.own_value_share_pct !== null);
   const withheld = points.filter((p) => p.confidential).length;
   return (
@@ -89,6 +98,7 @@ export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; s
               series={[
                 { name: thisYear, color: 'blue.6' },
                 { name: lastYear, color: 'gray.5', strokeDasharray: '5 5' },
+                ...(unequalPoints.length ? [{ name: unequal, color: 'orange.7', strokeDasharray: '0 1' }] : []),
               ]}
               curveType="linear"
               connectNulls={false}
@@ -117,6 +127,23 @@ export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; s
             {points.some((p) => p.provisional) && (
               <Text size="xs" c="dimmed">
                 {t('statistics.trend.provisional')}
+              </Text>
+            )}
+            {unequalPoints.length > 0 && (
+              <Text size="xs" c="orange.9" data-testid="trend-coverage-differs">
+                {t('statistics.trend.coverage_differs', {
+                  list: unequalPoints
+                    .map((p) =>
+                      t('statistics.trend.coverage_item', {
+                        title: p.period.title,
+                        approved: p.coverage.approved,
+                        expected: p.coverage.expected,
+                        ly_approved: p.last_year_coverage!.approved,
+                        ly_expected: p.last_year_coverage!.expected,
+                      }),
+                    )
+                    .join('; '),
+                })}
               </Text>
             )}
             {withheld > 0 && (

@@ -6,7 +6,7 @@ import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, SegmentedCo
 import { useMediaQuery } from '@mantine/hooks';
 import { canInMarket } from '@mss/contracts/abilities';
 import type { Period } from '@mss/contracts/periods';
-import type { MarketStatistics, StatisticsBreakdown, StatisticsRow, TrendStatisticsQuery } from '@mss/contracts/statistics';
+import { coverageDiffers, type MarketStatistics, type StatisticsBreakdown, type StatisticsRow, type TrendStatisticsQuery } from '@mss/contracts/statistics';
 import { periodQueries } from '../../api/periods.ts';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import { statisticsDownload, statisticsQueries } from '../../api/statistics.ts';
@@ -59,15 +59,22 @@ export function AnswerFacts({
   answer,
   children,
 }: {
-  answer: Pick<MarketStatistics, 'coverage' | 'currency' | 'rate' | 'provisional' | 'confidentiality'> & { rows: { confidential: boolean }[] };
+  answer: Pick<MarketStatistics, 'coverage' | 'currency' | 'rate' | 'provisional' | 'confidentiality'> & {
+    rows: { confidential: boolean }[];
+    comparison?: MarketStatistics['comparison'];
+  };
   children?: React.ReactNode;
 }) {
   const { t } = useTranslation();
   const confidentialShown = answer.confidentiality.applied && answer.rows.some((r) => r.confidential);
+  const lastYear = answer.comparison?.last_year ?? null;
+  const lastYearCoverage = answer.comparison?.last_year_coverage ?? null;
+  const differs = coverageDiffers(answer.coverage, lastYearCoverage);
+  const incomplete = answer.coverage.approved < answer.coverage.expected;
   return (
     <Stack gap="xs">
       <Group gap="sm" wrap="wrap">
-        <Badge variant="light" tt="none" size="lg" data-testid="coverage">
+        <Badge variant="light" color={incomplete ? 'orange' : undefined} tt="none" size="lg" data-testid="coverage">
           {t('statistics.coverage', { approved: answer.coverage.approved, expected: answer.coverage.expected })}
         </Badge>
         <Text size="sm" data-testid="currency-line">
@@ -83,6 +90,16 @@ export function AnswerFacts({
         </Text>
         {children}
       </Group>
+      {differs && lastYear && lastYearCoverage && (
+        <Text size="sm" c="orange.9" data-testid="coverage-differs">
+          {t('statistics.coverage_differs', { title: lastYear.title, approved: lastYearCoverage.approved, expected: lastYearCoverage.expected })}
+        </Text>
+      )}
+      {answer.rate && (
+        <Text size="xs" c="dimmed">
+          {t('statistics.converted_rounded')}
+        </Text>
+      )}
       {answer.provisional && (
         <Alert color="yellow" variant="light" title={t('statistics.provisional')} data-testid="provisional">
           {t('statistics.provisional_hint')}
@@ -267,6 +284,8 @@ export function StatisticsScreen({ title }: ScreenProps) {
             withOwn={withOwn}
             ranked={effectiveBy === 'company'}
             withheld={answer.data.confidentiality.applied}
+            converted={!!answer.data.rate}
+            coverageDiffers={coverageDiffers(answer.data.coverage, answer.data.comparison.last_year_coverage)}
             label={`${title} · ${answer.data.market.international_name} · ${answer.data.period.title}`}
             onTrend={trendKey ? (row) => setTrendRow(trendRow?.key.id === row.key.id ? null : row) : undefined}
             trendKeyId={trendRow?.key.id ?? null}

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { StatisticsFigures, StatisticsRow } from '@mss/contracts/statistics';
 import { AppProviders } from '../../app/providers.tsx';
 import { StatisticsTable } from './statistics-table.tsx';
@@ -87,3 +87,55 @@ describe('a statistics breakdown', () => {
     expect(within(medium).getAllByRole('cell')[0]!.textContent).toBe('1');
   });
 });
+
+describe('a statistics breakdown: notes and phones', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('when the breakdown is the total alone, then no "No approved figures" shows above a total that has figures; with none, it does', () => {
+    renderTable({ rows: [] });
+    expect(screen.queryByText('No approved figures in this period.')).toBeNull();
+    expect(within(screen.getByTestId('statistics-totals')).getByText('123,456,789,012,345.9788')).toBeTruthy();
+    cleanupAndRender({ rows: [], totals: figures({}) });
+    expect(screen.getByText('No approved figures in this period.')).toBeTruthy();
+  });
+
+  it('when values were converted, then they show 2 decimals (volumes stay exact); when coverage differs, each change column is marked', () => {
+    const table = renderTable({ converted: true, coverageDiffers: true });
+    expect(within(screen.getByTestId('statistics-totals')).getByText('123,456,789,012,345.98')).toBeTruthy();
+    expect(within(screen.getByTestId('statistics-totals')).getByText('123,456,789,012,347.6789')).toBeTruthy();
+    expect(table.getAllByRole('button', { name: /^Change †/ })).toHaveLength(2);
+  });
+
+  it('when the screen is a phone, then each row is a card with its figures under their labels, the total first, and a withheld row says so in words', () => {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: query.includes('max-width'),
+          media: query,
+          onchange: null,
+          addListener: () => {},
+          removeListener: () => {},
+          addEventListener: () => {},
+          removeEventListener: () => {},
+          dispatchEvent: () => false,
+        }) as MediaQueryList,
+    );
+    render(
+      <AppProviders>
+        <StatisticsTable rows={rows} totals={totals} view="period" keyHeader="Code" withShare withOwn={false} label="Statistics" />
+      </AppProviders>,
+    );
+    expect(screen.queryByTestId('statistics-table')).toBeNull();
+    const cards = screen.getAllByTestId('statistics-card');
+    expect(cards.map((c) => c.querySelector('p')!.textContent)).toEqual(['Total', '1001 Small', '1002 Large', '1003 Medium']);
+    expect(within(cards[1]!).getByText('−92.0 %')).toBeTruthy();
+    expect(within(cards[2]!).getByTestId('confidential')).toBeTruthy();
+    expect(within(cards[2]!).getByText('Withheld so that no company can read another company’s figures.')).toBeTruthy();
+    expect(within(cards[2]!).queryByText('Volume')).toBeNull();
+  });
+});
+
+function cleanupAndRender(props: Partial<Parameters<typeof StatisticsTable>[0]>) {
+  cleanup();
+  return renderTable(props);
+}

@@ -1,9 +1,11 @@
+import './texts.ts';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { ActionIcon, Badge, ScrollArea, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { StatisticsFigures, StatisticsKey, StatisticsRow } from '@mss/contracts/statistics';
-import { compareDecimals, decimalSign, formatDecimal, formatPercent } from '../../lib/numbers.ts';
+import { compareDecimals, decimalSign, formatDecimal, formatMoney, formatPercent } from '../../lib/numbers.ts';
 
 /** Which figures the table shows: the period against last year, or the year to date against last year's. */
 export type StatisticsView = 'period' | 'ytd';
@@ -78,9 +80,16 @@ export function Change({ value }: { value: string | null | undefined }) {
   );
 }
 
-const Num = ({ value }: { value: string | null | undefined }) => (
-  <span style={{ whiteSpace: 'nowrap' }}>{value === null || value === undefined ? '–' : formatDecimal(value)}</span>
+/** A figure; `money`: a converted value, at the currency's usual 2 decimals (downloads keep it exact). */
+export const Num = ({ value, money = false }: { value: string | null | undefined; money?: boolean }) => (
+  <span style={{ whiteSpace: 'nowrap' }}>{value === null || value === undefined ? '–' : money ? formatMoney(value) : formatDecimal(value)}</span>
 );
+
+/** The mark beside a change compared over unequal coverage; the note that explains it starts with it. */
+export const COVERAGE_MARK = '†';
+
+/** A phone is narrower than this: breakdowns read as cards, one per row. */
+export const PHONE = '(max-width: 40em)';
 
 interface FigureColumn {
   id: string;
@@ -88,6 +97,8 @@ interface FigureColumn {
   /** The figure, as the API sent it. */
   get: (f: StatisticsFigures) => string | null | undefined;
   kind: 'amount' | 'change' | 'share';
+  /** A value (not a volume): converted when a rate applies. */
+  money?: boolean;
 }
 
 function figureColumns(t: TFunction, view: StatisticsView, withShare: boolean, withOwn: boolean): FigureColumn[] {
@@ -119,17 +130,18 @@ function figureColumns(t: TFunction, view: StatisticsView, withShare: boolean, w
     columns.push({ id: 'own_value', label: t('statistics.col.own_value'), get: (f) => f.own_value, kind: 'amount' });
     columns.push({ id: 'own_value_share_pct', label: t('statistics.col.own_value_share'), get: (f) => f.own_value_share_pct, kind: 'share' });
   }
+  for (const c of columns) c.money = c.kind === 'amount' && c.id.includes('value');
   return columns;
 }
 
-function Cell({ column, figures, withheld }: { column: FigureColumn; figures: StatisticsFigures; withheld: boolean }) {
+function Cell({ column, figures, withheld, converted }: { column: FigureColumn; figures: StatisticsFigures; withheld: boolean; converted: boolean }) {
   const value = column.get(figures);
   // The own columns are the caller's own figures: never withheld from them.
   const own = column.id.startsWith('own_');
   if (withheld && figures.confidential && !own && (value === null || value === undefined)) return <Confidential />;
   if (column.kind === 'change') return <Change value={value} />;
   if (column.kind === 'share') return <span style={{ whiteSpace: 'nowrap' }}>{value ? formatPercent(value) : '–'}</span>;
-  return <Num value={value} />;
+  return <Num value={value} money={converted && column.money} />;
 }
 
 /** The key column stays in view while the figures scroll sideways (phones). */
@@ -154,6 +166,8 @@ export function StatisticsTable({
   label,
   ranked = false,
   withheld = true,
+  converted = false,
+  coverageDiffers = false,
 }: {
   rows: StatisticsRow[];
   totals: StatisticsFigures;
@@ -171,9 +185,16 @@ export function StatisticsTable({
    * (the market's approvers), a missing figure of a row flagged confidential is just missing.
    */
   withheld?: boolean;
+  /** Values were converted into another currency: shown at 2 decimals. */
+  converted?: boolean;
+  /** The period's coverage differs from the one it is compared with: each change column is marked. */
+  coverageDiffers?: boolean;
 }) {
   const { t } = useTranslation();
-  const columns = figureColumns(t, view, withShare, withOwn);
+  const phone = useMediaQuery(PHONE);
+  const columns = figureColumns(t, view, withShare, withOwn).map((c) =>
+    coverageDiffers && c.kind === 'change' ? { ...c, label: `${c.label} ${COVERAGE_MARK}` } : c,
+  );
   const isOwn = (c: FigureColumn) => c.id.startsWith('own_');
   const marketColumns = columns.filter((c) => !isOwn(c));
   const ownColumns = columns.filter(isOwn);
@@ -231,6 +252,24 @@ export function StatisticsTable({
   }, [rows, ranked]);
 
   const contributors = (f: StatisticsFigures): ReactNode => (f.contributors === null ? '–' : f.contributors);
+  // A breakdown without rows (the total alone, or nothing approved) says "no figures" only when the total has none either.
+  const totalsEmpty = columns.every((c) => c.get(totals) == null) && !totals.confidential;
+
+  if (phone)
+    return (
+      <StatisticsCards
+        rows={sorted}
+        totals={totals}
+        columns={columns}
+        withheld={withheld}
+        converted={converted}
+        totalsEmpty={totalsEmpty}
+        ranks={ranks}
+        label={label}
+        onTrend={onTrend}
+        trendKeyId={trendKeyId}
+      />
+    );
 
   return (
     <ScrollArea type="auto" offsetScrollbars>
@@ -249,7 +288,7 @@ export function StatisticsTable({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {sorted.length === 0 && (
+          {sorted.length === 0 && totalsEmpty && (
             <Table.Tr>
               <Table.Td colSpan={columns.length + 4}>
                 <Text c="dimmed" ta="center" py="sm">
@@ -270,13 +309,13 @@ export function StatisticsTable({
               ) : (
                 marketColumns.map((c) => (
                   <Table.Td key={c.id} style={{ textAlign: 'right' }}>
-                    <Cell column={c} figures={row} withheld={withheld} />
+                    <Cell column={c} figures={row} withheld={withheld} converted={converted} />
                   </Table.Td>
                 ))
               )}
               {ownColumns.map((c) => (
                 <Table.Td key={c.id} style={{ textAlign: 'right' }}>
-                  <Cell column={c} figures={row} withheld={withheld} />
+                  <Cell column={c} figures={row} withheld={withheld} converted={converted} />
                 </Table.Td>
               ))}
               <Table.Td style={{ textAlign: 'right' }}>{contributors(row)}</Table.Td>
@@ -303,7 +342,7 @@ export function StatisticsTable({
             <Table.Td style={STICKY}>{t('statistics.total')}</Table.Td>
             {columns.map((c) => (
               <Table.Td key={c.id} style={{ textAlign: 'right' }}>
-                <Cell column={c} figures={totals} withheld={withheld} />
+                <Cell column={c} figures={totals} withheld={withheld} converted={converted} />
               </Table.Td>
             ))}
             <Table.Td style={{ textAlign: 'right' }}>{contributors(totals)}</Table.Td>
@@ -312,5 +351,106 @@ export function StatisticsTable({
         </Table.Tfoot>
       </Table>
     </ScrollArea>
+  );
+}
+
+/**
+ * A breakdown at phone width: one card per row (the total first), each figure under its own
+ * label, a withheld row saying so in words, nothing wider than the screen.
+ */
+function StatisticsCards({
+  rows,
+  totals,
+  columns,
+  withheld,
+  converted,
+  totalsEmpty,
+  ranks,
+  label,
+  onTrend,
+  trendKeyId,
+}: {
+  rows: StatisticsRow[];
+  totals: StatisticsFigures;
+  columns: FigureColumn[];
+  withheld: boolean;
+  converted: boolean;
+  totalsEmpty: boolean;
+  ranks: Map<number, number> | null;
+  label: string;
+  onTrend?: (row: StatisticsRow) => void;
+  trendKeyId?: number | null;
+}) {
+  const { t } = useTranslation();
+  const card = (title: string, figures: StatisticsFigures, key: string, row?: StatisticsRow) => {
+    const hidden = withheld && figures.confidential && columns.filter((c) => !c.id.startsWith('own_')).every((c) => c.get(figures) == null);
+    const shown = hidden ? columns.filter((c) => c.id.startsWith('own_')) : columns;
+    return (
+      <Paper
+        key={key}
+        withBorder
+        radius="md"
+        p="sm"
+        data-testid="statistics-card"
+        data-confidential={figures.confidential || undefined}
+        bg={row ? undefined : 'var(--mantine-color-default-hover)'}
+      >
+        <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
+          <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {row && ranks ? `${ranks.get(row.key.id) ?? '–'}. ` : ''}
+            {title}
+          </Text>
+          {row && onTrend && (
+            <ActionIcon
+              variant={trendKeyId === row.key.id ? 'filled' : 'light'}
+              size="md"
+              aria-label={t('statistics.trend.show_for', { name: title })}
+              onClick={() => onTrend(row)}
+            >
+              <TrendIcon />
+            </ActionIcon>
+          )}
+        </Group>
+        {hidden && (
+          <Group gap="xs" mt={4} wrap="nowrap" align="flex-start">
+            <Confidential />
+            <Text size="xs" c="dimmed">
+              {t('statistics.confidential_hint')}
+            </Text>
+          </Group>
+        )}
+        {shown.length > 0 && (
+          <SimpleGrid cols={2} spacing="xs" verticalSpacing={4} mt={6}>
+            {shown.map((c) => (
+              <Stack key={c.id} gap={0}>
+                <Text size="xs" c="dimmed">
+                  {c.label}
+                </Text>
+                <Text size="sm">
+                  <Cell column={c} figures={figures} withheld={withheld} converted={converted} />
+                </Text>
+              </Stack>
+            ))}
+            <Stack gap={0}>
+              <Text size="xs" c="dimmed">
+                {t('statistics.col.contributors')}
+              </Text>
+              <Text size="sm">{figures.contributors === null ? '–' : figures.contributors}</Text>
+            </Stack>
+          </SimpleGrid>
+        )}
+      </Paper>
+    );
+  };
+  return (
+    <Stack gap="xs" aria-label={label} data-testid="statistics-cards">
+      {card(t('statistics.total'), totals, 'total')}
+      {rows.length === 0 && totalsEmpty && (
+        <Text c="dimmed" ta="center" py="sm">
+          {t('statistics.no_figures')}
+        </Text>
+      )}
+      {rows.map((row) => card(keyLabel(row.key), row, String(row.key.id), row))}
+    </Stack>
   );
 }

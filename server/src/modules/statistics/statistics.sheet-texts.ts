@@ -1,0 +1,71 @@
+import type { Locale } from '@mss/contracts/enums';
+import { fillPlaceholders, type MessageParams } from '@mss/contracts/messages';
+
+/*
+ * The texts of the statistics downloads (xlsx and csv): the header block and the column titles.
+ * Only the server writes them, so they live here and not in the shared catalogue the browser
+ * loads with its first screen (docs/performance.md, the first-load budget).
+ */
+const enUS = {
+  market: 'Market',
+  cluster: 'Cluster',
+  company: 'Company',
+  period: 'Period',
+  currency: 'Currency',
+  rate: 'Rate',
+  rate_value: ':rate (:from to :to, valid from :valid_from)',
+  no_rate: 'None (the market currency)',
+  coverage: 'Coverage',
+  coverage_value: 'approved :approved of :expected',
+  coverage_last_year: 'Coverage last year (:period)',
+  coverage_last_year_column: 'Coverage last year',
+  note: 'Note',
+  note_coverage_differs: "The coverage differs from last year's: the changes compare figures of unequal sets of companies, not only a change in sales.",
+  note_cluster_no_last_year: "Markets without a period a year earlier (:markets) count in this year's figures only: the changes are not like with like.",
+  note_confidential: 'Confidential figures (too few companies, one dominant company, or figures from which such a figure could be worked out) are not shown.',
+  note_provisional: 'Provisional: the period is not published, and reports not yet approved are counted.',
+  key: 'Key',
+  code: 'Code',
+  name: 'Name',
+  volume: 'Volume',
+  value: 'Value',
+  volume_last_year: 'Volume last year',
+  value_last_year: 'Value last year',
+  volume_change_pct: 'Volume change %',
+  value_change_pct: 'Value change %',
+  ytd_volume: 'Volume year to date',
+  ytd_value: 'Value year to date',
+  ytd_volume_last_year: 'Volume year to date last year',
+  ytd_value_last_year: 'Value year to date last year',
+  ytd_volume_change_pct: 'Volume year to date change %',
+  ytd_value_change_pct: 'Value year to date change %',
+  volume_share_pct: 'Volume share %',
+  value_share_pct: 'Value share %',
+  contributors: 'Companies',
+  confidential: 'Confidential',
+  yes: 'yes',
+  own_volume: 'Own volume',
+  own_value: 'Own value',
+  own_volume_last_year: 'Own volume last year',
+  own_value_last_year: 'Own value last year',
+  own_volume_change_pct: 'Own volume change %',
+  own_value_change_pct: 'Own value change %',
+  own_volume_share_pct: 'Own volume share %',
+  own_value_share_pct: 'Own value share %',
+  total: 'Total',
+} as const;
+
+export type SheetTextKey = keyof typeof enUS;
+
+/** Only en-US is filled (spec §1); the other locales fall back to it key by key, as the shared catalogue does. */
+const catalogues: Record<Locale, Partial<Record<SheetTextKey, string>>> = {
+  'en-US': enUS,
+  'sv-SE': {},
+  'fi-FI': {},
+  'dk-DK': {},
+  'no-NO': {},
+};
+
+export function sheetText(locale: Locale, key: SheetTextKey, params?: MessageParams): string {
+  return fillPlaceholders(catalogues[locale]?.[key] ?? enUS[key], params);
+}
