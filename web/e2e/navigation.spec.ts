@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { PRODUCT, signIn } from './helpers.ts';
 
 test.describe('navigation and permissions', () => {
@@ -79,17 +79,49 @@ test.describe('navigation and permissions', () => {
       await page.goto(path);
       await page.waitForLoadState('networkidle');
       await expect(page.getByRole('table').first()).toBeVisible();
-      const problems = await page.evaluate(() => {
-        const found: string[] = [];
-        if (document.documentElement.scrollWidth > window.innerWidth + 1) found.push(`the page is ${document.documentElement.scrollWidth} px wide`);
-        for (const el of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
-          if (getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1 && el.textContent?.trim())
-            found.push(`"${el.textContent.trim()}" is cut`);
-        }
-        return found;
-      });
-      expect(problems, path).toEqual([]);
+      expect(await phoneProblems(page), path).toEqual([]);
     }
+  });
+
+  test('at phone width statistics and approvals read as cards: no table, nothing wider than the screen, a confidential row said in words', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, 'viewer@demo.test');
+    await page.goto('/statistics');
+    const cards = page.getByTestId('statistics-card');
+    await expect(cards.first()).toBeVisible();
+    await expect(page.getByTestId('statistics-table')).toHaveCount(0);
+    // Sweden's latest published period has confidential codes: their cards say so, with no figure.
+    const withheld = page.locator('[data-testid="statistics-card"][data-confidential]').first();
+    await expect(withheld.getByTestId('confidential')).toBeVisible();
+    await expect(withheld).toContainText('Withheld so that no company can read another company’s figures.');
+    expect(await phoneProblems(page), '/statistics').toEqual([]);
+
+    await page.context().clearCookies();
+    await signIn(page, 'cluster-viewer@demo.test');
+    await page.goto('/cluster-statistics');
+    await expect(page.getByTestId('statistics-card').first()).toBeVisible();
+    await expect(page.getByTestId('cluster-table')).toHaveCount(0);
+    expect(await phoneProblems(page), '/cluster-statistics').toEqual([]);
+
+    await page.context().clearCookies();
+    await signIn(page, 'market-admin@demo.test');
+    const periods = await page.evaluate(
+      async () => (await (await fetch('/api/v1/periods', { headers: { 'x-requested-with': 'XMLHttpRequest' } })).json()).data,
+    );
+    type Listed = { uuid: string; title: string; report_count: number; market: { iso_code: string }; coverage: { approved: number; expected: number } };
+    // Other specs approve reports of Sweden 2026-10: the counts are read, not assumed.
+    const october = (periods as Listed[]).find((p) => p.title === '2026-10' && p.market.iso_code === 'SE')!;
+    await page.goto(`/approval-list/${october.uuid}`);
+    const approvals = page.getByTestId('approval-card');
+    await expect(approvals).toHaveCount(october.report_count);
+    await expect(page.getByTestId('approval-coverage')).toContainText(`${october.coverage.approved} of ${october.coverage.expected} approved`);
+    // Each status whole on its card (not cut to "Waiting for co…").
+    await expect(approvals.locator('.mantine-Badge-label', { hasText: /^Approved$/ })).toHaveCount(october.coverage.approved);
+    expect(await phoneProblems(page), '/approval-list').toEqual([]);
+    // The status filter leaves the reports of one status.
+    await page.getByTestId('approval-status-filter').click();
+    await page.getByRole('option', { name: `Approved (${october.coverage.approved})` }).click();
+    await expect(approvals).toHaveCount(october.coverage.approved);
   });
 
   test('the user guide opens from the navbar', async ({ page }) => {
@@ -103,3 +135,17 @@ test.describe('navigation and permissions', () => {
     await expect(page).toHaveTitle(`User guide - ${PRODUCT}`);
   });
 });
+
+/** What a phone-width page does wrong: scrolls sideways, or cuts a text to an ellipsis. */
+async function phoneProblems(page: Page): Promise<string[]> {
+  await page.waitForLoadState('networkidle');
+  return page.evaluate(() => {
+    const found: string[] = [];
+    if (document.documentElement.scrollWidth > window.innerWidth + 1) found.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
+      if (getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1 && el.textContent?.trim())
+        found.push(`"${el.textContent.trim()}" is cut`);
+    }
+    return found;
+  });
+}

@@ -48,6 +48,11 @@ async function swedenPeriod(api: APIRequestContext, title: string): Promise<{ ma
 
 /** A decimal string of the API as the screens write it in en-US ("865200.0000" → "865,200"). */
 const shown = (decimal: string) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 20 }).format(decimal as Intl.StringNumericLiteral);
+/** A converted value as the screen shows it: 2 decimals (the downloads keep every decimal). */
+const money = (decimal: string) =>
+  new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2, roundingMode: 'halfExpand' }).format(
+    decimal as Intl.StringNumericLiteral,
+  );
 /** A percentage of the API as the screens write it ("18.3" → "18.3 %"). */
 const percent = (decimal: string) =>
   `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(decimal as Intl.StringNumericLiteral)}\u00a0%`;
@@ -115,7 +120,7 @@ test.describe('statistics', () => {
     await expect(page.getByTestId('currency-line')).toHaveText(/^Values in EUR: 1 SEK = 0\.0874 EUR \(rate valid from Jul 1, 2026\)/);
     const groups = await dataOf<Market>(page.request, `/api/v1/statistics/market?period_uuid=${periodUuid}&by=code_group&currency=EUR`);
     const agriculture = groups.rows.find((r) => r.key.title === 'Agriculture')!;
-    await expect(await cellUnder(table, row(page, 'Agriculture'), 'Value')).toHaveText(shown(agriculture.value!));
+    await expect(await cellUnder(table, row(page, 'Agriculture'), 'Value')).toHaveText(money(agriculture.value!));
 
     // Back to codes, still in euros: what the viewer's answer says, and what Sweden's approver (who
     // sees everything) knows of the withheld rows.
@@ -126,7 +131,7 @@ test.describe('statistics', () => {
     const approverApi = await apiAs('market-admin@demo.test');
     const full = await dataOf<Market>(approverApi, `/api/v1/statistics/market?${query}`);
     const tractors = mine.rows.find((r) => r.key.code === '1001')!;
-    await expect(await cellUnder(table, row(page, '1001 Tractors below 50 hp'), 'Value')).toHaveText(shown(tractors.value!));
+    await expect(await cellUnder(table, row(page, '1001 Tractors below 50 hp'), 'Value')).toHaveText(money(tractors.value!));
     const hidden = full.rows.filter((r) => r.confidential);
     // The two codes one company sells alone, and the cells hidden with them.
     expect(hidden.map((r) => r.key.code)).toEqual(expect.arrayContaining(['2001', '3006']));
@@ -135,7 +140,10 @@ test.describe('statistics', () => {
     const withheld = hidden.flatMap((r) => [r.volume!, r.value!]);
     const withheldValues = hidden.map((r) => r.value!);
     for (const figure of withheld) expect(figure, 'the approver sees the figures of the confidential rows').toMatch(/^\d+\.\d{4}$/);
-    for (const figure of withheldValues) await expect(table).not.toContainText(shown(figure));
+    for (const figure of withheldValues) {
+      await expect(table).not.toContainText(shown(figure));
+      await expect(table).not.toContainText(money(figure));
+    }
 
     // xlsx: the link downloads the table on screen.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download xlsx' }).click()]);
@@ -242,6 +250,11 @@ test.describe('statistics', () => {
     await expect(field(page, 'Period')).toHaveValue('2026-10 · not published');
     await expect(page.getByTestId('provisional')).toContainText('Provisional figures');
     await expect(page.getByTestId('coverage')).toHaveText('Approved 2 of 5');
+    // 2025-10 had all five approved: every change says it compares unequal coverage, and the
+    // trend draws 2026-10 apart from its line.
+    await expect(page.getByTestId('coverage-differs')).toContainText('† Coverage differs from 2025-10 (approved 5 of 5 then)');
+    await expect(page.getByTestId('statistics-table').getByRole('columnheader', { name: /^Change †/ })).toHaveCount(2);
+    await expect(page.getByTestId('trend-coverage-differs')).toContainText('2026-10 approved 2 of 5, a year earlier 5 of 5');
 
     await page.getByTestId('breakdown').getByText('Company', { exact: true }).click();
     await expect(page).toHaveURL(/[?&]by=company(&|$)/);
@@ -293,7 +306,7 @@ test.describe('statistics', () => {
     await expect(page.getByTestId('currency-line')).toHaveText(/^Values in EUR/);
     await expect(page.getByTestId('coverage')).toHaveText('Approved 9 of 9');
     const totals = table.locator('tfoot tr');
-    await expect(totals).toContainText(shown(answer.totals.value!));
+    await expect(totals).toContainText(money(answer.totals.value!));
     await expect(row(page, '1001 Tractors below 50 hp')).toBeVisible();
   });
 });

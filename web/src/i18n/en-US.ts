@@ -250,6 +250,8 @@ export const uiEnUS = {
   'reporting.approval.select_all': 'Select all reports waiting for approval',
   'reporting.approval.select': 'Select the report of {{company}}',
   'reporting.approval.open': 'Open',
+  'reporting.approval.status_filter': 'Status',
+  'reporting.approval.status_all': 'All ({{count}})',
   'reporting.import.template': 'Download template',
   'reporting.import.copy_previous': 'Copy from previous period',
   'reporting.import.report_imports': 'Imports of this report',

@@ -113,6 +113,8 @@ function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistic
               </Stack>
             );
           })}
+        </SimpleGrid>
+        <SimpleGrid cols={3} spacing="xs" verticalSpacing={4} mt={4}>
           <Stack gap={0}>
             <Text size="xs" c="dimmed">
               {t('statistics.cluster.total')}

@@ -382,6 +382,17 @@ function StatisticsCards({
   trendKeyId?: number | null;
 }) {
   const { t } = useTranslation();
+  const figure = (c: FigureColumn, figures: StatisticsFigures) => (
+    <Stack key={c.id} gap={0}>
+      <Text size="xs" c="dimmed">
+        {/* On its line after the volume or value, last year's needs no more words. */}
+        {c.id.endsWith('_last_year') ? t('statistics.col.last_year') : c.label}
+      </Text>
+      <Text size="sm">
+        <Cell column={c} figures={figures} withheld={withheld} converted={converted} />
+      </Text>
+    </Stack>
+  );
   const card = (title: string, figures: StatisticsFigures, key: string, row?: StatisticsRow) => {
     const hidden = withheld && figures.confidential && columns.filter((c) => !c.id.startsWith('own_')).every((c) => c.get(figures) == null);
     const shown = hidden ? columns.filter((c) => c.id.startsWith('own_')) : columns;
@@ -420,24 +431,21 @@ function StatisticsCards({
           </Group>
         )}
         {shown.length > 0 && (
-          <SimpleGrid cols={2} spacing="xs" verticalSpacing={4} mt={6}>
-            {shown.map((c) => (
-              <Stack key={c.id} gap={0}>
+          <>
+            {/* Volume and value each on a line: the figure, last year's and the change. */}
+            <SimpleGrid cols={3} spacing="xs" verticalSpacing={4} mt={6}>
+              {shown.slice(0, hidden ? 0 : 6).map((c) => figure(c, figures))}
+            </SimpleGrid>
+            <SimpleGrid cols={3} spacing="xs" verticalSpacing={4} mt={4}>
+              {shown.slice(hidden ? 0 : 6).map((c) => figure(c, figures))}
+              <Stack gap={0}>
                 <Text size="xs" c="dimmed">
-                  {c.label}
+                  {t('statistics.col.contributors')}
                 </Text>
-                <Text size="sm">
-                  <Cell column={c} figures={figures} withheld={withheld} converted={converted} />
-                </Text>
+                <Text size="sm">{figures.contributors === null ? '–' : figures.contributors}</Text>
               </Stack>
-            ))}
-            <Stack gap={0}>
-              <Text size="xs" c="dimmed">
-                {t('statistics.col.contributors')}
-              </Text>
-              <Text size="sm">{figures.contributors === null ? '–' : figures.contributors}</Text>
-            </Stack>
-          </SimpleGrid>
+            </SimpleGrid>
+          </>
         )}
       </Paper>
     );
