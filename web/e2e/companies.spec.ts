@@ -30,10 +30,11 @@ test.describe('companies', () => {
     expect(user.status()).toBe(201);
 
     await page.goto('/companies');
-    // The demo's companies by name: Bergen, Fjord, Göta, Nordlys, Sisu, Skåne, Troms, Vasa.
+    // The demo's companies by name: Bergen, Fjord, Fyn, Göta, Jylland, Karelia, Lappi, Nordlys, …
     await expect(page.getByRole('row').nth(1)).toContainText('Bergen Traktor AS');
     await expect(page.getByRole('row').nth(2)).toContainText('Fjord Equipment AS');
-    await expect(page.getByRole('row').nth(5)).toContainText('Sisu Machines Oy');
+    await expect(page.getByRole('row').nth(3)).toContainText('Fyn Landbrug A/S');
+    await expect(page.getByRole('row').nth(5)).toContainText('Jylland Maskiner A/S');
     await page.getByRole('link', { name: 'Add' }).click();
     await page.getByRole('textbox', { name: 'Name' }).fill('Aurora Parts AB');
     await save(page);

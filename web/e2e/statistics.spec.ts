@@ -12,6 +12,7 @@ import { apiAs, pick, row, signIn } from './helpers.ts';
 interface Figures {
   volume: string | null;
   value: string | null;
+  value_change_pct?: string | null;
   confidential: boolean;
   own_volume?: string | null;
   own_value?: string | null;
@@ -80,12 +81,18 @@ test.describe('statistics', () => {
     test.setTimeout(60_000);
     await signIn(page, 'viewer@demo.test');
     const card = page.getByTestId('dashboard-statistics');
-    await expect(card).toContainText('Sweden');
-    // Finland (the viewer's other market) has no period.
-    await expect(card).toContainText('No period published yet');
-    await card.getByRole('link', { name: 'Latest published: 2026-09' }).click();
-
+    // Each of the viewer's markets with its latest published figures: the total value as the
+    // statistics answer it, the change against a year earlier, the coverage and a sparkline.
     const { marketId, periodUuid } = await swedenPeriod(page.request, '2026-09');
+    const sweden = card.getByTestId('dashboard-market-figures').filter({ hasText: 'Sweden' });
+    const total = await dataOf<Market>(page.request, `/api/v1/statistics/market?period_uuid=${periodUuid}&by=total`);
+    await expect(sweden.getByTestId('dashboard-total')).toHaveText(shown(total.totals.value!));
+    await expect(sweden).toContainText(`+${total.totals.value_change_pct} % against a year earlier`.replace(' %', '\u00a0%'));
+    await expect(sweden).toContainText('Approved 5 of 5');
+    await expect(sweden.locator('svg.recharts-surface')).toBeVisible();
+    await expect(card.getByTestId('dashboard-market-figures').filter({ hasText: 'Finland' })).toContainText('Latest published: 2026-09');
+    await sweden.getByRole('link', { name: 'Latest published: 2026-09' }).click();
+
     await expect(page).toHaveURL(new RegExp(`/statistics\\?market=${marketId}&period=${periodUuid}$`));
     await expect(field(page, 'Market')).toHaveValue('Sweden (SE)');
     await expect(field(page, 'Period')).toHaveValue('2026-09');
@@ -288,7 +295,7 @@ test.describe('statistics', () => {
     const choices = await dataOf<{ clusters: { id: number; name: string }[] }>(api, '/api/v1/statistics/choices');
     const nordic = choices.clusters.find((c) => c.name === 'Nordic')!;
     const answer = await dataOf<Cluster>(api, `/api/v1/statistics/cluster?cluster_id=${nordic.id}&month=2026-09&by=code&currency=EUR`);
-    expect(answer.markets.map((m) => m.market.iso_code).sort()).toEqual(['NO', 'SE']);
+    expect(answer.markets.map((m) => m.market.iso_code).sort()).toEqual(['DK', 'FI', 'NO', 'SE']);
 
     await signIn(page, 'cluster-viewer@demo.test');
     await page.goto('/cluster-statistics');
@@ -303,8 +310,11 @@ test.describe('statistics', () => {
     await expect(table.getByRole('columnheader', { name: 'Cluster total' })).toBeVisible();
     await expect(table.getByRole('columnheader', { name: 'SE', exact: true })).toBeVisible();
     await expect(table.getByRole('columnheader', { name: 'NO', exact: true })).toBeVisible();
+    await expect(table.getByRole('columnheader', { name: 'DK', exact: true })).toBeVisible();
+    await expect(table.getByRole('columnheader', { name: 'FI', exact: true })).toBeVisible();
     await expect(page.getByTestId('currency-line')).toHaveText(/^Values in EUR/);
-    await expect(page.getByTestId('coverage')).toHaveText('Approved 9 of 9');
+    // Sweden 5, Norway 4, Finland 4 and Denmark 4 companies, all approved.
+    await expect(page.getByTestId('coverage')).toHaveText('Approved 17 of 17');
     const totals = table.locator('tfoot tr');
     await expect(totals).toContainText(money(answer.totals.value!));
     await expect(row(page, '1001 Tractors below 50 hp')).toBeVisible();

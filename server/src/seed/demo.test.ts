@@ -39,8 +39,33 @@ describe('demo data', () => {
     expect(await total(releases)).toBe(1);
     expect(await total(informationModals)).toBe(1);
     // Sweden and Norway: 2025-01 to 2026-10, monthly; 5 companies report in Sweden, 4 in Norway.
-    expect(await total(periods)).toBe(44);
-    expect(await total(reports)).toBe(22 * 5 + 22 * 4);
+    // Finland and Denmark: 2025-09 to 2026-10, 4 companies each.
+    expect(await total(periods)).toBe(22 * 2 + 14 * 2);
+    expect(await total(reports)).toBe(22 * 5 + 22 * 4 + 14 * 4 + 14 * 4);
+  });
+
+  it('then every role that views statistics has published figures of each of its markets on first sign-in, compared with last year', async () => {
+    for (const email of ['viewer@demo.test', 'just-stats@demo.test', 'company@demo.test', 'cluster-viewer@demo.test']) {
+      const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: XHR, payload: { email, password: DEMO_PASSWORD } });
+      const cookie = `mss_session=${login.cookies[0]!.value}`;
+      const periods = (await t.app.inject({ url: '/api/v1/periods', headers: { cookie } })).json().data as {
+        uuid: string;
+        published: boolean;
+        starts_on: string;
+        market: { iso_code: string };
+      }[];
+      const markets = [...new Set(periods.map((p) => p.market.iso_code))].sort();
+      expect(markets.length, email).toBeGreaterThan(0);
+      for (const iso of markets) {
+        const latest = periods.filter((p) => p.market.iso_code === iso && p.published).sort((a, b) => b.starts_on.localeCompare(a.starts_on))[0];
+        expect(latest, `${email} ${iso}`).toBeDefined();
+        const res = await t.app.inject({ url: `/api/v1/statistics/market?period_uuid=${latest!.uuid}&by=total`, headers: { cookie } });
+        expect(res.statusCode, `${email} ${iso}: ${res.body}`).toBe(200);
+        const data = res.json().data;
+        expect(data.totals.value, `${email} ${iso}`).toMatch(/^\d+\.\d+$/);
+        expect(data.totals.value_change_pct, `${email} ${iso}`).not.toBeNull();
+      }
+    }
   });
 
   it('then the reporter has the October reports to do and the approved September ones to compare with', async () => {

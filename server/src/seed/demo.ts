@@ -94,23 +94,43 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
       .insert(companies)
       .values([{ name: 'Göta Maskin AB' }, { name: 'Vasa Agri AB' }, { name: 'Skåne Lantbruk AB' }, { name: 'Bergen Traktor AS' }, { name: 'Troms Maskin AS' }])
       .returning();
-    await tx
-      .insert(companyOrganizations)
-      .values([nordlys!, fjord!, sisu!, gota!, vasa!, skane!, bergen!, troms!].map((c) => ({ company_id: c.id, organization_id: nordic!.id })));
+    // Finland and Denmark report since 2025-09: a year and a month, so their latest published period
+    // compares with last year's (viewers of Finland, just-stats of Denmark, the company user).
+    const [lappi, karelia, pohjola, jylland, fyn, sjaelland] = await tx
+      .insert(companies)
+      .values([
+        { name: 'Lappi Kone Oy' },
+        { name: 'Karelia Agri Oy' },
+        { name: 'Pohjola Traktori Oy' },
+        { name: 'Jylland Maskiner A/S' },
+        { name: 'Fyn Landbrug A/S' },
+        { name: 'Sjælland Entreprenør A/S' },
+      ])
+      .returning();
+    await tx.insert(companyOrganizations).values(
+      [nordlys!, fjord!, sisu!, gota!, vasa!, skane!, bergen!, troms!, lappi!, karelia!, pohjola!, jylland!, fyn!, sjaelland!].map((c) => ({
+        company_id: c.id,
+        organization_id: nordic!.id,
+      })),
+    );
     // Company markets: where a company reports. Sisu's carry roles, so that its users act through them.
-    await tx.insert(companyMarkets).values([
-      { company_id: nordlys!.id, market_id: se!.id },
-      { company_id: nordlys!.id, market_id: no!.id },
-      { company_id: fjord!.id, market_id: no!.id },
-      { company_id: fjord!.id, market_id: dk!.id },
-      { company_id: sisu!.id, market_id: fi!.id, roles: ['company', 'reporter'] },
-      { company_id: sisu!.id, market_id: se!.id, roles: ['company'] },
-      { company_id: gota!.id, market_id: se!.id },
-      { company_id: vasa!.id, market_id: se!.id },
-      { company_id: skane!.id, market_id: se!.id },
-      { company_id: bergen!.id, market_id: no!.id },
-      { company_id: troms!.id, market_id: no!.id },
-    ]);
+    await tx
+      .insert(companyMarkets)
+      .values([
+        { company_id: nordlys!.id, market_id: se!.id },
+        { company_id: nordlys!.id, market_id: no!.id },
+        { company_id: fjord!.id, market_id: no!.id },
+        { company_id: fjord!.id, market_id: dk!.id },
+        { company_id: sisu!.id, market_id: fi!.id, roles: ['company', 'reporter'] },
+        { company_id: sisu!.id, market_id: se!.id, roles: ['company'] },
+        { company_id: gota!.id, market_id: se!.id },
+        { company_id: vasa!.id, market_id: se!.id },
+        { company_id: skane!.id, market_id: se!.id },
+        { company_id: bergen!.id, market_id: no!.id },
+        { company_id: troms!.id, market_id: no!.id },
+        ...[lappi!, karelia!, pohjola!].map((c) => ({ company_id: c.id, market_id: fi!.id })),
+        ...[jylland!, fyn!, sjaelland!].map((c) => ({ company_id: c.id, market_id: dk!.id })),
+      ]);
 
     // Codes: numeric ranges make the sections; groups cut across them.
     const sectionRows = await tx
@@ -194,6 +214,12 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
         ...[...codeIds('10'), ...codeIds('11'), ...partsButBatteries].map((code_id) => ({ company_id: skane!.id, code_id })),
         ...[...codeIds('10'), ...codeIds('20'), ...codeIds('30')].map((code_id) => ({ company_id: bergen!.id, code_id })),
         ...[...codeIds('10'), ...codeIds('20'), ...codeIds('30')].map((code_id) => ({ company_id: troms!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('11'), ...codeIds('30')].map((code_id) => ({ company_id: lappi!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('11'), ...earthMovingButSmall, ...partsButBatteries].map((code_id) => ({ company_id: karelia!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('20'), ...codeIds('30')].map((code_id) => ({ company_id: pohjola!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('11'), ...codeIds('20'), ...codeIds('30')].map((code_id) => ({ company_id: jylland!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('11'), ...codeIds('30')].map((code_id) => ({ company_id: fyn!.id, code_id })),
+        ...[...codeIds('10'), ...codeIds('11'), ...codeIds('20'), ...partsButBatteries].map((code_id) => ({ company_id: sjaelland!.id, code_id })),
       ]);
 
     // Conversions between the four currencies and EUR (rate: multiply to convert), from 2025 on, so
@@ -224,8 +250,9 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
     });
     await tx.insert(informationModals).values({
       organization_id: nordic!.id,
-      title: 'Reporting for November is open',
-      body: 'Please upload your November figures by 10 December. Contact your market administrator if a code is missing.',
+      // The demo's open period is 2026-10, due on 10 November 2026.
+      title: 'October figures are due',
+      body: 'The October reports were due on 10 November. If yours is not submitted yet, please upload and submit it now. Contact your market administrator if a code is missing.',
       active: true,
     });
 
@@ -260,11 +287,12 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
       });
     }
 
-    // Reporting: 2025-01 to 2026-09 closed, approved and published (two years, so that statistics
-    // compare with last year and year to date); 2026-10 open. In October Nordlys and Sisu (who have
+    // Reporting: in Sweden and Norway 2025-01 to 2026-09 closed, approved and published (two years,
+    // so that statistics compare with last year and year to date), in Finland and Denmark from
+    // 2025-09; 2026-10 open everywhere. In October Nordlys and Sisu (who have
     // users) still have Ongoing reports; in Sweden two other companies are approved and one waits
     // for approval, so an approver sees provisional figures.
-    const reportingMarkets = [se!, no!];
+    const reportingMarkets = [se!, no!, fi!, dk!];
     const reportingCompanies: Record<number, { id: number; codeIds: number[] }[]> = {
       [se!.id]: [
         { id: nordlys!.id, codeIds: [...codeIds('10'), ...codeIds('30')] },
@@ -279,14 +307,26 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
         { id: bergen!.id, codeIds: [...codeIds('10'), ...codeIds('20'), ...codeIds('30')] },
         { id: troms!.id, codeIds: [...codeIds('10'), ...codeIds('20'), ...codeIds('30')] },
       ],
+      [fi!.id]: [
+        { id: sisu!.id, codeIds: [...codeIds('11'), ...codeIds('10'), ...earthMovingButSmall] },
+        { id: lappi!.id, codeIds: [...codeIds('10'), ...codeIds('11'), ...codeIds('30')] },
+        { id: karelia!.id, codeIds: [...codeIds('10'), ...codeIds('11'), ...earthMovingButSmall, ...partsButBatteries] },
+        { id: pohjola!.id, codeIds: [...codeIds('10'), ...codeIds('20'), ...codeIds('30')] },
+      ],
+      [dk!.id]: [
+        { id: fjord!.id, codeIds: codeIds('20') },
+        { id: jylland!.id, codeIds: [...codeIds('10'), ...codeIds('11'), ...codeIds('20'), ...codeIds('30')] },
+        { id: fyn!.id, codeIds: [...codeIds('10'), ...codeIds('11'), ...codeIds('30')] },
+        { id: sjaelland!.id, codeIds: [...codeIds('10'), ...codeIds('11'), ...codeIds('20'), ...partsButBatteries] },
+      ],
     };
     const admin = signInIds.get('admin@demo.test')!;
     const submitters: Record<number, number | undefined> = {
       [nordlys!.id]: signInIds.get('reporter@demo.test'),
       [sisu!.id]: signInIds.get('company@demo.test'),
     };
-    const months = demoMonths('2025-01', '2026-10');
     for (const market of reportingMarkets) {
+      const months = demoMonths(market.id === fi!.id || market.id === dk!.id ? '2025-09' : '2025-01', '2026-10');
       const periodRows = await tx
         .insert(periods)
         .values(

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
@@ -5,8 +6,10 @@ import { canInMarket } from '@mss/contracts/abilities';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { ReportingTasks } from './dashboard-tasks.tsx';
-import { DashboardStatistics } from './dashboard-statistics.tsx';
 import { SignInNotices } from './sign-in-notices.tsx';
+
+// The latest figures carry the charts: loaded after the first screen (docs/performance.md).
+const DashboardStatistics = lazy(() => import('./dashboard-statistics.tsx').then((m) => ({ default: m.DashboardStatistics })));
 
 function InfoCard({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -41,7 +44,9 @@ export function DashboardScreen(_props: ScreenProps) {
 
       <ReportingTasks />
 
-      <DashboardStatistics />
+      <Suspense fallback={null}>
+        <DashboardStatistics />
+      </Suspense>
 
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         <InfoCard label={t('dashboard.organization')} testId="dashboard-organization">

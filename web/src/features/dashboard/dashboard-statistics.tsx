@@ -1,19 +1,30 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueries } from '@tanstack/react-query';
-import { Anchor, Card, Group, Stack, Text } from '@mantine/core';
-import { periodQueries } from '../../api/periods.ts';
+import { Sparkline } from '@mantine/charts';
+import { Anchor, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { coverageDiffers, type TrendStatistics } from '@mss/contracts/statistics';
+import { statisticsQueries } from '../../api/statistics.ts';
 import { useMarketsWith } from '../../lib/markets.ts';
+import { Change, COVERAGE_MARK, LockIcon, Num } from '../statistics/statistics-table.tsx';
+
+/** The periods of the sparkline: a year and the latest, so the latest is compared with last year in the same answer. */
+const SPARK_PERIODS = 13;
 
 /**
- * The way from the dashboard to the figures: for each market whose statistics the user views,
- * its latest published period, one click from the statistics of that period.
+ * The latest figures of each market whose statistics the user views, on the dashboard: the total
+ * value of the latest published period, its change against last year, its coverage, and a
+ * sparkline of the last year (GET /statistics/trend: the same answer, with the same confidentiality,
+ * as the statistics screen's trend). One click opens the period's statistics. Loaded after the
+ * dashboard (it carries the charts), so the first screen stays within its budget.
  */
 export function DashboardStatistics() {
   const { t } = useTranslation();
   const { markets } = useMarketsWith('view-statistics');
   const shown = markets.slice(0, 12);
-  const periods = useQueries({ queries: shown.map((m) => ({ ...periodQueries.periods({ market_id: m.id }), meta: { handlesErrors: true } })) });
+  const trends = useQueries({
+    queries: shown.map((m) => ({ ...statisticsQueries.trend({ market_id: m.id, periods: SPARK_PERIODS }), meta: { handlesErrors: true } })),
+  });
   if (shown.length === 0) return null;
   return (
     <Card withBorder radius="md" padding="lg" data-testid="dashboard-statistics">
@@ -25,27 +36,77 @@ export function DashboardStatistics() {
           {t('statistics.open')}
         </Anchor>
       </Group>
-      <Stack gap={6}>
-        {shown.map((market, i) => {
-          const latest = [...(periods[i]?.data ?? [])].filter((p) => p.published).sort((a, b) => b.starts_on.localeCompare(a.starts_on))[0];
-          return (
-            <Group key={market.id} gap="sm" justify="space-between" wrap="nowrap">
-              <Text fw={600} size="sm">
-                {market.international_name}
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+        {shown.map((market, i) => (
+          <MarketFigures key={market.id} name={market.international_name} marketId={market.id} trend={trends[i]?.data} pending={!!trends[i]?.isPending} />
+        ))}
+      </SimpleGrid>
+    </Card>
+  );
+}
+
+function MarketFigures({ name, marketId, trend, pending }: { name: string; marketId: number; trend: TrendStatistics | undefined; pending: boolean }) {
+  const { t } = useTranslation();
+  // Published periods only: an approver's trend has the open period too, provisionally.
+  const points = (trend?.points ?? []).filter((p) => p.period.published);
+  const latest = points.at(-1);
+  return (
+    <Stack gap={4} p="sm" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 }} data-testid="dashboard-market-figures">
+      <Text fw={700} size="sm">
+        {name}
+      </Text>
+      {!latest ? (
+        <Text size="sm" c="dimmed">
+          {pending ? t('statistics.loading') : t('statistics.no_published_yet')}
+        </Text>
+      ) : (
+        <>
+          <Anchor component={Link} to={`/statistics?market=${marketId}&period=${latest.period.uuid}`} size="sm">
+            {t('statistics.latest_published', { title: latest.period.title })}
+          </Anchor>
+          <Group justify="space-between" align="flex-end" wrap="nowrap" gap="xs">
+            <Stack gap={0}>
+              <Text size="xs" c="dimmed">
+                {t('dashboard.total_value', { currency: trend!.currency })}
               </Text>
-              {latest ? (
-                <Anchor component={Link} to={`/statistics?market=${market.id}&period=${latest.uuid}`} size="sm">
-                  {t('statistics.latest_published', { title: latest.title })}
-                </Anchor>
-              ) : (
+              {latest.confidential && latest.value === null ? (
                 <Text size="sm" c="dimmed">
-                  {periods[i]?.isPending ? t('statistics.loading') : t('statistics.no_published_yet')}
+                  <LockIcon /> {t('statistics.confidential')}
+                </Text>
+              ) : (
+                <Text fw={700} size="lg" data-testid="dashboard-total">
+                  <Num value={latest.value} />
                 </Text>
               )}
-            </Group>
-          );
-        })}
-      </Stack>
-    </Card>
+              <Text size="sm">
+                <Change value={latest.value_change_pct} />{' '}
+                <Text span size="xs" c="dimmed">
+                  {t('dashboard.against_last_year')}
+                  {coverageDiffers(latest.coverage, latest.last_year_coverage) ? ` ${COVERAGE_MARK}` : ''}
+                </Text>
+              </Text>
+            </Stack>
+            {/* A picture of the last year's values (a number only to place a point, as in the trend chart; a withheld one is a gap). */}
+            <Sparkline
+              w={110}
+              h={44}
+              data={points.map((p) => (p.value === null ? null : Number(p.value)))}
+              connectNulls={false}
+              curveType="linear"
+              color="blue"
+              fillOpacity={0.15}
+              strokeWidth={1.5}
+              aria-label={t('dashboard.sparkline', { market: name })}
+            />
+          </Group>
+          <Text size="xs" c={latest.coverage.approved < latest.coverage.expected ? 'orange.8' : 'dimmed'}>
+            {t('statistics.coverage', latest.coverage)}
+            {coverageDiffers(latest.coverage, latest.last_year_coverage) && latest.last_year_coverage
+              ? ` · ${COVERAGE_MARK} ${t('dashboard.coverage_last_year', latest.last_year_coverage)}`
+              : ''}
+          </Text>
+        </>
+      )}
+    </Stack>
   );
 }

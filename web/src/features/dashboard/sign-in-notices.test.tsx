@@ -34,6 +34,22 @@ describe('the notices after sign-in', () => {
     expect(api.callsTo('POST', 'releases/4/view')).toHaveLength(1);
   });
 
+  it('when the release notes answer before the information modals, then the notes wait: the modal shows first, never the notes before it', async () => {
+    fakeApi()
+      .on('GET', 'information-modals/active', { body: { data: [modal] }, delay: 300 })
+      .on('GET', 'releases/unread', { body: { data: [release] } });
+    render(
+      <AppProviders>
+        <SignInNotices hasOrganization />
+      </AppProviders>,
+    );
+    // The notes have answered; until the modals have too, no dialog opens.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(await screen.findByText('Down on Friday.')).toBeTruthy();
+    expect(screen.queryByText('What is new in 2.1.0')).toBeNull();
+  });
+
   it('when the session has no organization (super-admin), then no information modals are asked for', async () => {
     const api = fakeApi().on('GET', 'releases/unread', { body: { data: [] } });
     render(

@@ -17,6 +17,9 @@ export function SignInNotices({ hasOrganization }: { hasOrganization: boolean })
   const dismiss = useDismissInformationModal();
   const view = useViewRelease();
 
+  // One at a time, in order: nothing until both lists are known, so that release notes never
+  // open first and then give way to an information modal that answered later.
+  if ((hasOrganization && modals.isPending) || releases.isPending) return null;
   const modal = modals.data?.[0];
   const release = modal ? undefined : releases.data?.[0];
   if (modal) {
