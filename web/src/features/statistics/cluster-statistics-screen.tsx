@@ -11,7 +11,8 @@ import { formatDecimal } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { TrendChart } from './statistics-charts.tsx';
 import { AnswerFacts, BreakdownPicker, CurrencyPicker, Downloads } from './statistics-screen.tsx';
-import { Change, Confidential, COVERAGE_MARK, keyLabel, Num, PHONE, STICKY } from './statistics-table.tsx';
+import { keyLabel, STICKY } from './statistics-table.tsx';
+import { Change, Confidential, COVERAGE_MARK, Num, PHONE } from '../../components/figures.tsx';
 
 /** The last 36 months, newest first ("2026-11"). */
 function recentMonths(now = new Date()): string[] {

@@ -13,7 +13,8 @@ import { useMarketParam } from '../../lib/markets.ts';
 import { formatPercent } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AnswerFacts, CurrencyPicker, Downloads } from './statistics-screen.tsx';
-import { Change, Confidential, COVERAGE_MARK, Num, STICKY } from './statistics-table.tsx';
+import { STICKY } from './statistics-table.tsx';
+import { Change, Confidential, COVERAGE_MARK, Num } from '../../components/figures.tsx';
 
 function CompanyTable({ answer }: { answer: CompanyStatistics }) {
   const { t } = useTranslation();

@@ -16,7 +16,8 @@ import { useMarketsWith } from '../../lib/markets.ts';
 import { formatDecimal } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { ShareChart, TrendChart } from './statistics-charts.tsx';
-import { keyLabel, LockIcon, StatisticsTable, type StatisticsView } from './statistics-table.tsx';
+import { keyLabel, StatisticsTable, type StatisticsView } from './statistics-table.tsx';
+import { LockIcon } from '../../components/figures.tsx';
 import { formatDate } from '../../lib/dates.ts';
 
 /** The market's periods the caller may open, newest first; published ones first choice. */

@@ -1,11 +1,11 @@
-import './texts.ts';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { ActionIcon, Badge, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { StatisticsFigures, StatisticsKey, StatisticsRow } from '@mss/contracts/statistics';
-import { compareDecimals, decimalSign, formatDecimal, formatMoney, formatPercent } from '../../lib/numbers.ts';
+import { compareDecimals, formatPercent } from '../../lib/numbers.ts';
+import { Change, Confidential, COVERAGE_MARK, Num, PHONE, TrendIcon } from '../../components/figures.tsx';
 
 /** Which figures the table shows: the period against last year, or the year to date against last year's. */
 export type StatisticsView = 'period' | 'ytd';
@@ -16,80 +16,6 @@ export function keyLabel(key: StatisticsKey): string {
   if ('title' in key) return key.title;
   return key.name;
 }
-
-/** A line icon drawn inline (no icon font or emoji to depend on). */
-function LineIcon({ size, children }: { size: number; children: ReactNode }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2.2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden
-    >
-      {children}
-    </svg>
-  );
-}
-
-/** A padlock. */
-export const LockIcon = ({ size = 12 }: { size?: number }) => (
-  <LineIcon size={size}>
-    <rect x="5" y="11" width="14" height="10" rx="2" />
-    <path d="M8 11V7a4 4 0 0 1 8 0v4" />
-  </LineIcon>
-);
-
-/** A small line chart. */
-export const TrendIcon = ({ size = 14 }: { size?: number }) => (
-  <LineIcon size={size}>
-    <path d="M3 17l6-6 4 4 8-8" />
-    <path d="M14 7h7v7" />
-  </LineIcon>
-);
-
-/** "Confidential" in place of a number: a figure the server withheld (DESIGN §8). */
-export function Confidential() {
-  const { t } = useTranslation();
-  return (
-    <Tooltip label={t('statistics.confidential_hint')} withArrow>
-      <Badge variant="light" color="gray" tt="none" size="sm" data-testid="confidential" leftSection={<LockIcon />}>
-        {t('statistics.confidential')}
-      </Badge>
-    </Tooltip>
-  );
-}
-
-/** A signed change, green up and red down, with the sign in the text (not by colour alone). */
-export function Change({ value }: { value: string | null | undefined }) {
-  if (value === null || value === undefined)
-    return (
-      <Text span c="dimmed">
-        –
-      </Text>
-    );
-  const sign = decimalSign(value);
-  return (
-    <Text span c={sign > 0 ? 'teal.8' : sign < 0 ? 'red.8' : undefined} style={{ whiteSpace: 'nowrap' }}>
-      {formatPercent(value, { signed: true })}
-    </Text>
-  );
-}
-
-/** A figure; `money`: a converted value, at the currency's usual 2 decimals (downloads keep it exact). */
-export const Num = ({ value, money = false }: { value: string | null | undefined; money?: boolean }) => (
-  <span style={{ whiteSpace: 'nowrap' }}>{value === null || value === undefined ? '–' : money ? formatMoney(value) : formatDecimal(value)}</span>
-);
-
-/** The mark beside a change compared over unequal coverage; the note that explains it starts with it. */
-export const COVERAGE_MARK = '†';
-
-/** A phone is narrower than this: breakdowns read as cards, one per row. */
-export const PHONE = '(max-width: 40em)';
 
 interface FigureColumn {
   id: string;

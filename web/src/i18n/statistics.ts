@@ -1,4 +1,4 @@
-import { i18n } from '../../i18n/index.ts';
+import { i18n } from './index.ts';
 
 /*
  * The statistics screens' texts. They load with those screens, not with the first screen (sign-in
