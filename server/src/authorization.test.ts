@@ -64,7 +64,15 @@ const REQUESTS: Record<string, Build> = {
   'POST /auth/token': () => ({ url: '/auth/token', payload: {} }),
   'POST /auth/forgot-password': () => ({ url: '/auth/forgot-password', payload: {} }),
   'POST /auth/reset-password': () => ({ url: '/auth/reset-password', payload: {} }),
+  // Another organization's uuid is valid only for a member of it (the admin of both): a fresh
+  // session, since switching ends the one that asked.
+  'POST /auth/organization': (_w, s, _t, side) =>
+    side === 'own'
+      ? { url: '/auth/organization', payload: { organization: 'not-a-uuid' } }
+      : { url: '/auth/organization', payload: { organization: s.organizationUuid }, freshSession: true },
   'GET /users/me': () => ({ url: '/users/me' }),
+  'PUT /users/me': () => ({ url: '/users/me', payload: {} }),
+  'PUT /users/me/password': () => ({ url: '/users/me/password', payload: {} }),
   'GET /users/me/abilities': () => ({ url: '/users/me/abilities' }),
   'GET /protocol/enums/:locale': () => ({ url: '/protocol/enums/en-US' }),
 

@@ -63,3 +63,6 @@ export const tokenResponseSchema = z.object({
 
 /** device_name: 1 to 100 printable characters. */
 export const DEVICE_NAME_PATTERN = /^[\p{L}\p{N} ._\-:()@#/]{1,100}$/u;
+
+/** POST /auth/organization: a signed-in user of several organizations works in another one. */
+export const switchOrganizationBodySchema = z.strictObject({ organization: z.string().max(100) });

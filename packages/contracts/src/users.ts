@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { organizationRefSchema } from './auth.ts';
+import { MAX_PASSWORD_LENGTH, organizationRefSchema } from './auth.ts';
+import { LOCALES } from './enums.ts';
 
 export const roleRefSchema = z.object({ name: z.string() });
 export const marketRefSchema = z.object({
@@ -46,3 +47,23 @@ export const abilitySchema = z.object({
   entity_id: z.number().int().nullable(),
   entity_type: z.string().nullable(),
 });
+
+/**
+ * PUT /users/me: what a user changes of their own account (the profile screen). The e-mail, roles,
+ * markets and company stay the administrators'.
+ */
+export const profileBodySchema = z.strictObject({
+  first_name: z.string().trim().max(100),
+  last_name: z.string().trim().max(100),
+  phone: z.string().trim().max(50).nullable(),
+  locale: z.enum(LOCALES),
+});
+export type ProfileBody = z.infer<typeof profileBodySchema>;
+
+/** PUT /users/me/password: the current password, then the new one twice (spec: 8 characters or more, matching). */
+export const passwordChangeBodySchema = z.strictObject({
+  current_password: z.string().max(MAX_PASSWORD_LENGTH),
+  password: z.string().max(MAX_PASSWORD_LENGTH),
+  password_confirmation: z.string().max(MAX_PASSWORD_LENGTH),
+});
+export type PasswordChangeBody = z.infer<typeof passwordChangeBodySchema>;

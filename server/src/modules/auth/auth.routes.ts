@@ -5,6 +5,7 @@ import {
   messageResponseSchema,
   refreshResponseSchema,
   resetPasswordBodySchema,
+  switchOrganizationBodySchema,
   tokenBodySchema,
   tokenResponseSchema,
 } from '@mss/contracts/auth';
@@ -14,7 +15,16 @@ import type { App, AppContext } from '../../context.ts';
 import { requireSignedIn, resolvePrincipal, SESSION_COOKIE } from '../../auth/session-auth.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { localeOf } from '../../i18n.ts';
-import { checkCredentials, createSession, issueToken, refreshSession, requestPasswordReset, resetPassword, revokeSession } from './auth.service.ts';
+import {
+  checkCredentials,
+  createSession,
+  issueToken,
+  refreshSession,
+  requestPasswordReset,
+  resetPassword,
+  revokeSession,
+  switchOrganization,
+} from './auth.service.ts';
 
 const tags = ['auth'];
 
@@ -69,6 +79,25 @@ export function authRoutes(app: App, ctx: AppContext) {
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return reply.code(204).send();
   });
+
+  app.post(
+    '/auth/organization',
+    {
+      schema: {
+        tags,
+        summary: 'Work in another of your organizations; replaces the session cookie',
+        description: 'For a browser session of a user who belongs to the organization named (its uuid); the old session ends.',
+        body: switchOrganizationBodySchema,
+        response: { 200: refreshResponseSchema },
+      },
+      preValidation: requireSignedIn(ctx),
+    },
+    async (request, reply) => {
+      const session = await switchOrganization(ctx, principalOf(request), { organization: request.body.organization, ...clientOf(request) });
+      setSessionCookie(reply, session.token, session.expiresIn);
+      return { data: { expires_in: session.expiresIn } };
+    },
+  );
 
   app.post(
     '/auth/token',

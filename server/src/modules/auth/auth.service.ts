@@ -284,3 +284,64 @@ export async function resetPassword(ctx: AppContext, input: { token: string; ema
   });
   await ctx.db.delete(loginAttempts).where(eq(loginAttempts.email, normalizeEmail(reset.email)));
 }
+
+// ---------------------------------------------------------------------------------------------
+// The signed-in user's own account
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A user of several organizations works in another one without signing out: a new browser session
+ * in that organization, the old one revoked (its cookie stops working at once). An integration's
+ * token stays in the organization it was issued for.
+ */
+export async function switchOrganization(
+  ctx: AppContext,
+  principal: { userId: number; sessionId: number; sessionKind: 'session' | 'token'; organizationId: number | null },
+  input: { organization: string; ip: string; userAgent?: string },
+): Promise<NewSession> {
+  if (principal.sessionKind !== 'session') throw new AppError('forbidden', 'auth.organization_not_member');
+  const [chosen] = UUID_PATTERN.test(input.organization)
+    ? await ctx.db
+        .select({ id: organizations.id })
+        .from(userOrganizations)
+        .innerJoin(organizations, eq(organizations.id, userOrganizations.organization_id))
+        .where(and(eq(userOrganizations.user_id, principal.userId), eq(organizations.uuid, input.organization)))
+    : [];
+  if (!chosen) throw validationError('organization', 'auth.organization_not_member');
+  // The new session first: if anything fails, the user is still signed in where they were.
+  const session = await createSession(ctx, { userId: principal.userId, organizationId: chosen.id, kind: 'session', ip: input.ip, userAgent: input.userAgent });
+  await revokeSession(ctx, principal.sessionId);
+  return session;
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A user changes their own password: the current one first (wrong guesses count towards the
+ * sign-in throttle of the account), then the spec's rules for the new one. Every other session
+ * and token of the user ends; the one that changed it stays signed in.
+ */
+export async function changeOwnPassword(
+  ctx: AppContext,
+  principal: { userId: number; sessionId: number },
+  input: { current_password: string; password: string; password_confirmation: string; ip: string },
+): Promise<void> {
+  const [user] = await ctx.db.select({ email: users.email, password_hash: users.password_hash }).from(users).where(eq(users.id, principal.userId));
+  if (!user) throw new AppError('not_found', 'auth.user_not_found');
+  const email = normalizeEmail(user.email);
+  const wait = await throttledFor(ctx, email, input.ip);
+  if (wait > 0) throw new AppError('throttled', 'auth.throttle', { seconds: wait }, undefined, { 'Retry-After': String(wait) });
+  if (!(await verifyPassword(input.current_password, user.password_hash))) {
+    await recordFailure(ctx, email, input.ip);
+    throw validationError('current_password', 'auth.invalid_password');
+  }
+  checkPasswordRules(input.password, input.password_confirmation);
+  const passwordHash = await hashPassword(input.password);
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(users).set({ password_hash: passwordHash }).where(eq(users.id, principal.userId));
+    await tx
+      .update(sessions)
+      .set({ revoked_at: sql`now()` })
+      .where(and(eq(sessions.user_id, principal.userId), isNull(sessions.revoked_at), sql`${sessions.id} <> ${principal.sessionId}`));
+  });
+}

@@ -456,3 +456,98 @@ describe('password reset', () => {
     expect(mismatch.json()).toEqual({ message: 'Passwords are not matching.', errors: { password_confirmation: ['Passwords are not matching.'] } });
   });
 });
+
+describe("the signed-in user's own account", () => {
+  const as = (cookie: string) => ({ cookie, ...XHR });
+
+  it('when a user changes their name, phone and language, then /users/me says so; the e-mail and empty first names are refused', async () => {
+    const org = await createOrganization(t.db);
+    const user = await createUser(t.db, { roles: ['viewer'], organizationIds: [org.id] });
+    const other = await createUser(t.db, { roles: ['viewer'], organizationIds: [org.id] });
+    const cookie = await signIn(t.app, user.email);
+    const body = { first_name: 'Greta', last_name: 'Lund', phone: '+46 70 123 45 67', locale: 'sv-SE' };
+    const res = await t.app.inject({ method: 'PUT', url: '/api/v1/users/me', headers: as(cookie), payload: body });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ ...body, name: 'Greta Lund', email: user.email });
+    const me = (await t.app.inject({ url: '/api/v1/users/me', headers: { cookie } })).json().data;
+    expect(me).toMatchObject({ ...body, name: 'Greta Lund' });
+    // Nobody else changed.
+    const otherMe = (await t.app.inject({ url: '/api/v1/users/me', headers: { cookie: await signIn(t.app, other.email) } })).json().data;
+    expect(otherMe.first_name).not.toBe('Greta');
+    const empty = await t.app.inject({ method: 'PUT', url: '/api/v1/users/me', headers: as(cookie), payload: { ...body, first_name: '  ' } });
+    expect(empty.statusCode).toBe(422);
+    expect(Object.keys(empty.json().errors)).toEqual(['first_name']);
+    const email = await t.app.inject({ method: 'PUT', url: '/api/v1/users/me', headers: as(cookie), payload: { ...body, email: 'me@elsewhere.test' } });
+    expect(email.statusCode).toBe(422);
+    const locale = await t.app.inject({ method: 'PUT', url: '/api/v1/users/me', headers: as(cookie), payload: { ...body, locale: 'xx-XX' } });
+    expect(locale.statusCode).toBe(422);
+  });
+
+  it('when a user changes their password, then the current one is checked, the rules apply, and every other session ends', async () => {
+    const org = await createOrganization(t.db);
+    const user = await createUser(t.db, { roles: ['reporter'], organizationIds: [org.id] });
+    const cookie = await signIn(t.app, user.email, PASSWORD, undefined);
+    const elsewhere = await signIn(t.app, user.email, PASSWORD, undefined);
+    const change = (payload: object) =>
+      t.app.inject({ method: 'PUT', url: '/api/v1/users/me/password', headers: as(cookie), payload, remoteAddress: '10.9.9.9' });
+    const wrong = await change({ current_password: 'not-it', password: 'a-new-password', password_confirmation: 'a-new-password' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors).toEqual({ current_password: ['The password is invalid or the user does not have a password.'] });
+    const short = await change({ current_password: PASSWORD, password: 'short', password_confirmation: 'short' });
+    expect(short.json().errors).toEqual({ password: ['The password must be 8 characters long or more.'] });
+    const mismatch = await change({ current_password: PASSWORD, password: 'a-new-password', password_confirmation: 'another-one' });
+    expect(mismatch.json().errors).toEqual({ password_confirmation: ['Passwords are not matching.'] });
+    const done = await change({ current_password: PASSWORD, password: 'a-new-password', password_confirmation: 'a-new-password' });
+    expect(done.statusCode).toBe(204);
+    expect((await t.app.inject({ url: '/api/v1/users/me', headers: { cookie } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/v1/users/me', headers: { cookie: elsewhere } })).statusCode).toBe(401);
+    expect((await login({ email: user.email, password: PASSWORD })).statusCode).toBe(422);
+    expect((await login({ email: user.email, password: 'a-new-password' })).statusCode).toBe(200);
+  });
+
+  it('when wrong current passwords are guessed, then the sign-in throttle stops them (429)', async () => {
+    const org = await createOrganization(t.db);
+    const user = await createUser(t.db, { roles: ['viewer'], organizationIds: [org.id] });
+    const cookie = await signIn(t.app, user.email);
+    const guess = () =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/users/me/password',
+        headers: as(cookie),
+        payload: { current_password: 'guess', password: 'a-new-password', password_confirmation: 'a-new-password' },
+        remoteAddress: '10.8.8.8',
+      });
+    for (let i = 0; i < 5; i++) expect((await guess()).statusCode).toBe(422);
+    expect((await guess()).statusCode).toBe(429);
+  });
+
+  it('when a user of two organizations switches, then the new session works in the other one and the old cookie ends; not for a non-member or a token', async () => {
+    const a = await createOrganization(t.db);
+    const b = await createOrganization(t.db);
+    const c = await createOrganization(t.db);
+    const user = await createUser(t.db, { roles: ['admin'], organizationIds: [a.id, b.id] });
+    const cookie = await signIn(t.app, user.email, PASSWORD, a.uuid);
+    const notMember = await t.app.inject({ method: 'POST', url: '/api/v1/auth/organization', headers: as(cookie), payload: { organization: c.uuid } });
+    expect(notMember.statusCode).toBe(422);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/organization', headers: as(cookie), payload: { organization: b.uuid } });
+    expect(res.statusCode, res.body).toBe(200);
+    const next = `mss_session=${res.cookies.find((x) => x.name === 'mss_session')!.value}`;
+    expect((await t.app.inject({ url: '/api/v1/users/me', headers: { cookie: next } })).json().data.organization).toEqual({ uuid: b.uuid, name: b.name });
+    expect((await t.app.inject({ url: '/api/v1/users/me', headers: { cookie } })).statusCode).toBe(401);
+    const token = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/token',
+        headers: XHR,
+        payload: { email: user.email, password: PASSWORD, device_name: 'ERP', organization: a.uuid },
+      })
+    ).json().data.token;
+    const byToken = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/organization',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { organization: b.uuid },
+    });
+    expect(byToken.statusCode).toBe(403);
+  });
+});
