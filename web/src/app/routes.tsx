@@ -109,6 +109,13 @@ const DocsScreen = lazy(() => import('../features/docs/docs-screen.tsx').then((m
 /** The communication screen carries the rich-text editor (TipTap, ProseMirror): loaded when first opened. */
 const CommunicationScreen = lazy(() => import('../features/communications/communication-screen.tsx').then((m) => ({ default: m.CommunicationScreen })));
 
+/** The user's own account, with the workflow mails switch of the communications feature. */
+const ProfileScreen = lazy(() =>
+  Promise.all([import('../features/profile/profile-screen.tsx'), import('../features/communications/notification-settings.tsx')]).then(([profile, mails]) => ({
+    default: (props: ScreenProps) => <profile.ProfileScreen {...props} mails={<mails.WorkflowMailsSwitch />} />,
+  })),
+);
+
 /** A screen that a later issue builds; the route and its permission exist already. */
 const later = NotAvailableScreen;
 
@@ -152,6 +159,8 @@ export const appRoutes: AppRoute[] = [
   // Signed in
   protectedRoute('/', 'title.dashboard', DashboardScreen, undefined, { group: 'main' }),
   protectedRoute('/docs', 'title.docs', DocsScreen, undefined, { group: 'help' }),
+  // Every signed-in user's own account (names, language, password, mails); in the navbar so that a phone reaches it too.
+  protectedRoute('/profile', 'title.profile', ProfileScreen, undefined, { group: 'help' }),
 
   // Statistics (DESIGN §8)
   protectedRoute('/statistics', 'title.statistics', StatisticsScreen, somewhere('view-statistics'), { group: 'main' }),

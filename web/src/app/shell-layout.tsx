@@ -1,7 +1,9 @@
+import { OrganizationSwitch } from './organization-switch.tsx';
 import { Suspense, lazy } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
+  Anchor,
   AppShell,
   Avatar,
   Box,
@@ -112,9 +114,15 @@ export function ShellLayout() {
               </Menu.Target>
               <Menu.Dropdown p="sm">
                 <Menu.Label>{t('profile.menu')}</Menu.Label>
-                <Suspense fallback={<Loader size="xs" />}>
-                  <WorkflowMailsSwitch />
-                </Suspense>
+                <Stack gap="sm">
+                  <Suspense fallback={<Loader size="xs" />}>
+                    <WorkflowMailsSwitch />
+                  </Suspense>
+                  <OrganizationSwitch />
+                  <Anchor component={Link} to="/profile" size="sm" data-testid="profile-link">
+                    {t('profile.open')}
+                  </Anchor>
+                </Stack>
               </Menu.Dropdown>
             </Menu>
             <Button variant="default" size="xs" onClick={signOut}>
@@ -169,6 +177,9 @@ export function ShellLayout() {
               <Suspense fallback={<Loader size="xs" />}>
                 <WorkflowMailsSwitch />
               </Suspense>
+              <Box mt="sm">
+                <OrganizationSwitch />
+              </Box>
             </Box>
           )}
         </AppShell.Section>

@@ -547,6 +547,8 @@ describe('workflow notifications', () => {
       expect(approved).toHaveLength(1);
       expect(approved[0]!.parsed.subject).toBe('Your report for 2026-11 (Sweden) was approved');
       expect(approved[0]!.parsed.text).toContain(`${APP_URL}/import/${w.report.uuid}`);
+      // The way to turn them off: the profile screen, where the switch is.
+      expect(approved[0]!.parsed.text).toContain(`Turn them off in your profile: ${APP_URL}/profile`);
     } finally {
       mailer.close();
     }

@@ -83,7 +83,7 @@ export async function sendWorkflowNotifications(deps: { db: Db; mailer: Mailer; 
   const deliver = async (items: Pending[], subject: string, lines: string[]) => {
     const first = items[0]!;
     const locale = first.locale as Locale;
-    const text = [...lines, '', translate('notification.turn_off', { link: `${base}/` }, locale)].join('\n');
+    const text = [...lines, '', translate('notification.turn_off', { link: `${base}/profile` }, locale)].join('\n');
     const ids = sqlArray(
       items.map((i) => i.id),
       'int',
