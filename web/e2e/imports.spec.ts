@@ -35,6 +35,10 @@ test.describe('imports', () => {
     const errors = page.getByTestId('import-errors');
     await expect(errors.getByRole('row').filter({ hasText: '9999' })).toContainText('3');
     await expect(errors.getByRole('row').filter({ hasText: /^4/ })).toBeVisible();
+    // Beside the spec's message: the column (no header row: the template's name) and the cell as read.
+    const abc = errors.getByRole('row').filter({ hasText: 'Column B contains invalid characters on row 4.' });
+    await expect(abc.getByRole('cell').nth(2)).toHaveText('Volume (B)');
+    await expect(abc.getByRole('cell').nth(3)).toHaveText('abc');
     await expect(status.getByRole('link', { name: 'Download the error list' })).toHaveAttribute('href', /\/api\/v1\/imports\/.+\/errors$/);
     await expect(header).toContainText('Invalid file');
 

@@ -28,6 +28,12 @@ export const importErrorSchema = z.object({
   key: z.string().nullable(),
   params: z.record(z.string(), z.union([z.string(), z.number()])),
   message: z.string(),
+  /**
+   * Where in the row: the column's letter (A code, B volume, C value), its name (the file's header,
+   * or the template's name of the column), and the cell as read ("12,5 st"). Null for errors about
+   * the whole file or row.
+   */
+  column: z.object({ letter: z.enum(['A', 'B', 'C']), name: z.string(), cell: z.string().nullable() }).nullable(),
 });
 /**
  * One import with its first 100 errors (`errors`); `error_count` counts every error of the file,

@@ -141,6 +141,8 @@ export const enUS = {
   'import.sheet.name': 'Name',
   'import.sheet.note': 'Note',
   'import.sheet.error': 'Error',
+  'import.sheet.column': 'Column',
+  'import.sheet.cell': 'In the cell',
   'import.sheet.note_volume_disabled': 'Volume not reported for this code: leave column B (Volume) empty.',
   'import.sheet.note_value_disabled': 'Value not reported for this code: leave column C (Value) empty.',
   'report.preflight_has_errors': 'The report cannot be submitted while its preflight has errors.',

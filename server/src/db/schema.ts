@@ -640,6 +640,13 @@ export const importErrors = pgTable(
       .notNull()
       .default(sql`'{}'::jsonb`),
     message: text('message'),
+    /**
+     * Where in the row (issue 22): the column's letter (A, B or C), its name in the file's header
+     * row (null without one), and the cell as read. Null for errors about the file or a whole row.
+     */
+    column_letter: text('column_letter'),
+    column_name: text('column_name'),
+    cell: text('cell'),
   },
   (t) => [primaryKey({ columns: [t.import_id, t.position] })],
 );

@@ -112,12 +112,12 @@ export function importsRoutes(app: App, ctx: AppContext) {
   );
   app.get(
     '/imports/:uuid/errors',
-    { schema: { tags, summary: 'The error list as an xlsx (Row, Code, Error)', params: uuidParams }, preValidation: signedIn },
+    { schema: { tags, summary: 'The error list as an xlsx (Row, Code, Column, In the cell, Error)', params: uuidParams }, preValidation: signedIn },
     async (request, reply) => {
       const { fileName, errors } = await findImportErrors(ctx.db, principalOf(request), request.params.uuid);
       const content = await xlsxBuffer((out) =>
         writeErrorSheet(
-          errors.map(({ row, code, message }) => ({ row, code, message })),
+          errors.map(({ row, code, message, column }) => ({ row, code, message, column })),
           out,
         ),
       );

@@ -21,7 +21,7 @@ import { runPreflight } from '../preflight/preflight.service.ts';
 import { findReportRow, reportsFor, visibleReports } from '../reports/reports.service.ts';
 import { createRowSet, deleteStaleRowSets, insertRows, setCurrentRowSet } from '../reports/row-sets.ts';
 import { applyReportEvent, assertReportEvent } from '../reports/reports.workflow.ts';
-import type { TemplateCode } from './imports.sheets.ts';
+import { columnName, type TemplateCode } from './imports.sheets.ts';
 import type { CodeInfo, CodeLookup } from './imports.validator.ts';
 import { validateReportFile } from './imports.validator.ts';
 import { type Principal } from '../../auth/principal.ts';
@@ -47,11 +47,15 @@ async function storeErrors(db: Executor, importId: number, errors: readonly Stor
       key: e.key ?? null,
       params: e.key === undefined ? {} : e.params,
       message: e.key === undefined ? e.message : null,
+      column_letter: e.column?.letter ?? null,
+      column_name: e.column?.name ?? null,
+      cell: e.column?.cell ?? null,
     }));
     await db.execute(sql`
-      insert into import_errors (import_id, position, row, code, key, params, message)
-      select ${importId}, x.position, x.row, x.code, x.key, x.params, x.message
-      from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(position int, row int, code text, key text, params jsonb, message text)`);
+      insert into import_errors (import_id, position, row, code, key, params, message, column_letter, column_name, cell)
+      select ${importId}, x.position, x.row, x.code, x.key, x.params, x.message, x.column_letter, x.column_name, x.cell
+      from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb)
+        as x(position int, row int, code text, key text, params jsonb, message text, column_letter text, column_name text, cell text)`);
   }
 }
 
@@ -252,7 +256,7 @@ async function runImport(db: Db, log: FastifyBaseLogger, item: typeof imports.$i
       // Stored as message keys with their parameters: rendered in each reader's language when served.
       // All of them (the validator lists at most IMPORT_MAX_ERRORS, then a note where it stopped):
       // the error sheet holds what the file has.
-      const stored: StoredError[] = result.errors.map((e) => ({ row: e.row, code: e.code, key: e.key, params: e.params }));
+      const stored: StoredError[] = result.errors.map((e) => ({ row: e.row, code: e.code, key: e.key, params: e.params, column: e.column ?? null }));
       // Written before the import says it is invalid: a reader never sees it invalid without them.
       await stillOurs(db, importId, attempt);
       await storeErrors(db, importId, stored);
@@ -454,22 +458,48 @@ async function findImportRow(db: Db, principal: Principal, uuid: string): Promis
  * A row error as stored: its message key and parameters (migration 0009 dropped the stored English
  * sentences). An entry from before keys were stored, if any, keeps its sentence.
  */
+type ErrorColumn = { letter: 'A' | 'B' | 'C'; name: string | null; cell: string | null } | null;
 type StoredError =
-  | { row: number | null; code: string | null; key: MessageKey; params: MessageParams }
-  | { row: number | null; code: string | null; key?: undefined; message: string };
+  | { row: number | null; code: string | null; key: MessageKey; params: MessageParams; column?: ErrorColumn }
+  | { row: number | null; code: string | null; key?: undefined; message: string; column?: ErrorColumn };
+
+/** The column as a reader sees it: the header's name, or the template's name of that column in the reader's language. */
+const columnOf = (column: ErrorColumn | undefined, locale?: Locale) =>
+  column ? { letter: column.letter, name: columnName(column, locale), cell: column.cell } : null;
 
 /** A stored error with its message in the reader's language. */
 export function renderImportError(error: StoredError, locale?: Locale) {
-  if (error.key === undefined) return { row: error.row, code: error.code ?? null, key: null, params: {}, message: error.message };
-  return { row: error.row, code: error.code ?? null, key: error.key, params: error.params, message: translate(error.key, error.params, locale) };
+  const column = columnOf(error.column, locale);
+  if (error.key === undefined) return { row: error.row, code: error.code ?? null, key: null, params: {}, message: error.message, column };
+  return { row: error.row, code: error.code ?? null, key: error.key, params: error.params, message: translate(error.key, error.params, locale), column };
 }
 
 /** Stored errors as they were written (a legacy entry has its sentence instead of a key). */
-const storedError = (e: { row: number | null; code: string | null; key: string | null; params: unknown; message: string | null }): StoredError =>
-  e.key === null
-    ? { row: e.row, code: e.code, message: e.message ?? '' }
-    : { row: e.row, code: e.code, key: e.key as MessageKey, params: e.params as MessageParams };
-const errorColumns = { row: importErrors.row, code: importErrors.code, key: importErrors.key, params: importErrors.params, message: importErrors.message };
+const storedError = (e: {
+  row: number | null;
+  code: string | null;
+  key: string | null;
+  params: unknown;
+  message: string | null;
+  column_letter: string | null;
+  column_name: string | null;
+  cell: string | null;
+}): StoredError => {
+  const column: ErrorColumn = e.column_letter ? { letter: e.column_letter as 'A' | 'B' | 'C', name: e.column_name, cell: e.cell } : null;
+  return e.key === null
+    ? { row: e.row, code: e.code, message: e.message ?? '', column }
+    : { row: e.row, code: e.code, key: e.key as MessageKey, params: e.params as MessageParams, column };
+};
+const errorColumns = {
+  row: importErrors.row,
+  code: importErrors.code,
+  key: importErrors.key,
+  params: importErrors.params,
+  message: importErrors.message,
+  column_letter: importErrors.column_letter,
+  column_name: importErrors.column_name,
+  cell: importErrors.cell,
+};
 
 /**
  * The first `limit` stored errors of an import, how many are stored and the last one (a cut list

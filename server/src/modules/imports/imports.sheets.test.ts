@@ -120,17 +120,18 @@ describe('error sheet', () => {
     const path = tmp.path('errors.xlsx');
     await writeErrorSheet(result.errors, path);
     const rows = await collect(path);
+    // Beside each message: the column as the file's header names it, and the cell as read.
     expect(rows.map((r) => r.cells.map(text))).toEqual([
-      ['Row', 'Code', 'Error'],
-      [2, '9999', 'Invalid code on row 2.'],
-      [3, '1001', 'Column B contains invalid characters on row 3.'],
-      [4, '1001', 'Report has duplicate codes on row 4 for code 1001.'],
+      ['Row', 'Code', 'Column', 'In the cell', 'Error'],
+      [2, '9999', 'Code (A)', '9999', 'Invalid code on row 2.'],
+      [3, '1001', 'Volume (B)', 'abc', 'Column B contains invalid characters on row 3.'],
+      [4, '1001', 'Code (A)', '1001', 'Report has duplicate codes on row 4 for code 1001.'],
     ]);
 
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(path);
     const ws = wb.getWorksheet('Errors')!;
-    expect(ws.getCell('C1').font?.bold).toBe(true);
+    expect(ws.getCell('E1').font?.bold).toBe(true);
     expect(ws.getCell('A2').value).toBe(2);
   });
 
@@ -151,8 +152,8 @@ describe('error sheet', () => {
     );
     const rows = await collect(path);
     expect(rows.map((r) => ({ row: r.row, cells: r.cells.map(text) }))).toEqual([
-      { row: 1, cells: ['Row', 'Code', 'Error'] },
-      { row: 2, cells: [null, null, "Invalid file. Please make sure the file you're trying to import is an xlsx-file."] },
+      { row: 1, cells: ['Row', 'Code', 'Column', 'In the cell', 'Error'] },
+      { row: 2, cells: [null, null, null, null, "Invalid file. Please make sure the file you're trying to import is an xlsx-file."] },
     ]);
   });
 });

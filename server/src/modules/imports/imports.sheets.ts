@@ -33,7 +33,13 @@ export interface ErrorSheetEntry {
   /** With `params`, lets the sheet be written in another locale than the stored message. */
   key?: MessageKey;
   params?: MessageParams;
+  /** The column's name (null: the template's name of that column) and the cell as read, where the error is in one cell. */
+  column?: { letter: 'A' | 'B' | 'C'; name: string | null; cell: string | null } | null;
 }
+
+/** A column's name when the file has no header row: the template's, in the reader's language. */
+export const columnName = (column: { letter: 'A' | 'B' | 'C'; name: string | null }, locale?: Locale): string =>
+  column.name ?? translate(({ A: 'import.sheet.code', B: 'import.sheet.volume', C: 'import.sheet.value' } as const)[column.letter], {}, locale);
 
 /** Writes the import template for these codes (in the given order) to a file path or a stream. */
 export async function writeTemplate(codes: Iterable<TemplateCode>, out: string | NodeJS.WritableStream, options: SheetOptions = {}): Promise<void> {
@@ -55,12 +61,18 @@ export async function writeTemplate(codes: Iterable<TemplateCode>, out: string |
   });
 }
 
-/** Writes the error list of an import (`Row | Code | Error`) to a file path or a stream. */
+/** Writes the error list of an import (`Row | Code | Column | In the cell | Error`) to a file path or a stream. */
 export async function writeErrorSheet(errors: Iterable<ErrorSheetEntry>, out: string | NodeJS.WritableStream, options: SheetOptions = {}): Promise<void> {
   function* rows(): Generator<XlsxCellInput[]> {
     for (const error of errors) {
       const message = options.locale && error.key ? translate(error.key, error.params ?? {}, options.locale) : error.message;
-      yield [error.row, error.code ?? null, message];
+      yield [
+        error.row,
+        error.code ?? null,
+        error.column ? `${columnName(error.column, options.locale)} (${error.column.letter})` : null,
+        error.column?.cell ?? null,
+        message,
+      ];
     }
   }
   await writeXlsx(out, rows(), {
@@ -68,8 +80,10 @@ export async function writeErrorSheet(errors: Iterable<ErrorSheetEntry>, out: st
     header: [
       translate('import.sheet.row', {}, options.locale),
       translate('import.sheet.code', {}, options.locale),
+      translate('import.sheet.column', {}, options.locale),
+      translate('import.sheet.cell', {}, options.locale),
       translate('import.sheet.error', {}, options.locale),
     ],
-    columnWidths: [8, 16, 90],
+    columnWidths: [8, 16, 16, 20, 90],
   });
 }

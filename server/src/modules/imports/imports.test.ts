@@ -247,8 +247,8 @@ describe('importing a report file', () => {
     for await (const row of book.rows()) if (row.row > 1) lines.push(row.cells.map((c) => (c && 'value' in c ? String(c.value) : '')).join('|'));
     book.close();
     expect(lines).toHaveLength(20_000);
-    expect(lines[0]).toBe('2|X-0|Invalid code on row 2.');
-    expect(lines.at(-1)).toBe('20001|X-19999|Invalid code on row 20001.');
+    expect(lines[0]).toBe('2|X-0|Code (A)|X-0|Invalid code on row 2.');
+    expect(lines.at(-1)).toBe('20001|X-19999|Code (A)|X-19999|Invalid code on row 20001.');
   });
 
   it('when a valid file follows, then the rows are replaced, the report is back to 20 with a preflight, and the reporter can submit', async () => {
@@ -359,9 +359,19 @@ describe('importing a report file', () => {
       .innerJoin(imports, eq(imports.id, importErrors.import_id))
       .where(eq(imports.uuid, res.json().data.uuid));
     expect(stored).toEqual([{ position: 0, row: 1, code: '9999', key: 'import.invalid_code', params: { row: 1 }, message: null }]);
-    // Only en-US has texts (spec §1): another language falls back to it, rendered when served.
+    // Only en-US has texts (spec §1): another language falls back to it, rendered when served. The
+    // file has no header row: its column A is named as the template names it.
     const served = await t.app.inject({ url: `/api/v1/imports/${res.json().data.uuid}`, headers: { ...w.reporter, 'accept-language': 'sv-SE' } });
-    expect(served.json().data.errors).toEqual([{ row: 1, code: '9999', key: 'import.invalid_code', params: { row: 1 }, message: 'Invalid code on row 1.' }]);
+    expect(served.json().data.errors).toEqual([
+      {
+        row: 1,
+        code: '9999',
+        key: 'import.invalid_code',
+        params: { row: 1 },
+        message: 'Invalid code on row 1.',
+        column: { letter: 'A', name: 'Code', cell: '9999' },
+      },
+    ]);
   });
 
   it('when the file is not an xlsx, then the import is invalid with the catalogue message', async () => {

@@ -143,7 +143,30 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
       'import.invalid_code',
       'import.column_b_invalid',
     ]);
-    expect(result.errors[0]).toEqual({ row: 2, code: 'X-404', key: 'import.invalid_code', params: { row: 2 }, message: 'Invalid code on row 2.' });
+    expect(result.errors[0]).toEqual({
+      row: 2,
+      code: 'X-404',
+      key: 'import.invalid_code',
+      params: { row: 2 },
+      message: 'Invalid code on row 2.',
+      column: { letter: 'A', name: 'Code', cell: 'X-404' },
+    });
+    // Each error names its column as the header does and the cell as read: "Volume", "abc".
+    expect(result.errors.map((e) => e.column && `${e.column.name}|${e.column.cell}`)).toEqual([
+      'Code|X-404',
+      'Code|1006',
+      'Code|1005',
+      'Code|1001',
+      'Volume|abc',
+      'Value|1,234',
+      'Value|5',
+      'Volume|5',
+      'Code|null',
+      'Code|1.5',
+      'Volume|10000000000000000',
+      'Code|X-404',
+      'Volume|x',
+    ]);
     expect(result.errors[3].params).toEqual({ row: 6, code: '1001' });
     expect(result.errors[8].code).toBeNull();
     expect(result.errors[9].code).toBe('1.5');

@@ -97,6 +97,12 @@ export interface ImportError {
   params: MessageParams;
   /** The message in the requested locale (en-US by default). */
   message: string;
+  /**
+   * Where in the row: the column's letter (A code, B volume, C value) and its name in the file's
+   * header row (null without one: readers name it by the letter), and the cell as read ("12,5 st").
+   * Null for errors about the whole file or row.
+   */
+  column?: { letter: 'A' | 'B' | 'C'; name: string | null; cell: string | null } | null;
 }
 
 export interface ImportRow {
@@ -285,12 +291,12 @@ class ErrorList {
     this.locale = locale;
   }
 
-  add(row: number | null, code: string | null, key: MessageKey, params: MessageParams = {}): void {
+  add(row: number | null, code: string | null, key: MessageKey, params: MessageParams = {}, column: ImportError['column'] = null): void {
     if (this.errors.length >= this.max) {
       this.omitted++;
       return;
     }
-    this.errors.push({ row, code, key, params, message: translate(key, params, this.locale) });
+    this.errors.push({ row, code, key, params, message: translate(key, params, this.locale), column });
   }
 
   /**
@@ -416,6 +422,14 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
   let usesC = false;
   /** The workbook's date system, for showing a date in column A (set once it is open). */
   let date1904 = false;
+  /** The header row's names of columns A, B and C, as written (null without a header row). */
+  let headerNames: (string | null)[] = [null, null, null];
+  /** Where an error is: the column's letter and header name, and the cell as read (worked out for an error only). */
+  const at = (letter: 'A' | 'B' | 'C', cell: Cell | undefined): ImportError['column'] => ({
+    letter,
+    name: headerNames[letter.charCodeAt(0) - 65] ?? null,
+    cell: displayOf(cell, date1904),
+  });
 
   /** Column B or C of a row: empty (null), a number, or an error added to the list (null). */
   const figure = (
@@ -427,14 +441,15 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
     a: Cell | undefined,
   ): string | null => {
     if (info?.disabled_status === column.disabledBy && !blank) {
-      rowErrors.add(row, displayOf(a, date1904), column.mustBeEmpty, { code: info.code, row });
+      rowErrors.add(row, displayOf(a, date1904), column.mustBeEmpty, { code: info.code, row }, at(column.letter, cell));
       return null;
     }
     // The usual cell: a number whose text is already the figure (no object per cell for it).
     if (cell !== undefined && cell.kind === 'number' && isPlainNumber(cell.text)) return cell.text;
     const read = numberOf(cell);
-    if (read.kind === 'invalid') rowErrors.add(row, displayOf(a, date1904), column.invalid, { row });
-    if (read.kind === 'formula') rowErrors.add(row, displayOf(a, date1904), 'import.formula_without_value', { row, column: column.letter });
+    if (read.kind === 'invalid') rowErrors.add(row, displayOf(a, date1904), column.invalid, { row }, at(column.letter, cell));
+    if (read.kind === 'formula')
+      rowErrors.add(row, displayOf(a, date1904), 'import.formula_without_value', { row, column: column.letter }, at(column.letter, cell));
     return read.kind === 'number' ? read.value : null;
   };
 
@@ -467,6 +482,7 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
           seenNonBlank = true;
           if (isHeader(cells, codes)) {
             headerRow = row;
+            headerNames = [cells[A], cells[B], cells[C]].map((cell) => (isBlank(cell) ? null : displayOf(cell, date1904)));
             if (!isBlank(cells[C])) usesC = true;
             for (let i = 3; i < cells.length; i++) if (!isBlank(cells[i])) namedExtra.add(i);
             continue;
@@ -504,17 +520,17 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
         const code = codeOf(a);
         let info: CodeInfo | undefined;
         if (a?.kind === 'formula-without-value') {
-          rowErrors.add(row, displayOf(a, date1904), 'import.formula_without_value', { row, column: 'A' });
+          rowErrors.add(row, displayOf(a, date1904), 'import.formula_without_value', { row, column: 'A' }, at('A', a));
         } else if (code === undefined || code === '' || !(info = codes.byCode.get(code))) {
-          rowErrors.add(row, displayOf(a, date1904), 'import.invalid_code', { row });
+          rowErrors.add(row, displayOf(a, date1904), 'import.invalid_code', { row }, at('A', a));
         } else if (!info.available) {
-          rowErrors.add(row, displayOf(a, date1904), 'import.code_not_available', { row });
+          rowErrors.add(row, displayOf(a, date1904), 'import.code_not_available', { row }, at('A', a));
           info = undefined;
         } else if (info.disabled_status === 30) {
-          rowErrors.add(row, displayOf(a, date1904), 'import.code_inactive', { code: info.code, row });
+          rowErrors.add(row, displayOf(a, date1904), 'import.code_inactive', { code: info.code, row }, at('A', a));
           info = undefined;
         } else if (used.has(info.id)) {
-          rowErrors.add(row, displayOf(a, date1904), 'import.duplicate_code', { row, code: info.code });
+          rowErrors.add(row, displayOf(a, date1904), 'import.duplicate_code', { row, code: info.code }, at('A', a));
         } else {
           used.add(info.id);
         }

@@ -135,7 +135,16 @@ describe('the data import screen of a report with a past', () => {
       },
       [
         {
-          ...importDetail('invalid', [{ row: 2, code: 'X', key: 'import.invalid_code', params: { row: 2 }, message: 'Invalid code on row 2.' }]),
+          ...importDetail('invalid', [
+            {
+              row: 2,
+              code: 'X',
+              key: 'import.invalid_code',
+              params: { row: 2 },
+              message: 'Invalid code on row 2.',
+              column: { letter: 'A' as const, name: 'Code', cell: 'X' },
+            },
+          ]),
           error_count: 1,
         },
       ],

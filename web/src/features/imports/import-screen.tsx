@@ -295,6 +295,8 @@ function ImportResult({ detail }: { detail: ImportDetail }) {
                   <Table.Tr>
                     <Table.Th>{t('reporting.import.row')}</Table.Th>
                     <Table.Th>{t('reporting.rows.code')}</Table.Th>
+                    <Table.Th>{t('reporting.import.column')}</Table.Th>
+                    <Table.Th>{t('reporting.import.cell')}</Table.Th>
                     <Table.Th>{t('reporting.import.message')}</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
@@ -303,6 +305,21 @@ function ImportResult({ detail }: { detail: ImportDetail }) {
                     <Table.Tr key={i}>
                       <Table.Td>{error.row ?? ''}</Table.Td>
                       <Table.Td>{error.code ?? ''}</Table.Td>
+                      {/* The column as the file names it (its letter beside), and what the cell held, as read. */}
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{error.column ? `${error.column.name} (${error.column.letter})` : ''}</Table.Td>
+                      <Table.Td>
+                        {error.column?.cell ? (
+                          <Text span ff="monospace" size="sm">
+                            {error.column.cell}
+                          </Text>
+                        ) : error.column ? (
+                          <Text span c="dimmed" size="sm">
+                            {t('reporting.import.cell_empty')}
+                          </Text>
+                        ) : (
+                          ''
+                        )}
+                      </Table.Td>
                       <Table.Td>{error.message}</Table.Td>
                     </Table.Tr>
                   ))}

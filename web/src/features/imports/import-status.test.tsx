@@ -34,12 +34,31 @@ describe('the import status panel', () => {
     const answers = [
       detail('queued'),
       detail('processing'),
-      detail('invalid', [{ row: 3, code: '9999', key: 'import.invalid_code', params: { row: 3 }, message: 'Invalid code on row 3.' }]),
+      detail('invalid', [
+        {
+          row: 3,
+          code: '9999',
+          key: 'import.invalid_code',
+          params: { row: 3 },
+          message: 'Invalid code on row 3.',
+          column: { letter: 'A' as const, name: 'Code', cell: '9999' },
+        },
+      ]),
     ];
     const api = fakeApi().on('GET', 'imports/imp-1', () => ({
       body: {
         data:
-          answers.shift() ?? detail('invalid', [{ row: 3, code: '9999', key: 'import.invalid_code', params: { row: 3 }, message: 'Invalid code on row 3.' }]),
+          answers.shift() ??
+          detail('invalid', [
+            {
+              row: 3,
+              code: '9999',
+              key: 'import.invalid_code',
+              params: { row: 3 },
+              message: 'Invalid code on row 3.',
+              column: { letter: 'A' as const, name: 'Code', cell: '9999' },
+            },
+          ]),
       },
     }));
     const onEnded = vi.fn();
@@ -74,6 +93,7 @@ describe('the import status panel', () => {
       key: 'import.invalid_code',
       params: { row: i + 2 },
       message: `Invalid code on row ${i + 2}.`,
+      column: { letter: 'A' as const, name: 'Code', cell: `X-${i}` },
     }));
     const note = 'The file has 60,000 errors; this list stops after the first 50,000, at row 50001. Fix them and import the file again to see the rest.';
     fakeApi().on('GET', 'imports/imp-1', {
@@ -92,7 +112,16 @@ describe('the import status panel', () => {
   });
 
   it('when every error is in the sheet, then the screen says the sheet lists all of them', async () => {
-    const errors = [{ row: 2, code: 'X', key: 'import.invalid_code', params: { row: 2 }, message: 'Invalid code on row 2.' }];
+    const errors = [
+      {
+        row: 2,
+        code: 'X',
+        key: 'import.invalid_code',
+        params: { row: 2 },
+        message: 'Invalid code on row 2.',
+        column: { letter: 'A' as const, name: 'Code', cell: '9999' },
+      },
+    ];
     fakeApi().on('GET', 'imports/imp-1', {
       body: { data: { ...detail('invalid', errors), error_count: 20_000, errors_listed: 20_000, errors_truncated: true } },
     });
