@@ -33,7 +33,8 @@ test.describe('communications', () => {
     await expect(pill(page, 'Sweden')).toBeVisible();
     await pick(page, 'Roles', /^Reporter$/);
     await pick(page, 'Period', title);
-    for (const status of ['Ongoing', 'Invalid file', 'Waiting for completion']) await pick(page, 'Report statuses', status);
+    // Where the report is, in a person's words: not submitted yet (ongoing, a file being read or refused), or sent back.
+    for (const stage of ['Not submitted yet', 'Sent back for corrections']) await pick(page, 'Where their report is', stage);
     await page.getByRole('button', { name: 'Save draft' }).click();
 
     // Saved: the draft opens on its recipients, with the count.

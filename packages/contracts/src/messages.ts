@@ -388,6 +388,17 @@ export function formatDuration(count: number, unit: DurationUnit, locale: Locale
 }
 
 /**
+ * A calendar date ("2026-11-10") as the locale writes it in a sentence: "November 10, 2026",
+ * "10 november 2026" (sv-SE), "10. november 2026" (dk-DK). Read as a date, not a moment: no time
+ * zone can move it to another day.
+ */
+export function formatDateIn(isoDate: string, locale: Locale = DEFAULT_LOCALE): string {
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return isoDate;
+  return new Intl.DateTimeFormat(pluralLocale(locale), { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+}
+
+/**
  * Picks the best supported locale from an Accept-Language header ("sv-SE,sv;q=0.9,en;q=0.8"),
  * matching full tags first and then primary languages; en-US when nothing matches.
  */

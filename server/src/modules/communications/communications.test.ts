@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { communicationEvents, companies, companyMarkets, companyOrganizations, organizations, workflowNotifications } from '../../db/schema.ts';
 import { createMarket, createOrganization, createUser, signIn, signInAs, type TestApp, createTestApp, XHR } from '../../../test/helpers.ts';
@@ -223,6 +223,22 @@ describe('communications: the mail', () => {
     expect(c.body).toBe(
       '<p>Hi <strong>{{recipient_name}}</strong></p><a target="_blank" rel="noopener noreferrer nofollow">x</a><a href="https://example.test/a" target="_blank" rel="noopener noreferrer nofollow">ok</a>',
     );
+  });
+
+  it('when a mail names the deadline, then in the recipient\'s language ("10 november 2026" for sv-SE), never as an ISO date', async () => {
+    const w = await world();
+    await t.db.execute(sql`update users set locale = 'sv-SE' where id = ${w.acmeUser.id}`);
+    await t.db.execute(sql`update periods set deadline = '2026-12-10' where uuid = ${w.period.uuid}`);
+    try {
+      const c = await create(w, draft(w, {}, { period_uuid: w.period.uuid }));
+      const res = await api('POST', `/communications/${c.uuid}/preflight`, w.admin, { recipient_user_id: w.acmeUser.id });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().mail.text).toContain('Deadline 10 december 2026.');
+      expect(res.json().mail.text).not.toContain('2026-12-10');
+    } finally {
+      await t.db.execute(sql`update users set locale = 'en-US' where id = ${w.acmeUser.id}`);
+      await t.db.execute(sql`update periods set deadline = null where uuid = ${w.period.uuid}`);
+    }
   });
 
   it('when a preflight is sent, then the author gets the mail exactly as the chosen recipient will: variables, sanitised HTML, text part, foot notes, footer, attachment', async () => {

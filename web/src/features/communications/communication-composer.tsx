@@ -31,13 +31,12 @@ import {
   ATTACHMENT_MAX_COUNT,
   COMMUNICATION_VARIABLES,
   FOOT_NOTES_MAX_LENGTH,
-  REPORT_STATUSES,
   SUBJECT_MAX_LENGTH,
   type Communication,
   type CommunicationInput,
   type CommunicationVariable,
 } from '@mss/contracts/communications';
-import type { Role } from '@mss/contracts/enums';
+import { ReportStatus, type Role } from '@mss/contracts/enums';
 import { periodQueries } from '../../api/periods.ts';
 import { reportQueries } from '../../api/reports.ts';
 import { optionQueries } from '../../api/options.ts';
@@ -82,9 +81,28 @@ export function valuesOf(communication: Communication | undefined, defaultMarket
     roles: filter?.roles ?? [],
     company_ids: filter?.company_ids.map(String) ?? [],
     period_uuid: filter?.period_uuid ?? null,
-    report_statuses: filter?.report_statuses.map(String) ?? [],
+    report_statuses: stagesOf(filter?.report_statuses ?? []),
   };
 }
+
+/**
+ * The report-status filter in a person's words: where each report is on its way, not the workflow's
+ * technical states ("Processing file"). A stage stands for the statuses it covers; the filter the
+ * server keeps is those statuses.
+ */
+export const REPORT_STAGES = {
+  not_submitted: [ReportStatus.ProcessingFile, ReportStatus.InvalidFile, ReportStatus.Ongoing, ReportStatus.ProcessingData],
+  waiting: [ReportStatus.WaitingForApproval],
+  sent_back: [ReportStatus.WaitingForCompletion],
+  approved: [ReportStatus.Approved],
+} as const satisfies Record<string, readonly number[]>;
+type ReportStage = keyof typeof REPORT_STAGES;
+
+/** The stages a stored filter names (a stage is chosen when any of its statuses is). */
+export function stagesOf(statuses: readonly number[]): string[] {
+  return (Object.keys(REPORT_STAGES) as ReportStage[]).filter((stage) => REPORT_STAGES[stage].some((s) => statuses.includes(s)));
+}
+const statusesOf = (stages: readonly string[]): number[] => stages.flatMap((stage) => [...(REPORT_STAGES[stage as ReportStage] ?? [])]);
 
 export function inputOf(values: ComposerValues): CommunicationInput {
   return {
@@ -96,7 +114,7 @@ export function inputOf(values: ComposerValues): CommunicationInput {
       roles: values.roles as Role[],
       company_ids: values.company_ids.map(Number),
       period_uuid: values.period_uuid,
-      report_statuses: values.period_uuid ? values.report_statuses.map(Number) : [],
+      report_statuses: values.period_uuid ? statusesOf(values.report_statuses) : [],
     },
   };
 }
@@ -154,7 +172,6 @@ export interface ComposerProps {
 /** The draft's form: subject and rich-text body with variables, foot notes, the recipient filter, attachments. */
 export function CommunicationComposer({ communication, onCreated, onDeleted, onDirtyChange }: ComposerProps) {
   const { t } = useTranslation();
-  const enumLabel = useEnumLabel();
   const { markets, options: marketOptions } = useMarketsWith('send-communications');
   const roleOptions = useEnumOptions<string>('role');
   const form = useForm<ComposerValues>({
@@ -207,7 +224,7 @@ export function CommunicationComposer({ communication, onCreated, onDeleted, onD
   const marketIds = useMemo(() => form.values.market_ids.map(Number), [form.values.market_ids]);
   const periodOptions = usePeriodOptions(marketIds);
   const companyOptions = useCompanyOptions(marketIds, form.values.period_uuid);
-  const statusOptions = REPORT_STATUSES.map((s) => ({ value: String(s), label: enumLabel('report_status', s) }));
+  const statusOptions = (Object.keys(REPORT_STAGES) as ReportStage[]).map((stage) => ({ value: stage, label: t(`communication.stage.${stage}`) }));
 
   const submit = form.onSubmit(async (values) => {
     try {

@@ -100,3 +100,25 @@ export function attachmentProblem(file: { name: string; size: number }, count: n
 
 export const ATTACHMENT_ACCEPT = Object.keys(ATTACHMENT_TYPES).join(',');
 export const ATTACHMENT_TYPE_NAMES = Object.values(ATTACHMENT_TYPES).join(', ');
+
+/**
+ * A subject as lists and headings show it: each {{variable}} marked as what it will be filled with
+ * for each recipient ("Period"), not left as braces that read like a typo.
+ */
+export function SubjectText({ subject }: { subject: string }) {
+  const { t } = useTranslation();
+  const parts = subject.split(/(\{\{\s*[a-z_]+\s*\}\})/g);
+  return (
+    <>
+      {parts.map((part, i) => {
+        const variable = /^\{\{\s*([a-z_]+)\s*\}\}$/.exec(part)?.[1];
+        if (!variable) return part;
+        return (
+          <Badge key={i} variant="light" color="grape" tt="none" size="sm" mx={2} title={t('communication.placeholder_hint')} data-testid="subject-placeholder">
+            {t(`communication.variable.${variable}`, { defaultValue: variable })}
+          </Badge>
+        );
+      })}
+    </>
+  );
+}

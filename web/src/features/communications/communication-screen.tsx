@@ -14,7 +14,7 @@ import { useEnumLabel } from '../../lib/enum-options.ts';
 import { communicationKeys, communicationQueries, useCommunication } from './api/communications.ts';
 import { CommunicationComposer, CommunicationContent } from './communication-composer.tsx';
 import { DeliveriesPanel, PreflightPanel, RecipientsPanel, SendPanel } from './communication-panels.tsx';
-import { CommunicationStatusBadge } from './communication-parts.tsx';
+import { CommunicationStatusBadge, SubjectText } from './communication-parts.tsx';
 
 const TABS = ['message', 'recipients', 'preflight', 'send', 'deliveries'] as const;
 type Tab = (typeof TABS)[number];
@@ -101,7 +101,7 @@ function CommunicationList({ title, onNew }: { title: string; onNew: () => void 
             sortable: true,
             render: (row) => (
               <Anchor component={Link} to={`/communication?uuid=${encodeURIComponent(row.uuid)}`} fw={600} style={{ overflowWrap: 'anywhere' }}>
-                {row.subject}
+                <SubjectText subject={row.subject} />
               </Anchor>
             ),
           },
@@ -144,7 +144,7 @@ function CommunicationDetail({ uuid, tab, onTab, onDeleted }: { uuid: string; ta
     <Stack gap="md">
       <Group justify="space-between" align="flex-start" gap="sm">
         <Title order={2} fz="h3" style={{ overflowWrap: 'anywhere', minWidth: 0, flex: '1 1 16rem' }}>
-          {communication.subject}
+          <SubjectText subject={communication.subject} />
         </Title>
         <CommunicationStatusBadge communication={communication} />
       </Group>
