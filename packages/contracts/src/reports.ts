@@ -51,7 +51,8 @@ const changePctSchema = z
  *   to one decimal ("-92.0"); null when either figure is missing or the earlier one is 0.
  * - `deviates`: the volume or the value changed against the previous period by more than the
  *   organization's `deviation_percentage` (exact, before rounding): the rows the preflight
- *   reports as deviations.
+ *   reports as deviations. `volume_deviates` and `value_deviates` say which of the two did, so
+ *   that only that change stands out.
  */
 export const reportRowSchema = z.object({
   code_id: z.number().int(),
@@ -68,6 +69,8 @@ export const reportRowSchema = z.object({
   volume_last_year_change_pct: changePctSchema,
   value_last_year_change_pct: changePctSchema,
   deviates: z.boolean(),
+  volume_deviates: z.boolean(),
+  value_deviates: z.boolean(),
 });
 export type ReportRow = z.infer<typeof reportRowSchema>;
 

@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from 'react';
+import { Fragment, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatChangePct, formatDecimal } from '../lib/numbers.ts';
 import {
@@ -180,19 +180,14 @@ function Change({ pct, strong = false, label }: { pct: string | null; strong?: b
   );
 }
 
-/** An earlier figure with the change of this report's figure against it. */
-function Earlier({ figure, pct, strong, label }: { figure: string | null; pct: string | null; strong?: boolean; label: string }) {
-  return (
-    <>
-      {figure === null ? (
-        <Text span c="dimmed">
-          –
-        </Text>
-      ) : (
-        formatDecimal(figure)
-      )}
-      <Change pct={pct} strong={strong} label={label} />
-    </>
+/** An earlier figure, or a dash where that report has no row for the code. */
+function Earlier({ figure }: { figure: string | null }) {
+  return figure === null ? (
+    <Text span c="dimmed">
+      –
+    </Text>
+  ) : (
+    <>{formatDecimal(figure)}</>
   );
 }
 
@@ -256,7 +251,8 @@ export function RowsTable({
   const wide = compare && !narrow;
   // Columns only for the periods the market has: an earlier figure and the change against it.
   const shownEarlier = [previous && ('previous' as const), lastYear && ('last_year' as const)].filter((k) => !!k);
-  const columns = wide ? 4 + 2 * shownEarlier.length : compare ? 3 : 4;
+  // Wide: per measure the figure now, then for each earlier period its figure and the change (own columns).
+  const columns = wide ? 4 + 4 * shownEarlier.length : compare ? 3 : 4;
   const nowTitle = report.period?.title ?? t('reporting.rows.compare.now');
   const periodTitle = (p: typeof previous) => p?.period.title ?? '–';
   const against = (p: typeof previous) => t('reporting.rows.compare.change_against', { period: periodTitle(p) });
@@ -314,7 +310,9 @@ export function RowsTable({
           <VisuallyHidden>{t('reporting.rows.compare.deviates', { percent, period: periodTitle(previous) })}</VisuallyHidden>
         </>
       ) : null;
-      const rowProps = { 'data-deviates': row.deviates || undefined, bg: row.deviates ? 'var(--mantine-color-orange-light)' : undefined };
+      // Only the change that passed the setting stands out (its cell), not the whole row.
+      const rowProps = { 'data-deviates': row.deviates || undefined };
+      const deviating = { volume: row.volume_deviates, value: row.value_deviates };
       if (!wide) {
         // A phone: the earlier figures and changes stack under each figure, labelled by period.
         const earlierLine = (title: string, figure: string | null, pct: string | null, strong: boolean) => (
@@ -328,12 +326,19 @@ export function RowsTable({
             )}
           </Text>
         );
-        const stacked = (now: string | null, before: string | null, beforePct: string | null, lastYearFigure: string | null, lastYearPct: string | null) => (
+        const stacked = (
+          now: string | null,
+          before: string | null,
+          beforePct: string | null,
+          lastYearFigure: string | null,
+          lastYearPct: string | null,
+          deviates: boolean,
+        ) => (
           <Table.Td ta="right">
             <Text span fw={600} display="block">
               {formatDecimal(now)}
             </Text>
-            {previous && earlierLine(previous.period.title, before, beforePct, row.deviates)}
+            {previous && earlierLine(previous.period.title, before, beforePct, deviates)}
             {lastYear && earlierLine(lastYear.period.title, lastYearFigure, lastYearPct, false)}
           </Table.Td>
         );
@@ -348,8 +353,8 @@ export function RowsTable({
                 {row.name}
               </Text>
             </Table.Td>
-            {stacked(row.volume, row.volume_previous, row.volume_previous_change_pct, row.volume_last_year, row.volume_last_year_change_pct)}
-            {stacked(row.value, row.value_previous, row.value_previous_change_pct, row.value_last_year, row.value_last_year_change_pct)}
+            {stacked(row.volume, row.volume_previous, row.volume_previous_change_pct, row.volume_last_year, row.volume_last_year_change_pct, deviating.volume)}
+            {stacked(row.value, row.value_previous, row.value_previous_change_pct, row.value_last_year, row.value_last_year_change_pct, deviating.value)}
           </Table.Tr>
         );
       }
@@ -360,31 +365,25 @@ export function RowsTable({
             {row.code}
           </Table.Td>
           <Table.Td>{row.name}</Table.Td>
-          <Table.Td ta="right" fw={600}>
-            {formatDecimal(row.volume)}
-          </Table.Td>
-          {shownEarlier.map((kind) => (
-            <Table.Td key={kind} ta="right">
-              <Earlier
-                figure={row[`volume_${kind}`]}
-                pct={row[`volume_${kind}_change_pct`]}
-                strong={kind === 'previous' && row.deviates}
-                label={against(kind === 'previous' ? previous : lastYear)}
-              />
-            </Table.Td>
-          ))}
-          <Table.Td ta="right" fw={600}>
-            {formatDecimal(row.value)}
-          </Table.Td>
-          {shownEarlier.map((kind) => (
-            <Table.Td key={kind} ta="right">
-              <Earlier
-                figure={row[`value_${kind}`]}
-                pct={row[`value_${kind}_change_pct`]}
-                strong={kind === 'previous' && row.deviates}
-                label={against(kind === 'previous' ? previous : lastYear)}
-              />
-            </Table.Td>
+          {(['volume', 'value'] as const).map((measure) => (
+            <Fragment key={measure}>
+              <Table.Td ta="right" fw={600}>
+                {formatDecimal(row[measure])}
+              </Table.Td>
+              {shownEarlier.map((kind) => {
+                const strong = kind === 'previous' && deviating[measure];
+                return (
+                  <Fragment key={kind}>
+                    <Table.Td ta="right">
+                      <Earlier figure={row[`${measure}_${kind}`]} />
+                    </Table.Td>
+                    <Table.Td ta="right" bg={strong ? 'var(--mantine-color-orange-light)' : undefined} data-deviates={strong || undefined}>
+                      <Change pct={row[`${measure}_${kind}_change_pct`]} strong={strong} label={against(kind === 'previous' ? previous : lastYear)} />
+                    </Table.Td>
+                  </Fragment>
+                );
+              })}
+            </Fragment>
           ))}
         </Table.Tr>
       );
@@ -397,9 +396,12 @@ export function RowsTable({
       <>
         <Table.Th ta="right">{nowTitle}</Table.Th>
         {shownEarlier.map((kind) => (
-          <Table.Th key={kind} ta="right">
-            {periodTitle(kind === 'previous' ? previous : lastYear)}
-          </Table.Th>
+          <Fragment key={kind}>
+            <Table.Th ta="right">{periodTitle(kind === 'previous' ? previous : lastYear)}</Table.Th>
+            <Table.Th ta="right" title={against(kind === 'previous' ? previous : lastYear)}>
+              {t('reporting.rows.compare.change')}
+            </Table.Th>
+          </Fragment>
         ))}
       </>
     );
@@ -408,10 +410,10 @@ export function RowsTable({
         <Table.Tr>
           <Table.Th rowSpan={2}>{t('reporting.rows.code')}</Table.Th>
           <Table.Th rowSpan={2}>{t('reporting.rows.name')}</Table.Th>
-          <Table.Th colSpan={1 + shownEarlier.length} ta="center">
+          <Table.Th colSpan={1 + 2 * shownEarlier.length} ta="center">
             {t('reporting.rows.volume')}
           </Table.Th>
-          <Table.Th colSpan={1 + shownEarlier.length} ta="center">
+          <Table.Th colSpan={1 + 2 * shownEarlier.length} ta="center">
             {t('reporting.rows.value')}
           </Table.Th>
         </Table.Tr>
@@ -425,9 +427,9 @@ export function RowsTable({
       <Table.Tr fw={700}>
         <Table.Td colSpan={2}>{t('reporting.rows.totals')}</Table.Td>
         <Table.Td ta="right">{formatDecimal(report.totals.volume)}</Table.Td>
-        {shownEarlier.length > 0 && <Table.Td colSpan={shownEarlier.length} />}
+        {shownEarlier.length > 0 && <Table.Td colSpan={2 * shownEarlier.length} />}
         <Table.Td ta="right">{formatDecimal(report.totals.value)}</Table.Td>
-        {shownEarlier.length > 0 && <Table.Td colSpan={shownEarlier.length} />}
+        {shownEarlier.length > 0 && <Table.Td colSpan={2 * shownEarlier.length} />}
       </Table.Tr>
     );
   } else if (compare) {

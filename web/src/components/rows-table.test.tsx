@@ -115,7 +115,10 @@ describe('the rows of a report beside the previous period and last year (what ch
       value_last_year: '400.0000',
       volume_last_year_change_pct: '-84.0',
       value_last_year_change_pct: '175.0',
+      // The volume fell by more than the setting; the value's +10 % did not.
       deviates: true,
+      volume_deviates: true,
+      value_deviates: false,
     },
     {
       ...notCompared,
@@ -156,7 +159,23 @@ describe('the rows of a report beside the previous period and last year (what ch
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
-    expect(headers).toEqual(['Code', 'Name', 'Volume', 'Value', '2026-10', '2026-09', '2025-10', '2026-10', '2026-09', '2025-10']);
+    // Each change under a column of its own.
+    expect(headers).toEqual([
+      'Code',
+      'Name',
+      'Volume',
+      'Value',
+      '2026-10',
+      '2026-09',
+      'Change',
+      '2025-10',
+      'Change',
+      '2026-10',
+      '2026-09',
+      'Change',
+      '2025-10',
+      'Change',
+    ]);
     expect(screen.getByTestId('rows-comparison').textContent).toBe(
       "Compared with the same company's 2026-09 (Approved), 2025-10 (no report). Rows marked ⚠ changed by more than 20\u00a0% against 2026-09; codes of 2026-09 missing now are listed in the preflight.",
     );
@@ -165,6 +184,9 @@ describe('the rows of a report beside the previous period and last year (what ch
     expect(small!.textContent).toContain('1,000+10.0\u00a0%');
     expect(small!.textContent).toContain('50\u221284.0\u00a0%');
     expect(small!.getAttribute('data-deviates')).toBe('true');
+    // Only the change past the setting stands out: the volume's against 2026-09, not the value's.
+    const standing = small!.querySelectorAll('td[data-deviates]');
+    expect([...standing].map((cell) => cell.textContent)).toEqual(['\u221292.0\u00a0%']);
     // Not colour alone: a sign, and a text for screen readers.
     expect(within(small!).getByText('Deviates by more than 20 % from 2026-09')).toBeTruthy();
     expect(within(small!).getByText('⚠')).toBeTruthy();

@@ -217,6 +217,7 @@ export const uiEnUS = {
   'reporting.rows.compare.sort_volume_change': 'Largest change in volume',
   'reporting.rows.compare.sort_value_change': 'Largest change in value',
   'reporting.rows.compare.now': 'Now',
+  'reporting.rows.compare.change': 'Change',
   'reporting.rows.compare.with': "Compared with the same company's {{periods}}.",
   'reporting.rows.compare.period': '{{period}} ({{status}})',
   'reporting.rows.compare.no_report': 'no report',

@@ -9,4 +9,6 @@ export const notCompared = {
   volume_last_year_change_pct: null,
   value_last_year_change_pct: null,
   deviates: false,
+  volume_deviates: false,
+  value_deviates: false,
 };

@@ -367,6 +367,8 @@ export async function findReportRows(
       volume_last_year_change_pct: changePct(page.volume, yearBefore.volume),
       value_last_year_change_pct: changePct(page.value, yearBefore.value),
       deviates: deviatesOf(page),
+      volume_deviates: beyond(page.volume, before.volume, percent),
+      value_deviates: beyond(page.value, before.value, percent),
     })
     .from(page)
     .leftJoin(before, joinBefore(page.code_id))
@@ -380,7 +382,7 @@ export async function findReportRows(
   const [rows, [total]] = await Promise.all([rowsQuery, countQuery]);
   const strip = (p: (ComparedPeriod & { reportId: number | null }) | null): ComparedPeriod | null => (p ? { period: p.period, report: p.report } : null);
   return {
-    data: rows.map((r) => ({ ...r, deviates: Boolean(r.deviates) })),
+    data: rows.map((r) => ({ ...r, deviates: Boolean(r.deviates), volume_deviates: Boolean(r.volume_deviates), value_deviates: Boolean(r.value_deviates) })),
     meta: plan.meta(total!.n),
     comparison: { previous: strip(previous), last_year: strip(lastYear), deviation_percentage: percent },
   };

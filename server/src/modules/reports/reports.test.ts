@@ -354,6 +354,8 @@ describe("a report's rows", () => {
       volume_last_year_change_pct: null,
       value_last_year_change_pct: null,
       deviates: false,
+      volume_deviates: false,
+      value_deviates: false,
     });
     expect(first.json().data[1]).toMatchObject({ code: '1002', volume: '1.0000', value: '123456789012345.6789' });
 
@@ -475,7 +477,10 @@ describe('what changed, for the approver (rows beside the previous period and la
       value_last_year: '400.0000',
       volume_last_year_change_pct: '-84.0',
       value_last_year_change_pct: '175.0',
+      // The volume's −92 % passes the 20 % setting; the value's +10 % does not.
       deviates: true,
+      volume_deviates: true,
+      value_deviates: false,
     });
     // A base of 0 or a missing figure: no change, and no deviation.
     expect(rows['1002']).toMatchObject({ volume_previous: '0.0000', volume_previous_change_pct: null, value_previous: null, value_previous_change_pct: null });
