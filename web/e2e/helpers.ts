@@ -33,8 +33,10 @@ const NOTICE_BUTTON = /^(Close|Got it)$/;
  */
 export async function dismissNotices(page: Page): Promise<void> {
   for (let i = 0; i < 10; i++) {
-    await page.waitForLoadState('networkidle');
+    // The dashboard says when no notice is left (`notices-done`), once it knows both lists: a
+    // state to wait for, not a quiet network (a notice can open after the network went quiet).
     const dialog = page.getByRole('dialog');
+    await expect(dialog.or(page.getByTestId('notices-done'))).toBeAttached();
     if ((await dialog.count()) === 0) return;
     const title = await dialog.locator('.mantine-Modal-title').textContent();
     await dialog.getByRole('button', { name: NOTICE_BUTTON }).last().click();
