@@ -122,6 +122,16 @@ test.describe('navigation and permissions', () => {
     await page.getByTestId('approval-status-filter').click();
     await page.getByRole('option', { name: `Approved (${october.coverage.approved})` }).click();
     await expect(approvals).toHaveCount(october.coverage.approved);
+
+    // A report's own page: its rows, preflight and history (each change an entry, not a table) fit too.
+    const reports = (await page.evaluate(
+      async (uuid) => (await (await fetch(`/api/v1/reports?period_uuid=${uuid}`, { headers: { 'x-requested-with': 'XMLHttpRequest' } })).json()).data,
+      october.uuid,
+    )) as { uuid: string; status: number }[];
+    await page.goto(`/import/${reports.find((r) => r.status === 60)!.uuid}`);
+    await expect(page.getByTestId('status-history')).toContainText('Waiting for approval → Approved');
+    await expect(page.getByTestId('status-history').getByRole('table')).toHaveCount(0);
+    expect(await phoneProblems(page), '/import/:uuid').toEqual([]);
   });
 
   test('the user guide opens from the navbar', async ({ page }) => {
