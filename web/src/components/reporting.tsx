@@ -526,7 +526,12 @@ export function RowsTable({
           )}
         </Group>
       )}
-      {wide ? <Table.ScrollContainer minWidth={560 + 160 * shownEarlier.length}>{table}</Table.ScrollContainer> : table}
+      {/* Never wider than the screen: a long code name or figure scrolls inside the table's box. */}
+      {wide ? (
+        <Table.ScrollContainer minWidth={560 + 240 * shownEarlier.length}>{table}</Table.ScrollContainer>
+      ) : (
+        <Table.ScrollContainer minWidth={0}>{table}</Table.ScrollContainer>
+      )}
       {pages > 1 && <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} size="sm" aria-label={t('reporting.rows.pages')} />}
     </Stack>
   );
