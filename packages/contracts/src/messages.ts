@@ -71,6 +71,7 @@ export const enUS = {
   'auth.unauthenticated': 'You are not signed in.',
   'auth.csrf': 'This request must be sent by the application (X-Requested-With header missing).',
   'auth.organization_not_member': 'You are not a member of the chosen organization.',
+  'auth.token_organization': 'A token works in the organization it was issued for. Issue another token to work in another organization.',
   'auth.organization_required': 'Choose one of your organizations.',
   'generic.validation': 'The given data was invalid.',
   'generic.conflict': 'The request conflicts with the current state.',

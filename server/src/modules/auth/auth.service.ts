@@ -299,7 +299,7 @@ export async function switchOrganization(
   principal: { userId: number; sessionId: number; sessionKind: 'session' | 'token'; organizationId: number | null },
   input: { organization: string; ip: string; userAgent?: string },
 ): Promise<NewSession> {
-  if (principal.sessionKind !== 'session') throw new AppError('forbidden', 'auth.organization_not_member');
+  if (principal.sessionKind !== 'session') throw new AppError('forbidden', 'auth.token_organization');
   const [chosen] = UUID_PATTERN.test(input.organization)
     ? await ctx.db
         .select({ id: organizations.id })

@@ -549,5 +549,6 @@ describe("the signed-in user's own account", () => {
       payload: { organization: b.uuid },
     });
     expect(byToken.statusCode).toBe(403);
+    expect(byToken.json().message).toBe('A token works in the organization it was issued for. Issue another token to work in another organization.');
   });
 });
