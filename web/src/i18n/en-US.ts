@@ -298,6 +298,7 @@ export const uiEnUS = {
   'reporting.import.column': 'Column',
   'reporting.import.cell': 'In the cell',
   'reporting.import.cell_empty': '(empty)',
+  'reporting.import.row_number': 'Row {{row}}',
   'reporting.import.errors_shown': 'The first {{shown}} of {{total}} errors are shown here; the error sheet lists all of them.',
   'reporting.import.errors_shown_cut': 'The first {{shown}} of {{total}} errors are shown here; the error sheet lists the first {{listed}}.',
   'reporting.import.download_errors': 'Download the error list',

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMediaQuery } from '@mantine/hooks';
 import { Alert, Anchor, Button, FileInput, Group, Progress, ScrollArea, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { CopyPreview, Report } from '@mss/contracts/reports';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
@@ -269,6 +270,7 @@ export function ImportStatusPanel({ importUuid, fresh = false, onEnded }: { impo
 
 function ImportResult({ detail }: { detail: ImportDetail }) {
   const { t } = useTranslation();
+  const phone = useMediaQuery('(max-width: 40em)');
   const running = importRunning(detail.status);
   const color = running ? 'blue' : detail.status === 'done' ? 'teal' : 'red';
   return (
@@ -290,41 +292,61 @@ function ImportResult({ detail }: { detail: ImportDetail }) {
           <>
             {/* At most 100 rows, in a box of their own: the rest of the screen stays in reach. */}
             <ScrollArea.Autosize mah={420} type="auto" offsetScrollbars>
-              <Table withTableBorder stickyHeader aria-label={t('reporting.import.errors')} data-testid="import-errors" bg="var(--mantine-color-body)">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('reporting.import.row')}</Table.Th>
-                    <Table.Th>{t('reporting.rows.code')}</Table.Th>
-                    <Table.Th>{t('reporting.import.column')}</Table.Th>
-                    <Table.Th>{t('reporting.import.cell')}</Table.Th>
-                    <Table.Th>{t('reporting.import.message')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
+              {phone ? (
+                // A phone: each error an entry (where, then the spec's message), not five narrow columns.
+                <Stack gap="xs" data-testid="import-errors" bg="var(--mantine-color-body)" p="xs" style={{ borderRadius: 4 }}>
                   {detail.errors.map((error, i) => (
-                    <Table.Tr key={i}>
-                      <Table.Td>{error.row ?? ''}</Table.Td>
-                      <Table.Td>{error.code ?? ''}</Table.Td>
-                      {/* The column as the file names it (its letter beside), and what the cell held, as read. */}
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{error.column ? `${error.column.name} (${error.column.letter})` : ''}</Table.Td>
-                      <Table.Td>
-                        {error.column?.cell ? (
-                          <Text span ff="monospace" size="sm">
-                            {error.column.cell}
-                          </Text>
-                        ) : error.column ? (
-                          <Text span c="dimmed" size="sm">
-                            {t('reporting.import.cell_empty')}
-                          </Text>
-                        ) : (
-                          ''
-                        )}
-                      </Table.Td>
-                      <Table.Td>{error.message}</Table.Td>
-                    </Table.Tr>
+                    <Stack key={i} gap={0}>
+                      <Text size="xs" c="dimmed">
+                        {[
+                          error.row !== null ? t('reporting.import.row_number', { row: error.row }) : null,
+                          error.code,
+                          error.column ? `${error.column.name} (${error.column.letter}): ${error.column.cell ?? t('reporting.import.cell_empty')}` : null,
+                        ]
+                          .filter(Boolean)
+                          .join(' · ')}
+                      </Text>
+                      <Text size="sm">{error.message}</Text>
+                    </Stack>
                   ))}
-                </Table.Tbody>
-              </Table>
+                </Stack>
+              ) : (
+                <Table withTableBorder stickyHeader aria-label={t('reporting.import.errors')} data-testid="import-errors" bg="var(--mantine-color-body)">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('reporting.import.row')}</Table.Th>
+                      <Table.Th>{t('reporting.rows.code')}</Table.Th>
+                      <Table.Th>{t('reporting.import.column')}</Table.Th>
+                      <Table.Th>{t('reporting.import.cell')}</Table.Th>
+                      <Table.Th>{t('reporting.import.message')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {detail.errors.map((error, i) => (
+                      <Table.Tr key={i}>
+                        <Table.Td>{error.row ?? ''}</Table.Td>
+                        <Table.Td>{error.code ?? ''}</Table.Td>
+                        {/* The column as the file names it (its letter beside), and what the cell held, as read. */}
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{error.column ? `${error.column.name} (${error.column.letter})` : ''}</Table.Td>
+                        <Table.Td>
+                          {error.column?.cell ? (
+                            <Text span ff="monospace" size="sm">
+                              {error.column.cell}
+                            </Text>
+                          ) : error.column ? (
+                            <Text span c="dimmed" size="sm">
+                              {t('reporting.import.cell_empty')}
+                            </Text>
+                          ) : (
+                            ''
+                          )}
+                        </Table.Td>
+                        <Table.Td>{error.message}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
             </ScrollArea.Autosize>
             {detail.errors_truncated && (
               <Text size="sm" data-testid="import-errors-shown">
