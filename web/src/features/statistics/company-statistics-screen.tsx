@@ -1,8 +1,10 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { LineChart } from '@mantine/charts';
-import { Anchor, Center, Group, Loader, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Center, Group, Loader, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { type CompanyStatistics, coverageDiffers } from '@mss/contracts/statistics';
 import { periodQueries } from '../../api/periods.ts';
 import { reportQueries } from '../../api/reports.ts';
@@ -14,7 +16,7 @@ import { formatPercent } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AnswerFacts, CurrencyPicker, Downloads } from './statistics-screen.tsx';
 import { STICKY } from './statistics-table.tsx';
-import { Change, Confidential, COVERAGE_MARK, Num } from '../../components/figures.tsx';
+import { Change, Confidential, COVERAGE_MARK, Num, PHONE } from '../../components/figures.tsx';
 
 function CompanyTable({ answer }: { answer: CompanyStatistics }) {
   const { t } = useTranslation();
@@ -25,6 +27,43 @@ function CompanyTable({ answer }: { answer: CompanyStatistics }) {
   const market = (row: Row, value: string | null, isValue = false) =>
     answer.confidentiality.applied && row.confidential && value === null ? <Confidential /> : <Num value={value} money={money && isValue} />;
   const mark = coverageDiffers(answer.coverage, answer.comparison.last_year_coverage) ? ` ${COVERAGE_MARK}` : '';
+  const phone = useMediaQuery(PHONE);
+  if (phone) {
+    // A phone: a card per code (the total first), the own figures and the market's on a line each.
+    const item = (label: string, content: ReactNode) => (
+      <Stack gap={0}>
+        <Text size="xs" c="dimmed">
+          {label}
+        </Text>
+        <Text size="sm">{content}</Text>
+      </Stack>
+    );
+    const share = (pct: string | null) => (pct ? formatPercent(pct) : '–');
+    const card = (title: string, row: Row, key: string, total = false) => (
+      <Paper key={key} withBorder radius="md" p="sm" data-testid="statistics-card" bg={total ? 'var(--mantine-color-default-hover)' : undefined}>
+        <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {title}
+        </Text>
+        <SimpleGrid cols={3} spacing="xs" verticalSpacing={4} mt={6}>
+          {item(t('statistics.col.own_volume'), <Num value={row.own_volume} />)}
+          {item(t('statistics.col.change'), <Change value={row.own_volume_change_pct} />)}
+          {item(t('statistics.col.own_volume_share'), share(row.own_volume_share_pct))}
+          {item(t('statistics.col.own_value'), <Num value={row.own_value} money={money} />)}
+          {item(t('statistics.col.change'), <Change value={row.own_value_change_pct} />)}
+          {item(t('statistics.col.own_value_share'), share(row.own_value_share_pct))}
+          {item(t('statistics.col.market_volume'), market(row, row.volume))}
+          {item(t('statistics.col.market_value'), market(row, row.value, true))}
+          {item(`${t('statistics.col.market_change')}${mark}`, <Change value={row.value_change_pct} />)}
+        </SimpleGrid>
+      </Paper>
+    );
+    return (
+      <Stack gap="xs" data-testid="statistics-cards" aria-label={answer.company.name}>
+        {card(t('statistics.total'), answer.totals, 'total', true)}
+        {answer.rows.map((row) => card(`${row.key.code} ${row.key.name}`, row, String(row.key.id)))}
+      </Stack>
+    );
+  }
   const cells = (row: Row) => (
     <>
       <Table.Td style={{ textAlign: 'right' }}>
