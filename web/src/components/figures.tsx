@@ -82,3 +82,26 @@ export const COVERAGE_MARK = '†';
 
 /** A phone is narrower than this: breakdowns read as cards, one per row. */
 export const PHONE = '(max-width: 40em)';
+
+/**
+ * A figure as a chart places it: the one place a decimal string becomes a JavaScript number, and
+ * only to draw a point (tables, tooltips and downloads stay exact, DESIGN §8). A withheld figure
+ * (null) is a gap, never a guess.
+ */
+export const plot = (value: string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
+
+/** "2026-10 approved 2 of 5, a year earlier 5 of 5": a period compared over unequal coverage. */
+export function coverageItem(
+  t: (key: string, params: Record<string, string | number>) => string,
+  title: string,
+  coverage: { approved: number; expected: number },
+  lastYear: { approved: number; expected: number },
+): string {
+  return t('statistics.trend.coverage_item', {
+    title,
+    approved: coverage.approved,
+    expected: coverage.expected,
+    ly_approved: lastYear.approved,
+    ly_expected: lastYear.expected,
+  });
+}

@@ -12,3 +12,13 @@ export const notCompared = {
   volume_deviates: false,
   value_deviates: false,
 };
+
+/** An import's row error as the API sends it: an unknown code in column A of a file headed "Code". */
+export const invalidCodeError = (row: number, code: string) => ({
+  row,
+  code,
+  key: 'import.invalid_code',
+  params: { row },
+  message: `Invalid code on row ${row}.`,
+  column: { letter: 'A' as const, name: 'Code', cell: code },
+});

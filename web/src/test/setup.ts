@@ -2,25 +2,14 @@ import { afterEach, beforeEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { queryClient } from '../api/query-client.ts';
 import { resetSessionForTests, setNavigator } from '../api/session.ts';
+import { mediaQueryList } from './media.ts';
 
 // Screens load their code on first use: on a busy machine that takes longer than the library's
 // default second, so findBy… and waitFor wait for the state for up to five (issue 19's CI run).
 configure({ asyncUtilTimeout: 5000 });
 
 // Mantine reads these browser APIs that jsdom lacks.
-if (!window.matchMedia) {
-  window.matchMedia = (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    }) as MediaQueryList;
-}
+if (!window.matchMedia) window.matchMedia = (query: string) => mediaQueryList(query, false);
 (window as { ResizeObserver?: unknown }).ResizeObserver ??= class {
   observe() {}
   unobserve() {}

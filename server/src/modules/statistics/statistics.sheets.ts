@@ -90,10 +90,23 @@ function notes(locale: Locale, confidential: boolean, provisional: boolean, cove
   return out;
 }
 
-/** Last year's coverage beside the period's, when there is a last year to compare with. */
-function lastYearCoverage(locale: Locale, s: Pick<MarketStatistics, 'comparison'>): [string, string][] {
+/**
+ * The end of a market or company answer's header block: its coverage, last year's beside it when
+ * there is a last year, and the notes (confidential, provisional, coverage that differs).
+ */
+function comparedPreamble(
+  locale: Locale,
+  s: Pick<MarketStatistics, 'comparison' | 'coverage' | 'confidentiality' | 'provisional'>,
+  rows: Record<string, unknown>[],
+): [string, string][] {
   const { last_year, last_year_coverage } = s.comparison;
-  return last_year && last_year_coverage ? [[t(locale, 'coverage_last_year', { period: last_year.title }), coverageText(locale, last_year_coverage)]] : [];
+  return [
+    [t(locale, 'coverage'), coverageText(locale, s.coverage)],
+    ...(last_year && last_year_coverage
+      ? [[t(locale, 'coverage_last_year', { period: last_year.title }), coverageText(locale, last_year_coverage)] as [string, string]]
+      : []),
+    ...notes(locale, s.confidentiality.applied && rows.some((r) => r.confidential), s.provisional, coverageDiffers(s.coverage, last_year_coverage)),
+  ];
 }
 
 export function marketTable(s: MarketStatistics, locale: Locale): Table {
@@ -106,14 +119,7 @@ export function marketTable(s: MarketStatistics, locale: Locale): Table {
       [t(locale, 'period'), s.period.title],
       [t(locale, 'currency'), s.currency],
       [t(locale, 'rate'), rateText(locale, s.rate)],
-      [t(locale, 'coverage'), coverageText(locale, s.coverage)],
-      ...lastYearCoverage(locale, s),
-      ...notes(
-        locale,
-        s.confidentiality.applied && rows.some((r) => r.confidential),
-        s.provisional,
-        coverageDiffers(s.coverage, s.comparison.last_year_coverage),
-      ),
+      ...comparedPreamble(locale, s, rows),
     ],
     columns: [
       ...keyColumns(locale, s.by),
@@ -241,14 +247,7 @@ export function companyTable(s: CompanyStatistics, locale: Locale): Table {
       [t(locale, 'period'), s.period.title],
       [t(locale, 'currency'), s.currency],
       [t(locale, 'rate'), rateText(locale, s.rate)],
-      [t(locale, 'coverage'), coverageText(locale, s.coverage)],
-      ...lastYearCoverage(locale, s),
-      ...notes(
-        locale,
-        s.confidentiality.applied && rows.some((r) => r.confidential),
-        s.provisional,
-        coverageDiffers(s.coverage, s.comparison.last_year_coverage),
-      ),
+      ...comparedPreamble(locale, s, rows),
     ],
     columns: [...keyColumns(locale, 'code'), ...figureColumns(locale, fields), ...confidentialColumns(locale)],
     rows,

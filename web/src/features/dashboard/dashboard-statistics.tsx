@@ -6,7 +6,7 @@ import { Anchor, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { coverageDiffers, type TrendStatistics } from '@mss/contracts/statistics';
 import { statisticsQueries } from '../../api/statistics.ts';
 import { useMarketsWith } from '../../lib/markets.ts';
-import { Change, COVERAGE_MARK, LockIcon, Num } from '../../components/figures.tsx';
+import { Change, COVERAGE_MARK, LockIcon, Num, plot } from '../../components/figures.tsx';
 
 /** The periods of the sparkline: a year and the latest, so the latest is compared with last year in the same answer. */
 const SPARK_PERIODS = 13;
@@ -90,7 +90,7 @@ function MarketFigures({ name, marketId, trend, pending }: { name: string; marke
             <Sparkline
               w={110}
               h={44}
-              data={points.map((p) => (p.value === null ? null : Number(p.value)))}
+              data={points.map((p) => plot(p.value))}
               connectNulls={false}
               curveType="linear"
               color="blue"

@@ -10,6 +10,7 @@ import { fakeApi, makeUser, marketAbility } from '../../test/fake-api.ts';
 import { IMPORT_POLL_MS } from '../../api/imports.ts';
 import { ImportScreen } from './import-screen.tsx';
 import { importDetail, market } from './import-fixtures.ts';
+import { invalidCodeError } from '../../test/report-fixtures.ts';
 
 function report(status: number, rowCount: number, totals: Report['totals']): Report {
   return {
@@ -135,16 +136,7 @@ describe('the data import screen of a report with a past', () => {
       },
       [
         {
-          ...importDetail('invalid', [
-            {
-              row: 2,
-              code: 'X',
-              key: 'import.invalid_code',
-              params: { row: 2 },
-              message: 'Invalid code on row 2.',
-              column: { letter: 'A' as const, name: 'Code', cell: 'X' },
-            },
-          ]),
+          ...importDetail('invalid', [invalidCodeError(2, 'X')]),
           error_count: 1,
         },
       ],

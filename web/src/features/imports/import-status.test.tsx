@@ -10,6 +10,7 @@ import { IMPORT_POLL_MS } from '../../api/imports.ts';
 import { ImportStatusPanel } from './import-screen.tsx';
 import { importDetail, market } from './import-fixtures.ts';
 import { ReportStatusActions } from '../../components/report-status-actions.tsx';
+import { invalidCodeError } from '../../test/report-fixtures.ts';
 
 const detail = (status: ImportDetail['status'], errors: ImportDetail['errors'] = []) => importDetail(status, errors);
 
@@ -31,34 +32,10 @@ function summary(status: number, preflightSeverity: number | null = 10): ReportS
 
 describe('the import status panel', () => {
   it('when an import runs, then it is polled until it ends, the errors are shown and the screen is told once', async () => {
-    const answers = [
-      detail('queued'),
-      detail('processing'),
-      detail('invalid', [
-        {
-          row: 3,
-          code: '9999',
-          key: 'import.invalid_code',
-          params: { row: 3 },
-          message: 'Invalid code on row 3.',
-          column: { letter: 'A' as const, name: 'Code', cell: '9999' },
-        },
-      ]),
-    ];
+    const answers = [detail('queued'), detail('processing'), detail('invalid', [invalidCodeError(3, '9999')])];
     const api = fakeApi().on('GET', 'imports/imp-1', () => ({
       body: {
-        data:
-          answers.shift() ??
-          detail('invalid', [
-            {
-              row: 3,
-              code: '9999',
-              key: 'import.invalid_code',
-              params: { row: 3 },
-              message: 'Invalid code on row 3.',
-              column: { letter: 'A' as const, name: 'Code', cell: '9999' },
-            },
-          ]),
+        data: answers.shift() ?? detail('invalid', [invalidCodeError(3, '9999')]),
       },
     }));
     const onEnded = vi.fn();
@@ -87,14 +64,7 @@ describe('the import status panel', () => {
   });
 
   it('when a file has more errors than the screen lists, then the first 100 are shown with the count, the note where the sheet stops, and the download', async () => {
-    const errors = Array.from({ length: 100 }, (_, i) => ({
-      row: i + 2,
-      code: `X-${i}`,
-      key: 'import.invalid_code',
-      params: { row: i + 2 },
-      message: `Invalid code on row ${i + 2}.`,
-      column: { letter: 'A' as const, name: 'Code', cell: `X-${i}` },
-    }));
+    const errors = Array.from({ length: 100 }, (_, i) => invalidCodeError(i + 2, `X-${i}`));
     const note = 'The file has 60,000 errors; this list stops after the first 50,000, at row 50001. Fix them and import the file again to see the rest.';
     fakeApi().on('GET', 'imports/imp-1', {
       body: { data: { ...detail('invalid', errors), error_count: 60_000, errors_listed: 50_000, errors_truncated: true, errors_note: note } },
@@ -112,16 +82,7 @@ describe('the import status panel', () => {
   });
 
   it('when every error is in the sheet, then the screen says the sheet lists all of them', async () => {
-    const errors = [
-      {
-        row: 2,
-        code: 'X',
-        key: 'import.invalid_code',
-        params: { row: 2 },
-        message: 'Invalid code on row 2.',
-        column: { letter: 'A' as const, name: 'Code', cell: '9999' },
-      },
-    ];
+    const errors = [invalidCodeError(2, 'X')];
     fakeApi().on('GET', 'imports/imp-1', {
       body: { data: { ...detail('invalid', errors), error_count: 20_000, errors_listed: 20_000, errors_truncated: true } },
     });

@@ -12,7 +12,7 @@ import type { ScreenProps } from '../../lib/screen.ts';
 import { TrendChart } from './statistics-charts.tsx';
 import { AnswerFacts, BreakdownPicker, CurrencyPicker, Downloads } from './statistics-screen.tsx';
 import { keyLabel, STICKY } from './statistics-table.tsx';
-import { Change, Confidential, COVERAGE_MARK, Num, PHONE } from '../../components/figures.tsx';
+import { Change, Confidential, COVERAGE_MARK, coverageItem, Num, PHONE } from '../../components/figures.tsx';
 
 /** The last 36 months, newest first ("2026-11"). */
 function recentMonths(now = new Date()): string[] {
@@ -66,17 +66,7 @@ function UnlikeNotes({ answer }: { answer: ClusterStatistics }) {
         <Text size="sm" c="orange.9" data-testid="coverage-differs">
           {t('statistics.cluster.coverage_differs', {
             markets: differing.map((m) => m.market.international_name).join(', '),
-            detail: differing
-              .map((m) =>
-                t('statistics.trend.coverage_item', {
-                  title: `${m.market.iso_code} ${m.period.title}`,
-                  approved: m.coverage.approved,
-                  expected: m.coverage.expected,
-                  ly_approved: m.last_year_coverage!.approved,
-                  ly_expected: m.last_year_coverage!.expected,
-                }),
-              )
-              .join('; '),
+            detail: differing.map((m) => coverageItem(t, `${m.market.iso_code} ${m.period.title}`, m.coverage, m.last_year_coverage!)).join('; '),
           })}
         </Text>
       )}

@@ -16,7 +16,7 @@ import { formatPercent } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AnswerFacts, CurrencyPicker, Downloads } from './statistics-screen.tsx';
 import { STICKY } from './statistics-table.tsx';
-import { Change, Confidential, COVERAGE_MARK, Num, PHONE } from '../../components/figures.tsx';
+import { Change, Confidential, COVERAGE_MARK, Num, PHONE, plot } from '../../components/figures.tsx';
 
 function CompanyTable({ answer }: { answer: CompanyStatistics }) {
   const { t } = useTranslation();
@@ -133,7 +133,6 @@ function ShareHistory({ answer }: { answer: CompanyStatistics }) {
   const { t } = useTranslation();
   const volume = t('statistics.col.own_volume_share');
   const value = t('statistics.col.own_value_share');
-  const plot = (v: string | null) => (v === null ? null : Number(v)); // a picture: see statistics-charts.tsx
   const data = answer.history.map((p) => ({ period: p.period.title, [volume]: plot(p.own_volume_share_pct), [value]: plot(p.own_value_share_pct) }));
   return (
     <Paper withBorder radius="md" p="md" data-testid="share-history">

@@ -6,15 +6,16 @@ import { Alert, Center, Group, Loader, Paper, SegmentedControl, Stack, Text, Tit
 import { coverageDiffers, type StatisticsRow, type TrendStatisticsQuery } from '@mss/contracts/statistics';
 import { statisticsQueries } from '../../api/statistics.ts';
 import { errorMessage } from '../../components/feedback.tsx';
+import { coverageItem, plot } from '../../components/figures.tsx';
 import { formatDecimal } from '../../lib/numbers.ts';
 import { keyLabel } from './statistics-table.tsx';
 
 /*
  * Charts are pictures of the tables beside them: to place a point the decimal string becomes a
- * JavaScript number here, and only here (the tables, tooltips excepted, and downloads stay exact).
- * A confidential figure arrives as null and is a gap in the line, never a guess.
+ * JavaScript number through `plot` (components/figures.tsx), and only there (the tables, tooltips
+ * excepted, and downloads stay exact). A confidential figure arrives as null and is a gap in the
+ * line, never a guess.
  */
-const plot = (value: string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
 const tick = (value: number) => new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 }).format(value);
 
 type Measure = 'value' | 'volume';
@@ -132,17 +133,7 @@ export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; s
             {unequalPoints.length > 0 && (
               <Text size="xs" c="orange.9" data-testid="trend-coverage-differs">
                 {t('statistics.trend.coverage_differs', {
-                  list: unequalPoints
-                    .map((p) =>
-                      t('statistics.trend.coverage_item', {
-                        title: p.period.title,
-                        approved: p.coverage.approved,
-                        expected: p.coverage.expected,
-                        ly_approved: p.last_year_coverage!.approved,
-                        ly_expected: p.last_year_coverage!.expected,
-                      }),
-                    )
-                    .join('; '),
+                  list: unequalPoints.map((p) => coverageItem(t, p.period.title, p.coverage, p.last_year_coverage!)).join('; '),
                 })}
               </Text>
             )}

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { StatisticsFigures, StatisticsRow } from '@mss/contracts/statistics';
 import { AppProviders } from '../../app/providers.tsx';
+import { atPhoneWidth } from '../../test/media.ts';
 import { StatisticsTable } from './statistics-table.tsx';
 
 const figures = (over: Partial<StatisticsFigures>): StatisticsFigures => ({
@@ -107,19 +108,7 @@ describe('a statistics breakdown: notes and phones', () => {
   });
 
   it('when the screen is a phone, then each row is a card with its figures under their labels, the total first, and a withheld row says so in words', () => {
-    vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query: string) =>
-        ({
-          matches: query.includes('max-width'),
-          media: query,
-          onchange: null,
-          addListener: () => {},
-          removeListener: () => {},
-          addEventListener: () => {},
-          removeEventListener: () => {},
-          dispatchEvent: () => false,
-        }) as MediaQueryList,
-    );
+    atPhoneWidth();
     render(
       <AppProviders>
         <StatisticsTable rows={rows} totals={totals} view="period" keyHeader="Code" withShare withOwn={false} label="Statistics" />
