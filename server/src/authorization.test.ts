@@ -265,6 +265,7 @@ const REQUESTS: Record<string, Build> = {
   'GET /imports/:uuid': (_w, s) => ({ url: `/imports/${s.import}` }),
   'GET /imports/:uuid/file': (_w, s) => ({ url: `/imports/${s.import}/file` }),
   'GET /imports/:uuid/errors': (_w, s) => ({ url: `/imports/${s.import}/errors` }),
+  'GET /imports/:uuid/marked': (_w, s) => ({ url: `/imports/${s.import}/marked` }),
 
   // Statistics of the demo's published September (A); B's period is not published.
   'GET /communications': () => ({ url: '/communications' }),

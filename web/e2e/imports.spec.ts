@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
 import { apiAs, row, signIn } from './helpers.ts';
 import { NORDLYS, VALID_ROWS, openPeriodOfSweden, openReportLink, periodTitle, upload, xlsx } from './reporting-fixtures.ts';
 
@@ -40,6 +41,15 @@ test.describe('imports', () => {
     await expect(abc.getByRole('cell').nth(2)).toHaveText('Volume (B)');
     await expect(abc.getByRole('cell').nth(3)).toHaveText('abc');
     await expect(status.getByRole('link', { name: 'Download the error list' })).toHaveAttribute('href', /\/api\/v1\/imports\/.+\/errors$/);
+    // Their own file back with the faulty cells marked: a fill and the error as a comment.
+    const [download] = await Promise.all([page.waitForEvent('download'), status.getByRole('link', { name: 'Download your file with the errors marked' }).click()]);
+    expect(download.suggestedFilename()).toBe('with-errors (errors marked).xlsx');
+    const marked = new ExcelJS.Workbook();
+    await marked.xlsx.readFile(await download.path());
+    const cell = marked.worksheets[0]!.getCell('B4');
+    expect(cell.value).toBe('abc');
+    expect(JSON.stringify(cell.note)).toContain('Column B contains invalid characters on row 4.');
+    expect(cell.fill).toMatchObject({ type: 'pattern', fgColor: { argb: 'FFFFC7CE' } });
     await expect(header).toContainText('Invalid file');
 
     // The corrected file: rows and totals, then the preflight.

@@ -41,6 +41,7 @@ export const enUS = {
   'import.column_b_invalid': 'Column B contains invalid characters on row :row.',
   'import.column_c_invalid': 'Column C contains invalid characters on row :row.',
   'import.file_invalid': 'The file :file_name could not be uploaded due to containing invalid data.',
+  'import.not_markable': 'The errors could not be marked in this file. Download the error list instead.',
   // Period
   'period.exists': 'This period (:title) does already exist in this market.',
   'period.not_found': 'The period (:title) does not exist.',

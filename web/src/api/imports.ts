@@ -25,6 +25,8 @@ export const importsApi = {
 export const importDownloads = {
   importFile: (importUuid: string) => buildUrl(`imports/${importUuid}/file`),
   errorSheet: (importUuid: string) => buildUrl(`imports/${importUuid}/errors`),
+  /** The uploaded file with a fill and a comment on each faulty cell. */
+  markedFile: (importUuid: string) => buildUrl(`imports/${importUuid}/marked`),
 };
 
 /** An import still runs while queued or processing; the screen polls it until then. */

@@ -302,6 +302,7 @@ export const uiEnUS = {
   'reporting.import.errors_shown': 'The first {{shown}} of {{total}} errors are shown here; the error sheet lists all of them.',
   'reporting.import.errors_shown_cut': 'The first {{shown}} of {{total}} errors are shown here; the error sheet lists the first {{listed}}.',
   'reporting.import.download_errors': 'Download the error list',
+  'reporting.import.download_marked': 'Download your file with the errors marked',
   'reporting.import.download_original': 'Download file',
 
   // System screens

@@ -21,3 +21,4 @@ export { excelSerialToDate, dateToExcelSerial, isDateFormatCode } from './dates.
 export { parseHumanNumber } from './human-number.ts';
 export { XLSX_MAX_CONCURRENT_READS, createSlotLimiter, withXlsxSlot, type SlotLimiter } from './slot.ts';
 export { columnLetters, cellReference } from './refs.ts';
+export { markXlsx, type CellMark, type MarkOptions } from './mark.ts';

@@ -89,7 +89,7 @@ async function readPart(zip: SafeZip, entry: Entry, maxBytes: number, sink: XmlS
   await parsePart(zip.chunks(entry, maxBytes), entry.fileName, sink, limits.maxXmlTokenBytes);
 }
 
-async function readRels(zip: SafeZip, sourcePart: string, limits: XlsxLimits): Promise<Map<string, Relationship>> {
+export async function readRels(zip: SafeZip, sourcePart: string, limits: XlsxLimits): Promise<Map<string, Relationship>> {
   const entry = zip.find(relsPartFor(sourcePart));
   if (!entry) return new Map();
   const sink = new RelsSink(sourcePart);
@@ -97,7 +97,19 @@ async function readRels(zip: SafeZip, sourcePart: string, limits: XlsxLimits): P
   return sink.relationships;
 }
 
-async function loadWorkbook(zip: SafeZip, limits: XlsxLimits): Promise<XlsxWorkbook> {
+/** Where the parts of a workbook are: the first worksheet, the workbook part and its relationships, the styles. */
+export interface WorkbookParts {
+  readonly workbookEntry: Entry;
+  /** The workbook's relationships by id. */
+  readonly rels: Map<string, Relationship>;
+  readonly date1904: boolean;
+  /** The first worksheet in tab order (chart sheets skipped, hidden sheets not). */
+  readonly sheet: { readonly name: string; readonly state: string; readonly entry: Entry };
+  readonly stylesEntry: Entry | undefined;
+}
+
+/** Finds the first worksheet and the styles (the reader reads them, the marker rewrites them). */
+export async function locateParts(zip: SafeZip, limits: XlsxLimits): Promise<WorkbookParts> {
   // The package relationships name the workbook part; fall back to the usual name.
   const rootRels = await readRels(zip, '', limits);
   const workbookPart = relationshipOfType(rootRels, 'officeDocument')?.target ?? DEFAULT_WORKBOOK_PART;
@@ -120,8 +132,16 @@ async function loadWorkbook(zip: SafeZip, limits: XlsxLimits): Promise<XlsxWorkb
   }
   if (!sheet) throw new XlsxError('no_sheet', 'the workbook has no worksheet');
 
-  const base = workbookEntry.fileName.replace(/[^/]*$/, '');
-  const stylesEntry = zip.find(relationshipOfType(rels, 'styles')?.target ?? `${base}styles.xml`);
+  const stylesEntry = zip.find(relationshipOfType(rels, 'styles')?.target ?? `${baseOf(workbookEntry)}styles.xml`);
+  return { workbookEntry, rels, date1904: workbook.date1904, sheet, stylesEntry };
+}
+
+/** The workbook part's folder, with its slash ("xl/"). */
+export const baseOf = (workbookEntry: Entry) => workbookEntry.fileName.replace(/[^/]*$/, '');
+
+async function loadWorkbook(zip: SafeZip, limits: XlsxLimits): Promise<XlsxWorkbook> {
+  const { workbookEntry, rels, date1904, sheet, stylesEntry } = await locateParts(zip, limits);
+  const base = baseOf(workbookEntry);
   let dateStyles: boolean[] = [];
   if (stylesEntry) {
     const styles = new StylesSink();
@@ -138,7 +158,6 @@ async function loadWorkbook(zip: SafeZip, limits: XlsxLimits): Promise<XlsxWorkb
   }
 
   const sheetEntry = sheet.entry;
-  const date1904 = workbook.date1904;
   let started = false;
   let closed = false;
   const close = () => {

@@ -118,6 +118,11 @@ export class SafeZip {
     }
   }
 
+  /** Every entry, in the order of the central directory. */
+  entriesInOrder(): Entry[] {
+    return [...this.entries.values()];
+  }
+
   /** Looks an entry up by part name (exact, then case-insensitive as some writers differ in case). */
   find(name: string): Entry | undefined {
     return this.entries.get(name) ?? this.entriesLowerCase.get(name.toLowerCase());

@@ -9,12 +9,14 @@ import { contentDisposition } from '../../lib/content-disposition.ts';
 import { uploadedContent, uploadedFileName } from '../../lib/files.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { findReportRow } from '../reports/reports.service.ts';
-import { acceptUpload, availableCodesFor, findImport, findImportErrors, findImportFile, findImports } from './imports.service.ts';
+import { acceptUpload, availableCodesFor, findImport, findImportErrors, findImportFile, findImports, findMarkedImportFile } from './imports.service.ts';
 import { writeErrorSheet, writeTemplate } from './imports.sheets.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 
 const tags = ['imports'];
+/** The author of the comments in a marked file. */
+const MARKED_BY = 'Market Sales Statistics';
 /** Room for the multipart framing around the file: boundaries and the part's headers with its name. */
 const MULTIPART_FRAMING_BYTES = 64 * 1024;
 // Not z.uuid(): a malformed uuid is a record that does not exist (404), like an unknown one.
@@ -108,6 +110,19 @@ export function importsRoutes(app: App, ctx: AppContext) {
       const file = await findImportFile(ctx.db, principalOf(request), request.params.uuid);
       attachment(reply, file.name);
       return reply.header('Content-Type', 'application/octet-stream').header('Content-Length', String(file.size)).send(Readable.from(file.content));
+    },
+  );
+  app.get(
+    '/imports/:uuid/marked',
+    {
+      schema: { tags, summary: 'The uploaded file with its faulty cells marked: a fill and a comment with the error on each', params: uuidParams },
+      preValidation: signedIn,
+    },
+    async (request, reply) => {
+      const file = await findMarkedImportFile(ctx.db, principalOf(request), request.params.uuid, MARKED_BY);
+      // "Report May (errors marked).xlsx": the reporter's own file, told apart from it.
+      attachment(reply, `${file.name.replace(/\.xlsx$/i, '')} (errors marked).xlsx`);
+      return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(file.content);
     },
   );
   app.get(

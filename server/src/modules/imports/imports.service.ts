@@ -14,7 +14,8 @@ import type { Locale } from '@mss/contracts/enums';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client.ts';
 import { codeMarkets, codes, companies, companyCodes, files, importErrors, imports, markets, periods, reports, users } from '../../db/schema.ts';
-import { notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { isXlsxError, markXlsx, withXlsxSlot } from '../../lib/xlsx/index.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { deleteFile, fileContent, storeFile } from '../../lib/files.ts';
 import { runPreflight } from '../preflight/preflight.service.ts';
@@ -540,6 +541,39 @@ export async function findImport(db: Db, principal: Principal, uuid: string): Pr
 export async function findImportFile(db: Db, principal: Principal, uuid: string): Promise<{ name: string; size: number; content: AsyncIterable<Buffer> }> {
   const row = await findImportRow(db, principal, uuid);
   return { name: row.file_name, size: row.file_size, content: fileContent(db, row.file_id) };
+}
+
+/**
+ * The uploaded file with its faulty cells marked: each row error's cell (column A when the error
+ * names no column) gets a fill and a comment with the error in the reader's language. Errors of
+ * the whole file, and the note where a cut list stops, have no cell and are not marked (the
+ * screen and the error list say them). 404 for an import without row errors.
+ */
+export async function findMarkedImportFile(db: Db, principal: Principal, uuid: string, author: string): Promise<{ name: string; content: Buffer }> {
+  const found = await findImportRow(db, principal, uuid);
+  const stored = await db
+    .select(errorColumns)
+    .from(importErrors)
+    .where(and(eq(importErrors.import_id, found.id), sql`${importErrors.row} is not null`))
+    .orderBy(importErrors.position);
+  if (stored.length === 0) throw notFound();
+  const marks = stored.map((e) => {
+    const error = renderImportError(storedError(e), principal.locale);
+    return { row: error.row!, column: error.column ? error.column.letter.charCodeAt(0) - 65 : 0, note: error.message };
+  });
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mss-marked-'));
+  try {
+    const filePath = path.join(dir, 'upload.xlsx');
+    await pipeline(Readable.from(fileContent(db, found.file_id)), createWriteStream(filePath));
+    // A read like the import's: in a slot, within the same limits.
+    const content = await withXlsxSlot(() => markXlsx(filePath, marks, { author })).catch((error: unknown) => {
+      if (isXlsxError(error)) throw new AppError('validation', 'import.not_markable');
+      throw error;
+    });
+    return { name: found.file_name, content };
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** Every stored error (the error sheet), the cut note last when the list was cut. */

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../../../test/helpers.ts';
@@ -166,6 +167,31 @@ describe('importing a report file', () => {
     expect(sheet.headers['content-type']).toContain('spreadsheetml');
     const original = await t.app.inject({ url: `/api/v1/imports/${bad.json().data.uuid}/file`, headers: w.reporter });
     expect(original.rawPayload.length).toBeGreaterThan(100);
+
+    // The reporter's own file back, each faulty cell filled and commented with its error (column A when the error names no column).
+    const marked = await t.app.inject({ url: `/api/v1/imports/${bad.json().data.uuid}/marked`, headers: w.reporter });
+    expect(marked.statusCode).toBe(200);
+    expect(marked.headers['content-disposition']).toContain('bad (errors marked).xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(marked.rawPayload as unknown as ArrayBuffer);
+    const sheetOf = book.worksheets[0]!;
+    const note = (ref: string) => {
+      const n = sheetOf.getCell(ref).note;
+      return typeof n === 'string' || n === undefined ? n : (n.texts ?? []).map((r) => r.text).join('');
+    };
+    expect(note('A2')).toBe('Invalid code on row 2.');
+    expect(note('B5')).toBe('Column B contains invalid characters on row 5.');
+    expect(note('C6')).toBe('Column C contains invalid characters on row 6.');
+    expect(note('A7')).toBe('Report has duplicate codes on row 7 for code 1002.');
+    expect(note('B2')).toBeUndefined();
+    expect(sheetOf.getCell('B5').fill).toMatchObject({ type: 'pattern', fgColor: { argb: 'FFFFC7CE' } });
+    expect(sheetOf.getCell('B5').value).toBe('abc');
+    // Scoped like the import: the market's approver may have it, another organization's administrator may not.
+    expect((await t.app.inject({ url: `/api/v1/imports/${bad.json().data.uuid}/marked`, headers: w.admin })).statusCode).toBe(200);
+    const stranger = await signInAs(t, ['admin'], { organizationId: (await createOrganization(t.db)).id });
+    expect((await t.app.inject({ url: `/api/v1/imports/${bad.json().data.uuid}/marked`, headers: stranger.headers })).statusCode).toBe(404);
+    // A file that went in has nothing to mark.
+    expect((await t.app.inject({ url: `/api/v1/imports/${good.json().data.uuid}/marked`, headers: w.reporter })).statusCode).toBe(404);
 
     // The import history pages, sorts and searches like every list; newest first by default.
     const list = async (query: string) => (await t.app.inject({ url: `/api/v1/imports?report_uuid=${w.report.uuid}${query}`, headers: w.reporter })).json();

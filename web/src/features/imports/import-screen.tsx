@@ -362,9 +362,17 @@ function ImportResult({ detail }: { detail: ImportDetail }) {
                 {detail.errors_note}
               </Text>
             )}
-            <Anchor href={importDownloads.errorSheet(detail.uuid)} download size="sm">
-              {t('reporting.import.download_errors')}
-            </Anchor>
+            <Group gap="lg">
+              <Anchor href={importDownloads.errorSheet(detail.uuid)} download size="sm">
+                {t('reporting.import.download_errors')}
+              </Anchor>
+              {/* The reporter's own file, each faulty cell filled and commented: fixed where it is, then uploaded again. */}
+              {detail.errors.some((e) => e.row !== null) && (
+                <Anchor href={importDownloads.markedFile(detail.uuid)} download size="sm" data-testid="import-marked-file">
+                  {t('reporting.import.download_marked')}
+                </Anchor>
+              )}
+            </Group>
           </>
         )}
       </Stack>

@@ -54,6 +54,7 @@ describe('the import status panel', () => {
     expect(message.compareDocumentPosition(screen.getByTestId('import-errors')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.getByText('Invalid code on row 3.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Download the error list' }).getAttribute('href')).toBe('/api/v1/imports/imp-1/errors');
+    expect(screen.getByRole('link', { name: 'Download your file with the errors marked' }).getAttribute('href')).toBe('/api/v1/imports/imp-1/marked');
     expect(onEnded).toHaveBeenCalledTimes(1);
     const polls = api.callsTo('GET', 'imports/imp-1').length;
     expect(polls).toBe(3);
