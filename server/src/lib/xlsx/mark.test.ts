@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeXlsx } from '../xlsx-writer/index.ts';
 import { readXlsxRows, type XlsxRow } from './index.ts';
 import { markXlsx } from './mark.ts';
 import { buildMiniXlsx, tempFolder } from './test-support.ts';
@@ -147,6 +148,26 @@ describe('markXlsx', () => {
     expect(fillOf(sheet.getCell('B2'))).toBe('FFFFC7CE');
     expect(noteText(sheet.getCell('B2'))).toBe('Volume must be a number.');
     expect(await rowsOf(tmp.write('lo-marked.xlsx', marked))).toEqual(await rowsOf(path));
+  });
+
+  it('marks rows anywhere in a sheet read in many pieces, the last one included', async () => {
+    const path = tmp.path('long.xlsx');
+    await writeXlsx(path, Array.from({ length: 30_000 }, (_, i) => [`P-${i}`, i, i * 2]), { header: ['Code', 'Volume', 'Value'] });
+    const rows = [2, 9_999, 10_000, 20_001, 30_001];
+    const marked = await markXlsx(path, rows.map((row) => ({ row, column: 2, note: `Row ${row}.` })), { author: 'Sales statistics' });
+    expect(await rowsOf(tmp.write('long-marked.xlsx', marked))).toEqual(await rowsOf(path));
+    const sheet = (await opened(marked)).worksheets[0]!;
+    for (const row of rows) {
+      expect(noteText(sheet.getCell(`C${row}`))).toBe(`Row ${row}.`);
+      expect(fillOf(sheet.getCell(`C${row}`))).toBe('FFFFC7CE');
+    }
+    expect(fillOf(sheet.getCell('C3'))).toBeUndefined();
+  });
+
+  it('refuses to hold a row longer than any report has (a file built to exhaust memory)', async () => {
+    const cells = Array.from({ length: 16_000 }, (_, i) => `<c r="${i < 26 ? String.fromCharCode(65 + i) : 'A'}1" t="inlineStr"><is><t>${'x'.repeat(600)}</t></is></c>`).join('');
+    const path = tmp.write('wide.xlsx', buildMiniXlsx({ sheets: [{ name: 'S', xml: `<row r="1">${cells}</row>` }] }));
+    await expect(markXlsx(path, [{ row: 1, column: 0, note: 'x' }], { author: 'a' })).rejects.toMatchObject({ name: 'XlsxError', code: 'too_large' });
   });
 
   it('writes what a note says as text, never as markup', async () => {

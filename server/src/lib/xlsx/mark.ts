@@ -219,50 +219,50 @@ async function* rewriteSheet(chunks: AsyncIterable<Buffer>, part: string, rewrit
   let root: RootTag | null = null;
   let afterData = false;
   let first = true;
-  const rowStart = /<([A-Za-z_][\w.-]*:)?row(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
-  const dataEnd = /<\/([A-Za-z_][\w.-]*:)?sheetData>|<([A-Za-z_][\w.-]*:)?sheetData(?:\s[^>]*)?\/>/;
+  // Whichever comes first: a row's start tag, or the end of the sheet data (one scan, from where the last row ended).
+  const next = /<([A-Za-z_][\w.-]*:)?row(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>|<\/(?:[A-Za-z_][\w.-]*:)?sheetData>|<(?:[A-Za-z_][\w.-]*:)?sheetData(?:\s[^>]*)?\/>/g;
+  let out = '';
 
-  const drain = function* (final: boolean): Generator<Buffer> {
-    while (!afterData) {
+  /** Takes rows from the buffer while they are whole; what is left waits for the next chunk. */
+  const drain = (final: boolean) => {
+    let at = 0;
+    /** Everything before `i` is done: to the output, and out of the buffer. */
+    const doneUpTo = (i: number) => {
+      out += buffer.slice(at, i);
+      buffer = buffer.slice(i);
+    };
+    for (;;) {
       root ??= rootTag(buffer, part, final);
       if (!root) return;
-      rowStart.lastIndex = 0;
-      const row = rowStart.exec(buffer);
-      const end = dataEnd.exec(buffer);
-      if (end && (!row || end.index < row.index)) {
-        afterData = true;
-        yield Buffer.from(buffer.slice(0, end.index + end[0].length));
-        buffer = buffer.slice(end.index + end[0].length);
-        return;
-      }
-      if (!row) {
-        // Keep a possible tag start for the next chunk.
-        const keep = buffer.lastIndexOf('<');
-        if (keep > 0) {
-          yield Buffer.from(buffer.slice(0, keep));
-          buffer = buffer.slice(keep);
-        }
+      next.lastIndex = at;
+      const found = next.exec(buffer);
+      if (!found) {
         if (final) throw new XlsxError('corrupt', `${part} has no end of its sheet data`);
-        return;
+        return doneUpTo(Math.max(buffer.lastIndexOf('<'), at)); // a tag may be cut at the chunk's end
       }
-      let rowEnd: number;
-      if (row[3] === '/') rowEnd = row.index + row[0].length;
-      else {
-        const close = `</${row[1] ?? ''}row>`;
-        const at = buffer.indexOf(close, row.index + row[0].length);
-        if (at < 0) {
+      if (found[2] === undefined) {
+        afterData = true; // the end of the sheet data
+        return doneUpTo(found.index + found[0].length);
+      }
+      let rowEnd = found.index + found[0].length;
+      if (found[3] !== '/') {
+        const close = `</${found[1] ?? ''}row>`;
+        const closeAt = buffer.indexOf(close, rowEnd);
+        if (closeAt < 0) {
           if (final) throw new XlsxError('corrupt', `${part} has a row without its end tag`);
-          if (row.index > 0) {
-            yield Buffer.from(buffer.slice(0, row.index));
-            buffer = buffer.slice(row.index);
-          }
-          return;
+          if (buffer.length - found.index > MAX_ROW_CHARS) throw new XlsxError('too_large', `${part} has a row of more than ${MAX_ROW_CHARS} characters`);
+          return doneUpTo(found.index);
         }
-        rowEnd = at + close.length;
+        rowEnd = closeAt + close.length;
       }
-      const rewritten = rewriter.row(buffer.slice(row.index, rowEnd), row[1] ?? '', row[2] ?? '', row[3] === '/', row[0].length);
-      yield Buffer.from(buffer.slice(0, row.index) + rewritten);
-      buffer = buffer.slice(rowEnd);
+      out += buffer.slice(at, found.index) + rewriter.row(buffer.slice(found.index, rowEnd), found[1] ?? '', found[2], found[3] === '/', found[0].length);
+      at = rowEnd;
+    }
+  };
+  const flush = function* (): Generator<Buffer> {
+    if (out.length >= OUT_CHARS) {
+      yield Buffer.from(out);
+      out = '';
     }
   };
 
@@ -271,14 +271,27 @@ async function* rewriteSheet(chunks: AsyncIterable<Buffer>, part: string, rewrit
       first = false;
       if ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff)) throw new XlsxError('corrupt', `${part} is not UTF-8; it cannot be marked`);
     }
+    if (afterData) {
+      buffer += decoder.write(chunk);
+      if (buffer.length > MAX_TAIL_CHARS) throw new XlsxError('too_large', `${part} has more than ${MAX_TAIL_CHARS} characters after its rows`);
+      continue;
+    }
     buffer += decoder.write(chunk);
-    yield* drain(false);
+    drain(false);
+    yield* flush();
   }
   buffer += decoder.end();
-  yield* drain(true);
+  if (!afterData) drain(true);
   if (!afterData || !root) throw new XlsxError('corrupt', `${part} has no sheet data`);
-  yield Buffer.from(tail(buffer, root));
+  yield Buffer.from(out + tail(buffer, root));
 }
+
+/** A row longer than this is no sales report's (a real one has three cells); such a file is not marked. */
+const MAX_ROW_CHARS = 8 * 1024 * 1024;
+/** What follows the rows (merged cells, formats, page setup) is held whole to place the drawing. */
+const MAX_TAIL_CHARS = 16 * 1024 * 1024;
+/** The rewritten sheet leaves in pieces of about this size. */
+const OUT_CHARS = 64 * 1024;
 
 interface RootTag {
   /** The worksheet element's prefix ("x:" or ""). */
