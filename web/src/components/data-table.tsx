@@ -187,12 +187,14 @@ export function DataTable<T extends object, K extends QueryKey = QueryKey>({
   };
 
   const colSpan = columns.length + (rowActions ? 1 : 0);
+  // A table wider than a phone scrolls sideways: its loader and messages stay where one looks, not centred on the whole width.
+  const inView = { position: 'sticky', left: 0, maxWidth: 'calc(100vw - 2 * var(--mantine-spacing-md) - 2rem)' } as const;
   let body: ReactNode;
   if (result.isPending) {
     body = (
       <Table.Tr>
         <Table.Td colSpan={colSpan}>
-          <Center py="lg">
+          <Center py="lg" style={inView}>
             <Loader size="sm" aria-label={t('app.loading')} />
           </Center>
         </Table.Td>
@@ -202,7 +204,7 @@ export function DataTable<T extends object, K extends QueryKey = QueryKey>({
     body = (
       <Table.Tr>
         <Table.Td colSpan={colSpan}>
-          <Text c="red" ta="center" py="md" role="alert">
+          <Text c="red" ta="center" py="md" role="alert" style={inView}>
             {errorMessage(result.error)}
           </Text>
         </Table.Td>
@@ -212,7 +214,7 @@ export function DataTable<T extends object, K extends QueryKey = QueryKey>({
     body = (
       <Table.Tr>
         <Table.Td colSpan={colSpan}>
-          <Text c="dimmed" ta="center" py="md" data-testid="empty-state">
+          <Text c="dimmed" ta="center" py="md" data-testid="empty-state" style={inView}>
             {search ? t('admin.list.no_matches', { search }) : t('common.empty')}
           </Text>
         </Table.Td>
