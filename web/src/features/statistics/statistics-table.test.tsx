@@ -122,6 +122,27 @@ describe('a statistics breakdown: notes and phones', () => {
     expect(within(cards[2]!).getByText('Withheld so that no company can read another company’s figures.')).toBeTruthy();
     expect(within(cards[2]!).queryByText('Volume')).toBeNull();
   });
+
+  it('when the screen is a phone, then the cards are sorted from a list: value highest first (exactly), a change, back as listed', () => {
+    atPhoneWidth();
+    render(
+      <AppProviders>
+        <StatisticsTable rows={rows} totals={totals} view="period" keyHeader="Code" withShare withOwn={false} label="Statistics" />
+      </AppProviders>,
+    );
+    const titles = () => screen.getAllByTestId('statistics-card').map((c) => c.querySelector('p')!.textContent);
+    const sortBy = screen.getByRole('combobox', { name: 'Sort by' });
+    expect([...(sortBy as HTMLSelectElement).options].map((o) => o.text)).toContain('Value change, highest first');
+    fireEvent.change(sortBy, { target: { value: 'value' } });
+    // …5.6789 above …5.6788 (equal as JavaScript numbers); the withheld row last.
+    expect(titles()).toEqual(['Total', '1003 Medium', '1001 Small', '1002 Large']);
+    fireEvent.change(sortBy, { target: { value: 'value_change_pct' } });
+    expect(titles()).toEqual(['Total', '1003 Medium', '1001 Small', '1002 Large']);
+    fireEvent.change(sortBy, { target: { value: 'key' } });
+    expect(titles()).toEqual(['Total', '1001 Small', '1002 Large', '1003 Medium']);
+    fireEvent.change(sortBy, { target: { value: '' } });
+    expect(titles()).toEqual(['Total', '1001 Small', '1002 Large', '1003 Medium']);
+  });
 });
 
 function cleanupAndRender(props: Partial<Parameters<typeof StatisticsTable>[0]>) {

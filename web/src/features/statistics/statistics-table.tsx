@@ -1,7 +1,7 @@
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { ActionIcon, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Group, NativeSelect, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { StatisticsFigures, StatisticsKey, StatisticsRow } from '@mss/contracts/statistics';
 import { compareDecimals, formatPercent } from '../../lib/numbers.ts';
@@ -181,9 +181,31 @@ export function StatisticsTable({
   // A breakdown without rows (the total alone, or nothing approved) says "no figures" only when the total has none either.
   const totalsEmpty = columns.every((c) => c.get(totals) == null) && !totals.confidential;
 
-  if (phone)
+  if (phone) {
+    // No headers to press on a phone: the order is picked from a list (the phone's own picker).
+    const sortOptions = [
+      { value: '', label: t('statistics.sort.listed') },
+      { value: 'key', label: t('statistics.sort.key', { key: keyHeader }) },
+      ...columns.map((c, i) => ({
+        value: c.id,
+        label: t('statistics.sort.highest', { column: c.kind === 'change' ? t('statistics.sort.change_of', { column: columns[i - 2]?.label ?? '' }) : c.label }),
+      })),
+    ];
+    const sortControl = (
+      <NativeSelect
+        label={t('statistics.sort.label')}
+        size="sm"
+        data={sortOptions}
+        value={sort ? sort.column : ''}
+        onChange={(event) => {
+          const column = event.currentTarget.value;
+          setSort(column === '' ? null : { column, direction: column === 'key' ? 'asc' : 'desc' });
+        }}
+      />
+    );
     return (
       <StatisticsCards
+        sortControl={sortControl}
         rows={sorted}
         totals={totals}
         columns={columns}
@@ -196,6 +218,7 @@ export function StatisticsTable({
         trendKeyId={trendKeyId}
       />
     );
+  }
 
   return (
     <ScrollArea type="auto" offsetScrollbars>
@@ -285,6 +308,7 @@ export function StatisticsTable({
  * label, a withheld row saying so in words, nothing wider than the screen.
  */
 function StatisticsCards({
+  sortControl,
   rows,
   totals,
   columns,
@@ -296,6 +320,7 @@ function StatisticsCards({
   onTrend,
   trendKeyId,
 }: {
+  sortControl: ReactNode;
   rows: StatisticsRow[];
   totals: StatisticsFigures;
   columns: FigureColumn[];
@@ -378,6 +403,7 @@ function StatisticsCards({
   };
   return (
     <Stack gap="xs" aria-label={label} data-testid="statistics-cards">
+      {rows.length > 1 && sortControl}
       {card(t('statistics.total'), totals, 'total')}
       {rows.length === 0 && totalsEmpty && (
         <Text c="dimmed" ta="center" py="sm">
