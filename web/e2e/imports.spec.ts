@@ -42,7 +42,10 @@ test.describe('imports', () => {
     await expect(abc.getByRole('cell').nth(3)).toHaveText('abc');
     await expect(status.getByRole('link', { name: 'Download the error list' })).toHaveAttribute('href', /\/api\/v1\/imports\/.+\/errors$/);
     // Their own file back with the faulty cells marked: a fill and the error as a comment.
-    const [download] = await Promise.all([page.waitForEvent('download'), status.getByRole('link', { name: 'Download your file with the errors marked' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      status.getByRole('link', { name: 'Download your file with the errors marked' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('with-errors (errors marked).xlsx');
     const marked = new ExcelJS.Workbook();
     await marked.xlsx.readFile(await download.path());

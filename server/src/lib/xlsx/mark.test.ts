@@ -105,8 +105,7 @@ describe('markXlsx', () => {
     expect(await rowsOf(tmp.write('marked-notes.xlsx', marked))).toEqual(await rowsOf(path));
   });
 
-  const handmadeRows =
-    '<row><c t="inlineStr"><is><t>P-1</t></is></c><c><v>5</v></c></row><row/><row><c t="inlineStr"><is><t>P-2</t></is></c></row>';
+  const handmadeRows = '<row><c t="inlineStr"><is><t>P-1</t></is></c><c><v>5</v></c></row><row/><row><c t="inlineStr"><is><t>P-2</t></is></c></row>';
   const handmadeMarks = [
     { row: 1, column: 1, note: 'Too large.' },
     { row: 3, column: 2, note: 'Missing.' },
@@ -152,9 +151,17 @@ describe('markXlsx', () => {
 
   it('marks rows anywhere in a sheet read in many pieces, the last one included', async () => {
     const path = tmp.path('long.xlsx');
-    await writeXlsx(path, Array.from({ length: 30_000 }, (_, i) => [`P-${i}`, i, i * 2]), { header: ['Code', 'Volume', 'Value'] });
+    await writeXlsx(
+      path,
+      Array.from({ length: 30_000 }, (_, i) => [`P-${i}`, i, i * 2]),
+      { header: ['Code', 'Volume', 'Value'] },
+    );
     const rows = [2, 9_999, 10_000, 20_001, 30_001];
-    const marked = await markXlsx(path, rows.map((row) => ({ row, column: 2, note: `Row ${row}.` })), { author: 'Sales statistics' });
+    const marked = await markXlsx(
+      path,
+      rows.map((row) => ({ row, column: 2, note: `Row ${row}.` })),
+      { author: 'Sales statistics' },
+    );
     expect(await rowsOf(tmp.write('long-marked.xlsx', marked))).toEqual(await rowsOf(path));
     const sheet = (await opened(marked)).worksheets[0]!;
     for (const row of rows) {
@@ -165,7 +172,10 @@ describe('markXlsx', () => {
   });
 
   it('refuses to hold a row longer than any report has (a file built to exhaust memory)', async () => {
-    const cells = Array.from({ length: 16_000 }, (_, i) => `<c r="${i < 26 ? String.fromCharCode(65 + i) : 'A'}1" t="inlineStr"><is><t>${'x'.repeat(600)}</t></is></c>`).join('');
+    const cells = Array.from(
+      { length: 16_000 },
+      (_, i) => `<c r="${i < 26 ? String.fromCharCode(65 + i) : 'A'}1" t="inlineStr"><is><t>${'x'.repeat(600)}</t></is></c>`,
+    ).join('');
     const path = tmp.write('wide.xlsx', buildMiniXlsx({ sheets: [{ name: 'S', xml: `<row r="1">${cells}</row>` }] }));
     await expect(markXlsx(path, [{ row: 1, column: 0, note: 'x' }], { author: 'a' })).rejects.toMatchObject({ name: 'XlsxError', code: 'too_large' });
   });

@@ -213,14 +213,20 @@ class SheetRewriter {
  * The worksheet, rewritten as it streams: text up to a whole `<row>` is held, so memory stays at
  * about one chunk plus one row. What follows `</sheetData>` is held whole and handed to `tail`.
  */
-async function* rewriteSheet(chunks: AsyncIterable<Buffer>, part: string, rewriter: SheetRewriter, tail: (rest: string, root: RootTag) => string): AsyncGenerator<Buffer> {
+async function* rewriteSheet(
+  chunks: AsyncIterable<Buffer>,
+  part: string,
+  rewriter: SheetRewriter,
+  tail: (rest: string, root: RootTag) => string,
+): AsyncGenerator<Buffer> {
   const decoder = new StringDecoder('utf8');
   let buffer = '';
   let root: RootTag | null = null;
   let afterData = false;
   let first = true;
   // Whichever comes first: a row's start tag, or the end of the sheet data (one scan, from where the last row ended).
-  const next = /<([A-Za-z_][\w.-]*:)?row(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>|<\/(?:[A-Za-z_][\w.-]*:)?sheetData>|<(?:[A-Za-z_][\w.-]*:)?sheetData(?:\s[^>]*)?\/>/g;
+  const next =
+    /<([A-Za-z_][\w.-]*:)?row(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>|<\/(?:[A-Za-z_][\w.-]*:)?sheetData>|<(?:[A-Za-z_][\w.-]*:)?sheetData(?:\s[^>]*)?\/>/g;
   let out = '';
 
   /** Takes rows from the buffer while they are whole; what is left waits for the next chunk. */
@@ -269,7 +275,8 @@ async function* rewriteSheet(chunks: AsyncIterable<Buffer>, part: string, rewrit
   for await (const chunk of chunks) {
     if (first) {
       first = false;
-      if ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff)) throw new XlsxError('corrupt', `${part} is not UTF-8; it cannot be marked`);
+      if ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff))
+        throw new XlsxError('corrupt', `${part} is not UTF-8; it cannot be marked`);
     }
     if (afterData) {
       buffer += decoder.write(chunk);
@@ -353,7 +360,9 @@ function commentsXml(existing: string | null, notes: [string, string][], author:
     const own = new RegExp(`<${prefix}comment\\s[^>]*ref\\s*=\\s*["']${ref}["'][^>]*>\\s*<${prefix}text(?:\\s[^>]*)?>`).exec(xml);
     const ours = run(`${text}\n`).replace(/<(\/?)/g, `<$1${prefix}`);
     if (!own) {
-      added.push(`<${prefix}comment ref="${ref}" authorId="${authorCount}"><${prefix}text>${run(text).replace(/<(\/?)/g, `<$1${prefix}`)}</${prefix}text></${prefix}comment>`);
+      added.push(
+        `<${prefix}comment ref="${ref}" authorId="${authorCount}"><${prefix}text>${run(text).replace(/<(\/?)/g, `<$1${prefix}`)}</${prefix}text></${prefix}comment>`,
+      );
       continue;
     }
     // A comment's text is either one <t> or runs: a lone <t> becomes a run after ours.
@@ -421,7 +430,8 @@ class MarkedStyles {
   private section(xml: string, name: string): { start: number; innerStart: number; innerEnd: number; end: number } | null {
     const open = new RegExp(`<${this.prefix}${name}((?:[^>"']|"[^"]*"|'[^']*')*?)(/?)>`).exec(xml);
     if (!open) return null;
-    if (open[2] === '/') return { start: open.index, innerStart: open.index + open[0].length, innerEnd: open.index + open[0].length, end: open.index + open[0].length };
+    if (open[2] === '/')
+      return { start: open.index, innerStart: open.index + open[0].length, innerEnd: open.index + open[0].length, end: open.index + open[0].length };
     const close = xml.indexOf(`</${this.prefix}${name}>`, open.index);
     if (close < 0) throw new XlsxError('corrupt', `the styles' ${name} has no end tag`);
     return { start: open.index, innerStart: open.index + open[0].length, innerEnd: close, end: close + `</${this.prefix}${name}>`.length };
@@ -609,7 +619,10 @@ export async function markXlsx(path: string, marks: readonly CellMark[], options
         const workbookRelsEntry = zip.find(relsPartFor(parts.workbookEntry.fileName));
         if (!workbookRelsEntry) throw new XlsxError('corrupt', 'the workbook has no relationships part');
         const id = freeId(parts.rels, takenIds);
-        replaced.set(workbookRelsEntry.fileName, addRelationships(await textOf(zip, workbookRelsEntry, limits.maxMetadataBytes), relationship(id, `${relNs}/styles`, 'styles.xml')));
+        replaced.set(
+          workbookRelsEntry.fileName,
+          addRelationships(await textOf(zip, workbookRelsEntry, limits.maxMetadataBytes), relationship(id, `${relNs}/styles`, 'styles.xml')),
+        );
       }
       replaced.set(typesEntry.fileName, withContentTypes(await textOf(zip, typesEntry, limits.maxMetadataBytes), overrides, !ownDrawingEntry));
     }

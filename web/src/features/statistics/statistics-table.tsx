@@ -188,7 +188,9 @@ export function StatisticsTable({
       { value: 'key', label: t('statistics.sort.key', { key: keyHeader }) },
       ...columns.map((c, i) => ({
         value: c.id,
-        label: t('statistics.sort.highest', { column: c.kind === 'change' ? t('statistics.sort.change_of', { column: columns[i - 2]?.label ?? '' }) : c.label }),
+        label: t('statistics.sort.highest', {
+          column: c.kind === 'change' ? t('statistics.sort.change_of', { column: columns[i - 2]?.label ?? '' }) : c.label,
+        }),
       })),
     ];
     const sortControl = (
