@@ -2,40 +2,92 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 /*
- * Import direction in the web app (CONVENTIONS "Dependencies point one way"): app/ composes
- * features; a feature imports neither another feature nor app/; components/, lib/ and api/
- * import no feature and not app/. Imports are relative, so the patterns depend on how deep a
- * file sits: from web/src/features/<f>/<d directories>/file, "../" taken d+1 times leaves the
- * feature (into a sibling feature) and d+2 times reaches web/src. Tests may import app/ (they
- * render the app's providers), never another feature.
+ * Import zones, by path (docs/architecture.md §9 "Dependencies point one way"). A zone says which
+ * files may not import from which folder; `except` names what they may import there after all.
+ *
+ * Web: app/ composes features; a feature imports neither another feature nor app/ (its tests may
+ * import app/: they render the app's providers); components/, lib/ and api/ import no feature and
+ * not app/. Server: a module imports another only where MODULE_IMPORTS allows it (so there is no
+ * cycle between modules); lib/, db/, auth/, mail/ and jobs/ import no module. The contracts import
+ * neither the server nor the web, and neither of those imports the other. And no import cycles.
  */
-const FEATURE_DEPTHS = [0, 1, 2, 3];
-const up = (n) => `(\\.\\./){${n}}`;
-const leaveFeature = (d) => ({
-  regex: `^${up(d + 1)}(?!\\.\\./)|(^|/)features/`,
-  message: 'A feature imports no other feature: move the shared piece to components/, lib/ or api/, or combine the features in app/.',
-});
-const intoApp = (n) => ({ regex: `^${up(n)}app/`, message: 'Only app/ imports app/: move the shared piece down to components/ or lib/.' });
-const featureGlob = (d) => `web/src/features/*/${'*/'.repeat(d)}*.{ts,tsx}`;
-const tests = ['**/*.test.{ts,tsx}'];
-const importDirection = [
-  ...FEATURE_DEPTHS.flatMap((d) => [
-    { files: [featureGlob(d)], ignores: tests, rules: { 'no-restricted-imports': ['error', { patterns: [leaveFeature(d), intoApp(d + 2)] }] } },
-    {
-      files: [featureGlob(d)].map((g) => g.replace('*.{ts,tsx}', '*.test.{ts,tsx}')),
-      rules: { 'no-restricted-imports': ['error', { patterns: [leaveFeature(d)] }] },
-    },
+const root = import.meta.dirname;
+const folders = (dir) =>
+  fs
+    .readdirSync(path.join(root, dir), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+
+const WEB = 'web/src';
+const webZones = (withApp) => [
+  ...folders(`${WEB}/features`).map((feature) => ({
+    target: `${WEB}/features/${feature}`,
+    from: `${WEB}/features`,
+    except: [`./${feature}`],
+    message: 'A feature imports no other feature: move the shared piece to components/, lib/ or api/, or combine the features in app/.',
+  })),
+  ...(withApp
+    ? [{ target: `${WEB}/features`, from: `${WEB}/app`, message: 'Only app/ imports app/: move the shared piece down to components/ or lib/.' }]
+    : []),
+  ...['components', 'lib', 'api'].flatMap((layer) => [
+    { target: `${WEB}/${layer}`, from: `${WEB}/features`, message: `${layer}/ imports no feature: the feature imports it.` },
+    ...(withApp ? [{ target: `${WEB}/${layer}`, from: `${WEB}/app`, message: `${layer}/ does not import app/: app/ imports it.` }] : []),
   ]),
-  ...['components', 'lib', 'api'].flatMap((layer) => {
-    const noFeature = { regex: '(^|/)features/', message: `${layer}/ imports no feature: the feature imports it.` };
-    const noApp = { regex: '^(\\.\\./)+app/', message: `${layer}/ does not import app/: app/ imports it.` };
-    return [
-      { files: [`web/src/${layer}/**/*.{ts,tsx}`], ignores: tests, rules: { 'no-restricted-imports': ['error', { patterns: [noFeature, noApp] }] } },
-      { files: [`web/src/${layer}/**/*.test.{ts,tsx}`], rules: { 'no-restricted-imports': ['error', { patterns: [noFeature] }] } },
-    ];
-  }),
+];
+
+const SERVER = 'server/src';
+/** What a server module may import of other modules (its own folder always). Every other pair is refused. */
+const MODULE_IMPORTS = {
+  'admin-users': ['auth'],
+  users: ['auth'],
+  approvals: ['periods/periods.queries.ts', 'reports'],
+  imports: ['preflight', 'reports'],
+  // The period workflow moves reports and publishes statistics; nothing below imports it.
+  periods: ['reports/reports.workflow.ts', 'statistics'],
+  preflight: ['periods/periods.queries.ts'],
+  reports: ['periods/periods.queries.ts', 'preflight', 'statistics', 'communications/notifications.ts'],
+};
+const serverZones = [
+  ...folders(`${SERVER}/modules`).map((module) => ({
+    target: `${SERVER}/modules/${module}`,
+    from: `${SERVER}/modules`,
+    except: [module, ...(MODULE_IMPORTS[module] ?? [])].map((p) => `./${p}`),
+    message: `${module} may import only ${['its own folder', ...(MODULE_IMPORTS[module] ?? [])].join(', ')} of the modules (MODULE_IMPORTS in eslint.config.js).`,
+  })),
+  ...['lib', 'db', 'auth', 'mail', 'jobs'].map((layer) => ({
+    target: `${SERVER}/${layer}`,
+    from: `${SERVER}/modules`,
+    message: `${layer}/ imports no module: the module imports it (or app.ts wires them).`,
+  })),
+];
+const packageZones = [
+  { target: 'packages/contracts', from: 'server', message: 'The contracts describe the wire: they import no server code.' },
+  { target: 'packages/contracts', from: 'web', message: 'The contracts describe the wire: they import no web code.' },
+  { target: 'web', from: 'server', message: 'The web never imports server code or the database schema: share it through packages/contracts.' },
+  { target: 'server', from: 'web', message: 'The server imports no web code.' },
+];
+const tests = ['**/*.test.{ts,tsx}'];
+const zones = (list) => ({ 'import-x/no-restricted-paths': ['error', { basePath: root, zones: list }] });
+const importZones = [
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })] },
+    rules: zones([...packageZones, ...webZones(true), ...serverZones]),
+  },
+  // Tests render the app's providers and build their data through any module.
+  { files: tests, rules: zones([...packageZones, ...webZones(false)]) },
+  // No file reaches itself through its imports (a cycle the zones would let through inside a folder).
+  {
+    files: ['server/src/**/*.ts', 'web/src/**/*.{ts,tsx}', 'packages/contracts/src/**/*.ts'],
+    ignores: tests,
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
 ];
 
 export default tseslint.config(
@@ -54,5 +106,5 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  ...importDirection,
+  ...importZones,
 );

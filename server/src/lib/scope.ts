@@ -1,7 +1,8 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { canInMarket } from '@mss/contracts/abilities';
 import type { Db } from '../db/client.ts';
-import { organizations } from '../db/schema.ts';
+import { markets, organizations } from '../db/schema.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
 import { type Principal } from '../auth/principal.ts';
 
@@ -71,4 +72,34 @@ export function assertOrganizationUnchanged(requested: number | undefined | null
 export function administersAll(principal: Principal, organizationIds: readonly number[]): boolean {
   const administered = principal.administers;
   return administered === 'all' || organizationIds.every((id) => administered.includes(id));
+}
+
+/** The markets (ids) of the actor's organization where the actor holds any of the abilities. */
+export async function marketsWhere(db: Db, principal: Principal, abilities: readonly string[]): Promise<number[]> {
+  return marketsWith(principal, abilities, await organizationMarketIds(db, principal));
+}
+
+/**
+ * The markets of the organization chosen at sign-in (every market for a super-admin). Looked up
+ * once per resolved session (the principal's memo): markets are created and deleted by requests
+ * that clear the principal cache. Read-only: the same array serves every request of the session.
+ */
+export function organizationMarketIds(db: Db, principal: Principal): Promise<readonly number[]> {
+  const memo = principal.memo;
+  if (memo?.organizationMarketIds) return memo.organizationMarketIds;
+  const ids = db
+    .select({ id: markets.id })
+    .from(markets)
+    .where(principal.organizationId === null ? undefined : eq(markets.organization_id, principal.organizationId))
+    .then((rows) => rows.map((m) => m.id));
+  if (memo) {
+    memo.organizationMarketIds = ids;
+    ids.catch(() => delete memo.organizationMarketIds);
+  }
+  return ids;
+}
+
+/** Those of the markets where the user holds one of the abilities. */
+export function marketsWith(principal: Principal, abilities: readonly string[], marketIds: readonly number[]): number[] {
+  return marketIds.filter((id) => abilities.some((a) => canInMarket(principal.subject, a, id)));
 }

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.ts';
 import { companies, reports } from '../../db/schema.ts';
 import { AppError, forbidden } from '../../errors.ts';
 import type { Principal } from '../../auth/principal.ts';
-import { findPeriodRow } from '../periods/periods.service.ts';
+import { findPeriodRow } from '../periods/periods.queries.ts';
 import { changeReportStatus, selectReports, toSummary } from '../reports/reports.service.ts';
 
 /** Every reporting company's report for the period (companies disabled by now are hidden). */

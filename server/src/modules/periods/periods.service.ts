@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, notExists, or, sql } from 'drizzle-orm';
 import { canInMarket } from '@mss/contracts/abilities';
 import type { Period, PeriodCoverage, PeriodInput, PeriodPublication } from '@mss/contracts/periods';
 import { ReportStatus } from '@mss/contracts/enums';
@@ -6,102 +6,12 @@ import { sqlArray } from '../../db/sql-array.ts';
 import { countedCompany } from '../statistics/statistics.cells.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { companies, companyMarkets, markets, periods, reports } from '../../db/schema.ts';
-import { AppError, forbidden, periodNotFound, validationError } from '../../errors.ts';
+import { AppError, forbidden, validationError } from '../../errors.ts';
 import { applyReportEvent } from '../reports/reports.workflow.ts';
 import { publicationStates, publishPeriod } from '../statistics/statistics.publications.ts';
 import { type Principal } from '../../auth/principal.ts';
-
-/*
- * Which periods of a market a user sees (docs/permissions.md, issue 8): those who run the
- * market's reporting see every period; those who report, or follow their company's reports, see
- * the periods that have reports (open and closed: not drafts); everyone else only published ones.
- */
-const ALL_PERIODS = ['manage-periods', 'approve-reports'];
-const REPORTING_PERIODS = ['upload-reports', 'view-company-reports'];
-const PUBLISHED_PERIODS = ['view-statistics', 'view-report-history'];
-/** Abilities that let a user see a market's periods at all. */
-const PERIOD_READERS = [...ALL_PERIODS, ...REPORTING_PERIODS, ...PUBLISHED_PERIODS];
-
-type PeriodView = 'all' | 'reporting' | 'published';
-
-/** Which of the market's periods the actor sees, or null for none. */
-function periodViewIn(principal: Principal, marketId: number): PeriodView | null {
-  const holds = (abilities: string[]) => abilities.some((a) => canInMarket(principal.subject, a, marketId));
-  if (holds(ALL_PERIODS)) return 'all';
-  if (holds(REPORTING_PERIODS)) return 'reporting';
-  if (holds(PUBLISHED_PERIODS)) return 'published';
-  return null;
-}
-
-function isVisible(view: PeriodView, period: { status: string; published_at: Date | null }): boolean {
-  if (view === 'all') return true;
-  if (view === 'reporting') return period.status !== 'draft';
-  return period.published_at !== null;
-}
-
-/** The SQL condition of the periods the actor sees among these markets. */
-function visiblePeriods(principal: Principal, marketIds: readonly number[]): SQL {
-  const byView: Record<PeriodView, number[]> = { all: [], reporting: [], published: [] };
-  for (const id of marketIds) {
-    const view = periodViewIn(principal, id);
-    if (view) byView[view].push(id);
-  }
-  const parts: SQL[] = [];
-  if (byView.all.length) parts.push(inArray(periods.market_id, byView.all));
-  if (byView.reporting.length) parts.push(and(inArray(periods.market_id, byView.reporting), ne(periods.status, 'draft'))!);
-  if (byView.published.length) parts.push(and(inArray(periods.market_id, byView.published), isNotNull(periods.published_at))!);
-  return parts.length ? or(...parts)! : sql`false`;
-}
-
-/** The markets (ids) of the actor's organization where the actor holds any of the abilities. */
-export async function marketsWhere(db: Db, principal: Principal, abilities: readonly string[]): Promise<number[]> {
-  return marketsWith(principal, abilities, await organizationMarketIds(db, principal));
-}
-
-/**
- * The markets of the organization chosen at sign-in (every market for a super-admin). Looked up
- * once per resolved session (the principal's memo): markets are created and deleted by requests
- * that clear the principal cache. Read-only: the same array serves every request of the session.
- */
-export function organizationMarketIds(db: Db, principal: Principal): Promise<readonly number[]> {
-  const memo = principal.memo;
-  if (memo?.organizationMarketIds) return memo.organizationMarketIds;
-  const ids = db
-    .select({ id: markets.id })
-    .from(markets)
-    .where(principal.organizationId === null ? undefined : eq(markets.organization_id, principal.organizationId))
-    .then((rows) => rows.map((m) => m.id));
-  if (memo) {
-    memo.organizationMarketIds = ids;
-    ids.catch(() => delete memo.organizationMarketIds);
-  }
-  return ids;
-}
-
-/** Those of the markets where the user holds one of the abilities. */
-export function marketsWith(principal: Principal, abilities: readonly string[], marketIds: readonly number[]): number[] {
-  return marketIds.filter((id) => abilities.some((a) => canInMarket(principal.subject, a, id)));
-}
-
-const periodColumns = {
-  id: periods.id,
-  uuid: periods.uuid,
-  title: periods.title,
-  starts_on: periods.starts_on,
-  ends_on: periods.ends_on,
-  deadline: periods.deadline,
-  status: periods.status,
-  opened_at: periods.opened_at,
-  closed_at: periods.closed_at,
-  published_at: periods.published_at,
-  market_id: markets.id,
-  organization_id: markets.organization_id,
-  market: { id: markets.id, international_name: markets.international_name, local_name: markets.local_name, iso_code: markets.iso_code },
-  report_count: sql<number>`(select count(*)::int from ${reports} where ${reports.period_id} = ${periods.id})`,
-};
-
-type PeriodRow = Awaited<ReturnType<typeof selectPeriods>>[number];
-const selectPeriods = (db: Db) => db.select(periodColumns).from(periods).innerJoin(markets, eq(markets.id, periods.market_id));
+import { marketsWhere } from '../../lib/scope.ts';
+import { ALL_PERIODS, PERIOD_READERS, type PeriodRow, findPeriodRow, periodViewIn, selectPeriods, visiblePeriods } from './periods.queries.ts';
 
 function toPeriod(row: PeriodRow, publication: PeriodPublication | null = null, coverage: PeriodCoverage | null = null): Period {
   return {
@@ -176,18 +86,6 @@ export async function findPeriods(db: Db, principal: Principal, query: { market_
   if (marketIds.length === 0) return [];
   const rows = await selectPeriods(db).where(visiblePeriods(principal, marketIds)).orderBy(desc(periods.starts_on), asc(markets.international_name));
   return toPeriods(db, principal, rows);
-}
-
-/** A period the actor can reach, or 404 (`periodNotFound`: never a uuid as the period's title). */
-export async function findPeriodRow(db: Db, principal: Principal, uuid: string): Promise<PeriodRow> {
-  const [row] = /^[0-9a-f-]{36}$/i.test(uuid) ? await selectPeriods(db).where(eq(periods.uuid, uuid)) : [];
-  if (!row || (principal.organizationId !== null && principal.organizationId !== row.organization_id)) {
-    throw periodNotFound(uuid);
-  }
-  const view = periodViewIn(principal, row.market_id);
-  if (!view) throw forbidden('period.no_access');
-  if (!isVisible(view, row)) throw forbidden('period.not_published');
-  return row;
 }
 
 export async function findPeriod(db: Db, principal: Principal, uuid: string): Promise<Period> {
@@ -273,17 +171,4 @@ export async function changePeriod(db: Db, principal: Principal, uuid: string, a
     }
   });
   return findPeriod(db, principal, uuid);
-}
-
-/** The period before this one in the same market (by start date), if any. */
-export async function findPreviousPeriod(db: Executor, periodId: number): Promise<{ id: number; title: string } | null> {
-  const [current] = await db.select({ market_id: periods.market_id, starts_on: periods.starts_on }).from(periods).where(eq(periods.id, periodId));
-  if (!current) return null;
-  const [previous] = await db
-    .select({ id: periods.id, title: periods.title })
-    .from(periods)
-    .where(and(eq(periods.market_id, current.market_id), lt(periods.starts_on, current.starts_on), ne(periods.id, periodId)))
-    .orderBy(desc(periods.starts_on))
-    .limit(1);
-  return previous ?? null;
 }

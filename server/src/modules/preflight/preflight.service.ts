@@ -6,7 +6,7 @@ import { type MessageKey, translate } from '@mss/contracts/messages';
 import type { Preflight } from '@mss/contracts/preflight';
 import type { Db, Executor } from '../../db/client.ts';
 import { codes, markets, organizationSettings, periods, preflights, reportRows, reports } from '../../db/schema.ts';
-import { findPreviousPeriod } from '../periods/periods.service.ts';
+import { findPreviousPeriod } from '../periods/periods.queries.ts';
 
 interface Finding {
   severity: number;

@@ -21,7 +21,8 @@ import {
   users,
 } from '../../db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
-import { findPeriodRow, marketsWith, organizationMarketIds } from '../periods/periods.service.ts';
+import { findPeriodRow } from '../periods/periods.queries.ts';
+import { marketsWith, organizationMarketIds } from '../../lib/scope.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { deviationThreshold, findPreviousReport, latestPreflight, runPreflight } from '../preflight/preflight.service.ts';
 import { copyCurrentRows, countCopyableRows, createRowSet, deleteStaleRowSets } from './row-sets.ts';

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import { clusterMarkets, clusters, currencies, markets } from '../../db/schema.ts';
 import type { Principal } from '../../auth/principal.ts';
-import { marketsWhere } from '../periods/periods.service.ts';
+import { marketsWhere } from '../../lib/scope.ts';
 import { accessIn } from './statistics.access.ts';
 
 /**
