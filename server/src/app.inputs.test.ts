@@ -206,6 +206,22 @@ describe('every text input of every route (issue 8: NUL bytes, broken UTF-16, hu
     expect(failures.join('\n')).toBe('');
   }, 180_000); // every input of every route, four bad values each: some thousand requests (30 s and more here)
 
+  it('when a uuid in the address has the right length but is not one (36 hyphens, letters past f), then 404 or a refusal, never 5xx', async () => {
+    const routes = apiRoutes().filter((r) => r.url.includes(':uuid') && r.url !== '/api/v1/auth/logout');
+    expect(routes.length).toBeGreaterThan(20);
+    const failures: string[] = [];
+    for (const route of routes) {
+      for (const method of methodsOf(route)) {
+        for (const fake of ['-'.repeat(36), 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', '0123456789abcdef0123456789abcdef----']) {
+          const url = route.url.replace(/:([A-Za-z0-9_]+)/g, (_m, p: string) => (p === 'uuid' ? fake : paramValue(p)));
+          const res = await t.app.inject({ method: method as 'GET', url, headers: superAdmin, ...(method === 'GET' ? {} : { payload: {} }) });
+          if (res.statusCode >= 500) failures.push(`${method} ${route.url} ${fake}: ${res.statusCode}`);
+        }
+      }
+    }
+    expect(failures.join('\n')).toBe('');
+  });
+
   it("when the caller is not signed in, then bad characters are still 422 (checked before the route's own hooks)", async () => {
     const res = await t.app.inject({ url: '/api/v1/markets?search=ab%00c' });
     expect(res.statusCode).toBe(422);

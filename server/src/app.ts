@@ -15,7 +15,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { REQUESTED_WITH_VALUE } from '@mss/contracts/common';
-import { enUS, type FieldParams, type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
+import { isMessageKey, type FieldParams, type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
 import type { App, AppContext } from './context.ts';
 import { AppError, type FieldErrors, validationError } from './errors.ts';
 import { findDisallowedText } from './lib/text.ts';
@@ -475,7 +475,7 @@ const isIdField = (field: string) => /(^|\.)[a-z_]*_id$|(^|\.)[a-z_]*_ids\.\d+$/
  * (`.regex(…, 'validation.currency_code')`); otherwise the kind of issue decides.
  */
 function messageKeyOfIssue(code: string, issue: ZodIssueLike, message: string, field: string): MessageKey {
-  if (message.startsWith('validation.') && Object.hasOwn(enUS, message)) return message as MessageKey;
+  if (message.startsWith('validation.') && isMessageKey(message)) return message;
   switch (code) {
     case 'invalid_type':
       if (/received (undefined|null)$/.test(message)) return 'validation.required';

@@ -135,7 +135,7 @@ export interface AbilitySubject {
  * global ability matches by name with no entity; an entity-specific one must match name, entity
  * id and entity type.
  */
-export function can(subject: AbilitySubject, name: string, entity?: AbilityEntity | null): boolean {
+export function can(subject: AbilitySubject, name: AbilityName, entity?: AbilityEntity | null): boolean {
   if (!subject.abilities) return false;
   if ((subject.companyMarkets ?? []).some((m) => m.abilities.includes(name))) return true;
   if (!entity) return subject.abilities.some((a) => a.name === name && a.entity_id === null && a.entity_type === null);
@@ -146,22 +146,22 @@ export function can(subject: AbilitySubject, name: string, entity?: AbilityEntit
  * Per-market check: a company market of that market listing the ability, a global ability, or
  * the ability granted for that market.
  */
-export function canInMarket(subject: AbilitySubject, name: string, marketId: number): boolean {
+export function canInMarket(subject: AbilitySubject, name: AbilityName, marketId: number): boolean {
   if (!subject.abilities) return false;
   if ((subject.companyMarkets ?? []).some((m) => m.market_id === marketId && m.abilities.includes(name))) return true;
   return can({ abilities: subject.abilities }, name) || can({ abilities: subject.abilities }, name, { id: marketId, type: 'market' });
 }
 
-export function canAny(subject: AbilitySubject, names: readonly string[], entity?: AbilityEntity | null): boolean {
+export function canAny(subject: AbilitySubject, names: readonly AbilityName[], entity?: AbilityEntity | null): boolean {
   return names.some((n) => can(subject, n, entity));
 }
 
-export function canAll(subject: AbilitySubject, names: readonly string[], entity?: AbilityEntity | null): boolean {
+export function canAll(subject: AbilitySubject, names: readonly AbilityName[], entity?: AbilityEntity | null): boolean {
   return names.length > 0 && names.every((n) => can(subject, n, entity));
 }
 
 /** Whether the user has the ability anywhere: globally, for some market, or through a company market. */
-export function canSomewhere(subject: AbilitySubject, name: string): boolean {
+export function canSomewhere(subject: AbilitySubject, name: AbilityName): boolean {
   if (!subject.abilities) return false;
   if ((subject.companyMarkets ?? []).some((m) => m.abilities.includes(name))) return true;
   return subject.abilities.some((a) => a.name === name);

@@ -353,8 +353,17 @@ function fieldName(field: string): string {
 export function fieldLabel(field: string, locale: Locale = DEFAULT_LOCALE): string {
   const name = fieldName(field);
   const key = `attribute.${name}`;
-  if (Object.hasOwn(enUS, key)) return textOf(key as MessageKey, locale);
+  if (isMessageKey(key)) return textOf(key, locale);
   return name.replace(/_ids?$/, '').replace(/_/g, ' ');
+}
+
+/** Whether the catalogue has this key (a key built at run time, e.g. from a stored status). */
+export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(enUS, key);
+
+/** The label of an enumeration's value (`enum.<name>.<value>`), or the value itself when the catalogue has none. */
+export function enumLabel(name: string, value: string | number, locale: Locale = DEFAULT_LOCALE): string {
+  const key = `enum.${name}.${value}`;
+  return isMessageKey(key) ? translate(key, undefined, locale) : String(value);
 }
 
 const upperFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -385,6 +394,7 @@ const pluralLocale = (locale: Locale): string => INTL_LOCALE[locale] ?? locale;
 export function formatDuration(count: number, unit: DurationUnit, locale: Locale = DEFAULT_LOCALE): string {
   const rule = new Intl.PluralRules(pluralLocale(locale)).select(count);
   const specific = `duration.${unit}_${rule}`;
+  // A locale's catalogue may hold plural forms en-US has no key for ("_few", "_many"): textOf looks them up by name.
   const key = (Object.hasOwn(enUS, specific) || Object.hasOwn(catalogues[locale] ?? {}, specific) ? specific : `duration.${unit}_other`) as MessageKey;
   return translate(key, { count: count.toLocaleString(pluralLocale(locale)) }, locale);
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { canInMarket } from '@mss/contracts/abilities';
+import type { AbilityName } from '@mss/contracts/enums';
 import type { Db } from '../db/client.ts';
 import { markets, organizations } from '../db/schema.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
@@ -75,7 +76,7 @@ export function administersAll(principal: Principal, organizationIds: readonly n
 }
 
 /** The markets (ids) of the actor's organization where the actor holds any of the abilities. */
-export async function marketsWhere(db: Db, principal: Principal, abilities: readonly string[]): Promise<number[]> {
+export async function marketsWhere(db: Db, principal: Principal, abilities: readonly AbilityName[]): Promise<number[]> {
   return marketsWith(principal, abilities, await organizationMarketIds(db, principal));
 }
 
@@ -100,6 +101,6 @@ export function organizationMarketIds(db: Db, principal: Principal): Promise<rea
 }
 
 /** Those of the markets where the user holds one of the abilities. */
-export function marketsWith(principal: Principal, abilities: readonly string[], marketIds: readonly number[]): number[] {
+export function marketsWith(principal: Principal, abilities: readonly AbilityName[], marketIds: readonly number[]): number[] {
   return marketIds.filter((id) => abilities.some((a) => canInMarket(principal.subject, a, id)));
 }

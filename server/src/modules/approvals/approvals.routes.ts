@@ -6,10 +6,9 @@ import type { App, AppContext } from '../../context.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 import { changeReportStatuses, findApprovalList } from './approvals.service.ts';
+import { uuidParams } from '../../lib/uuid.ts';
 
 const tags = ['approvals'];
-// Not z.uuid(): a malformed uuid is a record that does not exist (404), like an unknown one.
-const uuidParams = z.object({ uuid: z.string().max(100) });
 
 /** What approvers do beside one report's status (reports.routes): a period's list, and bulk. */
 export function approvalsRoutes(app: App, ctx: AppContext) {

@@ -6,6 +6,7 @@ import { loginAttempts, organizations, passwordResets, sessions, userOrganizatio
 import { AppError, validationError } from '../../errors.ts';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../auth/passwords.ts';
 import { backgroundWorkDone, runInBackground } from '../../lib/background.ts';
+import { isUuid } from '../../lib/uuid.ts';
 
 // A pragmatic e-mail shape check: one @, no spaces, a dot in the domain.
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -300,7 +301,7 @@ export async function switchOrganization(
   input: { organization: string; ip: string; userAgent?: string },
 ): Promise<NewSession> {
   if (principal.sessionKind !== 'session') throw new AppError('forbidden', 'auth.token_organization');
-  const [chosen] = UUID_PATTERN.test(input.organization)
+  const [chosen] = isUuid(input.organization)
     ? await ctx.db
         .select({ id: organizations.id })
         .from(userOrganizations)
@@ -313,8 +314,6 @@ export async function switchOrganization(
   await revokeSession(ctx, principal.sessionId);
   return session;
 }
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A user changes their own password: the current one first (wrong guesses count towards the

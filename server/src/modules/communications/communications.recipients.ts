@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Locale } from '@mss/contracts/enums';
-import { formatDateIn, translate } from '@mss/contracts/messages';
+import { enumLabel, formatDateIn } from '@mss/contracts/messages';
 import type { Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import type { Variables } from './communications.render.ts';
@@ -109,7 +109,7 @@ export function variablesOf(recipient: RecipientRow, appUrl: string): Variables 
     period: recipient.period_title ?? '',
     // In the recipient's language: "November 10, 2026", "10 november 2026".
     deadline: recipient.deadline ? formatDateIn(recipient.deadline, locale) : '',
-    report_status: recipient.report_status === null ? '' : translate(`enum.report_status.${recipient.report_status}` as never, undefined, locale),
+    report_status: recipient.report_status === null ? '' : enumLabel('report_status', recipient.report_status, locale),
     report_link: recipient.report_uuid ? `${appUrl.replace(/\/$/, '')}/import/${recipient.report_uuid}` : '',
   };
 }

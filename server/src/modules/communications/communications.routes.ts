@@ -40,10 +40,10 @@ import {
   sendPreflight,
   updateCommunication,
 } from './communications.service.ts';
+import { uuidParams } from '../../lib/uuid.ts';
 
 const tags = ['communications'];
-const uuidParams = z.object({ uuid: z.string().max(100) });
-const attachmentParams = z.object({ uuid: z.string().max(100), id: z.coerce.number().int().positive() });
+const attachmentParams = uuidParams.extend({ id: z.coerce.number().int().positive() });
 const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1), per_page: z.coerce.number().int().min(1).max(100).default(25) });
 
 /** Where links in mails point. */

@@ -13,7 +13,7 @@ import {
   unknownVariables,
 } from '@mss/contracts/communications';
 import { CommunicationStatus, type Locale } from '@mss/contracts/enums';
-import { translate } from '@mss/contracts/messages';
+import { enumLabel, translate } from '@mss/contracts/messages';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import {
@@ -39,6 +39,7 @@ import { mailFailureOf } from '../../mail/mailer.ts';
 import { renderMail, sanitizeBody } from './communications.render.ts';
 import { findRecipients, storedFilterOf, variablesOf } from './communications.recipients.ts';
 import { attachmentIdentity, isAttachmentType, sniffAttachment } from './communications.attachments.ts';
+import { isUuid } from '../../lib/uuid.ts';
 
 /*
  * Communications (DESIGN §6, spec §4): drafts written by those who hold send-communications in
@@ -58,7 +59,7 @@ export interface CommunicationDeps {
 
 const S = CommunicationStatus;
 
-const statusName = (status: number, locale: Locale) => translate(`enum.communication_status.${status}` as never, undefined, locale);
+const statusName = (status: number, locale: Locale) => enumLabel('communication_status', status, locale);
 
 /** The status in words: "Sent — 2 of 5 failed" when the send did not reach everyone. */
 function statusTextOf(status: number, deliveries: DeliveryCounts, locale: Locale): string {
@@ -82,7 +83,7 @@ function mayActIn(principal: Principal, marketIds: readonly number[]): boolean {
 
 /** One communication the caller may act on: another organization's is 404, one of markets the caller cannot send to is 403. */
 async function loadFor(db: Executor, principal: Principal, uuid: string): Promise<Row> {
-  if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw notFound();
+  if (!isUuid(uuid)) throw notFound();
   const [row] = await db.select().from(communications).where(eq(communications.uuid, uuid));
   if (!row) throw notFound();
   assertInOrganization(principal, row.organization_id);
@@ -206,9 +207,7 @@ async function resolveInput(db: Executor, principal: Principal, input: Communica
   let periodId: number | null = null;
   if (input.recipients.period_uuid) {
     const uuid = input.recipients.period_uuid;
-    const [period] = /^[0-9a-f-]{36}$/i.test(uuid)
-      ? await db.select({ id: periods.id, market_id: periods.market_id }).from(periods).where(eq(periods.uuid, uuid))
-      : [];
+    const [period] = isUuid(uuid) ? await db.select({ id: periods.id, market_id: periods.market_id }).from(periods).where(eq(periods.uuid, uuid)) : [];
     if (!period || !marketIds.includes(period.market_id)) throw validationError('recipients.period_uuid', 'communication.period_market');
     periodId = period.id;
   }

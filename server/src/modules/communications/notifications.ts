@@ -111,8 +111,8 @@ export async function sendWorkflowNotifications(deps: { db: Db; mailer: Mailer; 
     const locale = items[0]!.locale as Locale;
     for (const item of items.filter((i) => i.kind !== 'submitted')) {
       const params = { period: item.period, market: item.market };
-      await deliver([item], translate(`notification.${item.kind}.subject` as never, params, locale), [
-        translate(`notification.${item.kind}.intro` as never, params, locale),
+      await deliver([item], translate(`notification.${item.kind}.subject`, params, locale), [
+        translate(`notification.${item.kind}.intro`, params, locale),
         ...(item.comment ? ['', translate('notification.comment', { comment: item.comment }, locale)] : []),
         '',
         translate('notification.open_report', { link: link(item.report_uuid) }, locale),

@@ -13,14 +13,13 @@ import { acceptUpload, availableCodesFor, findImport, findImportErrors, findImpo
 import { writeErrorSheet, writeTemplate } from './imports.sheets.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
+import { uuidParams } from '../../lib/uuid.ts';
 
 const tags = ['imports'];
 /** The author of the comments in a marked file. */
 const MARKED_BY = 'Market Sales Statistics';
 /** Room for the multipart framing around the file: boundaries and the part's headers with its name. */
 const MULTIPART_FRAMING_BYTES = 64 * 1024;
-// Not z.uuid(): a malformed uuid is a record that does not exist (404), like an unknown one.
-const uuidParams = z.object({ uuid: z.string().max(100) });
 
 /** Writes an xlsx into memory (templates and error lists are small: one row per code or error). */
 async function xlsxBuffer(write: (out: NodeJS.WritableStream) => Promise<void>): Promise<Buffer> {

@@ -9,7 +9,7 @@ import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
 import { type CodeDisabledStatus, ReportStatus } from '@mss/contracts/enums';
-import { type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
+import { isMessageKey, type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
 import type { Locale } from '@mss/contracts/enums';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client.ts';
@@ -28,6 +28,7 @@ import { validateReportFile } from './imports.validator.ts';
 import { type Principal } from '../../auth/principal.ts';
 import { JOB_LEASE_SECONDS } from '../../jobs/queue.ts';
 import { INSTANCE_NAME } from '../../lib/instance.ts';
+import { isUuid } from '../../lib/uuid.ts';
 
 /** Errors an import's detail carries: the screen shows these, the error sheet all of them. */
 export const ERRORS_ON_SCREEN = 100;
@@ -449,7 +450,7 @@ export async function findImports(
 }
 
 async function findImportRow(db: Db, principal: Principal, uuid: string): Promise<ImportRowData> {
-  if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw notFound();
+  if (!isUuid(uuid)) throw notFound();
   const [row] = await selectImports(db).where(and(eq(imports.uuid, uuid), await visibleReports(db, principal)));
   if (!row) throw notFound();
   return row;
@@ -487,9 +488,10 @@ const storedError = (e: {
   cell: string | null;
 }): StoredError => {
   const column: ErrorColumn = e.column_letter ? { letter: e.column_letter as 'A' | 'B' | 'C', name: e.column_name, cell: e.cell } : null;
-  return e.key === null
-    ? { row: e.row, code: e.code, message: e.message ?? '', column }
-    : { row: e.row, code: e.code, key: e.key as MessageKey, params: e.params as MessageParams, column };
+  // A key the catalogue no longer has is shown by its stored sentence (or the key itself).
+  return e.key === null || !isMessageKey(e.key)
+    ? { row: e.row, code: e.code, message: e.message ?? e.key ?? '', column }
+    : { row: e.row, code: e.code, key: e.key, params: e.params as MessageParams, column };
 };
 const errorColumns = {
   row: importErrors.row,

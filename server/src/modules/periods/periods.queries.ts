@@ -1,9 +1,11 @@
 import { and, desc, eq, inArray, isNotNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import { canInMarket } from '@mss/contracts/abilities';
+import type { AbilityName } from '@mss/contracts/enums';
 import type { Db, Executor } from '../../db/client.ts';
 import { markets, periods, reports } from '../../db/schema.ts';
 import { forbidden, periodNotFound } from '../../errors.ts';
 import { type Principal } from '../../auth/principal.ts';
+import { isUuid } from '../../lib/uuid.ts';
 
 /*
  * The periods module's lookups: which periods a user sees and finding one. Reports, approvals and
@@ -16,9 +18,9 @@ import { type Principal } from '../../auth/principal.ts';
  * market's reporting see every period; those who report, or follow their company's reports, see
  * the periods that have reports (open and closed: not drafts); everyone else only published ones.
  */
-export const ALL_PERIODS = ['manage-periods', 'approve-reports'];
-const REPORTING_PERIODS = ['upload-reports', 'view-company-reports'];
-const PUBLISHED_PERIODS = ['view-statistics', 'view-report-history'];
+export const ALL_PERIODS: readonly AbilityName[] = ['manage-periods', 'approve-reports'];
+const REPORTING_PERIODS: readonly AbilityName[] = ['upload-reports', 'view-company-reports'];
+const PUBLISHED_PERIODS: readonly AbilityName[] = ['view-statistics', 'view-report-history'];
 /** Abilities that let a user see a market's periods at all. */
 export const PERIOD_READERS = [...ALL_PERIODS, ...REPORTING_PERIODS, ...PUBLISHED_PERIODS];
 
@@ -26,7 +28,7 @@ export type PeriodView = 'all' | 'reporting' | 'published';
 
 /** Which of the market's periods the actor sees, or null for none. */
 export function periodViewIn(principal: Principal, marketId: number): PeriodView | null {
-  const holds = (abilities: string[]) => abilities.some((a) => canInMarket(principal.subject, a, marketId));
+  const holds = (abilities: readonly AbilityName[]) => abilities.some((a) => canInMarket(principal.subject, a, marketId));
   if (holds(ALL_PERIODS)) return 'all';
   if (holds(REPORTING_PERIODS)) return 'reporting';
   if (holds(PUBLISHED_PERIODS)) return 'published';
@@ -75,7 +77,7 @@ export const selectPeriods = (db: Db) => db.select(periodColumns).from(periods).
 
 /** A period the actor can reach, or 404 (`periodNotFound`: never a uuid as the period's title). */
 export async function findPeriodRow(db: Db, principal: Principal, uuid: string): Promise<PeriodRow> {
-  const [row] = /^[0-9a-f-]{36}$/i.test(uuid) ? await selectPeriods(db).where(eq(periods.uuid, uuid)) : [];
+  const [row] = isUuid(uuid) ? await selectPeriods(db).where(eq(periods.uuid, uuid)) : [];
   if (!row || (principal.organizationId !== null && principal.organizationId !== row.organization_id)) {
     throw periodNotFound(uuid);
   }

@@ -5,10 +5,9 @@ import type { App, AppContext } from '../../context.ts';
 import { changePeriod, createPeriod, findPeriod, findPeriods } from './periods.service.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
+import { uuidParams } from '../../lib/uuid.ts';
 
 const tags = ['periods'];
-// Not z.uuid(): a malformed uuid is a record that does not exist (404), like an unknown one.
-const uuidParams = z.object({ uuid: z.string().max(100) });
 
 export function periodsRoutes(app: App, ctx: AppContext) {
   const signedIn = requireSignedIn(ctx);

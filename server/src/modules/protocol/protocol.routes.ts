@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENUMERATIONS, LOCALES } from '@mss/contracts/enums';
-import { type MessageKey, translate } from '@mss/contracts/messages';
+import { enumLabel } from '@mss/contracts/messages';
 import { enumsResponseSchema, type Enumerations } from '@mss/contracts/protocol';
 import type { Locale } from '@mss/contracts/enums';
 import type { App } from '../../context.ts';
@@ -9,7 +9,7 @@ export function buildEnumerations(locale: Locale): Enumerations {
   const out: Enumerations = {};
   for (const [name, values] of Object.entries(ENUMERATIONS)) {
     const i18n: Record<string, string> = {};
-    for (const value of Object.values(values)) i18n[String(value)] = translate(`enum.${name}.${value}` as MessageKey, {}, locale);
+    for (const value of Object.values(values)) i18n[String(value)] = enumLabel(name, value, locale);
     out[name] = { values: { ...values }, i18n };
   }
   return out;

@@ -26,10 +26,9 @@ import {
 } from './reports.service.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
+import { uuidParams } from '../../lib/uuid.ts';
 
 const tags = ['reports'];
-// Not z.uuid(): a malformed uuid is a record that does not exist (404), like an unknown one.
-const uuidParams = z.object({ uuid: z.string().max(100) });
 
 export function reportsRoutes(app: App, ctx: AppContext) {
   const signedIn = requireSignedIn(ctx);

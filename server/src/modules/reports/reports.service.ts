@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, lt, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import { canInMarket } from '@mss/contracts/abilities';
-import { PreflightSeverity, ReportStatus } from '@mss/contracts/enums';
+import { type AbilityName, PreflightSeverity, ReportStatus } from '@mss/contracts/enums';
 import type { ListQuery } from '@mss/contracts/common';
 import { type PeriodStatus } from '@mss/contracts/periods';
 import { type ComparedPeriod, type CopyPreview, REQUESTABLE_STATUS_EVENTS, type Report, type ReportRowsPage, type ReportSummary } from '@mss/contracts/reports';
@@ -28,9 +28,10 @@ import { deviationThreshold, findPreviousReport, latestPreflight, runPreflight }
 import { copyCurrentRows, countCopyableRows, createRowSet, deleteStaleRowSets } from './row-sets.ts';
 import { applyReportEvent, assertReportEvent } from './reports.workflow.ts';
 import { type Principal } from '../../auth/principal.ts';
+import { isUuid } from '../../lib/uuid.ts';
 
 /** Abilities with which a company's own users see its reports. */
-const COMPANY_READERS = ['upload-reports', 'view-company-reports', 'view-report-history'];
+const COMPANY_READERS: readonly AbilityName[] = ['upload-reports', 'view-company-reports', 'view-report-history'];
 
 /**
  * What the actor may see: every report in the markets where they approve, and their own
@@ -159,7 +160,7 @@ export async function findReportHistory(
 
 /** A report the actor may see, or 404. */
 export async function findReportRow(db: Db, principal: Principal, uuid: string): Promise<ReportRow> {
-  if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw notFound();
+  if (!isUuid(uuid)) throw notFound();
   const [row] = await selectReports(db).where(and(eq(reports.uuid, uuid), await visibleReports(db, principal)));
   if (!row) throw notFound();
   return row;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { canInMarket, canSomewhere } from '@mss/contracts/abilities';
+import type { AbilityName } from '@mss/contracts/enums';
 import { ORGANIZATION_SETTINGS } from '@mss/contracts/admin';
 import { normalizeDecimal } from '@mss/contracts/decimal';
 import type { Executor } from '../../db/client.ts';
@@ -21,7 +22,7 @@ export interface MarketAccess {
   sees: boolean;
 }
 
-const COMPANY_ABILITIES = ['upload-reports', 'view-company-reports'];
+const COMPANY_ABILITIES: readonly AbilityName[] = ['upload-reports', 'view-company-reports'];
 
 export function accessIn(principal: Principal, marketId: number, companyId: number | null): MarketAccess {
   const approver = canInMarket(principal.subject, 'approve-reports', marketId);

@@ -7,6 +7,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { inOrganization } from './statistics.access.ts';
 import type { Role } from './statistics.aggregate.ts';
 import { countedCompany, type Dimension } from './statistics.cells.ts';
+import { isUuid } from '../../lib/uuid.ts';
 
 /*
  * What every statistics answer shares: periods and their comparisons (DESIGN §8 Comparisons),
@@ -60,9 +61,7 @@ export const periodSummary = (p: PeriodRow): StatisticsPeriod => ({
 
 /** The period (404 when unknown or another organization's; `periodNotFound`: never a uuid as its title) and its market. */
 export async function findPeriodIn(db: Db, principal: Principal, uuid: string): Promise<{ period: PeriodRow; market: MarketRow }> {
-  const rows = /^[0-9a-f-]{36}$/i.test(uuid)
-    ? await db.execute<PeriodRow>(sql`select ${periodColumns} from periods p where p.uuid = ${uuid}::uuid`)
-    : { rows: [] };
+  const rows = isUuid(uuid) ? await db.execute<PeriodRow>(sql`select ${periodColumns} from periods p where p.uuid = ${uuid}::uuid`) : { rows: [] };
   const period = rows.rows[0];
   const market = period ? await marketRow(db, period.market_id) : null;
   if (!period || !market || !inOrganization(principal, market.organization_id)) throw periodNotFound(uuid);
