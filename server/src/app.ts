@@ -72,7 +72,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     // listening socket closed) is served like the ones in flight, not refused with 503: a load
     // balancer would not pass a refused upload on to another process.
     return503OnClosing: false,
-    // Query arrays come in bracket form (spec §7): ids[]=1&ids[]=2 → { ids: ['1', '2'] }.
+    // Query arrays come in bracket form (docs/product.md §7): ids[]=1&ids[]=2 → { ids: ['1', '2'] }.
     routerOptions: { querystringParser: parseQuery },
   }).withTypeProvider<ZodTypeProvider>();
   const mailer = createMailer({
@@ -199,7 +199,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
-  // CSRF defence (DESIGN §4): a browser only sends X-Requested-With from our own scripts. Only a
+  // CSRF defence (docs/architecture.md §4): a browser only sends X-Requested-With from our own scripts. Only a
   // request that a valid bearer token authenticates may go without it: a browser cannot be made
   // to send a victim's token, but any page can make it send an invalid one next to the cookie.
   app.addHook('onRequest', async (request) => {

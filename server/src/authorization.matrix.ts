@@ -126,7 +126,7 @@ export const AUTHORIZATION_MATRIX: Record<string, { own: string; other: string }
   // The world's import has no row errors (its bytes are no workbook), so there is nothing to mark: 404 for those who may see it too
   // (imports.test.ts has a marked file: 200 for the reporter and the approver, 404 for another organization).
   'GET /imports/:uuid/marked': { own: '404 404 404 404 404 404 404 404 404 401', other: '404 404 404 404 404 404 404 404 404 401' },
-  // Statistics (DESIGN §8): approvers and viewers of the market; company figures for approvers and the company's own users;
+  // Statistics (docs/architecture.md §8): approvers and viewers of the market; company figures for approvers and the company's own users;
   // cluster statistics for admins, cluster-admin and cluster-viewer. just-stats is Denmark's only (the demo), so SE is 403.
   // What the statistics screens offer to pick: every signed-in user asks about themselves (no ids).
   'GET /communications': { own: '200 200 403 403 200 403 403 403 403 401', other: '200 200 403 403 200 403 403 403 403 401' },

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-// The one place that reads process.env (CONVENTIONS "Config fails fast").
+// The one place that reads process.env (docs/architecture.md §9 "Config fails fast").
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),

@@ -1,6 +1,6 @@
 import type { FieldParams, MessageKey, MessageParams } from '@mss/contracts/messages';
 
-/** Error codes of the API and their HTTP status (one table, CONVENTIONS "One error model"). */
+/** Error codes of the API and their HTTP status (one table, docs/architecture.md §9 "One error model"). */
 export const ERROR_STATUS = {
   unauthenticated: 401,
   forbidden: 403,

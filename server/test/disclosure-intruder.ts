@@ -11,7 +11,7 @@ import { type DisclosureSpec, type DisclosureWorld, type Headers, sekToEur } fro
  * the market's currency and in EUR, every trend, every cluster month, the company statistics, and
  * the csv and xlsx downloads of each) and writes every figure as a linear fact over the unknowns:
  * one company's volume or value of one code in one period of one market. What a figure means it takes from the
- * specification (DESIGN §8), not from the code: a cell adds up the companies the period's
+ * specification (docs/architecture.md §8), not from the code: a cell adds up the companies the period's
  * publication counts; last year is the period twelve months earlier; a year to date adds up the
  * published months of the year, each at its own rate; a cluster adds its markets; a change or a
  * share rounded to one decimal is an interval.

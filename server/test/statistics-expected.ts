@@ -4,7 +4,7 @@ import type { Db } from '../src/db/client.ts';
 /*
  * An independent recomputation of the statistics (tests only): the stored rows read with plain
  * SQL (no aggregate, no cell table), and every sum, conversion, change and share done here in
- * exact integer arithmetic (BigInt), following DESIGN §8 as written. The endpoints must answer
+ * exact integer arithmetic (BigInt), following docs/architecture.md §8 as written. The endpoints must answer
  * the same strings, character for character.
  */
 

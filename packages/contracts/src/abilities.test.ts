@@ -24,7 +24,7 @@ const cm = (id: number, marketId: number, roles: string[], abilities: string[] =
 
 const user = (over: Partial<RoleSubject>): RoleSubject => ({ markets: [], roles: [], company: null, ...over });
 
-describe('markets of a role (spec §6)', () => {
+describe('markets of a role (docs/product.md §6)', () => {
   const base = user({
     markets: [{ id: 1 }, { id: 2 }],
     company: { markets: [cm(10, 3, ['viewer']), cm(11, 4, ['reporter', 'viewer'])] },
@@ -65,7 +65,7 @@ describe('holding a role', () => {
   });
 });
 
-describe('ability check (spec §6)', () => {
+describe('ability check (docs/product.md §6)', () => {
   const global: Ability = { name: 'manage-users', entity_id: null, entity_type: null };
   const inMarket7: Ability = { name: 'approve-reports', entity_id: 7, entity_type: 'market' };
 
@@ -119,7 +119,7 @@ describe('ability check (spec §6)', () => {
 });
 
 describe('role grants (docs/permissions.md)', () => {
-  it('every role grants something, and every permission of spec §6 is granted by some role', () => {
+  it('every role grants something, and every permission of docs/product.md §6 is granted by some role', () => {
     for (const role of ROLES) expect(ROLE_GRANTS[role].global.length + ROLE_GRANTS[role].perMarket.length).toBeGreaterThan(0);
     const granted = new Set(ROLES.flatMap((r) => ROLE_GRANTS[r].global));
     for (const p of PERMISSIONS) expect(granted.has(p)).toBe(true);

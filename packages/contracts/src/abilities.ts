@@ -14,7 +14,7 @@ export interface CompanyMarketLike {
   roles: { name: string }[];
 }
 
-/** The parts of a user that the rules of spec §6 read. */
+/** The parts of a user that the rules of docs/product.md §6 read. */
 export interface RoleSubject {
   markets: { id: number }[];
   roles: { name: string }[];
@@ -97,7 +97,7 @@ export function abilitiesOfRoles(roles: readonly string[], marketIds: readonly n
 }
 
 // ---------------------------------------------------------------------------------------------
-// Spec §6 "Markets of a role" and "Ability check".
+// docs/product.md §6 "Markets of a role" and "Ability check".
 // ---------------------------------------------------------------------------------------------
 
 /** A role is held directly or through any company market. */

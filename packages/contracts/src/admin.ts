@@ -68,7 +68,7 @@ export const ORGANIZATION_SETTINGS = {
   deviation_percentage: { kind: 'number', default: 20 },
   /** Days before a period's deadline when reminders are suggested. */
   reminder_days: { kind: 'integer', default: 5 },
-  /** Statistics: a cell with fewer contributing companies than this is confidential (DESIGN §8). */
+  /** Statistics: a cell with fewer contributing companies than this is confidential (docs/architecture.md §8). */
   min_contributors: { kind: 'integer', default: 3 },
   /** Statistics: a cell whose largest contributor holds more than this percentage of it is confidential. */
   dominance_percentage: { kind: 'number', default: 85 },
@@ -90,7 +90,7 @@ export const organizationSchema = z.object({
 export type Organization = z.infer<typeof organizationSchema>;
 export const organizationInputSchema = z.strictObject({ name: name(200), mail_description: z.string().max(2000).nullable() });
 export type OrganizationInput = z.infer<typeof organizationInputSchema>;
-/** A setting's value is checked by the server (spec §8 messages); here only its size is bounded. */
+/** A setting's value is checked by the server (docs/product.md §8 messages); here only its size is bounded. */
 const settingValue = z.unknown().superRefine((value, ctx) => {
   if (typeof value === 'string' && value.length > 50) ctx.addIssue({ code: 'too_big', origin: 'string', maximum: 50, inclusive: true, input: value });
 });

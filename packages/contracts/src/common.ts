@@ -16,7 +16,7 @@ export const listOf = <T extends z.ZodType>(schema: T) => z.object({ data: z.arr
 
 /**
  * Query of every list endpoint: server-side pagination, sorting and search (longer than 2
- * characters, spec §5). Each endpoint names the columns it sorts by; `organization_id` narrows
+ * characters, docs/product.md §5). Each endpoint names the columns it sorts by; `organization_id` narrows
  * a super-admin's lists to one organization.
  */
 export const listQuerySchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CommunicationStatus, ReportStatus, ROLES } from './enums.ts';
 
-// Communications to reporters (DESIGN §6): wire schemas of /communications.
+// Communications to reporters (docs/architecture.md §6): wire schemas of /communications.
 
 /**
  * Variables a subject or body may hold, written `{{name}}`, rendered per recipient. A variable

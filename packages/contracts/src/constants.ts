@@ -1,6 +1,6 @@
 // Plain constants of the wire, without schemas: the web's first screens import them without loading zod.
 
-/** The header that state-changing requests from the web app carry (CSRF defence, DESIGN §4). */
+/** The header that state-changing requests from the web app carry (CSRF defence, docs/architecture.md §4). */
 export const REQUESTED_WITH_HEADER = 'X-Requested-With';
 export const REQUESTED_WITH_VALUE = 'XMLHttpRequest';
 export const API_PREFIX = '/api';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * Exact decimal numbers as text (DESIGN §8 "Numbers"). Volumes, values, totals and rates travel as
+ * Exact decimal numbers as text (docs/architecture.md §8 "Numbers"). Volumes, values, totals and rates travel as
  * decimal strings ("1234.5678", "-0.3000") from the database to the screen; the database does the
  * arithmetic (numeric), and nothing here goes through a JavaScript number.
  */

@@ -1,4 +1,4 @@
-// Enumerations keep the specification's numbers (spec §4) and the role and permission names (spec §6).
+// Enumerations keep the specification's numbers (docs/product.md §4) and the role and permission names (docs/product.md §6).
 
 export const LOCALES = ['en-US', 'sv-SE', 'fi-FI', 'dk-DK', 'no-NO'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -42,7 +42,7 @@ export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
 
-/** The permissions of spec §6: global abilities that guard the administration screens. */
+/** The permissions of docs/product.md §6: global abilities that guard the administration screens. */
 export const PERMISSIONS = [
   'manage-users',
   'list-users',

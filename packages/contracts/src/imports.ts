@@ -42,7 +42,7 @@ export const importErrorSchema = z.object({
  */
 export const importDetailSchema = importSchema.extend({
   /**
-   * A refused file's message, above its row errors (spec §8 "The file :file_name could not be
+   * A refused file's message, above its row errors (docs/product.md §8 "The file :file_name could not be
    * uploaded due to containing invalid data."), in the request's language; null unless `invalid`.
    */
   message: z.string().nullable(),

@@ -32,7 +32,7 @@ describe('message catalogue', () => {
   });
 });
 
-describe('plural forms for year, month, week and day (spec §9)', () => {
+describe('plural forms for year, month, week and day (docs/product.md §9)', () => {
   it('when a count is one, then the singular; any other count, the plural', () => {
     expect(formatDuration(1, 'year')).toBe('1 year');
     expect(formatDuration(2, 'year')).toBe('2 years');
@@ -83,7 +83,7 @@ describe('field labels', () => {
   });
 });
 
-// Every message of spec §8, copied letter for letter from the specification.
+// Every message of docs/product.md §8, copied letter for letter from the specification.
 const SPEC_MESSAGES = [
   'These credentials do not match our records.',
   'Too many login attempts. Please try again in :seconds seconds.',
@@ -141,7 +141,7 @@ const SPEC_MESSAGES = [
   "We can't find a user with that e-mail address.",
 ];
 
-describe('spec §8 catalogue', () => {
+describe('docs/product.md §8 catalogue', () => {
   it('contains every message of the specification letter for letter', () => {
     const texts = new Set<string>(Object.values(enUS));
     const missing = SPEC_MESSAGES.filter((m) => !texts.has(m));

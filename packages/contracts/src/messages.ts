@@ -1,7 +1,7 @@
 import { DEFAULT_LOCALE, type Locale, LOCALES } from './enums.ts';
 
 /**
- * The message catalogue (spec §8). Texts must match the specification letter for letter.
+ * The message catalogue (docs/product.md §8). Texts must match the specification letter for letter.
  * `:name` placeholders are filled by `translate`.
  */
 export const enUS = {
@@ -115,7 +115,7 @@ export const enUS = {
   'admin.own_organization_only': 'You can choose only your own organization.',
   'information_modals.ends_before_start': 'The end date must not be before the start date.',
   'code_sections.overlap': 'The range overlaps the code section :name.',
-  // Spec §9: plural forms for year, month, week and day (`formatDuration`; the web's i18next picks
+  // docs/product.md §9: plural forms for year, month, week and day (`formatDuration`; the web's i18next picks
   // the same keys by count). A locale's catalogue may add the forms its language has (_few, _many).
   'duration.year_one': ':count year',
   'duration.year_other': ':count years',
@@ -158,7 +158,7 @@ export const enUS = {
   'preflight.negative_more': 'And :count more negative figures.',
   'period.invalid_status_for_action': 'The period is :status, so this cannot be done.',
   'period.no_access': 'You do not have access to the periods of this market.',
-  // Statistics (DESIGN §8): a conversion the figures need is missing.
+  // Statistics (docs/architecture.md §8): a conversion the figures need is missing.
   'statistics.no_rate': 'There is no conversion rate from :from to :to valid on :date.',
   'statistics.unknown_currency': 'The currency :currency does not exist.',
   'statistics.no_access': 'You do not have access to these statistics.',
@@ -305,7 +305,7 @@ export const enUS = {
 export type MessageKey = keyof typeof enUS;
 export type Catalogue = Partial<Record<MessageKey, string>>;
 
-/** Only en-US is filled (spec §1); the other catalogues fall back to it key by key. */
+/** Only en-US is filled (docs/product.md §1); the other catalogues fall back to it key by key. */
 export const catalogues: Record<Locale, Catalogue> = {
   'en-US': enUS,
   'sv-SE': {},

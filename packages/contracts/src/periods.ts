@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDateSchema, marketSummarySchema } from './common.ts';
 
-// Periods of a market (DESIGN §5): wire schemas.
+// Periods of a market (docs/architecture.md §5): wire schemas.
 
 export const PERIOD_STATUSES = ['draft', 'open', 'closed'] as const;
 export type PeriodStatus = (typeof PERIOD_STATUSES)[number];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The preflight of a report (DESIGN §5): findings with their message key, rendered in the reader's language.
+// The preflight of a report (docs/architecture.md §5): findings with their message key, rendered in the reader's language.
 
 export const preflightResultSchema = z.object({
   severity: z.number().int(),

@@ -1,7 +1,7 @@
 import { ReportStatus } from './enums.ts';
 
 // ---------------------------------------------------------------------------------------------
-// The report status machine (DESIGN §5), shared by the server (which enforces it, in one place:
+// The report status machine (docs/architecture.md §5), shared by the server (which enforces it, in one place:
 // server/src/modules/reports/reports.workflow.ts) and the web (which offers only the actions it
 // allows).
 // ---------------------------------------------------------------------------------------------

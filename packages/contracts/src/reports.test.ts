@@ -6,7 +6,7 @@ import { canUploadInStatus, nextReportStatus, REPORT_EVENTS, type ReportEvent, r
 const ALL: (number | null)[] = [null, ...Object.values(ReportStatus)];
 const S = ReportStatus;
 
-// The whole table of DESIGN §5 and of the events the job and copy-previous need: every
+// The whole table of docs/architecture.md §5 and of the events the job and copy-previous need: every
 // (status, event) pair not listed here must be refused. [from, event, to, before?]
 const ALLOWED: [number | null, ReportEvent, number, number?][] = [
   [null, 'create', S.Ongoing],

@@ -3,7 +3,7 @@ import { marketSummarySchema, refSchema } from './common.ts';
 import { decimalStringSchema } from './decimal.ts';
 
 /*
- * Statistics (DESIGN §8): what the members get back. Every figure is an exact decimal string
+ * Statistics (docs/architecture.md §8): what the members get back. Every figure is an exact decimal string
  * ("1234.5000"), summed, converted and divided by the database; percentages are rounded half-up
  * to one decimal ("12.3", "-4.0") at the end. A confidential cell has every figure null and
  * `confidential: true` for everyone but the market's approvers (who see its figures, flagged); its
@@ -103,7 +103,7 @@ export const statisticsKeySchema = z.union([codeKeySchema, codeGroupKeySchema, r
 export type StatisticsKey = z.infer<typeof statisticsKeySchema>;
 
 /**
- * The figures of one cell (DESIGN §8). `*_last_year`: the market's period whose starts_on is 12
+ * The figures of one cell (docs/architecture.md §8). `*_last_year`: the market's period whose starts_on is 12
  * months earlier (null when there is none). `ytd_*`: the market's periods of the same calendar year
  * up to this one; `ytd_*_last_year`: the same months a year earlier. `*_change_pct`: change against
  * last year. `*_share_pct`: share of the breakdown's total. `contributors`: companies whose figures

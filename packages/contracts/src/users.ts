@@ -19,7 +19,7 @@ export const companyMarketSchema = z.object({
 });
 export type CompanyMarket = z.infer<typeof companyMarketSchema>;
 
-/** The fields every view of a user shares (spec §3). */
+/** The fields every view of a user shares (docs/product.md §3). */
 export const personSchema = z.object({
   id: z.number().int(),
   uuid: z.string(),

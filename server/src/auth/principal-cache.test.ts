@@ -31,7 +31,7 @@ describe('the principal cache', () => {
   });
 });
 
-// Several API processes on one PostgreSQL server (DESIGN §2 "scaling past one machine"): a change
+// Several API processes on one PostgreSQL server (docs/architecture.md §2 "scaling past one machine"): a change
 // made through one must reach the sessions cached by the other at once.
 const serverUrl = process.env.TEST_DATABASE_URL;
 describe.skipIf(!serverUrl)('two API processes on one PostgreSQL server', () => {

@@ -155,7 +155,7 @@ describe('CSRF: only a request that a valid bearer token authenticates may leave
   });
 });
 
-describe('spec §8 "Invalid token.": a bearer token that names no live session', () => {
+describe('docs/product.md §8 "Invalid token.": a bearer token that names no live session', () => {
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
   it('when a bearer token is unknown, malformed, revoked or expired, then 401 "Invalid token."; without one, "You are not signed in."', async () => {

@@ -165,7 +165,7 @@ async function revokeSessionById(ctx: AppContext, sessionId: number) {
 
 /**
  * The 401 of a request that resolved to no one: "Invalid token." when it sent an Authorization
- * header (spec §8; the header is its credential, so the token is what failed), else "You are not
+ * header (docs/product.md §8; the header is its credential, so the token is what failed), else "You are not
  * signed in." (no credential, or a session cookie that has ended).
  */
 export function notSignedIn(request: FastifyRequest) {

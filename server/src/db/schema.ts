@@ -26,7 +26,7 @@ const timestamps = {
 };
 
 /**
- * Uploaded files (logotypes, report files, attachments) live in the database (DESIGN §2); their
+ * Uploaded files (logotypes, report files, attachments) live in the database (docs/architecture.md §2); their
  * content in `file_chunks`.
  */
 export const files = pgTable('files', {
@@ -405,7 +405,7 @@ export const codes = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     code: text('code').notNull(),
     name: text('name').notNull(),
-    /** Spec §4: 0 all allowed, 10 value disabled, 20 volume disabled, 30 all disabled. */
+    /** docs/product.md §4: 0 all allowed, 10 value disabled, 20 volume disabled, 30 all disabled. */
     disabled_status: integer('disabled_status').notNull().default(0),
     ...timestamps,
   },
@@ -469,7 +469,7 @@ export const companyCodes = pgTable(
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A reporting period of one market (DESIGN §5): draft → open → closed, and independently
+ * A reporting period of one market (docs/architecture.md §5): draft → open → closed, and independently
  * published (statistics visible to viewers).
  */
 export const periods = pgTable(
@@ -497,7 +497,7 @@ export const periods = pgTable(
   ],
 );
 
-/** One company's figures for one market and period (spec §4 report status numbers). */
+/** One company's figures for one market and period (docs/product.md §4 report status numbers). */
 export const reports = pgTable(
   'reports',
   {
@@ -567,7 +567,7 @@ export const reportRows = pgTable(
   (t) => [primaryKey({ columns: [t.row_set_id, t.code_id] })],
 );
 
-/** Every status change of a report: who, when, from, to, comment (DESIGN §5). */
+/** Every status change of a report: who, when, from, to, comment (docs/architecture.md §5). */
 export const reportStatusChanges = pgTable(
   'report_status_changes',
   {
@@ -687,7 +687,7 @@ export const statisticsPeriods = pgTable('statistics_periods', {
  * One aggregate cell of one period over its approved reports of companies not disabled at the
  * period's end: by code, code group, code section, company (key_id the company) and in total
  * (key_id 0). `contributors` counts the companies with figures in the cell; `max_*` is the
- * largest company's figure, for the dominance rule (DESIGN §8 Confidentiality). Grown by
+ * largest company's figure, for the dominance rule (docs/architecture.md §8 Confidentiality). Grown by
  * `applyReportEvent` when a report is approved (an approved report never changes), rebuilt
  * from the rows when invalidated.
  */
@@ -816,7 +816,7 @@ export const statisticsPublicationCells = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Communications (DESIGN §6): mails to reporters, with one delivery record per recipient.
+// Communications (docs/architecture.md §6): mails to reporters, with one delivery record per recipient.
 // ---------------------------------------------------------------------------------------------
 
 /** A mail to users chosen by a filter (market, role, company, report status in a period). */
@@ -829,7 +829,7 @@ export const communications = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     author_id: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
-    /** spec §4: 0 Draft, 1 Sending preflight, 2 Preflight sent, 10 Waiting to be sent, 20 Sent, 30 Failed. */
+    /** docs/product.md §4: 0 Draft, 1 Sending preflight, 2 Preflight sent, 10 Waiting to be sent, 20 Sent, 30 Failed. */
     status: integer('status').notNull().default(0),
     subject: text('subject').notNull(),
     /** Sanitised HTML (an allow-list, when saved and again when sent). */

@@ -32,7 +32,7 @@ function escapeLike(text: string): string {
 
 /**
  * Turns the list query of every list endpoint into ORDER BY, a search condition, LIMIT and
- * OFFSET. A search must be longer than 2 characters (spec §5); an unknown sort column is a 422.
+ * OFFSET. A search must be longer than 2 characters (docs/product.md §5); an unknown sort column is a 422.
  */
 export function planList(query: ListQuery, spec: ListSpec): ListPlan {
   const names = Object.keys(spec.sortable);

@@ -7,7 +7,7 @@ import { markets, organizations } from '../db/schema.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
 import { type Principal } from '../auth/principal.ts';
 
-/** A super-admin's session has no organization and crosses all of them (spec §5). */
+/** A super-admin's session has no organization and crosses all of them (docs/product.md §5). */
 export function isCrossOrganization(principal: Principal): boolean {
   return principal.organizationId === null;
 }

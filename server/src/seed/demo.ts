@@ -89,7 +89,7 @@ export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
       .values([{ name: 'Nordlys Trading AB' }, { name: 'Fjord Equipment AS' }, { name: 'Sisu Machines Oy' }])
       .returning();
     // Companies without users of their own: they report so that the markets' statistics have
-    // enough contributors to show (DESIGN §8 confidentiality needs three or more per figure).
+    // enough contributors to show (docs/architecture.md §8 confidentiality needs three or more per figure).
     const [gota, vasa, skane, bergen, troms] = await tx
       .insert(companies)
       .values([{ name: 'Göta Maskin AB' }, { name: 'Vasa Agri AB' }, { name: 'Skåne Lantbruk AB' }, { name: 'Bergen Traktor AS' }, { name: 'Troms Maskin AS' }])

@@ -6,7 +6,7 @@ import { request } from './http.ts';
 import { ensureFreshSession, getSession, isRefreshing, isSessionValid, logout, setSession, storeTokenTimes } from './session.ts';
 import { ApiError, type ApiBody, send } from './transport.ts';
 
-/** The signing-in side of the session (spec §4): login, loading the user, initialising on navigation. */
+/** The signing-in side of the session (docs/product.md §4): login, loading the user, initialising on navigation. */
 
 export type OrganizationChoice = NonNullable<LoginResponse['organizations']>;
 

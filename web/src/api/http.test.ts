@@ -4,7 +4,7 @@ import { http } from './http.ts';
 import { setSession, storeTokenTimes } from './session.ts';
 import { buildQueryString, buildUrl } from './transport.ts';
 
-describe('request shape (spec §7)', () => {
+describe('request shape (docs/product.md §7)', () => {
   it('when a request is sent, then it goes to /api/v1 with credentials, the XMLHttpRequest, JSON and user-locale headers', async () => {
     const api = fakeApi().on('POST', 'markets', { status: 201, body: { data: { id: 1 } } });
     storeTokenTimes(600);

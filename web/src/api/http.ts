@@ -4,7 +4,7 @@ import { type HttpMethod, type RequestOptions, send } from './transport.ts';
 export { ApiError, isApiError, type ApiBody, type QueryParams, type RequestOptions } from './transport.ts';
 
 /**
- * A request of the app (spec §7): a due refresh is performed or awaited first; a 401 signs the
+ * A request of the app (docs/product.md §7): a due refresh is performed or awaited first; a 401 signs the
  * user out and moves to /login, and the error is still passed on to the caller.
  * Login and logout do not come through here (see features/auth and session.ts).
  */

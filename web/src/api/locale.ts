@@ -16,7 +16,7 @@ export function supportedBrowserLocale(): Locale | null {
   return null;
 }
 
-/** Spec §7: enumerations are fetched in the browser language, falling back to sv-SE. */
+/** docs/product.md §7: enumerations are fetched in the browser language, falling back to sv-SE. */
 export function enumerationLocale(): Locale {
   return supportedBrowserLocale() ?? 'sv-SE';
 }

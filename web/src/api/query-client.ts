@@ -2,7 +2,7 @@ import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { isApiError } from './transport.ts';
 
 /**
- * Errors surface in one place (CONVENTIONS): the app registers a reporter (a toast for failed
+ * Errors surface in one place (docs/architecture.md §9): the app registers a reporter (a toast for failed
  * queries, the error modal for failed mutations). A query or mutation that shows its own errors
  * (forms mapping 422 field errors onto inputs) sets `meta: { handlesErrors: true }`.
  */

@@ -6,7 +6,7 @@ import { type ApiBody, send, setLocaleProvider } from './transport.ts';
 import { interfaceLocale } from './locale.ts';
 
 /**
- * The session of spec §4: stored token times, the single-flight refresh, the signed-in user and
+ * The session of docs/product.md §4: stored token times, the single-flight refresh, the signed-in user and
  * abilities, and logout (also across tabs). The cookie itself is httpOnly; the browser only
  * keeps the token lifetime and expiry, in milliseconds, to know when to refresh.
  */
@@ -16,7 +16,7 @@ export const TOKEN_EXPIRY_KEY = 'mss.token_expiry';
 /** Written on logout when BroadcastChannel is unavailable; other tabs react to its `storage` event. */
 export const LOGOUT_SIGNAL_KEY = 'mss.logout';
 export const SESSION_CHANNEL = 'mss-session';
-/** Requests that find a refresh running check again this often (spec §9). */
+/** Requests that find a refresh running check again this often (docs/product.md §9). */
 export const REFRESH_POLL_MS = 200;
 export const LOGIN_PATH = '/login';
 

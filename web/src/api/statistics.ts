@@ -14,7 +14,7 @@ import { http, type ApiBody } from './http.ts';
 import { buildUrl } from './transport.ts';
 
 /**
- * Statistics (DESIGN §8): the market, cluster, trend and company answers, and their downloads.
+ * Statistics (docs/architecture.md §8): the market, cluster, trend and company answers, and their downloads.
  * Figures arrive as decimal strings and stay strings (lib/numbers.ts formats them). Keys start
  * with 'statistics'; an approval changes them, so reporting mutations invalidate them too.
  */

@@ -2,7 +2,7 @@ import { API_PREFIX, DEFAULT_API_VERSION, REQUESTED_WITH_HEADER, REQUESTED_WITH_
 import { translate } from '@mss/contracts/messages';
 
 /**
- * The lowest layer of the HTTP client (spec §7): URL, headers, credentials, JSON and errors.
+ * The lowest layer of the HTTP client (docs/product.md §7): URL, headers, credentials, JSON and errors.
  * It knows nothing about the session; `http.ts` adds the refresh and 401 handling on top, and
  * `session.ts` uses this layer directly for the auth calls that must not trigger either.
  */

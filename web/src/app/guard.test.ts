@@ -67,7 +67,7 @@ describe('permission kinds', () => {
   });
 });
 
-describe('the route table carries the permissions of spec §2', () => {
+describe('the route table carries the permissions of docs/product.md §2', () => {
   const decide = (url: string, abilities: Ability[], companyMarkets: NonNullable<User['company']>['markets'] = []) =>
     decideAccess(routeAt(url), { signedIn: true, user: makeUser(), abilities: subject(abilities, companyMarkets) }).kind;
   const g = globalAbility;

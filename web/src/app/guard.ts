@@ -9,7 +9,7 @@ import { abilitySubject, getSession, isSessionValid, LOGIN_PATH, logout } from '
 import { enumerationsQuery } from '../api/enumerations.ts';
 
 /**
- * The route guard of spec §5. A route's permission is a list marked `any` (at least one
+ * The route guard of docs/product.md §5. A route's permission is a list marked `any` (at least one
  * ability), a list marked `all` (every ability), or a function of the user and the abilities.
  */
 export type RoutePermission = { any: readonly AbilityName[] } | { all: readonly AbilityName[] } | ((user: User, abilities: AbilitySubject) => boolean);

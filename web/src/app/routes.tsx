@@ -96,7 +96,7 @@ const all = (...names: AbilityName[]): RoutePermission => ({ all: names });
  * Screens that only a super-admin can save (the server's rule): creating organizations, and the
  * master data every organization shares (currencies, currency conversions). An administrator
  * holds the abilities too (to read the lists, to edit their own organization), but is not
- * offered these screens. A super-admin belongs to no organization (spec §5).
+ * offered these screens. A super-admin belongs to no organization (docs/product.md §5).
  */
 const superAdminWith =
   (...names: AbilityName[]): RoutePermission =>
@@ -147,7 +147,7 @@ const adminCrud = (
 };
 
 /**
- * Every route of spec §2, with its permission. The guard (guard.ts) enforces `permission`
+ * Every route of docs/product.md §2, with its permission. The guard (guard.ts) enforces `permission`
  * before the screen loads; the navbar shows the `nav` entries the same check allows.
  */
 export const appRoutes: AppRoute[] = [
@@ -162,7 +162,7 @@ export const appRoutes: AppRoute[] = [
   // Every signed-in user's own account (names, language, password, mails); in the navbar so that a phone reaches it too.
   protectedRoute('/profile', 'title.profile', ProfileScreen, undefined, { group: 'help' }),
 
-  // Statistics (DESIGN §8)
+  // Statistics (docs/architecture.md §8)
   protectedRoute('/statistics', 'title.statistics', StatisticsScreen, somewhere('view-statistics'), { group: 'main' }),
   protectedRoute('/cluster-statistics', 'title.cluster_statistics', ClusterStatisticsScreen, any('view-cluster-statistics'), {
     group: 'main',
@@ -212,7 +212,7 @@ export const appRoutes: AppRoute[] = [
     { list: all('manage-organizations'), add: superAdminWith('manage-organizations'), edit: all('manage-organizations') },
     [OrganizationListScreen, OrganizationAddScreen, OrganizationEditScreen],
   ),
-  // Spec §2 declares none; the server saves them for manage-organizations, in the caller's organization.
+  // docs/product.md §2 declares none; the server saves them for manage-organizations, in the caller's organization.
   protectedRoute('/information-modals/:organizationId/add', 'title.information_modal_add', InformationModalAddScreen, all('manage-organizations')),
   protectedRoute('/information-modals/:organizationId/:id', 'title.information_modal_edit', InformationModalEditScreen, all('manage-organizations')),
   ...adminCrud('/companies', ['title.companies', 'title.company_add', 'title.company_edit'], all('manage-companies'), [

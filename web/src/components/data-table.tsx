@@ -45,7 +45,7 @@ export interface DataTableProps<T extends object, K extends QueryKey = QueryKey>
 }
 export const PER_PAGE_CHOICES = ['10', '25', '50', '100'];
 
-/** The search sent to the server: trimmed, and only when longer than 2 characters (spec §5). */
+/** The search sent to the server: trimmed, and only when longer than 2 characters (docs/product.md §5). */
 export function effectiveSearch(text: string): string | undefined {
   const term = text.trim();
   return term.length >= MIN_SEARCH_LENGTH ? term : undefined;

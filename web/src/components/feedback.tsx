@@ -7,7 +7,7 @@ import { isApiError } from '../api/http.ts';
 import { i18n } from '../i18n/index.ts';
 
 /**
- * The global feedback of spec §1, usable from any screen (`useFeedback()`) or from plain code
+ * The global feedback of docs/product.md §1, usable from any screen (`useFeedback()`) or from plain code
  * (`feedback`): error, success and confirm modals, toasts and a loading overlay.
  */
 

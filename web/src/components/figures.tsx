@@ -44,7 +44,7 @@ export const TrendIcon = ({ size = 14 }: { size?: number }) => (
   </LineIcon>
 );
 
-/** "Confidential" in place of a number: a figure the server withheld (DESIGN §8). */
+/** "Confidential" in place of a number: a figure the server withheld (docs/architecture.md §8). */
 export function Confidential() {
   const { t } = useTranslation();
   return (
@@ -85,7 +85,7 @@ export const PHONE = '(max-width: 40em)';
 
 /**
  * A figure as a chart places it: the one place a decimal string becomes a JavaScript number, and
- * only to draw a point (tables, tooltips and downloads stay exact, DESIGN §8). A withheld figure
+ * only to draw a point (tables, tooltips and downloads stay exact, docs/architecture.md §8). A withheld figure
  * (null) is a gap, never a guess.
  */
 export const plot = (value: string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));

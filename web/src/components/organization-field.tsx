@@ -3,7 +3,7 @@ import { Select, type SelectProps } from '@mantine/core';
 import { useSession } from '../api/session.ts';
 import { optionQueries, useOptions } from '../api/options.ts';
 
-/** A super-admin belongs to no organization (spec §5) and names one for organization-owned records. */
+/** A super-admin belongs to no organization (docs/product.md §5) and names one for organization-owned records. */
 export function useIsSuperAdmin(): boolean {
   const { user } = useSession();
   return user !== null && user.organization === null;

@@ -477,7 +477,7 @@ export const uiEnUS = {
   'statistics.no_published_yet': 'No period published yet',
   'statistics.loading': 'Loading…',
 
-  // Communication (DESIGN §6)
+  // Communication (docs/architecture.md §6)
 
   // The signed-in user's own settings (header menu)
   'profile.menu': 'Your settings',

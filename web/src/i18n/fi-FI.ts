@@ -1,2 +1,2 @@
-/** Not translated yet (spec §1): every key falls back to en-US. */
+/** Not translated yet (docs/product.md §1): every key falls back to en-US. */
 export const catalogue: Record<string, string> = {};

@@ -4,7 +4,7 @@ import { i18n } from '../i18n/index.ts';
  * An exact decimal of the API ("1234.5678", "-0.3000") as the user's language writes it: grouping
  * and decimal sign of the locale, every stored decimal kept, trailing zeros dropped. The string is
  * formatted as the decimal it is (ECMA-402 formats a numeric string exactly): it never passes
- * through a JavaScript number (DESIGN §8 "Numbers"). Empty for null.
+ * through a JavaScript number (docs/architecture.md §8 "Numbers"). Empty for null.
  */
 export function formatDecimal(value: string | null | undefined, locale: string = i18n.language || 'en-US'): string {
   if (value === null || value === undefined || value === '') return '';

@@ -142,7 +142,7 @@ async function findUserRow(db: Db, principal: Principal, id: number): Promise<Us
     .select()
     .from(users)
     .where(and(eq(users.id, id), userScope(principal)));
-  // Spec §8 "The user could not be found.": the same for an id that does not exist and one of
+  // docs/product.md §8 "The user could not be found.": the same for an id that does not exist and one of
   // another organization, so the answer tells nothing about other organizations' users.
   if (!row) throw new AppError('not_found', 'auth.user_not_found');
   return row;
@@ -152,7 +152,7 @@ export async function findAdminUser(db: Db, principal: Principal, id: number): P
   return (await toAdminUsers(db, principal, [await findUserRow(db, principal, id)]))[0]!;
 }
 
-/** Checks the input against spec §5 and the actor's reach; answers the organizations to set. */
+/** Checks the input against docs/product.md §5 and the actor's reach; answers the organizations to set. */
 async function checkUserInput(db: Db, principal: Principal, input: AdminUserInput, existing?: UserRow): Promise<number[]> {
   const email = normalizeEmail(input.email);
   if (!EMAIL_PATTERN.test(email)) throw validationError('email', 'auth.invalid_email');

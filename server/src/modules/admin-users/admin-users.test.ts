@@ -99,7 +99,7 @@ describe('administration of users', () => {
   it('when a user of another organization is asked for, then 404; a list-users holder reads but cannot write', async () => {
     const otherOrg = await createOrganization(t.db);
     const stranger = await createUser(t.db, { organizationIds: [otherOrg.id] });
-    // Another organization's user and an id nobody has answer alike: "The user could not be found." (spec §8).
+    // Another organization's user and an id nobody has answer alike: "The user could not be found." (docs/product.md §8).
     for (const id of [stranger.id, 2_000_000_000]) {
       for (const method of ['GET', 'PUT', 'DELETE'] as const) {
         const res = await t.app.inject({

@@ -28,7 +28,7 @@ describe("a period's approval list", () => {
     expect(refused.json().message).toBe('Permission denied. Your user does not have permission to view this resource.');
   });
 
-  it('when a company is disabled, then its report leaves the list (spec §3 Company disabled_at)', async () => {
+  it('when a company is disabled, then its report leaves the list (docs/product.md §3 Company disabled_at)', async () => {
     const w = await world();
     const { period } = await openPeriod(w, '2026-10', '2026-10-01');
     await t.db

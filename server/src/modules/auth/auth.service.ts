@@ -85,7 +85,7 @@ export async function checkCredentials(ctx: AppContext, input: Credentials, wron
         .from(userRoles)
         .where(and(eq(userRoles.user_id, user.id), eq(userRoles.role, 'super-admin')))
     ).length > 0;
-  // A super-admin belongs to no organization (spec §5) and acts across all of them.
+  // A super-admin belongs to no organization (docs/product.md §5) and acts across all of them.
   if (isSuperAdmin) return { kind: 'signed-in', userId: user.id, organizationId: null };
 
   const memberships = await ctx.db
@@ -136,7 +136,7 @@ export async function issueToken(ctx: AppContext, input: Credentials & { deviceN
   if (!input.deviceName || !DEVICE_NAME_PATTERN.test(input.deviceName)) {
     throw validationError('device_name', 'auth.device_name_invalid');
   }
-  // An integration is told in the spec's words for credentials it provided (spec §8 "The
+  // An integration is told in the spec's words for credentials it provided (docs/product.md §8 "The
   // credentials provided are not valid."); the sign-in form keeps "These credentials do not match
   // our records.". Per door, never per account: unknown e-mail and wrong password still answer alike.
   const result = await checkCredentials(ctx, input, 'auth.invalid_credentials');
@@ -181,7 +181,7 @@ export function checkPasswordRules(password: string, confirmation: string): void
 
 /**
  * Asks for a reset link. The answer is the same whether or not the address has an account
- * (DESIGN §4 departure), and so is the time it takes: only the e-mail's shape is checked here,
+ * (docs/architecture.md §4 departure), and so is the time it takes: only the e-mail's shape is checked here,
  * the lookup and the mail happen after the answer (`sendPasswordReset`, in the background).
  */
 export function requestPasswordReset(ctx: AppContext, input: { email: string; appUrl: string }): void {

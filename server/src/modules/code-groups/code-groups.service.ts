@@ -35,7 +35,7 @@ async function hydrate(db: Db, rows: Row[]): Promise<CodeGroup[]> {
 
 const selectGroups = (db: Db) => db.select(columns).from(codeGroups).innerJoin(organizations, eq(organizations.id, codeGroups.organization_id));
 
-/** The list of spec §2: id, title and organization. */
+/** The list of docs/product.md §2: id, title and organization. */
 export async function findCodeGroups(db: Db, principal: Principal, query: ListQuery): Promise<Paged<CodeGroup>> {
   const plan = planList(query, { sortable: { title: sql`lower(${codeGroups.title})`, id: codeGroups.id }, searchable: [codeGroups.title] });
   const where = and(organizationCondition(principal, codeGroups.organization_id, query.organization_id), plan.search);

@@ -47,7 +47,7 @@ async function hydrate(db: Db, rows: Row[]): Promise<CodeSection[]> {
 
 const selectSections = (db: Db) => db.select(columns).from(codeSections).innerJoin(organizations, eq(organizations.id, codeSections.organization_id));
 
-/** The list of spec §2: id, name, start, length and each section's organization. */
+/** The list of docs/product.md §2: id, name, start, length and each section's organization. */
 export async function findCodeSections(db: Db, principal: Principal, query: ListQuery): Promise<Paged<CodeSection>> {
   const plan = planList(query, {
     sortable: { start: codeSections.start, id: codeSections.id, name: sql`lower(${codeSections.name})`, length: codeSections.length },

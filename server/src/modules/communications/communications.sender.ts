@@ -10,7 +10,7 @@ import { findRecipients, storedFilterOf, variablesOf } from './communications.re
 import { mailAttachmentsOf, mailFooterOf } from './communications.service.ts';
 
 /*
- * The send, run by the job queue (DESIGN §6). Per-recipient idempotence:
+ * The send, run by the job queue (docs/architecture.md §6). Per-recipient idempotence:
  *
  * 1. Dispatch, once: the recipients are evaluated now (not when the send was asked for) and fixed
  *    as one delivery row per user, unique per (communication, user), in the transaction that

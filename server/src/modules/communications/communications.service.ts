@@ -42,7 +42,7 @@ import { attachmentIdentity, isAttachmentType, sniffAttachment } from './communi
 import { isUuid } from '../../lib/uuid.ts';
 
 /*
- * Communications (DESIGN §6, spec §4): drafts written by those who hold send-communications in
+ * Communications (docs/architecture.md §6, docs/product.md §4): drafts written by those who hold send-communications in
  * every market of the recipients, a preflight to the author, then a send in the job queue with
  * one delivery record per recipient (communications.sender.ts).
  */

@@ -104,7 +104,7 @@ async function sendNow(w: W, uuid: string) {
   return untilDone(w, uuid);
 }
 
-describe('communications: statuses and their rules (spec §4, §8)', () => {
+describe('communications: statuses and their rules (docs/product.md §4, §8)', () => {
   it('when a draft is sent without a preflight, changed after it, or given a second one, then the specification messages; back to draft needs a new preflight', async () => {
     const w = await world();
     const c = await create(w, draft(w));

@@ -80,7 +80,7 @@ async function listItems(
 
 /**
  * GET /companies lists the companies enabled now; GET /companies/companies-with-disabled every
- * company, by name ascending unless sorted otherwise (spec §2).
+ * company, by name ascending unless sorted otherwise (docs/product.md §2).
  */
 export async function findCompanies(db: Db, principal: Principal, query: ListQuery, options: { includeDisabled: boolean }): Promise<Paged<CompanyListItem>> {
   const plan = planList(query, {

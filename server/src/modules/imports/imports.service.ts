@@ -108,7 +108,7 @@ export async function availableCodesFor(db: Db, reportId: number): Promise<Templ
 }
 
 /**
- * Accepts an uploaded file for a report: checks who and when (DESIGN §5), stores the file,
+ * Accepts an uploaded file for a report: checks who and when (docs/architecture.md §5), stores the file,
  * records the import and moves the report to Processing file. The queue does the rest.
  * `readFile` is called only after the checks: a refused upload is answered before its body is
  * read, and nothing of it is stored.
@@ -287,7 +287,7 @@ async function runImport(db: Db, log: FastifyBaseLogger, item: typeof imports.$i
         .update(imports)
         .set({ status: 'done', row_count: result.rowCount, error_count: 0, finished_at: sql`now()` })
         .where(eq(imports.id, importId));
-      // In the same step (DESIGN §5 "rows stored, preflight run"): whoever sees the import done
+      // In the same step (docs/architecture.md §5 "rows stored, preflight run"): whoever sees the import done
       // sees its preflight too (the import screen stops polling once it is done).
       await runPreflight(tx, report.id, undefined, { noNegatives: !negative });
       await applyReportEvent(tx, { event: 'rows_stored', reportId: report.id, actor: null, before: item.report_status_before });

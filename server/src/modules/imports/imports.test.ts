@@ -143,7 +143,7 @@ describe('importing a report file', () => {
     expect(bad.statusCode).toBe(202);
     const result = await settled(w.reporter, bad.json().data.uuid);
     expect(result.status).toBe('invalid');
-    // The file-level message of spec §8 above the row errors; a file that went in has none.
+    // The file-level message of docs/product.md §8 above the row errors; a file that went in has none.
     expect(result.message).toBe('The file bad.xlsx could not be uploaded due to containing invalid data.');
     expect((await settled(w.reporter, good.json().data.uuid)).message).toBeNull();
     expect(result.errors.map((e: { message: string }) => e.message)).toEqual([
@@ -385,7 +385,7 @@ describe('importing a report file', () => {
       .innerJoin(imports, eq(imports.id, importErrors.import_id))
       .where(eq(imports.uuid, res.json().data.uuid));
     expect(stored).toEqual([{ position: 0, row: 1, code: '9999', key: 'import.invalid_code', params: { row: 1 }, message: null }]);
-    // Only en-US has texts (spec §1): another language falls back to it, rendered when served. The
+    // Only en-US has texts (docs/product.md §1): another language falls back to it, rendered when served. The
     // file has no header row: its column A is named as the template names it.
     const served = await t.app.inject({ url: `/api/v1/imports/${res.json().data.uuid}`, headers: { ...w.reporter, 'accept-language': 'sv-SE' } });
     expect(served.json().data.errors).toEqual([

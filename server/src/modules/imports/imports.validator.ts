@@ -1,5 +1,5 @@
 /**
- * Validation of an uploaded report file (spec §5 "Import file", DESIGN §5 "Import file rules").
+ * Validation of an uploaded report file (docs/product.md §5 "Import file", docs/architecture.md §5 "Import file rules").
  * Pure: no database. The caller passes the codes of the organization with, for each, whether the
  * company may report it in the report's market.
  *
@@ -47,7 +47,7 @@
  * without one, in any column, is 'import.formula_without_value' with its column), text through `parseHumanNumber` ("1 234", "12,5", "1,234.5", "-3";
  * ambiguous "1,234" is refused); dates, booleans and error cells are invalid characters.
  * Negative numbers are allowed (returns, corrections); the preflight warns about them. Values are returned as exact decimal
- * strings ("1234.5678"), never as JavaScript numbers (DESIGN §8 "Numbers"): text exactly as
+ * strings ("1234.5678"), never as JavaScript numbers (docs/architecture.md §8 "Numbers"): text exactly as
  * typed; a numeric cell, which the file format makes a binary double, at the 15 significant
  * digits spreadsheets keep and show (so 0.1 + 0.2 is the 0.3 the user sees, not
  * 0.30000000000000004). A figure with more digits than that must be typed as text.

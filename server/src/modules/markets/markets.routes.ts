@@ -14,7 +14,7 @@ export function marketsRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-markets']);
   const one = { params: idParamsSchema, response: { 200: dataOf(marketSchema) } };
 
-  // Spec §7 lists both markets and admin/markets among the list endpoints: one list, two paths.
+  // docs/product.md §7 lists both markets and admin/markets among the list endpoints: one list, two paths.
   for (const path of ['/markets', '/admin/markets']) {
     app.get(
       path,

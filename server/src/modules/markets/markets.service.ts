@@ -55,7 +55,7 @@ const selectMarkets = (db: Db) =>
     .innerJoin(organizations, eq(organizations.id, markets.organization_id))
     .leftJoin(currencies, eq(currencies.id, markets.currency_id));
 
-/** The list of spec §2: shows and searches international_name. */
+/** The list of docs/product.md §2: shows and searches international_name. */
 export async function findMarkets(db: Db, principal: Principal, query: ListQuery): Promise<Paged<Market>> {
   const plan = planList(query, {
     sortable: {

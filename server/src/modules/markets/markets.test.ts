@@ -46,12 +46,12 @@ describe('markets', () => {
 
     const found = await t.app.inject({ url: '/api/v1/markets?search=swed', headers: admin.headers });
     expect(found.json().data.map((m: { id: number }) => m.id)).toEqual([market.id]);
-    // The local name is not searched (spec §2: the list searches international_name).
+    // The local name is not searched (docs/product.md §2: the list searches international_name).
     const byLocal = await t.app.inject({ url: '/api/v1/markets?search=sverige', headers: admin.headers });
     expect(byLocal.json().data).toEqual([]);
   });
 
-  it('when GET /admin/markets is asked (spec §7), then the same list as GET /markets: same query, scope and permission', async () => {
+  it('when GET /admin/markets is asked (docs/product.md §7), then the same list as GET /markets: same query, scope and permission', async () => {
     const mine = await createMarket(t.db, admin.organizationId!, 'Adminlistland');
     const foreign = await createMarket(t.db, (await createOrganization(t.db)).id, 'Adminlistforeign');
     for (const query of ['?per_page=100', '?search=adminlist', '?sort=iso_code&direction=desc&per_page=2&page=1']) {

@@ -139,7 +139,7 @@ function displayValue(raw: unknown): string {
 }
 
 /**
- * Validates and stores settings (spec §8 messages). Every key is checked before anything is
+ * Validates and stores settings (docs/product.md §8 messages). Every key is checked before anything is
  * stored; keys not given keep their value.
  */
 export async function updateOrganizationSettings(db: Db, principal: Principal, id: number, settings: Record<string, unknown>): Promise<Organization> {

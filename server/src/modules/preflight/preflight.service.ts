@@ -42,7 +42,7 @@ export function deviationPercent(before: string, now: string, threshold: number)
 }
 
 /**
- * The checks of DESIGN §5, as a pure function: an empty report is an Error; each code of the
+ * The checks of docs/architecture.md §5, as a pure function: an empty report is an Error; each code of the
  * previous report missing now is a Warning; a negative volume or value is a Warning; a change
  * above the threshold (percent) against the previous report is Info, saying whether it rose or
  * fell; otherwise Success.

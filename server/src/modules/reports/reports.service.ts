@@ -267,7 +267,7 @@ async function comparedPeriod(db: Db, marketId: number, companyId: number, where
 /**
  * The periods the rows of a report are compared with ("What changed, for the approver"): the
  * previous period of the market (as the preflight finds it: the latest that starts earlier) and
- * the market's period starting 12 months earlier (as the statistics compare, DESIGN §8). Only the
+ * the market's period starting 12 months earlier (as the statistics compare, docs/architecture.md §8). Only the
  * same company's reports: nobody sees another company's figures here that the rows did not show.
  */
 async function comparedPeriods(db: Db, report: { period: { id: number }; market: { id: number }; company: { id: number } }) {
@@ -411,7 +411,7 @@ export async function createReport(db: Db, principal: Principal, input: { compan
 }
 
 /**
- * Where users ask for a status (DESIGN §5): submit (40) by the company's reporter, send back (50)
+ * Where users ask for a status (docs/architecture.md §5): submit (40) by the company's reporter, send back (50)
  * or approve (60) by an approver of the market. The change itself is the workflow's.
  */
 export async function changeReportStatus(db: Db, principal: Principal, uuid: string, input: { status: number; comment?: string | null }): Promise<Report> {

@@ -13,7 +13,7 @@ import { type NotificationKind, recordWorkflowNotifications } from '../communica
 const NOTIFIED_EVENTS: Partial<Record<ReportEvent, NotificationKind>> = { submit: 'submitted', send_back: 'sent_back', approve: 'approved' };
 
 /*
- * The report workflow (DESIGN §5): the ONLY code that writes `reports.status` or records a status
+ * The report workflow (docs/architecture.md §5): the ONLY code that writes `reports.status` or records a status
  * change (reports.workflow.test.ts checks the server's sources for any other). Persons (through
  * the reports, imports and periods services), the import job and "copy from previous period"
  * all come here.

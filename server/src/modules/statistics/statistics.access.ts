@@ -8,7 +8,7 @@ import { forbidden } from '../../errors.ts';
 import type { Principal } from '../../auth/principal.ts';
 
 /*
- * Who sees what (DESIGN §8), in the caller's organization (another organization's period, market,
+ * Who sees what (docs/architecture.md §8), in the caller's organization (another organization's period, market,
  * cluster or company: 404), and the confidentiality settings of an organization.
  */
 

@@ -5,7 +5,7 @@ import { sqlArray } from '../../db/sql-array.ts';
 import { breaksRules, type Dimension, ensureCells, liveCells, lockPeriodsShared } from './statistics.cells.ts';
 
 /*
- * One SQL statement that turns cells into the figures of an answer (DESIGN §8): the period,
+ * One SQL statement that turns cells into the figures of an answer (docs/architecture.md §8): the period,
  * last year's, the year to date and last year's year to date, each period's values converted at
  * its own rate, summed per key (and per bucket: a market of a cluster, a point of a trend, and
  * with `rollup` over the buckets), with changes and shares rounded half-up to one decimal at the

@@ -31,7 +31,7 @@ export const lockPeriod = (db: Executor, periodId: number) => db.execute(sql`sel
 export const lockPeriodsShared = (db: Executor, periodIds: readonly number[]) =>
   db.execute(sql`select pg_advisory_xact_lock_shared(${LOCK_SPACE}, id) from unnest(${sqlArray(periodIds, 'int')}) as p(id) order by id`);
 
-/** A company counts in a period unless it was disabled by the period's end (spec §3 disabled_at). */
+/** A company counts in a period unless it was disabled by the period's end (docs/product.md §3 disabled_at). */
 export const countedCompany = (company: SQL, period: SQL) =>
   sql`(${company}.disabled_at is null or ${company}.disabled_at >= ((${period}.ends_on + 1)::timestamp at time zone 'UTC'))`;
 

@@ -6,7 +6,7 @@ import { coverageOf, type PeriodRow } from './statistics.periods.ts';
 import { currentPublications, publishedCoverages } from './statistics.publications.ts';
 
 /*
- * Statistical disclosure control (DESIGN §8 "Confidentiality", docs/decisions.md "Disclosure
+ * Statistical disclosure control (docs/architecture.md §8 "Confidentiality", docs/decisions.md "Disclosure
  * control"): the one place every answer (market, cluster, trend, company, and their downloads)
  * asks what the caller may see of a period's figures.
  *

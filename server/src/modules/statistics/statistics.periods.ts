@@ -10,8 +10,8 @@ import { countedCompany, type Dimension } from './statistics.cells.ts';
 import { isUuid } from '../../lib/uuid.ts';
 
 /*
- * What every statistics answer shares: periods and their comparisons (DESIGN §8 Comparisons),
- * markets, conversion rates (DESIGN §8 Currency), coverage, and the keys of a breakdown.
+ * What every statistics answer shares: periods and their comparisons (docs/architecture.md §8 "Comparisons"),
+ * markets, conversion rates (docs/architecture.md §8 "Currency"), coverage, and the keys of a breakdown.
  */
 
 export type PeriodRow = {
@@ -125,7 +125,7 @@ export function rolesOf(period: PeriodRow, comparison: Comparison): { period: Pe
 }
 
 /**
- * The rate of each period into `target` (DESIGN §8 Currency): the conversion valid at the period's
+ * The rate of each period into `target` (docs/architecture.md §8 "Currency"): the conversion valid at the period's
  * ends_on (latest valid_from on or before it), else the inverse of the reverse pair (1 / rate,
  * rounded to 10 decimals, which is the rate applied). No rate: 422 naming the pair and the date.
  */

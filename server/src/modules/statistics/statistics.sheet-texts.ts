@@ -57,7 +57,7 @@ const enUS = {
 
 export type SheetTextKey = keyof typeof enUS;
 
-/** Only en-US is filled (spec §1); the other locales fall back to it key by key, as the shared catalogue does. */
+/** Only en-US is filled (docs/product.md §1); the other locales fall back to it key by key, as the shared catalogue does. */
 const catalogues: Record<Locale, Partial<Record<SheetTextKey, string>>> = {
   'en-US': enUS,
   'sv-SE': {},

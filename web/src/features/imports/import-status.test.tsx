@@ -48,7 +48,7 @@ describe('the import status panel', () => {
 
     expect(await screen.findByText('The file is waiting to be processed…')).toBeTruthy();
     expect(await screen.findByText('The file has errors', {}, { timeout: 4 * IMPORT_POLL_MS })).toBeTruthy();
-    // The file-level message (spec §8) comes before the row errors.
+    // The file-level message (docs/product.md §8) comes before the row errors.
     const message = screen.getByTestId('import-message');
     expect(message.textContent).toBe('The file report.xlsx could not be uploaded due to containing invalid data.');
     expect(message.compareDocumentPosition(screen.getByTestId('import-errors')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();

@@ -299,7 +299,7 @@ function PublishedCell({ period }: { period: Period }) {
   );
 }
 
-/** How long the period lasts ("1 month", "2 weeks"), under its dates (spec §9 plural forms). */
+/** How long the period lasts ("1 month", "2 weeks"), under its dates (docs/product.md §9 plural forms). */
 function PeriodLength({ startsOn, endsOn }: { startsOn: string; endsOn: string }) {
   const { t } = useTranslation();
   const length = periodLength(startsOn, endsOn);

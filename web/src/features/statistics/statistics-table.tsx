@@ -76,7 +76,7 @@ export const STICKY = { position: 'sticky', left: 0, zIndex: 1, background: 'var
 type Sort = { column: string; direction: 'asc' | 'desc' } | null;
 
 /**
- * A breakdown (DESIGN §8) as a table: one row per key, the totals in the footer. Sorting is done
+ * A breakdown (docs/architecture.md §8) as a table: one row per key, the totals in the footer. Sorting is done
  * here (the whole breakdown is one answer) by comparing the decimal strings, never as numbers.
  * `onTrend` adds a button per row that charts the row's key over time.
  */

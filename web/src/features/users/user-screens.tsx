@@ -174,7 +174,7 @@ function UserForm({ user }: { user?: AdminUser }) {
     initialValues,
     validate: {
       email: (value) => (value.trim() ? null : requiredMessage('email')),
-      // Required when adding; when editing, empty keeps the password (spec §5: at least 8, confirmed).
+      // Required when adding; when editing, empty keeps the password (docs/product.md §5: at least 8, confirmed).
       password: (value) => ((!user || value) && value.length < MIN_PASSWORD_LENGTH ? t('auth.password_too_short') : null),
       password_confirmation: (value, values) => (value !== values.password ? t('auth.passwords_not_matching') : null),
     },

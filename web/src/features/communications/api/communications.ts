@@ -14,7 +14,7 @@ import { http, type ApiBody } from '../../../api/http.ts';
 import type { ListParams, Page } from '../../../api/resource.ts';
 import { buildUrl } from '../../../api/transport.ts';
 
-/** Communications (DESIGN §6): keys start with 'communications'; every mutation invalidates them. */
+/** Communications (docs/architecture.md §6): keys start with 'communications'; every mutation invalidates them. */
 
 export interface CommunicationListParams extends ListParams {
   status?: number;
