@@ -79,6 +79,24 @@ describe('the API as a whole', () => {
     const ui = await t.app.inject({ url: '/api/docs' });
     expect([200, 302]).toContain(ui.statusCode);
   });
+
+  it('when the OpenAPI document is read, then every operation lists the error answers 401, 403, 404, 409 and 422, each a reference to the one Error schema', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    expect(doc.components.schemas.Error).toMatchObject({ type: 'object', required: ['message'] });
+    const missing: string[] = [];
+    let operations = 0;
+    for (const [url, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        operations++;
+        for (const status of ['401', '403', '404', '409', '422']) {
+          const schema = JSON.stringify(operation.responses[status] ?? null);
+          if (!schema.includes('#/components/schemas/Error')) missing.push(`${method} ${url} ${status}`);
+        }
+      }
+    }
+    expect(operations).toBeGreaterThan(100);
+    expect(missing).toEqual([]);
+  });
 });
 
 describe('serving the web app', () => {
