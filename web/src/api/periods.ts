@@ -1,10 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Period, PeriodInput } from '@mss/contracts/periods';
+import type { Period } from '@mss/contracts/periods';
 import { http, type ApiBody } from './http.ts';
 
-/** Reporting periods (issue 4): keys start with 'periods'; reporting mutations invalidate them (./reporting.ts). */
-
-export type PeriodAction = 'open' | 'close' | 'publish' | 'republish' | 'unpublish';
+/**
+ * Reading reporting periods, which several features do (approvals, communications, reports,
+ * statistics): keys start with 'periods'; reporting mutations invalidate them (./reporting.ts).
+ * Creating and moving periods is the periods feature's own (features/periods/api/periods.ts).
+ */
 
 export const periodKeys = {
   periods: ['periods'] as const,
@@ -18,8 +20,6 @@ export const periodsApi = {
   periods: (filter: { market_id?: number; cluster?: boolean }) =>
     http.get<ApiBody<Period[]>>('periods', { query: { market_id: filter.market_id, cluster: filter.cluster ? 1 : undefined } }).then(data),
   period: (uuid: string) => http.get<ApiBody<Period>>(`periods/${uuid}`).then(data),
-  createPeriod: (input: PeriodInput) => http.post<ApiBody<Period>>('periods', input).then(data),
-  changePeriod: ({ uuid, action }: { uuid: string; action: PeriodAction }) => http.post<ApiBody<Period>>(`periods/${uuid}/${action}`).then(data),
 };
 
 export const periodQueries = {

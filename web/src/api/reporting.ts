@@ -1,11 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { approvalKeys } from './approvals.ts';
-import { importKeys } from './imports.ts';
 import { periodKeys } from './periods.ts';
 import { reportKeys } from './reports.ts';
 
+/** The root of the imports feature's query keys (features/imports/api/imports.ts): reporting mutations refresh them too. */
+export const IMPORTS_ROOT = ['imports'] as const;
+
 /**
- * The reporting API (issue 4) is split by noun: periods.ts, reports.ts, imports.ts, approvals.ts.
+ * The reporting API is split by noun: periods.ts, reports.ts, approvals.ts here, the imports feature's own.
  * Every reporting mutation invalidates all four (a period change creates reports, an import changes
  * its report, a status change moves lists and counts).
  */
@@ -15,7 +17,7 @@ export function useInvalidateReporting() {
     Promise.all([
       client.invalidateQueries({ queryKey: periodKeys.periods }),
       client.invalidateQueries({ queryKey: reportKeys.reports }),
-      client.invalidateQueries({ queryKey: importKeys.imports }),
+      client.invalidateQueries({ queryKey: IMPORTS_ROOT }),
       client.invalidateQueries({ queryKey: approvalKeys.approvals }),
     ]);
 }

@@ -2,7 +2,7 @@ import { redirect } from 'react-router';
 import { type AbilitySubject, canAll, canAny } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
 import type { User } from '@mss/contracts/users';
-import { initSession } from '../api/auth.ts';
+import { initSession } from '../features/auth/api/auth.ts';
 import { enumerationLocale } from '../api/locale.ts';
 import { queryClient } from '../api/query-client.ts';
 import { abilitySubject, getSession, isSessionValid, LOGIN_PATH, logout } from '../api/session.ts';

@@ -1,10 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Button, Stack, Text } from '@mantine/core';
-import { http } from '../api/http.ts';
 import { queryClient } from '../api/query-client.ts';
-import { storeTokenTimes, useSession } from '../api/session.ts';
-import type { ApiBody } from '../api/transport.ts';
+import { useSession } from '../api/session.ts';
 import { feedback } from '../components/feedback.tsx';
+import { switchOrganization } from '../features/auth/api/auth.ts';
 
 /**
  * For a user of several organizations: work in another one without signing out
@@ -17,8 +16,7 @@ export function OrganizationSwitch() {
   if (!user || user.organizations.length < 2) return null;
   const switchTo = async (uuid: string) => {
     try {
-      const answer = await feedback.loading.during(http.post<ApiBody<{ expires_in: number }>>('auth/organization', { organization: uuid }));
-      storeTokenTimes(answer.data.expires_in);
+      await feedback.loading.during(switchOrganization(uuid));
       queryClient.clear();
       window.location.assign('/');
     } catch (error) {

@@ -1,4 +1,4 @@
-import { type ComponentType, lazy } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { canAll, canSomewhere } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
 import type { User } from '@mss/contracts/users';
@@ -116,6 +116,19 @@ const ProfileScreen = lazy(() =>
   })),
 );
 
+/** The dashboard, with the statistics feature's latest figures: they carry the charts, so they load after the first screen (docs/performance.md). */
+const LatestFigures = lazy(() => import('../features/statistics/latest-figures.tsx').then((m) => ({ default: m.LatestFigures })));
+const Dashboard = (props: ScreenProps) => (
+  <DashboardScreen
+    {...props}
+    statistics={
+      <Suspense fallback={null}>
+        <LatestFigures />
+      </Suspense>
+    }
+  />
+);
+
 /** A screen that a later issue builds; the route and its permission exist already. */
 const later = NotAvailableScreen;
 
@@ -157,7 +170,7 @@ export const appRoutes: AppRoute[] = [
   { path: '/reset-password/:token', access: 'public', title: 'title.reset_password', screen: ResetPasswordScreen },
 
   // Signed in
-  protectedRoute('/', 'title.dashboard', DashboardScreen, undefined, { group: 'main' }),
+  protectedRoute('/', 'title.dashboard', Dashboard, undefined, { group: 'main' }),
   protectedRoute('/docs', 'title.docs', DocsScreen, undefined, { group: 'help' }),
   // Every signed-in user's own account (names, language, password, mails); in the navbar so that a phone reaches it too.
   protectedRoute('/profile', 'title.profile', ProfileScreen, undefined, { group: 'help' }),

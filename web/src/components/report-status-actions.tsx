@@ -7,7 +7,7 @@ import { abilitySubject, useSession } from '../api/session.ts';
 import { feedback } from './feedback.tsx';
 import { useReportingMutation } from '../api/reporting.ts';
 import { reportsApi } from '../api/reports.ts';
-import { CommentModal } from './reporting.tsx';
+import { CommentModal } from './comment-modal.tsx';
 import { reportActions, statusFor } from '../lib/report-status.ts';
 
 type Event = 'submit' | 'send_back' | 'approve';

@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import type { ReportRow } from '@mss/contracts/reports';
 import { AppProviders } from '../app/providers.tsx';
 import { fakeApi, type RecordedCall } from '../test/fake-api.ts';
-import { ROWS_PAGE_SIZE, RowsTable } from './reporting.tsx';
+import { ROWS_PAGE_SIZE, RowsTable } from './rows-table.tsx';
 import { notCompared } from '../test/report-fixtures.ts';
 
 const rows: ReportRow[] = Array.from({ length: 250 }, (_, i) => ({

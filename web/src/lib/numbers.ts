@@ -68,3 +68,6 @@ export function decimalSign(value: string | null | undefined): -1 | 0 | 1 {
 }
 
 export { compareDecimals } from '@mss/contracts/decimal';
+
+/** A count (rows, reports) as the user's locale writes it. Figures are decimal strings: `formatDecimal`. */
+export const formatNumber = (value: number | null | undefined): string => (value === null || value === undefined ? '' : value.toLocaleString());

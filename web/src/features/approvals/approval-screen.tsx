@@ -15,20 +15,14 @@ import { useReportingMutation } from '../../api/reporting.ts';
 import { reportQueries } from '../../api/reports.ts';
 import { approvalQueries, approvalsApi } from '../../api/approvals.ts';
 import type { BulkStatusResult } from '@mss/contracts/approvals';
-import {
-  PeriodStatusBadge,
-  PreflightResults,
-  QueryState,
-  ReportProgressCells,
-  ReportStatusBadge,
-  RowsTable,
-  Section,
-  SeverityBadge,
-  StatusHistory,
-  formatDate,
-  formatDateTime,
-  formatNumber,
-} from '../../components/reporting.tsx';
+import { PeriodStatusBadge, ReportProgressCells, SeverityBadge } from '../../components/status-badges.tsx';
+import { PreflightResults } from '../../components/preflight-results.tsx';
+import { QueryState, Section } from '../../components/query-state.tsx';
+import { ReportStatusBadge } from '../../components/report-badges.tsx';
+import { RowsTable } from '../../components/rows-table.tsx';
+import { StatusHistory } from '../../components/status-history.tsx';
+import { formatDate, formatDateTime } from '../../lib/dates.ts';
+import { formatNumber } from '../../lib/numbers.ts';
 import { ReportStatusActions } from '../../components/report-status-actions.tsx';
 import { reportActions, statusFor } from '../../lib/report-status.ts';
 

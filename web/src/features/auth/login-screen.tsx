@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert, Anchor, Button, Group, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
-import type { OrganizationChoice } from '../../api/auth.ts';
+import type { OrganizationChoice } from './api/auth.ts';
 import { errorMessage } from '../../components/feedback.tsx';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { useLogin } from './api/auth.ts';

@@ -7,7 +7,9 @@ import { DELIVERY_STATUSES, type Communication, type Delivery, type DeliveryStat
 import { CommunicationStatus } from '@mss/contracts/enums';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
-import { ReportStatusBadge, formatDateTime, formatNumber } from '../../components/reporting.tsx';
+import { ReportStatusBadge } from '../../components/report-badges.tsx';
+import { formatDateTime } from '../../lib/dates.ts';
+import { formatNumber } from '../../lib/numbers.ts';
 import { communicationKeys, communicationQueries, communicationsApi, isBusy, useCommunicationMutation } from './api/communications.ts';
 import { MailFrame } from './communication-composer.tsx';
 import { AttemptOutcomeBadge, DeliveryStatusBadge } from './communication-parts.tsx';

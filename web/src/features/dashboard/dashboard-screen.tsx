@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
@@ -7,9 +7,6 @@ import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { ReportingTasks } from './dashboard-tasks.tsx';
 import { SignInNotices } from './sign-in-notices.tsx';
-
-// The latest figures carry the charts: loaded after the first screen (docs/performance.md).
-const DashboardStatistics = lazy(() => import('./dashboard-statistics.tsx').then((m) => ({ default: m.DashboardStatistics })));
 
 function InfoCard({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -22,7 +19,8 @@ function InfoCard({ label, children, testId }: { label: string; children: React.
   );
 }
 
-export function DashboardScreen(_props: ScreenProps) {
+/** `statistics`: the latest figures of the user's markets (the statistics feature's card, composed in app/). */
+export function DashboardScreen({ statistics }: ScreenProps & { statistics?: ReactNode }) {
   const { t } = useTranslation();
   const session = useSession();
   const { user } = session;
@@ -44,9 +42,7 @@ export function DashboardScreen(_props: ScreenProps) {
 
       <ReportingTasks />
 
-      <Suspense fallback={null}>
-        <DashboardStatistics />
-      </Suspense>
+      {statistics}
 
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         <InfoCard label={t('dashboard.organization')} testId="dashboard-organization">

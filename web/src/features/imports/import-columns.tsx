@@ -4,8 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { Anchor, Button, Group } from '@mantine/core';
 import type { Import } from '@mss/contracts/imports';
 import type { Column } from '../../components/data-table.tsx';
-import { importDownloads } from '../../api/imports.ts';
-import { ImportStatusBadge, formatDateTime, formatNumber } from '../../components/reporting.tsx';
+import { importDownloads } from './api/imports.ts';
+import { ImportStatusBadge } from '../../components/status-badges.tsx';
+import { formatDateTime } from '../../lib/dates.ts';
+import { formatNumber } from '../../lib/numbers.ts';
 
 /**
  * The columns of an import list: the history of every report the user may see (`withReport`:

@@ -3,7 +3,7 @@ import type { Import } from '@mss/contracts/imports';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage } from '../../components/page.tsx';
 import { DataTable } from '../../components/data-table.tsx';
-import { importKeys, importQueries } from '../../api/imports.ts';
+import { importKeys, importQueries } from './api/imports.ts';
 import { ImportActions, importColumns } from './import-columns.tsx';
 
 /** /history/import — the imports of the reports the user may see: paged, sorted and searched, newest first. */

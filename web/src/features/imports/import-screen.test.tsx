@@ -7,7 +7,7 @@ import type { ImportDetail } from '@mss/contracts/imports';
 import { setSession } from '../../api/session.ts';
 import { AppProviders } from '../../app/providers.tsx';
 import { fakeApi, makeUser, marketAbility } from '../../test/fake-api.ts';
-import { IMPORT_POLL_MS } from '../../api/imports.ts';
+import { IMPORT_POLL_MS } from './api/imports.ts';
 import { ImportScreen } from './import-screen.tsx';
 import { importDetail, market } from './import-fixtures.ts';
 import { invalidCodeError } from '../../test/report-fixtures.ts';

@@ -13,22 +13,18 @@ import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
-import { importDownloads, importKeys, importQueries, importRunning } from '../../api/imports.ts';
+import { importDownloads, importKeys, importQueries, importRunning } from './api/imports.ts';
 import { useReportingMutation } from '../../api/reporting.ts';
 import { reportDownloads, reportKeys, reportQueries, reportsApi } from '../../api/reports.ts';
 import { uploadReportFile } from './api/upload.ts';
-import {
-  PreflightResults,
-  SentBackComment,
-  QueryState,
-  ReportStatusBadge,
-  RowsTable,
-  Section,
-  StatusHistory,
-  formatDate,
-  formatDateTime,
-  formatNumber,
-} from '../../components/reporting.tsx';
+import { PreflightResults } from '../../components/preflight-results.tsx';
+import { SentBackComment } from '../../components/status-badges.tsx';
+import { QueryState, Section } from '../../components/query-state.tsx';
+import { ReportStatusBadge } from '../../components/report-badges.tsx';
+import { RowsTable } from '../../components/rows-table.tsx';
+import { StatusHistory } from '../../components/status-history.tsx';
+import { formatDate, formatDateTime } from '../../lib/dates.ts';
+import { formatNumber } from '../../lib/numbers.ts';
 import { ReportStatusActions } from '../../components/report-status-actions.tsx';
 import { reportActions } from '../../lib/report-status.ts';
 

@@ -11,9 +11,12 @@ import type { ScreenProps } from '../../lib/screen.ts';
 import { feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { emptyToNull, showSaveError } from '../../lib/form.ts';
-import { type PeriodAction, periodQueries, periodsApi } from '../../api/periods.ts';
+import { periodQueries } from '../../api/periods.ts';
+import { type PeriodAction, periodChanges } from './api/periods.ts';
 import { useReportingMutation } from '../../api/reporting.ts';
-import { PeriodStatusBadge, QueryState, formatDate } from '../../components/reporting.tsx';
+import { PeriodStatusBadge } from '../../components/status-badges.tsx';
+import { QueryState } from '../../components/query-state.tsx';
+import { formatDate } from '../../lib/dates.ts';
 import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 import { periodLength } from '../../lib/durations.ts';
 
@@ -93,7 +96,7 @@ interface Values {
 
 function PeriodForm({ marketChoices, marketId }: { marketChoices: { value: string; label: string }[] | null; marketId?: number }) {
   const { t } = useTranslation();
-  const create = useReportingMutation(periodsApi.createPeriod);
+  const create = useReportingMutation(periodChanges.createPeriod);
   const form = useForm<Values>({ initialValues: { market_id: null, title: '', starts_on: '', ends_on: '', deadline: '' } });
   const submit = form.onSubmit(async (values) => {
     const market = marketId ?? Number(values.market_id);
@@ -172,7 +175,7 @@ function PeriodTable({
   const session = useSession();
   const subject = abilitySubject(session);
   const query = useQuery({ ...periodQueries.periods(filter), meta: { handlesErrors: true } });
-  const change = useReportingMutation(periodsApi.changePeriod);
+  const change = useReportingMutation(periodChanges.changePeriod);
   const [busy, setBusy] = useState<string | null>(null);
 
   const act = async (period: Period, action: PeriodAction) => {

@@ -5,14 +5,12 @@ import { Button, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, Text, T
 import { useForm } from '@mantine/form';
 import { MIN_PASSWORD_LENGTH } from '@mss/contracts/constants';
 import { LOCALES } from '@mss/contracts/enums';
-import type { User } from '@mss/contracts/users';
-import { http } from '../../api/http.ts';
 import { getSession, setSession, useSession } from '../../api/session.ts';
-import type { ApiBody } from '../../api/transport.ts';
 import { feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { requiredMessage, showSaveError } from '../../lib/form.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
+import { profileApi } from './api/profile.ts';
 
 const DETAILS = ['first_name', 'last_name', 'phone', 'locale'] as const;
 const PASSWORD = ['current_password', 'password', 'password_confirmation'] as const;
@@ -39,11 +37,10 @@ export function ProfileScreen({ title, mails }: ScreenProps & { mails?: ReactNod
     },
   });
   const saveDetails = useMutation({
-    mutationFn: (body: { first_name: string; last_name: string; phone: string | null; locale: string }) =>
-      http.put<ApiBody<User>>('users/me', body).then((r) => r.data),
+    mutationFn: profileApi.saveDetails,
     meta: { handlesErrors: true },
   });
-  const savePassword = useMutation({ mutationFn: (body: typeof password.values) => http.put<void>('users/me/password', body), meta: { handlesErrors: true } });
+  const savePassword = useMutation({ mutationFn: profileApi.savePassword, meta: { handlesErrors: true } });
   if (!user) return null;
 
   const submitDetails = details.onSubmit(async (values) => {

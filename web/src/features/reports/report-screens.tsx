@@ -10,7 +10,11 @@ import { periodQueries } from '../../api/periods.ts';
 import { reportKeys, reportQueries } from '../../api/reports.ts';
 import type { ReportSummary } from '@mss/contracts/reports';
 import { DataTable } from '../../components/data-table.tsx';
-import { QueryState, ReportProgressCells, ReportStatusBadge, formatDateTime, formatNumber } from '../../components/reporting.tsx';
+import { QueryState } from '../../components/query-state.tsx';
+import { ReportProgressCells } from '../../components/status-badges.tsx';
+import { ReportStatusBadge } from '../../components/report-badges.tsx';
+import { formatDateTime } from '../../lib/dates.ts';
+import { formatNumber } from '../../lib/numbers.ts';
 import { type MarketChoice, useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 
 /**

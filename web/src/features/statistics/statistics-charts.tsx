@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { BarChart, LineChart } from '@mantine/charts';
 import { Alert, Center, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { coverageDiffers, type StatisticsRow, type TrendStatisticsQuery } from '@mss/contracts/statistics';
-import { statisticsQueries } from '../../api/statistics.ts';
+import { statisticsQueries } from './api/statistics.ts';
 import { errorMessage } from '../../components/feedback.tsx';
 import { coverageItem, plot } from '../../components/figures.tsx';
 import { formatDecimal } from '../../lib/numbers.ts';

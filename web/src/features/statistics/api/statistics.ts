@@ -10,8 +10,8 @@ import type {
   TrendStatistics,
   TrendStatisticsQuery,
 } from '@mss/contracts/statistics';
-import { http, type ApiBody } from './http.ts';
-import { buildUrl } from './transport.ts';
+import { http, type ApiBody } from '../../../api/http.ts';
+import { buildUrl } from '../../../api/transport.ts';
 
 /**
  * Statistics (docs/architecture.md §8): the market, cluster, trend and company answers, and their downloads.

@@ -1,15 +1,16 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
-import { http, type ApiBody } from './http.ts';
-import type { ListParams, Page } from './resource.ts';
-import { buildUrl } from './transport.ts';
+import { http, type ApiBody } from '../../../api/http.ts';
+import { IMPORTS_ROOT } from '../../../api/reporting.ts';
+import type { ListParams, Page } from '../../../api/resource.ts';
+import { buildUrl } from '../../../api/transport.ts';
 
-/** Imports (issue 4): keys start with 'imports'; reporting mutations invalidate them (./reporting.ts). */
+/** Imports: keys start with IMPORTS_ROOT, which every reporting mutation invalidates (api/reporting.ts). */
 
 export type ImportListParams = Omit<ListParams, 'organization_id'> & { report_uuid?: string };
 
 export const importKeys = {
-  imports: ['imports'] as const,
+  imports: IMPORTS_ROOT,
   importList: (params: ImportListParams) => ['imports', 'list', params] as const,
   import: (uuid: string) => ['imports', 'detail', uuid] as const,
 };

@@ -4,7 +4,7 @@ import { useQueries } from '@tanstack/react-query';
 import { Sparkline } from '@mantine/charts';
 import { Anchor, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { coverageDiffers, type TrendStatistics } from '@mss/contracts/statistics';
-import { statisticsQueries } from '../../api/statistics.ts';
+import { statisticsQueries } from './api/statistics.ts';
 import { useMarketsWith } from '../../lib/markets.ts';
 import { Change, COVERAGE_MARK, LockIcon, Num, plot } from '../../components/figures.tsx';
 
@@ -18,7 +18,7 @@ const SPARK_PERIODS = 13;
  * as the statistics screen's trend). One click opens the period's statistics. Loaded after the
  * dashboard (it carries the charts), so the first screen stays within its budget.
  */
-export function DashboardStatistics() {
+export function LatestFigures() {
   const { t } = useTranslation();
   const { markets } = useMarketsWith('view-statistics');
   const shown = markets.slice(0, 12);

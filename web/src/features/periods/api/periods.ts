@@ -1,0 +1,13 @@
+import type { Period, PeriodInput } from '@mss/contracts/periods';
+import { http, type ApiBody } from '../../../api/http.ts';
+
+/** Creating and moving periods (the period list's own calls; reading them is api/periods.ts, shared). */
+
+export type PeriodAction = 'open' | 'close' | 'publish' | 'republish' | 'unpublish';
+
+const data = <T>(body: ApiBody<T>) => body.data;
+
+export const periodChanges = {
+  createPeriod: (input: PeriodInput) => http.post<ApiBody<Period>>('periods', input).then(data),
+  changePeriod: ({ uuid, action }: { uuid: string; action: PeriodAction }) => http.post<ApiBody<Period>>(`periods/${uuid}/${action}`).then(data),
+};
