@@ -1,3 +1,4 @@
+import type { Role } from '@mss/contracts/enums';
 import { sql } from 'drizzle-orm';
 import { createOrganization, createUser, signIn, type TestApp, XHR } from './helpers.ts';
 
@@ -124,8 +125,8 @@ export async function buildDisclosureWorld(t: TestApp, spec: DisclosureSpec) {
     }
   }
   const all = Object.values(marketIds);
-  const user = async (roles: string[], companyId?: number) => {
-    const u = await createUser(t.db, { roles: roles as never, organizationIds: [org.id], marketIds: all, companyId });
+  const user = async (roles: Role[], companyId?: number) => {
+    const u = await createUser(t.db, { roles, organizationIds: [org.id], marketIds: all, companyId });
     return { cookie: await signIn(t.app, u.email), ...XHR } as Headers;
   };
   const headers = {

@@ -1,3 +1,4 @@
+import type { Role } from '@mss/contracts/enums';
 import { sql } from 'drizzle-orm';
 import { createOrganization, createUser, signIn, type TestApp, XHR } from './helpers.ts';
 
@@ -153,9 +154,9 @@ export async function buildStatisticsWorld(t: TestApp) {
     )
   ).rows[0]!;
 
-  const user = async (roles: string[], options: { companyId?: number; marketIds?: number[] } = {}) => {
+  const user = async (roles: Role[], options: { companyId?: number; marketIds?: number[] } = {}) => {
     const u = await createUser(t.db, {
-      roles: roles as never,
+      roles,
       organizationIds: [org.id],
       marketIds: options.marketIds ?? [market],
       companyId: options.companyId,

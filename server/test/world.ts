@@ -1,3 +1,4 @@
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { and, eq } from 'drizzle-orm';
 import { ROLES, type Role } from '@mss/contracts/enums';
 import type { TestApp } from './helpers.ts';
@@ -180,7 +181,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
   );
   const aImport = await upload(t, headers.reporter, aReport.uuid);
   const viewer = await first(t.db.select().from(users).where(eq(users.email, 'viewer@demo.test')));
-  const inOrg = <C extends { organization_id: unknown }>(table: C) => eq(table.organization_id as never, nordic.id);
+  const inOrg = <C extends { organization_id: AnyPgColumn }>(table: C) => eq(table.organization_id, nordic.id);
 
   const aCommunication = await disposable.communication(t, su, aMarket.id);
   const bCommunication = await disposable.communication(t, su, ee!.id);

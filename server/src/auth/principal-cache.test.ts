@@ -12,19 +12,20 @@ import { PrincipalCache } from './principal-cache.ts';
 
 describe('the principal cache', () => {
   it('when a change clears it while a load is under way, then that load is not stored', () => {
-    const cache = new PrincipalCache();
+    // Only its lifetime matters to the cache.
+    const cache = new PrincipalCache<{ validUntil: number }>();
     const loadedAt = cache.generation();
     cache.clear();
-    cache.set('k', { validUntil: Date.now() + 60_000 } as never, loadedAt);
+    cache.set('k', { validUntil: Date.now() + 60_000 }, loadedAt);
     expect(cache.get('k')).toBeUndefined();
-    cache.set('k', { validUntil: Date.now() + 60_000 } as never, cache.generation());
+    cache.set('k', { validUntil: Date.now() + 60_000 }, cache.generation());
     expect(cache.get('k')).toBeDefined();
   });
 
   it('when an entry is older than its lifetime or its session has ended, then it is not used', async () => {
-    const cache = new PrincipalCache(50);
-    cache.set('old', { validUntil: Date.now() + 60_000 } as never, cache.generation());
-    cache.set('ended', { validUntil: Date.now() - 1 } as never, cache.generation());
+    const cache = new PrincipalCache<{ validUntil: number }>(50);
+    cache.set('old', { validUntil: Date.now() + 60_000 }, cache.generation());
+    cache.set('ended', { validUntil: Date.now() - 1 }, cache.generation());
     expect(cache.get('ended')).toBeUndefined();
     await new Promise((r) => setTimeout(r, 60));
     expect(cache.get('old')).toBeUndefined();

@@ -21,8 +21,8 @@ import type { SessionPrincipal as Principal } from './session-auth.ts';
  * Writes are rare next to reads (administration, uploads, workflow steps), so clearing everything
  * costs each active session one query after a change.
  */
-export class PrincipalCache {
-  private readonly entries = new Map<string, { principal: Principal; storedAt: number }>();
+export class PrincipalCache<P extends Pick<Principal, 'validUntil'> = Principal> {
+  private readonly entries = new Map<string, { principal: P; storedAt: number }>();
   private gen = 0;
   private enabled = true;
 
@@ -31,7 +31,7 @@ export class PrincipalCache {
     private readonly maxEntries = 10_000,
   ) {}
 
-  get(key: string): Principal | undefined {
+  get(key: string): P | undefined {
     if (!this.enabled) return undefined;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
@@ -48,7 +48,7 @@ export class PrincipalCache {
   }
 
   /** Stores a principal loaded when the generation was `loadedAt`, unless a clear came since. */
-  set(key: string, principal: Principal, loadedAt: number): void {
+  set(key: string, principal: P, loadedAt: number): void {
     if (!this.enabled || loadedAt !== this.gen) return;
     if (this.entries.size >= this.maxEntries) {
       // Map keeps insertion order: drop the oldest.

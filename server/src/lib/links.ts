@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, getTableColumns } from 'drizzle-orm';
 import type { AnyPgColumn, PgInsertValue, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 
@@ -20,7 +20,8 @@ export async function replaceLinks<T extends PgTable>(
   other: IdKey<T>,
   ids: readonly number[],
 ): Promise<void> {
-  const ownerColumn = (table as unknown as Record<string, AnyPgColumn>)[owner]!;
+  const ownerColumn: AnyPgColumn | undefined = getTableColumns(table)[owner];
+  if (!ownerColumn) throw new Error(`${owner} is not a column of the join table`);
   await tx.delete(table).where(eq(ownerColumn, ownerId));
   if (ids.length) await tx.insert(table).values(ids.map((id) => ({ [owner]: ownerId, [other]: id }) as PgInsertValue<T>));
 }

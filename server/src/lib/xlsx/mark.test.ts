@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openWorkbook } from '../../../test/workbook.ts';
 import { writeXlsx } from '../xlsx-writer/index.ts';
 import { readXlsxRows, type XlsxRow } from './index.ts';
 import { markXlsx } from './mark.ts';
@@ -18,11 +19,7 @@ async function rowsOf(path: string): Promise<XlsxRow[]> {
   return rows;
 }
 
-async function opened(content: Buffer) {
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load(content as unknown as ArrayBuffer);
-  return book;
-}
+const opened = openWorkbook;
 
 const noteText = (cell: ExcelJS.Cell) => {
   const note = cell.note;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { canInMarket } from '@mss/contracts/abilities';
 import {
   ATTACHMENT_MAX_COUNT,
@@ -515,7 +515,8 @@ async function moveStatus(
   row: Row,
   from: readonly number[],
   to: number,
-  set: Partial<typeof communications.$inferInsert> = {},
+  // A column takes its value or an SQL expression (`now()`), as drizzle's update does.
+  set: { [K in keyof typeof communications.$inferInsert]?: (typeof communications.$inferInsert)[K] | SQL } = {},
 ): Promise<Row | null> {
   const [moved] = await db
     .update(communications)
@@ -555,7 +556,7 @@ export async function sendPreflight(
     throw new AppError('validation', 'communication.preflight_failed', { email: to, reason: mailFailureOf(error).response });
   }
   const sent = await db.transaction(async (tx) => {
-    const done = await moveStatus(tx, moving, [S.SendingPreflight], S.PreflightSent, { preflight_sent_at: sql`now()` as never, preflight_to: to });
+    const done = await moveStatus(tx, moving, [S.SendingPreflight], S.PreflightSent, { preflight_sent_at: sql`now()`, preflight_to: to });
     await audit(tx, row, principal.userId, 'preflight', { to, rendered_for: recipient.email, subject: parts.subject });
     return done;
   });

@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../../../test/helpers.ts';
@@ -24,6 +23,7 @@ import {
 import { writeXlsx, type XlsxCellInput } from '../../lib/xlsx-writer/index.ts';
 import { openXlsx } from '../../lib/xlsx/index.ts';
 import { IMPORT_LEASE_SECONDS, IMPORT_MAX_ATTEMPTS, processImport } from './imports.service.ts';
+import { openWorkbook } from '../../../test/workbook.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -172,8 +172,7 @@ describe('importing a report file', () => {
     const marked = await t.app.inject({ url: `/api/v1/imports/${bad.json().data.uuid}/marked`, headers: w.reporter });
     expect(marked.statusCode).toBe(200);
     expect(marked.headers['content-disposition']).toContain('bad (errors marked).xlsx');
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.load(marked.rawPayload as unknown as ArrayBuffer);
+    const book = await openWorkbook(marked.rawPayload);
     const sheetOf = book.worksheets[0]!;
     const note = (ref: string) => {
       const n = sheetOf.getCell(ref).note;
@@ -501,7 +500,7 @@ describe('importing a report file', () => {
         const value = Reflect.get(target, prop);
         if (prop === 'insert')
           return (table: unknown) =>
-            table === preflights ? { values: () => ({ returning: () => Promise.reject(new Error('disk full')) }) } : target.insert(table as never);
+            table === preflights ? { values: () => ({ returning: () => Promise.reject(new Error('disk full')) }) } : target.insert(table as typeof preflights); // the proxy passes every other table on unchanged
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });

@@ -111,7 +111,7 @@ function comparedPreamble(
 
 export function marketTable(s: MarketStatistics, locale: Locale): Table {
   const own = s.rows.some((r) => r.own_volume !== undefined) || s.totals.own_volume !== undefined;
-  const rows = [...s.rows, s.totals] as unknown as Record<string, unknown>[];
+  const rows: Record<string, unknown>[] = [...s.rows, s.totals];
   return {
     name: `${s.market.iso_code} ${s.period.title} ${s.by}`,
     preamble: [
@@ -144,7 +144,7 @@ export function clusterTable(s: ClusterStatistics, locale: Locale): Table {
             (r) => (r.markets as { market_id: number }[]).find((x) => x.market_id === m.market.id) as Record<string, unknown>,
           ),
         );
-  const rows = [...s.rows, s.totals] as unknown as Record<string, unknown>[];
+  const rows: Record<string, unknown>[] = [...s.rows, s.totals];
   return {
     name: `${s.cluster.name} ${s.month} ${s.by}`,
     preamble: [
@@ -217,7 +217,7 @@ export function trendTable(s: TrendStatistics, locale: Locale): Table {
       },
       ...confidentialColumns(locale),
     ],
-    rows: s.points as unknown as Record<string, unknown>[],
+    rows: s.points,
   };
 }
 
@@ -238,7 +238,7 @@ export function companyTable(s: CompanyStatistics, locale: Locale): Table {
     'own_volume_share_pct',
     'own_value_share_pct',
   ];
-  const rows = [...s.rows, s.totals] as unknown as Record<string, unknown>[];
+  const rows: Record<string, unknown>[] = [...s.rows, s.totals];
   return {
     name: `${s.company.name} ${s.market.iso_code} ${s.period.title}`,
     preamble: [

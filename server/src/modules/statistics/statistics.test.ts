@@ -3,7 +3,6 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { aggregate } from './statistics.aggregate.ts';
 import type { Executor } from '../../db/client.ts';
-import ExcelJS from 'exceljs';
 import type { z } from 'zod';
 import { clusterStatisticsSchema, companyStatisticsSchema, marketStatisticsSchema, trendStatisticsSchema } from '@mss/contracts/statistics';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
@@ -23,6 +22,7 @@ import {
   showVolume,
   sumOf,
 } from '../../../test/statistics-expected.ts';
+import { openWorkbook } from '../../../test/workbook.ts';
 
 let t: TestApp;
 let w: StatisticsWorld;
@@ -510,8 +510,7 @@ describe('downloads', () => {
     const res = await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code&currency=EUR&format=xlsx`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const book = await openWorkbook(res.rawPayload);
     const sheet = book.worksheets[0]!;
     expect(sheet.getCell('A1').value).toBe('Market');
     expect(sheet.getCell('B1').value).toBe('Sweden');
@@ -570,8 +569,7 @@ describe('downloads', () => {
       const csv = (await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code_group&format=csv`)).body;
       expect(csv).toContain(`\r\n"'=HYPERLINK(""http://x"")",`);
       expect(csv).not.toMatch(/(^|\n)"?=HYPERLINK/);
-      const book = new ExcelJS.Workbook();
-      await book.xlsx.load((await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code_group&format=xlsx`)).rawPayload as unknown as ArrayBuffer);
+      const book = await openWorkbook((await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code_group&format=xlsx`)).rawPayload);
       const titles: unknown[] = [];
       book.worksheets[0]!.eachRow((row) => titles.push(row.getCell(1).value));
       expect(titles).toContain('=HYPERLINK("http://x")');
@@ -696,8 +694,7 @@ describe('invalidation', () => {
 });
 
 async function xlsxText(buffer: Buffer): Promise<string> {
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load(buffer as unknown as ArrayBuffer);
+  const book = await openWorkbook(buffer);
   const out: string[] = [];
   book.worksheets[0]!.eachRow((row) => row.eachCell((cell) => out.push(String(cell.value))));
   return out.join('\n');
