@@ -1,5 +1,7 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Select, type SelectProps } from '@mantine/core';
+import { MultiSelect, Select, type SelectProps } from '@mantine/core';
+import type { GetInputPropsReturnType } from '@mantine/form';
 import { useSession } from '../api/session.ts';
 import { optionQueries, useOptions } from '../api/options.ts';
 
@@ -38,4 +40,36 @@ export function OrganizationSelect(props: Omit<SelectProps<number>, 'data'>) {
   const { options } = useOptions(optionQueries.organizations(), (o) => o.name, superAdmin);
   if (!superAdmin) return null;
   return <Select<number> label={t('admin.field.organization')} data={options} required searchable {...props} />;
+}
+
+/**
+ * A record's organization and the records of that organization it links (markets, codes): the
+ * organization first (a super-admin's choice, fixed once the record exists), the record's own
+ * fields (`children`), then the links, offered from the chosen organization. Choosing another
+ * organization empties the links (`onOrganization` sets both): they were the other one's.
+ */
+export function OrganizationLinks({
+  organization,
+  onOrganization,
+  fixed,
+  links,
+  label,
+  options,
+  children,
+}: {
+  organization: GetInputPropsReturnType;
+  onOrganization: (id: number | null) => void;
+  fixed: boolean;
+  links: GetInputPropsReturnType;
+  label: string;
+  options: { value: number; label: string }[];
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <OrganizationSelect {...organization} onChange={onOrganization} disabled={fixed} />
+      {children}
+      <MultiSelect<number> label={label} data={options} searchable clearable {...links} />
+    </>
+  );
 }

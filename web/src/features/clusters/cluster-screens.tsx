@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import { MultiSelect, Stack, TextInput } from '@mantine/core';
+import { Stack, TextInput } from '@mantine/core';
 import type { Cluster } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { FormActions, FormCard, recordScreens } from '../../components/page.tsx';
 import { marketLabel, optionQueries, useOptions } from '../../api/options.ts';
 import { MarketBadges } from '../../components/fields.tsx';
-import { OrganizationSelect, useIsSuperAdmin } from '../../components/organization-field.tsx';
+import { OrganizationLinks, useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
 import { RecordListPage } from '../../components/record-list.tsx';
 import { clustersApi as api } from './api/clusters.ts';
@@ -51,14 +51,16 @@ function ClusterForm({ cluster }: { cluster?: Cluster }) {
     <FormCard>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <OrganizationSelect
-            {...form.getInputProps('organization_id')}
-            // Another organization: its own markets are offered, the chosen ones go.
-            onChange={(id) => form.setValues({ organization_id: id, market_ids: [] })}
-            disabled={!!cluster}
-          />
-          <TextInput label={t('admin.field.name')} required {...form.getInputProps('name')} />
-          <MultiSelect<number> label={t('admin.field.markets')} data={markets} searchable clearable {...form.getInputProps('market_ids')} />
+          <OrganizationLinks
+            organization={form.getInputProps('organization_id')}
+            onOrganization={(id) => form.setValues({ organization_id: id, market_ids: [] })}
+            fixed={!!cluster}
+            links={form.getInputProps('market_ids')}
+            label={t('admin.field.markets')}
+            options={markets}
+          >
+            <TextInput label={t('admin.field.name')} required {...form.getInputProps('name')} />
+          </OrganizationLinks>
           <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
         </Stack>
       </form>

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { MultiSelect, Stack, TextInput } from '@mantine/core';
+import { Stack, TextInput } from '@mantine/core';
 import type { CodeGroup } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { FormActions, FormCard, recordScreens } from '../../components/page.tsx';
 import { codeLabel, optionQueries, useOptions } from '../../api/options.ts';
-import { OrganizationSelect } from '../../components/organization-field.tsx';
+import { OrganizationLinks } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
 import { RecordListPage } from '../../components/record-list.tsx';
 import { codeGroupsApi as api } from './api/code-groups.ts';
@@ -56,14 +56,16 @@ function CodeGroupForm({ group }: { group?: CodeGroup }) {
     <FormCard>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <OrganizationSelect
-            {...form.getInputProps('organization_id')}
-            // Another organization: its own codes are offered, the chosen ones go.
-            onChange={(id) => form.setValues({ organization_id: id, code_ids: [] })}
-            disabled={!!group}
-          />
-          <TextInput label={t('admin.code_group.title')} required {...form.getInputProps('title')} />
-          <MultiSelect<number> label={t('admin.code_group.codes')} data={codes} searchable clearable {...form.getInputProps('code_ids')} />
+          <OrganizationLinks
+            organization={form.getInputProps('organization_id')}
+            onOrganization={(id) => form.setValues({ organization_id: id, code_ids: [] })}
+            fixed={!!group}
+            links={form.getInputProps('code_ids')}
+            label={t('admin.code_group.codes')}
+            options={codes}
+          >
+            <TextInput label={t('admin.code_group.title')} required {...form.getInputProps('title')} />
+          </OrganizationLinks>
           <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
         </Stack>
       </form>

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { MultiSelect, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import type { CodeSection } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { FormActions, FormCard, recordScreens } from '../../components/page.tsx';
 import { marketLabel, optionQueries, useOptions } from '../../api/options.ts';
-import { OrganizationSelect } from '../../components/organization-field.tsx';
+import { OrganizationLinks } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
 import { RecordListPage } from '../../components/record-list.tsx';
 import { codeSectionsApi as api } from './api/code-sections.ts';
@@ -77,19 +77,28 @@ function CodeSectionForm({ section }: { section?: CodeSection }) {
     <FormCard>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <OrganizationSelect
-            {...form.getInputProps('organization_id')}
-            // Another organization: its own markets are offered, the chosen ones go.
-            onChange={(id) => form.setValues({ organization_id: id, market_ids: [] })}
-            disabled={!!section}
-          />
-          <TextInput label={t('admin.field.name')} required {...form.getInputProps('name')} />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            {/* Not clamped: a negative length typed is refused with a message, never quietly saved as 1. */}
-            <NumberInput label={t('admin.code_section.start')} required allowDecimal={false} min={0} clampBehavior="none" {...form.getInputProps('start')} />
-            <NumberInput label={t('admin.code_section.length')} required allowDecimal={false} min={1} clampBehavior="none" {...form.getInputProps('length')} />
-          </SimpleGrid>
-          <MultiSelect<number> label={t('admin.field.markets')} data={markets} searchable clearable {...form.getInputProps('market_ids')} />
+          <OrganizationLinks
+            organization={form.getInputProps('organization_id')}
+            onOrganization={(id) => form.setValues({ organization_id: id, market_ids: [] })}
+            fixed={!!section}
+            links={form.getInputProps('market_ids')}
+            label={t('admin.field.markets')}
+            options={markets}
+          >
+            <TextInput label={t('admin.field.name')} required {...form.getInputProps('name')} />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              {/* Not clamped: a negative length typed is refused with a message, never quietly saved as 1. */}
+              <NumberInput label={t('admin.code_section.start')} required allowDecimal={false} min={0} clampBehavior="none" {...form.getInputProps('start')} />
+              <NumberInput
+                label={t('admin.code_section.length')}
+                required
+                allowDecimal={false}
+                min={1}
+                clampBehavior="none"
+                {...form.getInputProps('length')}
+              />
+            </SimpleGrid>
+          </OrganizationLinks>
           <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
         </Stack>
       </form>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Badge, Button, Group, MultiSelect, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import type { Code, CodeInput } from '@mss/contracts/admin';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, useDeleteRecord, recordScreens } from '../../components/page.tsx';
@@ -8,7 +8,7 @@ import { marketLabel, optionQueries, useOptions } from '../../api/options.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { useEnumLabel, useEnumOptions } from '../../lib/enum-options.ts';
 import { MarketBadges, useCan } from '../../components/fields.tsx';
-import { OrganizationSelect, useIsSuperAdmin } from '../../components/organization-field.tsx';
+import { OrganizationLinks, useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
 import { codesApi as api } from './api/codes.ts';
 
@@ -141,18 +141,20 @@ function CodeForm({ code }: { code?: Code }) {
     <FormCard>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <OrganizationSelect
-            {...form.getInputProps('organization_id')}
-            // Another organization: its own markets are offered, the chosen ones go.
-            onChange={(id) => form.setValues({ organization_id: id, market_ids: [] })}
-            disabled={!!code}
-          />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label={t('admin.code.code')} required {...form.getInputProps('code')} />
-            <TextInput label={t('admin.field.name')} required {...form.getInputProps('name')} />
-          </SimpleGrid>
-          <Select label={t('admin.code.disabled_status')} data={statuses} allowDeselect={false} {...form.getInputProps('disabled_status')} />
-          <MultiSelect<number> label={t('admin.field.markets')} data={markets} searchable clearable {...form.getInputProps('market_ids')} />
+          <OrganizationLinks
+            organization={form.getInputProps('organization_id')}
+            onOrganization={(id) => form.setValues({ organization_id: id, market_ids: [] })}
+            fixed={!!code}
+            links={form.getInputProps('market_ids')}
+            label={t('admin.field.markets')}
+            options={markets}
+          >
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput label={t('admin.code.code')} required {...form.getInputProps('code')} />
+              <TextInput label={t('admin.field.name')} required {...form.getInputProps('name')} />
+            </SimpleGrid>
+            <Select label={t('admin.code.disabled_status')} data={statuses} allowDeselect={false} {...form.getInputProps('disabled_status')} />
+          </OrganizationLinks>
           {code && (
             <Text size="sm" c="dimmed">
               {t('admin.code.section')}: {code.section?.name ?? t('admin.none')} · {t('admin.code.groups')}:{' '}

@@ -1,23 +1,12 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { canInMarket } from '@mss/contracts/abilities';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
-import { ReportingTasks } from './dashboard-tasks.tsx';
+import { DashboardCard, ReportingTasks } from './dashboard-tasks.tsx';
 import { SignInNotices } from './sign-in-notices.tsx';
-
-function InfoCard({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
-  return (
-    <Card withBorder radius="md" padding="lg" data-testid={testId}>
-      <Text size="xs" tt="uppercase" fw={700} c="dimmed" mb="xs">
-        {label}
-      </Text>
-      {children}
-    </Card>
-  );
-}
 
 /** `statistics`: the latest figures of the user's markets (the statistics feature's card, composed in app/). */
 export function DashboardScreen({ statistics }: ScreenProps & { statistics?: ReactNode }) {
@@ -45,10 +34,10 @@ export function DashboardScreen({ statistics }: ScreenProps & { statistics?: Rea
       {statistics}
 
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-        <InfoCard label={t('dashboard.organization')} testId="dashboard-organization">
+        <DashboardCard label={t('dashboard.organization')} testId="dashboard-organization">
           <Text fw={600}>{user.organization?.name ?? t('header.no_organization')}</Text>
-        </InfoCard>
-        <InfoCard label={t('dashboard.role')}>
+        </DashboardCard>
+        <DashboardCard label={t('dashboard.role')}>
           <Text fw={600}>{user.role ? roleLabel(user.role) : t('dashboard.no_role')}</Text>
           {otherRoles.length > 0 && (
             <Group gap={6} mt="xs">
@@ -59,18 +48,18 @@ export function DashboardScreen({ statistics }: ScreenProps & { statistics?: Rea
               ))}
             </Group>
           )}
-        </InfoCard>
+        </DashboardCard>
         {user.company && (
-          <InfoCard label={t('dashboard.company')}>
+          <DashboardCard label={t('dashboard.company')}>
             <Text fw={600}>{user.company.name}</Text>
             <Text size="sm" c="dimmed">
               {t('dashboard.company_markets', { count: user.company.markets.length })}
             </Text>
-          </InfoCard>
+          </DashboardCard>
         )}
       </SimpleGrid>
 
-      <InfoCard label={t('dashboard.markets')}>
+      <DashboardCard label={t('dashboard.markets')}>
         {markets.length ? (
           <Group gap="xs">
             {markets.map((market) =>
@@ -98,7 +87,7 @@ export function DashboardScreen({ statistics }: ScreenProps & { statistics?: Rea
         ) : (
           <Text c="dimmed">{t('dashboard.no_markets')}</Text>
         )}
-      </InfoCard>
+      </DashboardCard>
 
       <Text size="sm" c="dimmed">
         <Anchor component={Link} to="/docs">

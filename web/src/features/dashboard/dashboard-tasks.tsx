@@ -11,7 +11,8 @@ import { ReportStatusBadge } from '../../components/report-badges.tsx';
 import { formatDate } from '../../lib/dates.ts';
 import { OPEN_REPORT_STATUSES } from '../../lib/report-status.ts';
 
-function TaskCard({ label, testId, children }: { label: string; testId: string; children: React.ReactNode }) {
+/** A dashboard card: a small uppercase label above its content. */
+export function DashboardCard({ label, testId, children }: { label: string; testId?: string; children: React.ReactNode }) {
   return (
     <Card withBorder radius="md" padding="lg" data-testid={testId}>
       <Text size="xs" tt="uppercase" fw={700} c="dimmed" mb="xs">
@@ -43,7 +44,7 @@ function OpenReports() {
   const query = useQuery({ ...reportQueries.reports({ status: OPEN_REPORT_STATUSES, period_status: 'open' }), meta: { handlesErrors: true } });
   const reports = query.data ?? [];
   return (
-    <TaskCard label={t('dashboard.open_reports')} testId="dashboard-open-reports">
+    <DashboardCard label={t('dashboard.open_reports')} testId="dashboard-open-reports">
       <ReportTable
         label={t('dashboard.open_reports')}
         reports={reports}
@@ -59,7 +60,7 @@ function OpenReports() {
         }
         last={(report) => <Deadline deadline={report.period.deadline} overdue={isPast(report.period.deadline)} />}
       />
-    </TaskCard>
+    </DashboardCard>
   );
 }
 
@@ -136,7 +137,7 @@ function RecentReports({ companyId, uploader }: { companyId: number; uploader: b
   });
   const reports = recentReports(query.data ?? []);
   return (
-    <TaskCard label={t('dashboard.recent_reports')} testId="dashboard-recent-reports">
+    <DashboardCard label={t('dashboard.recent_reports')} testId="dashboard-recent-reports">
       <ReportTable
         label={t('dashboard.recent_reports')}
         reports={reports}
@@ -158,7 +159,7 @@ function RecentReports({ companyId, uploader }: { companyId: number; uploader: b
           {t('dashboard.all_my_reports')}
         </Anchor>
       </Text>
-    </TaskCard>
+    </DashboardCard>
   );
 }
 
@@ -221,7 +222,7 @@ function OpenPeriods() {
   const query = useQuery({ ...reportQueries.reports({ period_status: 'open' }), meta: { handlesErrors: true } });
   const periods = progressByPeriod(query.data ?? []);
   return (
-    <TaskCard label={t('dashboard.open_periods')} testId="dashboard-open-periods">
+    <DashboardCard label={t('dashboard.open_periods')} testId="dashboard-open-periods">
       {periods.length === 0 ? (
         <Text c="dimmed">{query.isPending ? t('app.loading') : t('dashboard.no_open_periods')}</Text>
       ) : (
@@ -246,7 +247,7 @@ function OpenPeriods() {
           </Table>
         </Table.ScrollContainer>
       )}
-    </TaskCard>
+    </DashboardCard>
   );
 }
 
@@ -260,7 +261,7 @@ function WaitingReports() {
     else byPeriod.set(report.period.uuid, { report, count: 1 });
   }
   return (
-    <TaskCard label={t('dashboard.waiting_reports')} testId="dashboard-waiting-reports">
+    <DashboardCard label={t('dashboard.waiting_reports')} testId="dashboard-waiting-reports">
       {byPeriod.size === 0 ? (
         <Text c="dimmed">{query.isPending ? t('app.loading') : t('dashboard.no_waiting_reports')}</Text>
       ) : (
@@ -277,6 +278,6 @@ function WaitingReports() {
           ))}
         </Stack>
       )}
-    </TaskCard>
+    </DashboardCard>
   );
 }
