@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
@@ -220,4 +225,20 @@ export async function sendFile(db: Db, reply: FastifyReply, id: number | null, o
     .header('Cache-Control', 'private, max-age=60')
     .header('ETag', `"${file.sha256}"`)
     .send(Readable.from(fileContent(db, id)));
+}
+
+/**
+ * Runs `work` on a stored file written to a private temporary folder (readers such as the xlsx
+ * reader open a path), chunk by chunk: a 20 MB file neither sits whole in memory nor holds the
+ * connection for long. The folder is removed afterwards, whatever `work` did.
+ */
+export async function withFileOnDisk<T>(db: Db, fileId: number, name: string, work: (filePath: string) => Promise<T>): Promise<T> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mss-file-'));
+  try {
+    const filePath = path.join(dir, name);
+    await pipeline(Readable.from(fileContent(db, fileId)), createWriteStream(filePath));
+    return await work(filePath);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 }

@@ -19,8 +19,6 @@ async function rowsOf(path: string): Promise<XlsxRow[]> {
   return rows;
 }
 
-const opened = openWorkbook;
-
 const noteText = (cell: ExcelJS.Cell) => {
   const note = cell.note;
   if (note === undefined) return undefined;
@@ -64,7 +62,7 @@ describe('markXlsx', () => {
       ],
       { author: 'Sales statistics' },
     );
-    const book = await opened(marked);
+    const book = await openWorkbook(marked);
     const sheet = book.getWorksheet('Report')!;
     expect(fillOf(sheet.getCell('B3'))).toBe('FFFFC7CE');
     expect(fillOf(sheet.getCell('C3'))).toBe('FFFFC7CE');
@@ -94,7 +92,7 @@ describe('markXlsx', () => {
       ],
       { author: 'Sales statistics' },
     );
-    const sheet = (await opened(marked)).getWorksheet('Report')!;
+    const sheet = (await openWorkbook(marked)).getWorksheet('Report')!;
     expect(noteText(sheet.getCell('B3'))).toBe('Volume must be a number.\nCounted by hand');
     expect(noteText(sheet.getCell('C4'))).toBe('Value is too large.');
     expect(noteText(sheet.getCell('E9'))).toBe('Ask Anna');
@@ -116,7 +114,7 @@ describe('markXlsx', () => {
     const path = tmp.write('handmade.xlsx', buildMiniXlsx({ sheets: [{ name: 'S', xml }] }));
     const marked = await markXlsx(path, handmadeMarks, { author: 'Sales statistics' });
     expect(await rowsOf(tmp.write('handmade-marked.xlsx', marked))).toEqual(await rowsOf(path));
-    const sheet = (await opened(marked)).getWorksheet('S')!;
+    const sheet = (await openWorkbook(marked)).getWorksheet('S')!;
     expect(fillOf(sheet.getCell('B1'))).toBe('FFFFC7CE');
     expect(fillOf(sheet.getCell('C3'))).toBe('FFFFC7CE');
     expect(sheet.getCell('A3').value).toBe('P-2');
@@ -140,7 +138,7 @@ describe('markXlsx', () => {
   it("marks LibreOffice's file", async () => {
     const path = fileURLToPath(new URL('../../modules/imports/fixtures/libreoffice/errors.xlsx', import.meta.url));
     const marked = await markXlsx(path, [{ row: 2, column: 1, note: 'Volume must be a number.' }], { author: 'Sales statistics' });
-    const sheet = (await opened(marked)).worksheets[0]!;
+    const sheet = (await openWorkbook(marked)).worksheets[0]!;
     expect(fillOf(sheet.getCell('B2'))).toBe('FFFFC7CE');
     expect(noteText(sheet.getCell('B2'))).toBe('Volume must be a number.');
     expect(await rowsOf(tmp.write('lo-marked.xlsx', marked))).toEqual(await rowsOf(path));
@@ -160,7 +158,7 @@ describe('markXlsx', () => {
       { author: 'Sales statistics' },
     );
     expect(await rowsOf(tmp.write('long-marked.xlsx', marked))).toEqual(await rowsOf(path));
-    const sheet = (await opened(marked)).worksheets[0]!;
+    const sheet = (await openWorkbook(marked)).worksheets[0]!;
     for (const row of rows) {
       expect(noteText(sheet.getCell(`C${row}`))).toBe(`Row ${row}.`);
       expect(fillOf(sheet.getCell(`C${row}`))).toBe('FFFFC7CE');
@@ -180,7 +178,7 @@ describe('markXlsx', () => {
   it('writes what a note says as text, never as markup', async () => {
     const path = await reportWorkbook(false);
     const note = 'Code "<b>&amp;</b>" ]]> \u0001 is unknown.';
-    const sheet = (await opened(await markXlsx(path, [{ row: 2, column: 0, note }], { author: 'A & <B>' }))).getWorksheet('Report')!;
+    const sheet = (await openWorkbook(await markXlsx(path, [{ row: 2, column: 0, note }], { author: 'A & <B>' }))).getWorksheet('Report')!;
     expect(noteText(sheet.getCell('A2'))).toBe('Code "<b>&amp;</b>" ]]>  is unknown.');
   });
 

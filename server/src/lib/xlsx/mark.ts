@@ -8,7 +8,7 @@ import { XlsxError } from './errors.ts';
 import { resolveLimits, type XlsxLimits } from './limits.ts';
 import { relationshipOfType, relsPartFor, type Relationship } from './parts.ts';
 import { baseOf, locateParts, readRels } from './reader.ts';
-import { columnLetters } from './refs.ts';
+import { columnIndex, columnLetters } from './refs.ts';
 import { SafeZip } from './zip.ts';
 
 /**
@@ -66,14 +66,8 @@ function withAttribute(attributes: string, name: string, value: string): string 
 
 const withoutAttribute = (attributes: string, name: string) => attributes.replace(new RegExp(`\\s${name}\\s*=\\s*("[^"]*"|'[^']*')`), '');
 
-/** 0-based column index of letters ("A" → 0, "AA" → 26), or -1. */
-function columnIndex(reference: string): number {
-  const letters = /^\$?([A-Za-z]{1,3})/.exec(reference)?.[1];
-  if (!letters) return -1;
-  let n = 0;
-  for (const c of letters.toUpperCase()) n = n * 26 + (c.charCodeAt(0) - 64);
-  return n - 1;
-}
+/** Whether bytes start with a UTF-16 byte-order mark (a part the marker does not rewrite). */
+const isUtf16 = (bytes: Buffer) => (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
 
 /** Text of a small part (UTF-8; a part in another encoding is not rewritten). */
 async function textOf(zip: SafeZip, entry: Entry, maxBytes: number): Promise<string> {
@@ -83,9 +77,7 @@ async function textOf(zip: SafeZip, entry: Entry, maxBytes: number): Promise<str
 }
 
 function utf8(bytes: Buffer, part: string): string {
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    throw new XlsxError('corrupt', `${part} is not UTF-8; it cannot be marked`);
-  }
+  if (isUtf16(bytes)) throw new XlsxError('corrupt', `${part} is not UTF-8; it cannot be marked`);
   const text = bytes.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
@@ -275,8 +267,7 @@ async function* rewriteSheet(
   for await (const chunk of chunks) {
     if (first) {
       first = false;
-      if ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff))
-        throw new XlsxError('corrupt', `${part} is not UTF-8; it cannot be marked`);
+      if (isUtf16(chunk)) throw new XlsxError('corrupt', `${part} is not UTF-8; it cannot be marked`);
     }
     if (afterData) {
       buffer += decoder.write(chunk);

@@ -15,3 +15,20 @@ export function columnLetters(index: number): string {
 export function cellReference(row: number, columnIndex: number): string {
   return `${columnLetters(columnIndex)}${row}`;
 }
+
+/**
+ * Column index (A = 0) of a reference like "B12", "$B$12" or "b12"; -1 when it starts with no
+ * letter. Counting stops past `cap` (a column beyond Excel's last is then simply too large).
+ */
+export function columnIndex(reference: string, cap = Number.MAX_SAFE_INTEGER): number {
+  let column = 0;
+  let i = reference.charCodeAt(0) === 36 /* $ */ ? 1 : 0;
+  const start = i;
+  for (; i < reference.length && column <= cap; i++) {
+    const c = reference.charCodeAt(i);
+    if (c >= 65 && c <= 90) column = column * 26 + (c - 64);
+    else if (c >= 97 && c <= 122) column = column * 26 + (c - 96);
+    else break;
+  }
+  return i === start ? -1 : column - 1;
+}

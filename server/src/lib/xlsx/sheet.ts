@@ -1,5 +1,6 @@
 import { isoToExcelSerial } from './dates.ts';
 import { XlsxError } from './errors.ts';
+import { columnIndex } from './refs.ts';
 import { decodeXstring } from './strings.ts';
 import type { Cell, XlsxRow } from './types.ts';
 import type { XmlSink } from './xml.ts';
@@ -238,17 +239,9 @@ export class SheetSink implements XmlSink {
 
   /** Column index (A = 0) from a reference like "B12" or "$B$12". */
   private parseColumn(ref: string): number {
-    let column = 0;
-    let i = ref.charCodeAt(0) === 36 /* $ */ ? 1 : 0;
-    const start = i;
-    for (; i < ref.length && column <= MAX_COLUMNS; i++) {
-      const c = ref.charCodeAt(i);
-      if (c >= 65 && c <= 90) column = column * 26 + (c - 64);
-      else if (c >= 97 && c <= 122) column = column * 26 + (c - 96);
-      else break;
-    }
-    if (i === start) throw this.corrupt(`invalid cell reference ${JSON.stringify(ref.slice(0, 20))}`);
-    return column - 1;
+    const column = columnIndex(ref, MAX_COLUMNS);
+    if (column < 0) throw this.corrupt(`invalid cell reference ${JSON.stringify(ref.slice(0, 20))}`);
+    return column;
   }
 
   private at(): string {

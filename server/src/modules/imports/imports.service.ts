@@ -1,9 +1,3 @@
-import { createWriteStream } from 'node:fs';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
@@ -17,7 +11,7 @@ import { codeMarkets, codes, companies, companyCodes, files, importErrors, impor
 import { AppError, notFound } from '../../errors.ts';
 import { isXlsxError, markXlsx, withXlsxSlot } from '../../lib/xlsx/index.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { deleteFile, fileContent, storeFile } from '../../lib/files.ts';
+import { deleteFile, fileContent, storeFile, withFileOnDisk } from '../../lib/files.ts';
 import { runPreflight } from '../preflight/preflight.service.ts';
 import { findReportRow, reportsFor, visibleReports } from '../reports/reports.service.ts';
 import { createRowSet, deleteStaleRowSets, insertRows, setCurrentRowSet } from '../reports/row-sets.ts';
@@ -237,62 +231,60 @@ async function runImport(db: Db, log: FastifyBaseLogger, item: typeof imports.$i
   }
   const rowSetId = await createRowSet(db, report.id);
 
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mss-import-'));
   try {
-    const filePath = path.join(dir, 'upload.xlsx');
-    // Chunk by chunk: a 20 MB file neither sits whole in memory nor holds the connection for long.
-    await pipeline(Readable.from(fileContent(db, item.file_id)), createWriteStream(filePath));
-    // The database's thread looks the codes up, then writes the rows, while this one reads the sheet.
-    // Whether any stored figure is negative: the preflight then need not look for them among the rows.
-    let negative = false;
-    const result = await validateReportFile(filePath, codeLookupFor(db, report.id), {
-      sink: {
-        batchSize: WRITE_BATCH_ROWS,
-        write: (rows) => {
-          negative ||= rows.some((r) => r.volume?.startsWith('-') || r.value?.startsWith('-'));
-          return insertRows(db, rowSetId, rows);
+    await withFileOnDisk(db, item.file_id, 'upload.xlsx', async (filePath) => {
+      // The database's thread looks the codes up, then writes the rows, while this one reads the sheet.
+      // Whether any stored figure is negative: the preflight then need not look for them among the rows.
+      let negative = false;
+      const result = await validateReportFile(filePath, codeLookupFor(db, report.id), {
+        sink: {
+          batchSize: WRITE_BATCH_ROWS,
+          write: (rows) => {
+            negative ||= rows.some((r) => r.volume?.startsWith('-') || r.value?.startsWith('-'));
+            return insertRows(db, rowSetId, rows);
+          },
         },
-      },
-    });
-    if (!result.ok) {
-      // Stored as message keys with their parameters: rendered in each reader's language when served.
-      // All of them (the validator lists at most IMPORT_MAX_ERRORS, then a note where it stopped):
-      // the error sheet holds what the file has.
-      const stored: StoredError[] = result.errors.map((e) => ({ row: e.row, code: e.code, key: e.key, params: e.params, column: e.column ?? null }));
-      // Written before the import says it is invalid: a reader never sees it invalid without them.
-      await stillOurs(db, importId, attempt);
-      await storeErrors(db, importId, stored);
+      });
+      if (!result.ok) {
+        // Stored as message keys with their parameters: rendered in each reader's language when served.
+        // All of them (the validator lists at most IMPORT_MAX_ERRORS, then a note where it stopped):
+        // the error sheet holds what the file has.
+        const stored: StoredError[] = result.errors.map((e) => ({ row: e.row, code: e.code, key: e.key, params: e.params, column: e.column ?? null }));
+        // Written before the import says it is invalid: a reader never sees it invalid without them.
+        await stillOurs(db, importId, attempt);
+        await storeErrors(db, importId, stored);
+        await db.transaction(async (tx) => {
+          await stillOurs(tx, importId, attempt);
+          await tx
+            .update(imports)
+            // Every error of the file, counted even past the list's end.
+            .set({
+              status: 'invalid',
+              error_count: result.errorCount,
+              row_count: result.dataRowCount,
+              finished_at: sql`now()`,
+            })
+            .where(eq(imports.id, importId));
+          await applyReportEvent(tx, { event: 'file_invalid', reportId: report.id, actor: null });
+        });
+        await deleteStaleRowSets(db, report.id);
+        return;
+      }
       await db.transaction(async (tx) => {
         await stillOurs(tx, importId, attempt);
+        await applyReportEvent(tx, { event: 'file_valid', reportId: report.id, actor: null });
+        await setCurrentRowSet(tx, report.id, rowSetId);
         await tx
           .update(imports)
-          // Every error of the file, counted even past the list's end.
-          .set({
-            status: 'invalid',
-            error_count: result.errorCount,
-            row_count: result.dataRowCount,
-            finished_at: sql`now()`,
-          })
+          .set({ status: 'done', row_count: result.rowCount, error_count: 0, finished_at: sql`now()` })
           .where(eq(imports.id, importId));
-        await applyReportEvent(tx, { event: 'file_invalid', reportId: report.id, actor: null });
+        // In the same step (docs/architecture.md §5 "rows stored, preflight run"): whoever sees the import done
+        // sees its preflight too (the import screen stops polling once it is done).
+        await runPreflight(tx, report.id, undefined, { noNegatives: !negative });
+        await applyReportEvent(tx, { event: 'rows_stored', reportId: report.id, actor: null, before: item.report_status_before });
       });
       await deleteStaleRowSets(db, report.id);
-      return;
-    }
-    await db.transaction(async (tx) => {
-      await stillOurs(tx, importId, attempt);
-      await applyReportEvent(tx, { event: 'file_valid', reportId: report.id, actor: null });
-      await setCurrentRowSet(tx, report.id, rowSetId);
-      await tx
-        .update(imports)
-        .set({ status: 'done', row_count: result.rowCount, error_count: 0, finished_at: sql`now()` })
-        .where(eq(imports.id, importId));
-      // In the same step (docs/architecture.md §5 "rows stored, preflight run"): whoever sees the import done
-      // sees its preflight too (the import screen stops polling once it is done).
-      await runPreflight(tx, report.id, undefined, { noNegatives: !negative });
-      await applyReportEvent(tx, { event: 'rows_stored', reportId: report.id, actor: null, before: item.report_status_before });
     });
-    await deleteStaleRowSets(db, report.id);
   } catch (error) {
     if (error instanceof TakenOver || !(await isOurs(db, importId, attempt).catch(() => true))) {
       // A later run has the import (this one's lease ended): what this run wrote is not used.
@@ -303,8 +295,6 @@ async function runImport(db: Db, log: FastifyBaseLogger, item: typeof imports.$i
     if (attempt < IMPORT_MAX_ATTEMPTS) throw error; // the queue runs it again
     await deleteStaleRowSets(db, report.id);
     await giveUpImport(db, importId, report.id, attempt);
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -563,19 +553,14 @@ export async function findMarkedImportFile(db: Db, principal: Principal, uuid: s
     const error = renderImportError(storedError(e), principal.locale);
     return { row: error.row!, column: error.column ? error.column.letter.charCodeAt(0) - 65 : 0, note: error.message };
   });
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mss-marked-'));
-  try {
-    const filePath = path.join(dir, 'upload.xlsx');
-    await pipeline(Readable.from(fileContent(db, found.file_id)), createWriteStream(filePath));
-    // A read like the import's: in a slot, within the same limits.
-    const content = await withXlsxSlot(() => markXlsx(filePath, marks, { author })).catch((error: unknown) => {
+  // A read like the import's: in a slot, within the same limits.
+  const content = await withFileOnDisk(db, found.file_id, 'upload.xlsx', (filePath) => withXlsxSlot(() => markXlsx(filePath, marks, { author }))).catch(
+    (error: unknown) => {
       if (isXlsxError(error)) throw new AppError('validation', 'import.not_markable');
       throw error;
-    });
-    return { name: found.file_name, content };
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
-  }
+    },
+  );
+  return { name: found.file_name, content };
 }
 
 /** Every stored error (the error sheet), the cut note last when the list was cut. */
