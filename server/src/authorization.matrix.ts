@@ -123,9 +123,9 @@ export const AUTHORIZATION_MATRIX: Record<string, { own: string; other: string }
   'GET /imports/:uuid': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
   'GET /imports/:uuid/file': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
   'GET /imports/:uuid/errors': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
-  // The world's import has no row errors (its bytes are no workbook), so there is nothing to mark: 404 for those who may see it too
-  // (imports.test.ts has a marked file: 200 for the reporter and the approver, 404 for another organization).
-  'GET /imports/:uuid/marked': { own: '404 404 404 404 404 404 404 404 404 401', other: '404 404 404 404 404 404 404 404 404 401' },
+  // The world's import has a row error but its bytes are no workbook: those who may see it get 422 (the file cannot be
+  // marked), everyone else 404 (imports.test.ts has a real marked file: 200 for the reporter and the approver).
+  'GET /imports/:uuid/marked': { own: '422 422 422 422 422 404 404 404 404 401', other: '404 422 404 404 404 404 404 404 404 401' },
   // Statistics (docs/architecture.md §8): approvers and viewers of the market; company figures for approvers and the company's own users;
   // cluster statistics for admins, cluster-admin and cluster-viewer. just-stats is Denmark's only (the demo), so SE is 403.
   // What the statistics screens offer to pick: every signed-in user asks about themselves (no ids).

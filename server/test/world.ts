@@ -12,6 +12,8 @@ import {
   companyOrganizations,
   currencies,
   currencyConversions,
+  importErrors,
+  imports,
   informationModals,
   markets,
   organizations,
@@ -78,7 +80,14 @@ async function upload(t: TestApp, headers: Record<string, string>, report: strin
   const body = multipart('report.xlsx', Buffer.from('not really a workbook'));
   const res = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${report}/file`, headers: { ...headers, ...body.headers }, payload: body.payload });
   if (res.statusCode !== 202) throw new Error(`world: upload answered ${res.statusCode} ${res.body}`);
-  return res.json().data.uuid;
+  const uuid: string = res.json().data.uuid;
+  // One row error, so that the routes about an import's errors have one to work on (no job reads the
+  // file here: its bytes are no workbook, so a marked copy of it is refused, 422, to those who may ask).
+  const [item] = await t.db.select({ id: imports.id }).from(imports).where(eq(imports.uuid, uuid));
+  await t.db
+    .insert(importErrors)
+    .values({ import_id: item!.id, position: 0, row: 2, code: '9999', key: 'import.invalid_code', params: { row: 2 }, column_letter: 'A', cell: '9999' });
+  return uuid;
 }
 
 export async function buildWorld(t: TestApp): Promise<World> {
