@@ -126,18 +126,39 @@ export function intruder(truth: Truth) {
     const v = parseDecimal(printed);
     facts.push(converted ? { terms: lin, lo: sub(v, HALF), hi: add(v, HALF), source } : { terms: lin, lo: v, hi: v, source });
   };
-  /** A percentage printed to one decimal: `part` is within (p ± 0.05) % of `whole` (whole ≥ 0 here). */
-  const percentOf = (part: Lin, whole: Lin, p: Rational, source: string) => {
-    const ratio = (q: Rational) => mul(q, rat(-1, 100));
-    facts.push({ terms: plus(part, whole, ratio(add(p, PCT_HALF))), lo: null, hi: rat(0), source: `${source} ≤` });
-    facts.push({ terms: plus(part, whole, ratio(sub(p, PCT_HALF))), lo: rat(0), hi: null, source: `${source} ≥` });
+  /** The true figures (the intruder knows the sign of every figure, so of every sum it is told a percentage of: see `ratio`). */
+  const truthOf = new Map(
+    spec.rows.flatMap((r) => (['volume', 'value'] as const).map((m) => [unknownKey(r.market, r.period, r.company, r.code, m), parseDecimal(r[m])] as const)),
+  );
+  const valueOf = (lin: Lin) => [...lin].reduce((s, [k, coef]) => add(s, mul(coef, truthOf.get(k) ?? rat(0))), rat(0));
+  /**
+   * `part` / `whole` is within [lo, hi] percent: part between lo % and hi % of whole when the whole
+   * is above 0, the other way round when it is below (a returns code's), no fact when it is 0.
+   */
+  const ratio = (part: Lin, whole: Lin, lo: Rational, hi: Rational, source: string) => {
+    const sign = valueOf(whole).n;
+    if (sign === 0n) return;
+    const [below, above] = sign > 0n ? [lo, hi] : [hi, lo];
+    const of = (q: Rational) => mul(q, rat(-1, 100));
+    facts.push({ terms: plus(part, whole, of(above)), lo: null, hi: rat(0), source: `${source} ≤` });
+    facts.push({ terms: plus(part, whole, of(below)), lo: rat(0), hi: null, source: `${source} ≥` });
   };
+  /** A share printed to one decimal: part * 100 / whole within p ± 0.05. */
   const percent = (part: Lin, whole: Lin, printed: string | null | undefined, source: string) => {
-    if (printed !== null && printed !== undefined) percentOf(part, whole, parseDecimal(printed), source);
+    if (printed === null || printed === undefined) return;
+    const p = parseDecimal(printed);
+    ratio(part, whole, sub(p, PCT_HALF), add(p, PCT_HALF), source);
   };
-  /** A change printed to one decimal: (a − b) / b within p ± 0.05 %, that is a within (100 + p ± 0.05) % of b. */
+  /**
+   * A change printed to one decimal: (a − b) * 100 / |b| within p ± 0.05; a is then within
+   * (100 + p ± 0.05) % of b when b is above 0, within (100 − p ∓ 0.05) % when it is below.
+   */
   const change = (a: Lin, b: Lin, printed: string | null | undefined, source: string) => {
-    if (printed !== null && printed !== undefined) percentOf(a, b, add(parseDecimal(printed), rat(100)), source);
+    if (printed === null || printed === undefined) return;
+    const p = parseDecimal(printed);
+    const [lo, hi] = [sub(p, PCT_HALF), add(p, PCT_HALF)];
+    if (valueOf(b).n > 0n) ratio(a, b, add(rat(100), lo), add(rat(100), hi), source);
+    else ratio(a, b, sub(rat(100), hi), sub(rat(100), lo), source);
   };
 
   /** The facts of one row of figures (a market answer's row, a cluster market's cell), for a cell key of one market and period. */
@@ -404,12 +425,16 @@ export function primaryTargets(
         const f = per.get(r.company) ?? { volume: rat(0), value: rat(0) };
         per.set(r.company, { volume: add(f.volume, parseDecimal(r.volume)), value: add(f.value, parseDecimal(r.value)) });
       }
-    if (per.size === 0) continue;
-    const dominated = (['volume', 'value'] as const).some((m) => {
-      const total = [...per.values()].reduce((s, f) => add(s, f[m]), rat(0));
-      return total.n > 0n && [...per.values()].some((f) => compare(mul(f[m], rat(100)), mul(total, parseDecimal(String(settings.dominance)))) > 0);
+    // Judged on magnitudes, per measure: a company whose figures add up to 0 contributes nothing;
+    // of the others fewer than min, or the largest holding at least the dominance share of them all.
+    const breaks = (['volume', 'value'] as const).some((m) => {
+      const parts = [...per.values()].map((f) => (f[m].n < 0n ? mul(f[m], rat(-1)) : f[m])).filter((x) => x.n !== 0n);
+      if (parts.length === 0) return false;
+      if (parts.length < settings.min) return true;
+      const total = parts.reduce((s, x) => add(s, x), rat(0));
+      return parts.some((x) => compare(mul(x, rat(100)), mul(total, parseDecimal(String(settings.dominance)))) >= 0);
     });
-    if (per.size >= settings.min && !dominated) continue;
+    if (!breaks) continue;
     for (const m of ['volume', 'value'] as const) {
       const terms: Lin = new Map();
       for (const r of spec.rows)

@@ -5,33 +5,60 @@ import type { CellDimension, PatternCell } from '../src/modules/statistics/stati
  * Random markets for the pattern tests (statistics.pattern.test.ts): companies' figures per code,
  * overlapping groups and sections, and the companies each publication of one period counts. The
  * cells and the rules are worked out here, apart from the app's code.
+ *
+ * Members' figures are not all positive: some codes are returns (every figure <= 0), a sales code
+ * may hold a correction (one negative figure), rows hold zeros and empty values, and figures come
+ * from a small set of round numbers often enough that a company holds exactly the dominance
+ * share (85 of 100). Publications drop companies and count them again (a removed, re-added one).
  */
 
-export type Figures = { volume: number; value: number };
+/** A row's figures; null: the value is empty. */
+export type Figures = { volume: number | null; value: number | null };
 export interface World {
   minContributors: number;
   dominance: number;
   protection: number;
   /** figures[company][code], null: no row. */
   figures: (Figures | null)[][];
+  /** Per code, -1 for a returns code (its figures are <= 0), else 1. */
+  signs?: (1 | -1)[];
   groups: number[][];
   sections: number[][];
   /** The companies each publication counts, in order. */
   publications: number[][];
 }
 
-const figure = fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 4000 }), fc.constant(0));
+const magnitude = fc.oneof(
+  fc.integer({ min: 0, max: 40 }),
+  fc.integer({ min: 0, max: 4000 }),
+  fc.constant(0),
+  fc.constantFrom(15, 25, 40, 60, 75, 85, 100, 300),
+);
+const figure = fc.oneof({ weight: 6, arbitrary: magnitude }, { weight: 1, arbitrary: fc.constant(null) });
+/** A sales code's figure; now and then a correction below zero. */
+const sales = fc.oneof({ weight: 12, arbitrary: figure }, { weight: 1, arbitrary: magnitude.map((n) => -n) });
+const returns = figure.map((n) => (n === null || n === 0 ? n : -n));
+
 export const worldArbitrary: fc.Arbitrary<World> = fc
-  .record({ companies: fc.integer({ min: 2, max: 6 }), codes: fc.integer({ min: 2, max: 7 }) })
-  .chain(({ companies, codes }) =>
+  .record({
+    companies: fc.integer({ min: 2, max: 6 }),
+    codes: fc.integer({ min: 2, max: 7 }),
+    signs: fc.array(fc.constantFrom<1 | -1>(1, 1, 1, -1), { minLength: 7, maxLength: 7 }),
+  })
+  .chain(({ companies, codes, signs }) =>
     fc.record({
       minContributors: fc.integer({ min: 2, max: 4 }),
       dominance: fc.constantFrom(60, 75, 85, 95),
       protection: fc.constantFrom(5, 10, 20),
-      figures: fc.array(fc.array(fc.option(fc.record({ volume: figure, value: figure }), { nil: null, freq: 3 }), { minLength: codes, maxLength: codes }), {
-        minLength: companies,
-        maxLength: companies,
-      }),
+      signs: fc.constant(signs.slice(0, codes)),
+      figures: fc.array(
+        fc.tuple(
+          ...signs
+            .slice(0, codes)
+            .map((sign) => fc.option(fc.record({ volume: sign < 0 ? returns : sales, value: sign < 0 ? returns : sales }), { nil: null, freq: 3 })),
+        ),
+        { minLength: companies, maxLength: companies },
+      ),
       groups: fc.array(fc.uniqueArray(fc.integer({ min: 0, max: codes - 1 }), { minLength: 1, maxLength: codes }), { maxLength: 3 }),
       sections: fc.array(fc.uniqueArray(fc.integer({ min: 0, max: codes - 1 }), { minLength: 1, maxLength: codes }), { maxLength: 2 }),
       publications: fc.array(fc.uniqueArray(fc.integer({ min: 0, max: companies - 1 }), { minLength: 1, maxLength: companies }), {
@@ -43,7 +70,14 @@ export const worldArbitrary: fc.Arbitrary<World> = fc
 
 export const code = (k: number) => k + 1;
 export const company = (c: number) => c + 1;
-export const text = (n: number) => `${n}.0000`;
+/** A row with both values empty is no row (the import keeps none). */
+export const hasRow = (f: Figures | null): f is Figures => f !== null && (f.volume !== null || f.value !== null);
+/**
+ * What the intruder knows of a figure: its sign, and that a 0 or an empty value is 0 (who sells
+ * nothing of a code is no secret in a small market; the protection assumes it known).
+ */
+export const signOf = (n: number | null): 1 | -1 | 0 => (n === null || n === 0 ? 0 : n > 0 ? 1 : -1);
+export const text = (n: number | null) => (n === null ? null : `${n}.0000`);
 
 export interface Cell extends PatternCell {
   codes: number[];
@@ -51,7 +85,7 @@ export interface Cell extends PatternCell {
 
 /** The cells a publication counting `counted` shows (those with rows), the rules judged here. */
 export function cellsOf(world: World, counted: readonly number[]): Cell[] {
-  const present = [...new Set(counted.flatMap((c) => world.figures[c]!.flatMap((f, k) => (f ? [k] : []))))].sort((a, b) => a - b);
+  const present = [...new Set(counted.flatMap((c) => world.figures[c]!.flatMap((f, k) => (hasRow(f) ? [k] : []))))].sort((a, b) => a - b);
   const out: Cell[] = [];
   const add = (dimension: CellDimension, key: number, codes: number[], codeIds: number[] | null) => {
     if (codes.length === 0) return;
@@ -70,16 +104,18 @@ export function cellsOf(world: World, counted: readonly number[]): Cell[] {
   return out;
 }
 
-/** Fewer than min contributors, or the largest above the dominance percentage (volume or value). */
+/**
+ * Whether a cell breaks the rules, in volume or in value, judged on magnitudes: a company whose
+ * figures in it add up to 0 (or are empty) does not contribute; of the others there are fewer than
+ * min contributors, or the largest in absolute value holds at least the dominance percentage of
+ * their absolute values.
+ */
 export function breaks(world: World, companies: readonly number[], codes: readonly number[]): boolean {
-  const per = companies
-    .map((c) => codes.map((k) => world.figures[c]![k]).filter((f): f is Figures => f !== null))
-    .filter((list) => list.length > 0)
-    .map((list) => ({ volume: list.reduce((s, f) => s + f.volume, 0), value: list.reduce((s, f) => s + f.value, 0) }));
-  if (per.length === 0) return false;
-  if (per.length < world.minContributors) return true;
   return (['volume', 'value'] as const).some((m) => {
-    const total = per.reduce((s, f) => s + f[m], 0);
-    return total > 0 && Math.max(...per.map((f) => f[m])) * 100 > world.dominance * total;
+    const parts = companies.map((c) => Math.abs(codes.reduce((s, k) => s + (world.figures[c]![k]?.[m] ?? 0), 0))).filter((part) => part !== 0);
+    if (parts.length === 0) return false;
+    if (parts.length < world.minContributors) return true;
+    const total = parts.reduce((s, part) => s + part, 0);
+    return Math.max(...parts) * 100 >= world.dominance * total;
   });
 }

@@ -686,8 +686,9 @@ export const statisticsPeriods = pgTable('statistics_periods', {
 /**
  * One aggregate cell of one period over its approved reports of companies not disabled at the
  * period's end: by code, code group, code section, company (key_id the company) and in total
- * (key_id 0). `contributors` counts the companies with figures in the cell; `max_*` is the
- * largest company's figure, for the dominance rule (docs/architecture.md §8 Confidentiality). Grown by
+ * (key_id 0). `contributors` counts the companies with figures in the cell; the rules judge
+ * each measure on its magnitudes: `*_contributors` (figures not 0), `abs_*` (their absolute values
+ * added up) and `max_*` (the largest absolute value) (docs/architecture.md §8 Confidentiality). Grown by
  * `applyReportEvent` when a report is approved (an approved report never changes), rebuilt
  * from the rows when invalidated.
  */
@@ -702,6 +703,13 @@ export const statisticsCells = pgTable(
     volume: numeric('volume'),
     value: numeric('value'),
     contributors: integer('contributors').notNull(),
+    /** The companies whose figure in the cell is not 0 (nor empty), per measure: the contributors the rules count. */
+    volume_contributors: integer('volume_contributors').notNull().default(0),
+    value_contributors: integer('value_contributors').notNull().default(0),
+    /** The companies' figures in absolute value, added up: what dominance is judged against. */
+    abs_volume: numeric('abs_volume'),
+    abs_value: numeric('abs_value'),
+    /** The largest company's figure in absolute value. */
     max_volume: numeric('max_volume'),
     max_value: numeric('max_value'),
   },

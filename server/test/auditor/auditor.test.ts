@@ -81,8 +81,14 @@ const TEN_PERCENT = rat(10, 100);
 type Term = string | [string, Rational];
 const terms = (list: readonly Term[]): Map<string, Rational> => new Map(list.map((t) => (typeof t === 'string' ? [t, rat(1)] : t)));
 
-function world(figures: Record<string, string>) {
-  const unknowns: Unknown[] = Object.entries(figures).map(([key, truth]) => ({ key, company: COMPANY[key.split('.')[1]], truth: parseDecimal(truth) }));
+/** Figures by key; the intruder knows each one's sign (a figure below 0 is <= 0, one above >= 0) unless `signs` says otherwise. */
+function world(figures: Record<string, string>, signs: Record<string, 1 | -1 | 0> = {}) {
+  const unknowns: Unknown[] = Object.entries(figures).map(([key, truth]) => ({
+    key,
+    company: COMPANY[key.split('.')[1]],
+    truth: parseDecimal(truth),
+    sign: signs[key] ?? (truth.startsWith('-') ? -1 : 1),
+  }));
   const truthOf = (key: string): Rational => {
     const u = unknowns.find((x) => x.key === key);
     if (!u) throw new Error(`no figure ${key} in the test world`);
@@ -150,7 +156,7 @@ describe('audit', () => {
       targets: [w.hidden('k1', ['k1.A', 'k1.B'])],
       intruders: [OUTSIDER],
     });
-    expect(findings).toEqual([{ target: 'k1', intruder: 'viewer', kind: 'determined', truth: '130', interval: [NaN, NaN] }]);
+    expect(findings).toEqual([{ target: 'k1', intruder: 'viewer', kind: 'determined', truth: '130', magnitude: '130', interval: [NaN, NaN] }]);
   });
 
   describe('a company that knows its own partner cell', () => {
@@ -263,6 +269,72 @@ describe('audit', () => {
     expect(brief(findings)).toEqual(['k1 viewer narrowed 100']);
     expect(findings[0].interval[0]).toBeCloseTo(92, 6);
     expect(findings[0].interval[1]).toBe(Infinity);
+  });
+
+  describe('figures below zero (returns) and zeros', () => {
+    // k1: A only, k2: B only, both returns (<= 0); their total is shown.
+    const setup = (k2: string) => {
+      const w = world({ 'k1.A': '-50', 'k2.B': k2 });
+      return { unknowns: w.unknowns, facts: [w.shown('total', ['k1.A', 'k2.B'])], targets: [w.hidden('k1', ['k1.A'])], intruders: [OUTSIDER] };
+    };
+
+    it('when a returns cell is the total minus the shown codes, then it is determined, below zero', async () => {
+      const w = world({ 'k1.A': '-40', 'k2.B': '558', 'k3.C': '1456' });
+      const findings = await run({
+        unknowns: w.unknowns,
+        facts: [w.shown('total', ['k1.A', 'k2.B', 'k3.C']), w.shown('k2', ['k2.B']), w.shown('k3', ['k3.C'])],
+        targets: [w.hidden('k1', ['k1.A'])],
+        intruders: [OUTSIDER],
+      });
+      expect(brief(findings)).toEqual(['k1 viewer determined -40']);
+    });
+
+    it('when the other hidden returns are less than 10 % of k1, then the outsider narrows k1 from below (it is <= 0)', async () => {
+      const findings = await run(setup('-4'));
+      expect(brief(findings)).toEqual(['k1 viewer narrowed -50']);
+      expect(findings[0].interval[0]).toBeCloseTo(-54, 6);
+      expect(findings[0].interval[1]).toBeCloseTo(0, 6);
+    });
+
+    it('when the other hidden returns are exactly 10 % of k1, then k1 counts as protected', async () => {
+      expect(await run(setup('-5'))).toEqual([]);
+    });
+
+    it('when a cell of +100 and -100 adds up to 0, then it is protected on its magnitude (200), not on its sum', async () => {
+      // k1 = A's +100 and B's -100, hidden; k2 = C's, hidden; their total shown: k1 is at most k2.
+      const at = (k2: string) => {
+        const w = world({ 'k1.A': '100', 'k1.B': '-100', 'k2.C': k2 });
+        return run({
+          unknowns: w.unknowns,
+          facts: [w.shown('total', ['k1.A', 'k1.B', 'k2.C'])],
+          targets: [w.hidden('k1', ['k1.A', 'k1.B'])],
+          intruders: [OUTSIDER],
+        });
+      };
+      // At most 10: within 10 % of 200 above the truth 0.
+      const findings = await at('10');
+      expect(findings.map((f) => [f.kind, f.truth, f.magnitude])).toEqual([['narrowed', '0', '200']]);
+      expect(findings[0]!.interval[1]).toBeCloseTo(10, 6);
+      expect(await at('20')).toEqual([]);
+    });
+
+    it("when a figure is known to be 0, then it is known like the intruder's own: a partner of 0 protects nothing", async () => {
+      const w = world({ 'k1.A': '100', 'k2.B': '0' }, { 'k2.B': 0 });
+      const findings = await run({
+        unknowns: w.unknowns,
+        facts: [w.shown('total', ['k1.A', 'k2.B'])],
+        targets: [w.hidden('k1', ['k1.A'])],
+        intruders: [OUTSIDER],
+      });
+      expect(brief(findings)).toEqual(['k1 viewer determined 100']);
+    });
+
+    it('when a figure has the other sign than the intruder is said to know, then the audit throws', async () => {
+      const w = world({ 'k1.A': '-1' }, { 'k1.A': 1 });
+      await expect(run({ unknowns: w.unknowns, facts: [], targets: [], intruders: [OUTSIDER] })).rejects.toThrow(/has the truth -1, against its sign 1/);
+      const zero = world({ 'k1.A': '2' }, { 'k1.A': 0 });
+      await expect(run({ unknowns: zero.unknowns, facts: [], targets: [], intruders: [OUTSIDER] })).rejects.toThrow(/against its sign 0/);
+    });
   });
 
   describe('inconsistent input', () => {

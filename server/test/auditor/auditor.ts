@@ -9,11 +9,17 @@ import { add, cmp, isZero, mul, neg, rat, sub, toNumber, toString, type Rational
  * decides what to hide, so it can catch what the suppression code overlooks.
  */
 
-/** One unknown: one company's figure (a volume or a value) for one code in one period, >= 0. */
+/**
+ * One unknown: one company's figure (a volume or a value) for one code in one period. The
+ * intruder knows its sign: `sign` 1 (the default) says it is >= 0, -1 that it is <= 0 (a returns
+ * code, a correction), 0 that it is 0 (the intruder knows who sold nothing: known like its own
+ * figures). Nothing else bounds it: figures have no upper limit.
+ */
 export interface Unknown {
   key: string;
   company: number;
   truth: Rational;
+  sign?: 1 | -1 | 0;
 }
 /**
  * A published figure: lo <= sum(coef * x) <= hi. lo === hi (same value) is an equation (a figure
@@ -26,7 +32,12 @@ export interface Fact {
   hi: Rational | null;
   source: string;
 }
-/** A confidential cell: a sum of unknowns (coefficients are normally 1) that must stay uncertain. */
+/**
+ * A confidential cell: a sum of unknowns (coefficients are normally 1) that must stay uncertain by
+ * the protection times its magnitude: the sum, over the companies the intruder is not, of the
+ * absolute value of each company's part (so a cell of +100 and -100 is not safe for adding up to 0,
+ * and for figures of one sign it is the cell's own absolute value).
+ */
 export interface Target {
   terms: ReadonlyMap<string, Rational>;
   source: string;
@@ -41,6 +52,7 @@ export interface Finding {
   intruder: string; // Intruder.name
   kind: 'determined' | 'narrowed';
   truth: string; // the protected part's true value, decimal text
+  magnitude: string; // what the protection is measured on (Target), decimal text
   interval: [number, number]; // the LP's tightest interval for the protected part (NaN when not computed)
 }
 export interface AuditInput {
@@ -240,17 +252,21 @@ interface Protected {
   source: string;
   vec: Vec;
   truth: Rational;
+  /** The sum of the absolute values of each unknown company's part: the protection is measured on it. */
+  magnitude: Rational;
 }
 
 /**
  * Unknowns that occur in exactly the same facts and targets with the same coefficients (typically
  * the companies of one code: every published figure sums them all) can only ever be told apart
  * as their sum. Working on one column per such class is exact for both questions: a vector in the
- * row space has equal coefficients on equal columns, and nonnegative unknowns with equal columns
- * range over exactly what their nonnegative sum does. It makes the systems several times smaller.
+ * row space has equal coefficients on equal columns, and unknowns of one sign with equal columns
+ * range over exactly what their sum of that sign does (unknowns of different signs are never
+ * merged). It makes the systems several times smaller.
  */
-function classify(unknownCount: number, facts: readonly IndexedFact[], targets: readonly IndexedTarget[]): Int32Array {
-  const occurs: string[][] = Array.from({ length: unknownCount }, () => []);
+function classify(unknowns: readonly Unknown[], facts: readonly IndexedFact[], targets: readonly IndexedTarget[]): Int32Array {
+  const unknownCount = unknowns.length;
+  const occurs: string[][] = Array.from({ length: unknownCount }, (_, u) => [`s${signOf(unknowns[u]!)}`]);
   facts.forEach((f, i) => {
     for (const [u, coef] of f.vec) occurs[u].push(`f${i}:${coef.n}/${coef.d}`);
   });
@@ -260,7 +276,7 @@ function classify(unknownCount: number, facts: readonly IndexedFact[], targets: 
   const classOf = new Int32Array(unknownCount).fill(-1);
   const ids = new Map<string, number>();
   occurs.forEach((o, u) => {
-    if (o.length === 0) return; // in no fact and no target: nothing to learn or protect
+    if (o.length === 1) return; // in no fact and no target (only its sign): nothing to learn or protect
     const signature = o.join(' ');
     let id = ids.get(signature);
     if (id === undefined) ids.set(signature, (id = ids.size));
@@ -269,11 +285,14 @@ function classify(unknownCount: number, facts: readonly IndexedFact[], targets: 
   return classOf;
 }
 
+const signOf = (u: Unknown): 1 | -1 | 0 => u.sign ?? 1;
+
 /**
  * Every finding, for every intruder and target: "determined" when the equations alone (exactly,
  * over the rationals) give the protected part's value, else "narrowed" when the LP bounds it
  * within the protection (see REL_TOL). Sorted by target, then intruder, both in input order.
- * Throws on input that cannot be right: an unknown key, a repeated or negative unknown, a fact
+ * Throws on input that cannot be right: an unknown key, a repeated unknown or one whose truth has
+ * the other sign than it is said to have, a fact
  * with lo > hi or that the true figures do not satisfy (checked exactly, naming the fact), and
  * when HiGHS cannot solve an intruder's model (naming the intruder).
  */
@@ -284,7 +303,8 @@ export async function audit(input: AuditInput): Promise<Finding[]> {
   const index = new Map<string, number>();
   unknowns.forEach((u, i) => {
     if (index.has(u.key)) throw new Error(`unknown "${u.key}" is listed twice`);
-    if (cmp(u.truth, ZERO) < 0) throw new Error(`unknown "${u.key}" has a negative truth ${toString(u.truth)}`);
+    if (signOf(u) === 0 ? !isZero(u.truth) : cmp(u.truth, ZERO) * signOf(u) < 0)
+      throw new Error(`unknown "${u.key}" has the truth ${toString(u.truth)}, against its sign ${signOf(u)}`);
     index.set(u.key, i);
   });
   const facts: IndexedFact[] = input.facts.map((f) => {
@@ -298,14 +318,18 @@ export async function audit(input: AuditInput): Promise<Finding[]> {
     return { vec, lo: f.lo, hi: f.hi, source: f.source };
   });
   const targets: IndexedTarget[] = input.targets.map((t) => ({ vec: indexTerms(t.terms, index, `target "${t.source}"`), source: t.source }));
-  const classOf = classify(unknowns.length, facts, targets);
+  const classOf = classify(unknowns, facts, targets);
 
   const found: { t: number; i: number; finding: Finding }[] = [];
   intruders.forEach((intruder, i) => {
     const report = (p: Protected, kind: Finding['kind'], interval: [number, number]): void => {
-      found.push({ t: p.t, i, finding: { target: p.source, intruder: intruder.name, kind, truth: toString(p.truth), interval } });
+      found.push({
+        t: p.t,
+        i,
+        finding: { target: p.source, intruder: intruder.name, kind, truth: toString(p.truth), magnitude: toString(p.magnitude), interval },
+      });
     };
-    const known = (u: number): boolean => intruder.company !== null && unknowns[u].company === intruder.company;
+    const known = (u: number): boolean => signOf(unknowns[u]!) === 0 || (intruder.company !== null && unknowns[u]!.company === intruder.company);
     /** `vec` over the classes of the unknowns the intruder does not know, and what the known ones add up to. */
     const split = (vec: Vec): [Vec, Rational] => {
       const rest: Vec = new Map();
@@ -321,7 +345,13 @@ export async function audit(input: AuditInput): Promise<Finding[]> {
     targets.forEach((target, t) => {
       const [vec, knownSum] = split(target.vec);
       const truth = sub(dot(target.vec, unknowns), knownSum);
-      if (vec.size > 0 && !isZero(truth)) protectedParts.push({ t, source: target.source, vec, truth });
+      // Each unknown company's part, in absolute value: a part of 0 (no figure, or only zeros) has nothing to protect.
+      const parts = new Map<number, Rational>();
+      for (const [u, coef] of target.vec)
+        if (!known(u)) parts.set(unknowns[u]!.company, add(parts.get(unknowns[u]!.company) ?? ZERO, mul(coef, unknowns[u]!.truth)));
+      let magnitude = ZERO;
+      for (const part of parts.values()) magnitude = add(magnitude, cmp(part, ZERO) < 0 ? neg(part) : part);
+      if (vec.size > 0 && !isZero(magnitude)) protectedParts.push({ t, source: target.source, vec, truth, magnitude });
     });
     if (protectedParts.length === 0) return;
 
@@ -343,7 +373,9 @@ export async function audit(input: AuditInput): Promise<Finding[]> {
     }
     if (open.length === 0) return;
 
-    for (const [p, interval] of narrowed(highs, intruder, rows, open, protection)) report(p, 'narrowed', interval);
+    const signs = new Map<number, 1 | -1 | 0>();
+    unknowns.forEach((u, i) => classOf[i]! >= 0 && signs.set(classOf[i]!, signOf(u)));
+    for (const [p, interval] of narrowed(highs, intruder, rows, open, protection, signs)) report(p, 'narrowed', interval);
   });
   // Targets in input order, and for each the intruders in input order (the sort is stable).
   return found.sort((x, y) => x.t - y.t || x.i - y.i).map((f) => f.finding);
@@ -351,11 +383,18 @@ export async function audit(input: AuditInput): Promise<Finding[]> {
 
 /**
  * The protected parts that the facts pin into less than the protection, each with its tightest
- * interval: the min and max over every fact, every unknown >= 0. One model per intruder: the
+ * interval: the min and max over every fact, every unknown of its sign. One model per intruder: the
  * constraints are the same for all targets, so only the objective changes between solves and the
  * simplex restarts from the previous optimal basis.
  */
-function narrowed(highs: Highs, intruder: Intruder, rows: readonly Row[], open: readonly Protected[], protection: Rational): [Protected, [number, number]][] {
+function narrowed(
+  highs: Highs,
+  intruder: Intruder,
+  rows: readonly Row[],
+  open: readonly Protected[],
+  protection: Rational,
+  signs: ReadonlyMap<number, 1 | -1 | 0>,
+): [Protected, [number, number]][] {
   // The same vector in several facts (a cell's share of several totals) is one row with the
   // tightest bounds; exact, and it spares the simplex degenerate duplicates.
   const merged = new Map<string, Row>();
@@ -390,10 +429,11 @@ function narrowed(highs: Highs, intruder: Intruder, rows: readonly Row[], open: 
   const objectives = open.map((p) => ({ cols: [...p.vec.keys()].map(column), coefs: [...p.vec.values()].map(toNumber) }));
   const numCols = colOf.size;
   const numRows = lpRows.length;
+  const classes = [...colOf.keys()];
 
   let largest = 1;
   for (const r of lpRows) for (const b of [r.lo, r.hi]) if (b !== null) largest = Math.max(largest, Math.abs(toNumber(b)));
-  for (const p of open) largest = Math.max(largest, Math.abs(toNumber(p.truth)));
+  for (const p of open) largest = Math.max(largest, Math.abs(toNumber(p.truth)), toNumber(p.magnitude));
   const scale = 2 ** Math.max(0, Math.ceil(Math.log2(largest / SCALED_MAGNITUDE)));
 
   const { optimal, infeasible, unbounded, unboundedOrInfeasible } = highs.constants.modelStatus;
@@ -405,8 +445,8 @@ function narrowed(highs: Highs, intruder: Intruder, rows: readonly Row[], open: 
       numRows,
       sense: highs.constants.objectiveSense.minimize,
       colCost: new Float64Array(numCols),
-      colLower: new Float64Array(numCols),
-      colUpper: new Float64Array(numCols).fill(highs.infinity),
+      colLower: Float64Array.from(classes, (cls) => (signs.get(cls) === -1 ? -highs.infinity : 0)),
+      colUpper: Float64Array.from(classes, (cls) => (signs.get(cls) === -1 ? 0 : highs.infinity)),
       rowLower: Float64Array.from(lpRows, (r) => (r.lo === null ? -highs.infinity : toNumber(r.lo) / scale)),
       rowUpper: Float64Array.from(lpRows, (r) => (r.hi === null ? highs.infinity : toNumber(r.hi) / scale)),
       matrix: { format: 'csr', numRows, numCols, starts, indices, values },
@@ -469,7 +509,7 @@ function narrowed(highs: Highs, intruder: Intruder, rows: readonly Row[], open: 
     const found: [Protected, [number, number]][] = [];
     open.forEach((p, k) => {
       const truth = toNumber(p.truth);
-      const margin = toNumber(mul(protection, cmp(p.truth, ZERO) < 0 ? neg(p.truth) : p.truth));
+      const margin = toNumber(mul(protection, p.magnitude));
       const tol = REL_TOL * Math.max(Math.abs(truth), 1) + ABS_TOL * scale;
       /** Narrowed when the max is below `above` or the min is over `below`. */
       const above = truth + margin - tol;

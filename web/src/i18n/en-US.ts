@@ -373,9 +373,9 @@ export const uiEnUS = {
   'admin.organization.setting.reminder_days': 'Reminder days',
   'admin.organization.setting.reminder_days_help': 'Days before a period deadline when reminders are suggested.',
   'admin.organization.setting.min_contributors': 'Minimum contributors',
-  'admin.organization.setting.min_contributors_help': 'A statistics cell with fewer contributing companies than this is confidential.',
+  'admin.organization.setting.min_contributors_help': 'A statistics cell with fewer contributing companies than this (a figure of 0 does not count) is confidential.',
   'admin.organization.setting.dominance_percentage': 'Dominance percentage',
-  'admin.organization.setting.dominance_percentage_help': 'A statistics cell whose largest contributor holds more than this percentage of it is confidential.',
+  'admin.organization.setting.dominance_percentage_help': 'A statistics cell whose largest contributor holds at least this percentage of it (figures counted by their size, returns too) is confidential.',
   'admin.organization.setting.protection_percentage': 'Protection percentage',
   'admin.organization.setting.protection_percentage_help':
     'No one who holds every published figure can narrow a confidential cell to within this percentage of its true value.',

@@ -41,7 +41,7 @@ export const statisticsTexts = {
   'statistics.confidential': 'Confidential',
   'statistics.confidential_hint': 'Withheld so that no company can read another company’s figures.',
   'statistics.confidential_note':
-    'Confidential figures are withheld: fewer than {{min}} companies contribute to them, or one company holds more than {{percentage}} % of them, or such a figure could be worked out from them and the figures shown.',
+    'Confidential figures are withheld: fewer than {{min}} companies contribute to them (a company whose figure is 0 does not count), or one company holds at least {{percentage}} % of them (returns counted by their size), or such a figure could be worked out from them and the figures shown.',
   'statistics.download_xlsx': 'Download xlsx',
   'statistics.download_csv': 'Download CSV',
   'statistics.open_report': 'Open the report',

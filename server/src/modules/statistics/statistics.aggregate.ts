@@ -171,7 +171,8 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       select s.bucket, s.role, x.dimension, x.key_id, x.volume, case when s.rate is null then x.value else x.value * s.rate end as converted,
         x.contributors, ${breaks('x')} or coalesce(pc.hidden, false) as breaks
       from sel s cross join lateral (
-        select period_id, dimension, key_id, volume, value, contributors, max_volume, max_value from statistics_cells x
+        select period_id, dimension, key_id, volume, value, contributors, volume_contributors, value_contributors, abs_volume, abs_value,
+          max_volume, max_value from statistics_cells x
         where x.period_id = s.period_id and x.dimension = any(${dims}) ${keyFilter}
       ) x
       left join statistics_publication_cells pc on pc.publication_id = s.pattern and pc.dimension = x.dimension and pc.key_id = x.key_id

@@ -44,16 +44,20 @@ export const sectionOf = (codeId: SQL, organizationId: SQL, marketId: SQL) => sq
       or not exists (select 1 from code_section_markets sm where sm.code_section_id = s.id))`;
 
 /**
- * Whether a cell (a row with contributors, volume, value, max_volume and max_value, as `alias`)
- * breaks the confidentiality rules: fewer than min_contributors companies, or the largest above
- * dominance_percentage of its volume or value (exact decimal text, compared as numeric).
+ * Whether a cell (a row with volume_contributors, value_contributors, abs_volume, abs_value,
+ * max_volume and max_value, as `alias`) breaks the confidentiality rules in volume or in value,
+ * judged on magnitudes (docs/architecture.md §8): of the companies whose figure is not 0 (nor
+ * empty) there are fewer than min_contributors, or the largest in absolute value holds at least
+ * dominance_percentage of their absolute values (exact decimal text, compared as numeric). A
+ * measure in which no company has a figure other than 0 breaks nothing.
  */
 export const breaksRules = (alias: string, settings: { minContributors: number; dominancePercentage: string }) => {
-  const t = sql.raw(alias);
   const dominance = sql`${settings.dominancePercentage}::numeric`;
-  return sql`(${t}.contributors < ${settings.minContributors}::int
-    or (${t}.volume > 0 and ${t}.max_volume * 100 > ${dominance} * ${t}.volume)
-    or (${t}.value > 0 and ${t}.max_value * 100 > ${dominance} * ${t}.value))`;
+  const measure = (m: 'volume' | 'value') => {
+    const [n, total, max] = [`${m}_contributors`, `abs_${m}`, `max_${m}`].map((c) => sql.raw(`${alias}.${c}`));
+    return sql`(${n} > 0 and (${n} < ${settings.minContributors}::int or ${max} * 100 >= ${dominance} * ${total}))`;
+  };
+  return sql`(${measure('volume')} or ${measure('value')})`;
 };
 
 export interface LiveOptions {
@@ -70,7 +74,8 @@ export interface LiveOptions {
 
 /**
  * The cells of the periods computed from their rows: (period_id, dimension, key_id, volume, value,
- * contributors, max_volume, max_value), exactly what `statistics_cells` holds for them.
+ * contributors, volume_contributors, value_contributors, abs_volume, abs_value, max_volume,
+ * max_value), exactly what `statistics_cells` holds for them.
  */
 export function liveCells(options: LiveOptions): SQL {
   const ids = sqlArray(options.periodIds, 'int');
@@ -116,7 +121,8 @@ export function liveCells(options: LiveOptions): SQL {
       ${sql.join(branches, sql` union all `)}
     )
     select period_id, dimension, key_id, sum(volume) as volume, sum(value) as value, count(*)::int as contributors,
-      max(volume) as max_volume, max(value) as max_value
+      (count(*) filter (where volume <> 0))::int as volume_contributors, (count(*) filter (where value <> 0))::int as value_contributors,
+      sum(abs(volume)) as abs_volume, sum(abs(value)) as abs_value, max(abs(volume)) as max_volume, max(abs(value)) as max_value
     from per_company group by period_id, dimension, key_id`;
 }
 
@@ -133,7 +139,8 @@ export async function ensureCells(db: Executor, periodIds: readonly number[]): P
       const built = await tx.execute(sql`select 1 from statistics_periods where period_id = ${id}`);
       if (built.rows.length) return;
       await tx.execute(sql`delete from statistics_cells where period_id = ${id}`);
-      await tx.execute(sql`insert into statistics_cells (period_id, dimension, key_id, volume, value, contributors, max_volume, max_value)
+      await tx.execute(sql`insert into statistics_cells (period_id, dimension, key_id, volume, value, contributors, volume_contributors,
+        value_contributors, abs_volume, abs_value, max_volume, max_value)
         ${liveCells({ periodIds: [id], dimensions: DIMENSIONS, reports: 'approved' })}`);
       await tx.execute(sql`insert into statistics_periods (period_id) values (${id}) on conflict do nothing`);
     });
@@ -175,12 +182,18 @@ export async function addApprovedReport(db: Executor, reportId: number): Promise
       union all
       select 'total', 0, sum(volume), sum(value) from rw having count(*) > 0
     )
-    insert into statistics_cells as c (period_id, dimension, key_id, volume, value, contributors, max_volume, max_value)
-    select (select period_id from rep), dimension, key_id, volume, value, 1, volume, value from own
+    insert into statistics_cells as c (period_id, dimension, key_id, volume, value, contributors, volume_contributors, value_contributors,
+      abs_volume, abs_value, max_volume, max_value)
+    select (select period_id from rep), dimension, key_id, volume, value, 1, coalesce((volume <> 0)::int, 0), coalesce((value <> 0)::int, 0),
+      abs(volume), abs(value), abs(volume), abs(value) from own
     on conflict (period_id, dimension, key_id) do update set
       volume = case when excluded.volume is null then c.volume else coalesce(c.volume, 0) + excluded.volume end,
       value = case when excluded.value is null then c.value else coalesce(c.value, 0) + excluded.value end,
       contributors = c.contributors + 1,
+      volume_contributors = c.volume_contributors + excluded.volume_contributors,
+      value_contributors = c.value_contributors + excluded.value_contributors,
+      abs_volume = case when excluded.abs_volume is null then c.abs_volume else coalesce(c.abs_volume, 0) + excluded.abs_volume end,
+      abs_value = case when excluded.abs_value is null then c.abs_value else coalesce(c.abs_value, 0) + excluded.abs_value end,
       max_volume = greatest(c.max_volume, excluded.max_volume),
       max_value = greatest(c.max_value, excluded.max_value)`);
 }

@@ -153,6 +153,8 @@ class Scenario {
         key: unknownKey(r.market, r.period, r.company, r.code, m),
         company: this.spec.companies.indexOf(r.company),
         truth: parseDecimal(r[m]),
+        // The intruder knows the sign of every figure, and who reported 0.
+        sign: signOf(parseDecimal(r[m])),
       })),
     );
     const protection = rat(this.spec.settings?.protection_percentage ?? 10, 100);
@@ -188,6 +190,8 @@ class Scenario {
     });
   }
 }
+
+const signOf = (x: { n: bigint }): 1 | -1 | 0 => (x.n === 0n ? 0 : x.n > 0n ? 1 : -1);
 
 async function scenario(spec: DisclosureSpec) {
   return new Scenario(spec, await buildDisclosureWorld(t, spec));
@@ -281,6 +285,58 @@ describe('disclosure control, attacked', () => {
     await s.collect();
     expect(await s.attack()).toEqual([]);
   }, 600_000);
+
+  it('when members report returns (a company alone, two together, a late one), zeros and an exactly dominant share, then nothing is worked out or narrowed, before or after the late report', async () => {
+    const row = (company: string, code: string, volume: string, value: string): Row => ({ market: 'SE', period: '2026-03', company, code, volume, value });
+    const spec: DisclosureSpec = {
+      markets: [{ iso: 'SE', currency: 'SEK' }],
+      // 1003 and 1004 are returns codes.
+      codes: ['1001', '1002', '1003', '1004', '2001', '2002'],
+      groups: [{ title: 'G1', codes: ['1001', '1003', '2001'] }],
+      sections: [
+        { name: 'S1', start: 1000, length: 100 },
+        { name: 'S2', start: 2000, length: 100 },
+      ],
+      companies: ['A', 'B', 'C', 'D', 'E'],
+      periods: ['2026-03'],
+      rows: [
+        ...rowsOf('SE', '2026-03', 'A', { '1001': [700, 7000], '1003': [-40, -401], '2001': [5, 50], '2002': [186, 1860] }),
+        row('A', '1002', '500.0000', '5000.0000'),
+        ...rowsOf('SE', '2026-03', 'B', { '1001': [300, 3000], '1004': [-30, -300], '2002': [190, 1900] }),
+        row('B', '1002', '0.0000', '0.0000'),
+        ...rowsOf('SE', '2026-03', 'C', { '1001': [250, 2500], '1004': [-50, -500], '2002': [175, 1750] }),
+        row('C', '1002', '0.0000', '0.0000'),
+        row('D', '1001', '310.0000', '3100.0000'),
+        row('D', '2001', '85.0000', '850.0000'),
+        row('D', '2002', '160.0000', '1600.0000'),
+        row('E', '1001', '280.0000', '2800.0000'),
+        row('E', '1004', '-25.0000', '-250.0000'),
+        row('E', '2001', '10.0000', '100.0000'),
+      ],
+      late: [{ market: 'SE', period: '2026-03', company: 'E' }],
+    };
+    const s = await scenario(spec);
+    await s.publish('SE', '2026-03');
+    await s.collect({ downloads: true });
+    expect(await s.attack()).toEqual([]);
+    await s.approve('SE', '2026-03', 'E');
+    await s.publish('SE', '2026-03', 'republish');
+    await s.collect();
+    expect(await s.attack()).toEqual([]);
+    // 1002 (A's 500 beside two zeros) and 2001 (D's 85 of 100) break the rules: viewers never see them.
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/statistics/market?period_uuid=${s.world.periodIds[s.world.key('SE', '2026-03')]!.uuid}&by=code`,
+      headers: s.world.headers.viewer,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const codes = res.json().data.rows as { key: { id: number }; confidential: boolean; volume: string | null }[];
+    for (const code of ['1002', '2001', '1003', '1004'])
+      expect(
+        codes.find((r) => r.key.id === s.world.codeIds[code]),
+        code,
+      ).toMatchObject({ confidential: true, volume: null });
+  }, 600_000);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -288,7 +344,7 @@ describe('disclosure control, attacked', () => {
 const seed = Number(process.env.DISCLOSURE_SEED ?? 19);
 const runs = Number(process.env.DISCLOSURE_RUNS ?? 6);
 
-/** A small random world: one or two markets, up to five companies and five codes, three periods, a late report. */
+/** A small random world: one or two markets, up to five companies and five codes (1002 a returns code), zeros, exactly dominant shares, three periods, a late report. */
 const randomSpec: fc.Arbitrary<DisclosureSpec> = fc
   .record({
     markets: fc.integer({ min: 1, max: 2 }),
@@ -311,7 +367,14 @@ const randomSpec: fc.Arbitrary<DisclosureSpec> = fc
     return fc
       .record({
         present: fc.array(fc.boolean(), { minLength: cells.length, maxLength: cells.length }),
-        figures: fc.array(fc.tuple(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 3000 })), { minLength: cells.length, maxLength: cells.length }),
+        figures: fc.array(
+          fc.oneof(
+            { weight: 5, arbitrary: fc.tuple(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 3000 })) },
+            { weight: 1, arbitrary: fc.constant([0, 0] as [number, number]) },
+            { weight: 1, arbitrary: fc.constantFrom<[number, number]>([85, 850], [15, 150], [100, 1000]) },
+          ),
+          { minLength: cells.length, maxLength: cells.length },
+        ),
         groups: fc.array(fc.subarray(codes, { minLength: 1 }), { maxLength: 2 }),
         late: fc.nat({ max: companies.length - 1 }),
       })
@@ -323,7 +386,12 @@ const randomSpec: fc.Arbitrary<DisclosureSpec> = fc
         sections: [{ name: 'S1', start: 1000, length: 100 }],
         companies,
         periods,
-        rows: cells.flatMap((c, i) => (present[i] ? [{ ...c, volume: `${figures[i]![0]}.0000`, value: `${figures[i]![1]}.0000` }] : [])),
+        // 1002 is a returns code: its figures are below zero.
+        rows: cells.flatMap((c, i) => {
+          if (!present[i]) return [];
+          const sign = c.code === '1002' && figures[i]![0] + figures[i]![1] > 0 ? '-' : '';
+          return [{ ...c, volume: `${figures[i]![0] ? sign : ''}${figures[i]![0]}.0000`, value: `${figures[i]![1] ? sign : ''}${figures[i]![1]}.0000` }];
+        }),
         late: [{ market: markets[0]!, period: '2026-02', company: companies[late]! }],
       }));
   });

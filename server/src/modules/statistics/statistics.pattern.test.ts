@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { audit, type Fact, type Target } from '../../../test/auditor/auditor.ts';
 import { rat } from '../../../test/auditor/rational.ts';
 import { decidePattern } from './statistics.pattern.ts';
-import { breaks, type Cell, cellsOf, code, company, type Figures, text, type World, worldArbitrary } from '../../../test/pattern-world.ts';
+import { breaks, type Cell, cellsOf, code, company, type Figures, hasRow, signOf, text, type World, worldArbitrary } from '../../../test/pattern-world.ts';
 
 /*
  * The pattern of a publication against an independent intruder (server/test/auditor): randomly
@@ -17,7 +17,7 @@ import { breaks, type Cell, cellsOf, code, company, type Figures, text, type Wor
 
 const terms = (world: World, companies: readonly number[], codes: readonly number[], m: keyof Figures) => {
   const out = new Map<string, ReturnType<typeof rat>>();
-  for (const c of companies) for (const k of codes) if (world.figures[c]![k]) out.set(`${c}/${k}/${m}`, rat(1));
+  for (const c of companies) for (const k of codes) if (hasRow(world.figures[c]![k] ?? null)) out.set(`${c}/${k}/${m}`, rat(1));
   return out;
 };
 const valueOf = (world: World, companies: readonly number[], codes: readonly number[], m: keyof Figures) =>
@@ -34,9 +34,11 @@ async function attack(world: World) {
   const published: { counted: number[]; cells: Cell[]; hidden: boolean[] }[] = [];
   for (const counted of world.publications) {
     const cells = cellsOf(world, counted);
-    const { hidden } = await decidePattern({
+    const { hidden, unprotectable } = await decidePattern({
       rows: world.figures.flatMap((row, c) =>
-        row.flatMap((f, k) => (f ? [{ row_set_id: company(c), company_id: company(c), code_id: code(k), volume: text(f.volume), value: text(f.value) }] : [])),
+        row.flatMap((f, k) =>
+          hasRow(f) ? [{ row_set_id: company(c), company_id: company(c), code_id: code(k), volume: text(f.volume), value: text(f.value) }] : [],
+        ),
       ),
       previous: published.map((p) => ({ rowSetIds: p.counted.map(company), cells: p.cells.map((c, i) => ({ ...c, hidden: p.hidden[i]! })) })),
       counted: counted.map(company),
@@ -44,6 +46,8 @@ async function attack(world: World) {
       settings: { minContributors: world.minContributors, dominancePercentage: String(world.dominance), protectionPercentage: String(world.protection) },
     });
     cells.forEach((c, i) => c.primary_confidential && expect(hidden[i], 'a primary cell is hidden').toBe(true));
+    // A first publication has nothing given away before it: it protects everything.
+    if (published.length === 0) expect(unprotectable, 'a first publication protects every cell').toBe(0);
     published.push({ counted, cells, hidden });
   }
   for (let upTo = 1; upTo <= published.length; upTo++) {
@@ -108,7 +112,7 @@ async function attackUpTo(
               });
       }
   const unknowns = world.figures.flatMap((row, c) =>
-    row.flatMap((f, k) => (f ? measures.map((m) => ({ key: `${c}/${k}/${m}`, company: c, truth: rat(f[m]) })) : [])),
+    row.flatMap((f, k) => (hasRow(f) ? measures.map((m) => ({ key: `${c}/${k}/${m}`, company: c, truth: rat(f[m] ?? 0), sign: signOf(f[m]) })) : [])),
   );
   return audit({
     unknowns,
@@ -150,5 +154,163 @@ describe('the pattern of a publication, attacked', () => {
       publications: [[0, 1, 2, 3]],
     };
     expect(await attack(world)).toEqual([]);
+  });
+
+  /*
+   * The worlds in which an independent intruder worked out members' figures before the rules and
+   * the protection were judged on magnitudes (returns codes, zeros, exact dominance, late and
+   * removed companies). Companies A, B, C, D, E are 0..4; codes k0.. are 0...
+   */
+  const world = (figures: (readonly [number | null, number | null] | null)[][], rest: Partial<World> = {}): World => ({
+    minContributors: 3,
+    dominance: 85,
+    protection: 10,
+    figures: figures.map((row) => row.map((f) => (f ? { volume: f[0], value: f[1] } : null))),
+    groups: [],
+    sections: [],
+    publications: [figures.map((_, c) => c)],
+    ...rest,
+  });
+
+  it('when a company is alone in a returns code (-40), then neither the section, the group nor the total gives it away', async () => {
+    // k2 is returns: A alone. Section k0..k2, group k0, k1, k3 and k3 shown gave k2 = 1974 - 2572 + 558 = -40.
+    const w = world(
+      [
+        [
+          [700, 7000],
+          [274, 2740],
+          [-40, -400],
+          [186, 1860],
+        ],
+        [[300, 3000], [300, 3000], null, [186, 1860]],
+        [[250, 2500], [190, 1900], null, [186, 1860]],
+      ],
+      { sections: [[0, 1, 2]], groups: [[0, 1, 3]], signs: [1, 1, -1, 1] },
+    );
+    expect(await attack(w)).toEqual([]);
+  });
+
+  it('when two companies share a returns cell, then neither works out the other from what is shown', async () => {
+    const w = world(
+      [
+        [
+          [500, 5000],
+          [-30, -300],
+        ],
+        [
+          [400, 4000],
+          [-50, -500],
+        ],
+        [[450, 4500], null],
+        [[380, 3800], null],
+      ],
+      { signs: [1, -1] },
+    );
+    expect(await attack(w)).toEqual([]);
+  });
+
+  it("when a late company's report holds returns, then the difference of the two publications does not give them away", async () => {
+    const w = world(
+      [
+        [
+          [500, 5000],
+          [-30, -300],
+        ],
+        [
+          [400, 4000],
+          [-50, -500],
+        ],
+        [
+          [450, 4500],
+          [-40, -400],
+        ],
+        [
+          [380, 3800],
+          [-25, -250],
+        ],
+      ],
+      {
+        signs: [1, -1],
+        publications: [
+          [0, 1, 2],
+          [0, 1, 2, 3],
+        ],
+      },
+    );
+    expect(await attack(w)).toEqual([]);
+  });
+
+  it('when a removed company had sales (181) and returns, then publishing without it gives neither away', async () => {
+    const w = world(
+      [
+        [
+          [500, 5000],
+          [-30, -300],
+          [90, 900],
+        ],
+        [
+          [400, 4000],
+          [-50, -500],
+          [95, 950],
+        ],
+        [
+          [450, 4500],
+          [-40, -400],
+          [80, 800],
+        ],
+        [
+          [181, 1810],
+          [-300, -3000],
+          [100, 1000],
+        ],
+      ],
+      {
+        signs: [1, -1, 1],
+        groups: [[0, 1]],
+        publications: [
+          [0, 1, 2, 3],
+          [0, 1, 2],
+        ],
+      },
+    );
+    expect(await attack(w)).toEqual([]);
+  });
+
+  it('when the partners of a company in a code reported 0 and an empty value, then the code is confidential (they are no contributors)', async () => {
+    const w = world([
+      [
+        [500, 5000],
+        [300, 3000],
+      ],
+      [
+        [0, 0],
+        [310, 3100],
+      ],
+      [
+        [null, 0],
+        [290, 2900],
+      ],
+      [null, [305, 3050]],
+    ]);
+    expect(await attack(w)).toEqual([]);
+  });
+
+  it('when a company holds exactly the dominance percentage (85 of 100), then the cell is confidential', async () => {
+    const w = world([
+      [
+        [85, 850],
+        [300, 3000],
+      ],
+      [
+        [10, 100],
+        [310, 3100],
+      ],
+      [
+        [5, 50],
+        [290, 2900],
+      ],
+    ]);
+    expect(cellsOf(w, [0, 1, 2]).find((c) => c.dimension === 'code' && c.key_id === code(0))!.primary_confidential).toBe(true);
+    expect(await attack(w)).toEqual([]);
   });
 });

@@ -47,20 +47,30 @@ const MIN_PROTECTION = 0.1;
 /** A report figure (four decimals at most) as ten-thousandths: exact, for judging the rules. */
 const units = (text: string | null) => (text === null ? 0n : decimalUnits(text, FIGURE_LIMITS.scale));
 
-/** Whether a sum of companies' figures breaks the rules (the same rules as the cells', `breaksRules` in SQL), exactly. */
+/**
+ * Whether a sum of companies' figures breaks the rules (the same rules as the cells', `breaksRules`
+ * in SQL), exactly, in volume or in value, on magnitudes: a company whose figures in the sum add up
+ * to 0 (or are empty) does not contribute to that measure; of the others there are fewer than
+ * min_contributors, or the largest in absolute value holds at least dominance_percentage of their
+ * absolute values.
+ */
 function breaksRules(perCompany: Map<number, { volume: bigint; value: bigint }>, settings: Settings): boolean {
-  if (perCompany.size === 0) return false;
-  if (perCompany.size < settings.minContributors) return true;
   const scale = settings.dominancePercentage.split('.')[1]?.length ?? 0;
   const dominance = decimalUnits(settings.dominancePercentage, scale);
   for (const measure of ['volume', 'value'] as const) {
+    let contributors = 0;
     let total = 0n;
     let largest = 0n;
     for (const c of perCompany.values()) {
-      total += c[measure];
-      if (c[measure] > largest) largest = c[measure];
+      const x = c[measure] < 0n ? -c[measure] : c[measure];
+      if (x === 0n) continue;
+      contributors++;
+      total += x;
+      if (x > largest) largest = x;
     }
-    if (total > 0n && largest * 100n * 10n ** BigInt(scale) > dominance * total) return true;
+    if (contributors === 0) continue;
+    if (contributors < settings.minContributors) return true;
+    if (largest * 100n * 10n ** BigInt(scale) >= dominance * total) return true;
   }
   return false;
 }

@@ -13,23 +13,30 @@ import highsLoader, { type Highs, type Model } from 'highs';
  * so is every sum that must stay uncertain: a primary cell, an earlier publication's primary cell,
  * the companies that one publication adds to another.
  *
- * A sensitive sum s with value v is protected when an intruder who knows every shown cell (and, as
- * a company, its own figures) cannot narrow it to within ±q·v. That holds when there is a change y
- * of the atoms that leaves every shown cell as it is, moves s by at least q·v, and keeps every atom
- * within what the intruder cannot rule out (|y_a| ≤ cap_a, so that both v + y and v − y are
- * possible worlds): the intruder cannot tell the true figures from figures moved by ±y. One LP per
- * sensitive sum and measure finds the cheapest such y, where moving a cell that is still shown
- * costs what hiding it costs (its share of the table, plus a little for each cell) and moving a
- * hidden cell costs nothing; the cells it moves are hidden. Hiding more never weakens a protection
- * already found, so the sums are protected one after another, largest first.
+ * A sensitive sum s is protected when an intruder who knows every shown cell (and, as a company,
+ * its own figures) cannot narrow it to within ±q·M, M being its magnitude: each company's part of
+ * s in absolute value, added up (for figures of one sign, |s|; a cell of +100 and -100 is not safe
+ * for adding up to 0). That holds when there is a change y of the atoms that leaves every shown
+ * cell as it is, moves s by at least q·M, and keeps every atom within what the intruder cannot
+ * rule out (both truth + y and truth - y are possible worlds): the intruder cannot tell the true
+ * figures from figures moved by ±y. One LP per sensitive sum and measure finds the cheapest such
+ * y, where moving a cell that is still shown costs what hiding it costs (its share of the table,
+ * plus a little for each cell) and moving a hidden cell costs nothing; the cells it moves are
+ * hidden. Hiding more never weakens a protection already found, so the sums are protected one
+ * after another, largest first.
  *
- * The caps make the protection hold against each company at once (one LP, not one per company):
- * outside s an atom may move by what is not its largest relevant contributor's (a partner that one
- * company holds protects nothing against that company; a zero or tiny partner protects nothing at
- * all), and inside s by what keeps the scaled change within every company's unknown part (for a
- * company c holding own_c of s, y·(v − own_c)/v is then a change that protects its competitors'
- * part by ±q). Figures here are floating point, for the solver only: the published figures stay
- * the database's exact decimals, and the target carries a 1 % margin over q.
+ * What the intruder cannot rule out (`box`): it knows the sign of every figure (a returns code's
+ * are below zero), so a figure above zero may fall to 0 and rise without bound, one below zero the
+ * other way round, and a zero does not move at all (who sold nothing is taken as known). An atom
+ * moves as far as its figures that the intruder does not know allow.
+ *
+ * The bounds make the protection hold against each company at once (one LP, not one per
+ * company): a change y that moves s by q·M protects it from a company c holding own_c of it when y
+ * scaled by (M - |own_c|)/M stays within c's bounds (it then moves the part of s that c does not
+ * know by q times that part's magnitude), so each atom's bound is the least over the outsider and
+ * its companies of theirs divided by that scale. Figures here are floating point, for the solver
+ * only: the published figures stay the database's exact decimals, and the target carries a 1 %
+ * margin over q.
  */
 
 export interface Contribution {
@@ -140,34 +147,68 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
   const atomValue = (m: Measure) => atoms.map((a) => a.contributions.reduce((sum, c) => sum + c[m], 0));
   const values = { value: atomValue('value'), volume: atomValue('volume') };
   const sumOf = (m: Measure, list: readonly number[]) => list.reduce((s, a) => s + values[m][a]!, 0);
-  // Per atom: its sole company (-1 when it has several), and its largest and second largest positive figure.
-  const sole = Int32Array.from(atoms, (a) => (a.contributions.length === 1 ? a.contributions[0]!.company : -1));
-  const largestOf = (m: Measure) => {
-    const top = { company: new Int32Array(A).fill(-1), first: new Float64Array(A), second: new Float64Array(A) };
-    atoms.forEach((atom, a) => {
-      for (const c of atom.contributions) {
-        if (c[m] > top.first[a]!) {
-          top.second[a] = top.first[a]!;
-          top.first[a] = c[m];
-          top.company[a] = c.company;
-        } else if (c[m] > top.second[a]!) top.second[a] = c[m];
-      }
+  /** Per atom and measure: each company's figure in it (summed, should a company hold it twice), zeros left out. */
+  const byCompany = (m: Measure) =>
+    atoms.map((atom) => {
+      const out = new Map<number, number>();
+      for (const c of atom.contributions) out.set(c.company, (out.get(c.company) ?? 0) + c[m]);
+      for (const [company, x] of out) if (x === 0) out.delete(company);
+      return out;
     });
-    return top;
+  const parts = { value: byCompany('value'), volume: byCompany('volume') };
+  /** Per atom and measure: what its figures above and below zero add up to, and how many there are. */
+  const signsOf = (m: Measure) =>
+    parts[m].map((list) => {
+      const out = { positive: 0, negative: 0, positives: 0, negatives: 0 };
+      for (const x of list.values()) {
+        if (x > 0) {
+          out.positive += x;
+          out.positives++;
+        } else {
+          out.negative -= x;
+          out.negatives++;
+        }
+      }
+      return out;
+    });
+  const signs = { value: signsOf('value'), volume: signsOf('volume') };
+  /**
+   * How far atom a may move down and up in measure m for an intruder who knows the figure `known`
+   * in it (0: none) and the sign of every figure: a figure above zero may fall to 0 and rise
+   * without bound, one below zero the other way round; a zero cannot move (a zero protects
+   * nothing, whatever the intruder takes its sign to be).
+   */
+  const box = (a: number, m: Measure, known: number): { down: number; up: number } => {
+    const s = signs[m][a]!;
+    const positives = s.positives - (known > 0 ? 1 : 0);
+    const negatives = s.negatives - (known < 0 ? 1 : 0);
+    return {
+      down: negatives > 0 ? inf : Math.max(0, s.positive - Math.max(0, known)),
+      up: positives > 0 ? inf : Math.max(0, s.negative + Math.min(0, known)),
+    };
   };
-  const largest = { value: largestOf('value'), volume: largestOf('volume') };
   /** Per company: the atoms it has figures in. */
-  const holdings = new Map<number, [number, Contribution][]>();
+  const holdings = new Map<number, number[]>();
   atoms.forEach((atom, a) => {
-    for (const c of atom.contributions) {
-      const list = holdings.get(c.company);
-      if (list) list.push([a, c]);
-      else holdings.set(c.company, [[a, c]]);
+    for (const company of new Set(atom.contributions.map((c) => c.company))) {
+      const list = holdings.get(company);
+      if (list) list.push(a);
+      else holdings.set(company, [a]);
     }
   });
+  /** A target's magnitude: each company's part of it in absolute value, added up (what its protection is measured on). */
+  const owns = (t: Target, m: Measure) => {
+    const own = new Map<number, number>();
+    for (const a of t.atoms) for (const [company, x] of parts[m][a]!) own.set(company, (own.get(company) ?? 0) + x);
+    let magnitude = 0;
+    for (const x of own.values()) magnitude += Math.abs(x);
+    return { own, magnitude };
+  };
+  const magnitudeOf = (t: Target, m: Measure) => owns(t, m).magnitude;
 
   // Cost of hiding a cell: its share of the market (both measures), plus PER_CELL.
   const totals = { value: values.value.reduce((s, v) => s + Math.abs(v), 0) || 1, volume: values.volume.reduce((s, v) => s + Math.abs(v), 0) || 1 };
+  const inf = highs.infinity;
   const cost = cells.map((c) => PER_CELL + (Math.abs(sumOf('value', c.atoms)) / totals.value + Math.abs(sumOf('volume', c.atoms)) / totals.volume) / 2);
   const hidden = cells.map((c) => c.primary);
 
@@ -191,7 +232,6 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
   cells.forEach((c, j) => addRow(c.atoms, j));
   kept.forEach((list) => addRow(list, null));
   targets.forEach((t) => addRow(t.atoms, null));
-  const inf = highs.infinity;
   const colCost = new Float64Array(numCols);
   const colUpper = new Float64Array(numCols).fill(inf);
   cells.forEach((_, j) => {
@@ -232,75 +272,64 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
 
     /**
      * Bounds of the atoms, and the shift needed, for protecting target t in measure m against an
-     * intruder, in units of the target's value v. `all`: every intruder at once (the caps above);
-     * `others`: the outsider and every company without figures in the sum; `null`: an outsider; a
-     * company: what it does not know of each atom (its own figures aside). `grow`: how far an atom
-     * may grow in a one-way change: without bound where some company's figure in it is unknown to
-     * the intruder (figures have no upper limit), else not beyond `upper` (a company knows an atom
-     * that holds only its own figures).
+     * intruder, in units of the target's magnitude M. `down` and `up`: how far each atom may move
+     * either way in a one-way change (`box`); `upper`: how far both ways at once. `all`: every
+     * intruder at once: a change y protects the target from a company c holding own_c of it when
+     * y scaled by s_c = (M - |own_c|) / M stays within c's bounds, so an atom's bound is the least
+     * over the outsider and its companies of theirs over s_c (s_c = 1 for a company with nothing
+     * in the target); `others`: the outsider and every company with no figures in the target;
+     * `null`: an outsider; a company: what it does not know of each atom (its own figures aside),
+     * with the shift scaled to the part of the target it does not know.
      */
     /** The last bounds computed (a target is asked for them several times in a row). */
     let cached: { t: Target; m: Measure; intruder: Intruder; b: Bounds | null } | null = null;
-    type Bounds = { upper: Float64Array; grow: Float64Array; shift: number };
-    const bounds = (t: Target, m: Measure, v: number, intruder: Intruder): Bounds | null => {
+    type Bounds = { upper: Float64Array; down: Float64Array; up: Float64Array; shift: number };
+    const bounds = (t: Target, m: Measure, intruder: Intruder): Bounds | null => {
       if (cached && cached.t === t && cached.m === m && cached.intruder === intruder) return cached.b;
-      const b = boundsOf(t, m, v, intruder);
-      if (b) for (let a = 0; a < A; a++) if (fixed[a]) b.upper[a] = b.grow[a] = 0;
+      const b = boundsOf(t, m, intruder);
+      if (b) for (let a = 0; a < A; a++) if (fixed[a]) b.upper[a] = b.down[a] = b.up[a] = 0;
       cached = { t, m, intruder, b };
       return b;
     };
-    const boundsOf = (t: Target, m: Measure, v: number, intruder: Intruder): Bounds | null => {
-      const own = new Map<number, number>();
-      for (const a of t.atoms) for (const c of atoms[a]!.contributions) own.set(c.company, (own.get(c.company) ?? 0) + c[m]);
-      const inside = new Set(t.atoms);
-      const total = values[m];
-      const upper = new Float64Array(A);
-      for (let a = 0; a < A; a++) upper[a] = Math.max(0, total[a]!) / v;
-      /** Atoms grow without bound, except one that holds only the figures of a company that `knows`. */
-      const growth = (knows: (company: number) => boolean) => {
-        const grow = new Float64Array(A).fill(inf);
-        for (let a = 0; a < A; a++) if (sole[a]! >= 0 && knows(sole[a]!)) grow[a] = upper[a]!;
-        return grow;
-      };
-      if (intruder === 'others') {
-        // The outsider and every company with no figures in the sum: outside it, an atom may move
-        // by what is not its largest such company's; inside it, they know nothing.
+    const boundsOf = (t: Target, m: Measure, intruder: Intruder): Bounds | null => {
+      const { own, magnitude: M } = owns(t, m);
+      const down = new Float64Array(A);
+      const up = new Float64Array(A);
+      /** Each atom's bounds as the least over the outsider and its companies that `counts`, each scaled by its s_c. */
+      const least = (counts: (company: number) => number | null) => {
         for (let a = 0; a < A; a++) {
-          if (inside.has(a)) continue;
-          let largest = 0;
-          for (const c of atoms[a]!.contributions) if (c[m] > largest && !own.has(c.company)) largest = c[m];
-          upper[a] = Math.max(0, total[a]! - largest) / v;
+          const outsider = box(a, m, 0);
+          let d = outsider.down;
+          let u = outsider.up;
+          for (const [company, x] of parts[m][a]!) {
+            const scale = counts(company);
+            if (scale === null) continue;
+            const b = box(a, m, x);
+            d = Math.min(d, b.down / scale);
+            u = Math.min(u, b.up / scale);
+          }
+          down[a] = d / M;
+          up[a] = u / M;
         }
-        return { upper, grow: growth((company) => !own.has(company)), shift: problem.protection * MARGIN };
+      };
+      const done = (shift: number): Bounds => ({ upper: down.map((d, a) => Math.min(d, up[a]!)), down, up, shift });
+      if (intruder === 'others') {
+        least((company) => (own.has(company) ? null : 1));
+        return done(problem.protection * MARGIN);
       }
       if (intruder !== 'all') {
-        const part = intruder === null ? v : v - (own.get(intruder) ?? 0);
+        const known = intruder === null ? 0 : Math.abs(own.get(intruder) ?? 0);
         // Nothing of the sum is the intruder's to learn: it is all its own.
-        if (part <= v * MOVED) return null;
-        if (intruder !== null) for (const [a, c] of holdings.get(intruder) ?? []) upper[a] = Math.max(0, total[a]! - Math.max(0, c[m])) / v;
-        return { upper, grow: growth((company) => company === intruder), shift: (problem.protection * MARGIN * part) / v };
+        if (M - known <= M * MOVED) return null;
+        least((company) => (company === intruder ? 1 : null));
+        return done((problem.protection * MARGIN * (M - known)) / M);
       }
       // Companies with nothing of the sum left to learn (its sole contributor) are no intruders here.
-      const relevant = (company: number) => v - (own.get(company) ?? 0) > v * MOVED;
-      const top = largest[m];
-      for (let a = 0; a < A; a++) {
-        if (!(total[a]! > 0)) {
-          upper[a] = 0;
-          continue;
-        }
-        let cap = total[a]!;
-        if (inside.has(a)) {
-          for (const c of atoms[a]!.contributions) {
-            if (c[m] <= 0 || !relevant(c.company)) continue;
-            cap = Math.min(cap, (v * (total[a]! - c[m])) / (v - own.get(c.company)!));
-          }
-        } else {
-          // Its largest relevant contributor: the largest, or the second when the largest is none.
-          cap -= top.company[a]! < 0 || relevant(top.company[a]!) ? top.first[a]! : top.second[a]!;
-        }
-        upper[a] = Math.max(0, cap) / v;
-      }
-      return { upper, grow: growth((company) => relevant(company)), shift: problem.protection * MARGIN };
+      least((company) => {
+        const part = M - Math.abs(own.get(company) ?? 0);
+        return part > M * MOVED ? part / M : null;
+      });
+      return done(problem.protection * MARGIN);
     };
 
     /** The last change `solve` found, in units of its target's value. */
@@ -312,9 +341,8 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
     /** A change found before that protects target t in measure m as well (scaled as far as the caps allow): the cells it moves. */
     const reused = (ti: number, m: Measure): Set<number> | null => {
       const t = targets[ti]!;
-      const v = sumOf(m, t.atoms);
-      if (!(v > 0)) return new Set();
-      const b = bounds(t, m, v, 'all')!;
+      if (!(magnitudeOf(t, m) > 0)) return new Set();
+      const b = bounds(t, m, 'all')!;
       const inside = new Set(t.atoms);
       for (const d of directions) {
         let along = 0;
@@ -338,15 +366,14 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
      */
     const solve = (ti: number, m: Measure, intruder: Intruder, mode: Mode = 'both'): Set<number> | null => {
       const t = targets[ti]!;
-      const v = sumOf(m, t.atoms);
-      if (!(v > 0)) return new Set();
-      const b = bounds(t, m, v, intruder);
+      if (!(magnitudeOf(t, m) > 0)) return new Set();
+      const b = bounds(t, m, intruder);
       if (b === null) return new Set();
       const oneWay = mode === 'up' || mode === 'down';
       model.changeColsBounds(
         { kind: 'range', from: 0, to: A - 1 },
-        b.upper.map((u) => -u),
-        oneWay ? b.grow : b.upper,
+        (oneWay ? b.down : b.upper).map((d) => -d),
+        oneWay ? b.up : b.upper,
       );
       if (mode === 'down') model.changeRowBounds(t.row, -inf, -b.shift);
       else model.changeRowBounds(t.row, mode === 'least' ? Math.min(b.shift, 1e-6) : b.shift, inf);
@@ -398,9 +425,8 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
      */
     const freePair = (ti: number, m: Measure, any = false): Set<number> | null => {
       const t = targets[ti]!;
-      const v = sumOf(m, t.atoms);
-      if (!(v > 0)) return new Set();
-      const b = bounds(t, m, v, 'all')!;
+      if (!(magnitudeOf(t, m) > 0)) return new Set();
+      const b = bounds(t, m, 'all')!;
       const need = b.shift;
       const inside = new Set(t.atoms);
       const price = (list: readonly number[]) => list.reduce((sum, j) => sum + (hidden[j] ? 0 : cost[j]!), 0);
@@ -454,12 +480,11 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       // protects the sum from another as well (scaled as far as that one's bounds allow): such an
       // intruder needs no LP of its own, only a witness for the clean-up.
       const t = targets[ti]!;
-      const v = sumOf(m, t.atoms);
       const insiders = new Set(t.atoms.flatMap((a) => atoms[a]!.contributions.map((c) => c.company)));
       const queue: Intruder[] = ['others', ...insiders];
       const found: { y: Float64Array; cells: Set<number> }[] = [];
       const coveredBy = (intruder: Intruder) => {
-        const b = bounds(t, m, v, intruder);
+        const b = bounds(t, m, intruder);
         if (b === null) return new Set<number>();
         for (const f of found) {
           let along = 0;
@@ -521,7 +546,8 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
     // protect the smaller ones.
     const started = Date.now();
     const rank = (i: number) => (targets[i]!.cell === null ? 1 : 0);
-    const order = targets.map((_, i) => i).sort((a, b) => rank(a) - rank(b) || sumOf('value', targets[b]!.atoms) - sumOf('value', targets[a]!.atoms) || a - b);
+    const size = targets.map((t) => magnitudeOf(t, 'value'));
+    const order = targets.map((_, i) => i).sort((a, b) => rank(a) - rank(b) || size[b]! - size[a]! || a - b);
     for (const ti of order) for (const m of MEASURES) protectTarget(ti, m);
 
     // Clean-up: a secondary cell stays hidden only if some target cannot do without it.
