@@ -244,6 +244,7 @@ const REQUESTS: Record<string, Build> = {
   'POST /periods/:uuid/publish': async (_w, s, t) => ({ url: `/periods/${await disposable.period(t, s.market)}/publish` }),
   'POST /periods/:uuid/republish': async (_w, s, t) => ({ url: `/periods/${await disposable.period(t, s.market)}/republish` }),
   'POST /periods/:uuid/unpublish': async (_w, s, t) => ({ url: `/periods/${await disposable.period(t, s.market)}/unpublish` }),
+  'GET /periods/:uuid/publication-preview': (_w, s) => ({ url: `/periods/${s.period}/publication-preview` }),
   'GET /periods/:uuid/approval-list': (_w, s) => ({ url: `/periods/${s.period}/approval-list` }),
 
   'GET /reports': (_w, s) => ({ url: `/reports?period_uuid=${s.period}` }),

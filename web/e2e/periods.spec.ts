@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { AxeBuilder } from '@axe-core/playwright';
 import { ReportStatus } from '@mss/contracts/enums';
 import { apiAs, row, signIn } from './helpers.ts';
 import { VALID_ROWS, importFile, nordlysReport, openPeriodOfSweden, periodTitle, setReportStatus, xlsx } from './reporting-fixtures.ts';
@@ -58,6 +59,15 @@ test.describe('periods', () => {
     const confirm = page.getByRole('dialog');
     await expect(confirm).toContainText(new RegExp(`Only 0 of \\d+ reports of the period ${title} of Sweden are approved`));
     await expect(confirm.getByTestId('publish-missing')).toContainText('Waiting for approval (1): Nordlys Trading AB');
+    // What viewers would see, decided before confirming: nothing approved yet; and what publishing
+    // again would hide once the missing reports arrive (estimated from their companies' latest ones).
+    await expect(confirm.getByTestId('publication-preview')).toContainText('No approved report holds figures yet: viewers would see none.');
+    await expect(confirm.getByTestId('preview-later')).toContainText(
+      /Publishing again once the missing reports are approved would hide \d+ of \d+ cells \(estimated from the latest approved reports? of \d+ missing compan(y|ies)\)\./,
+    );
+    // The dialog meets WCAG 2.1 AA (axe-core).
+    const axe = await new AxeBuilder({ page }).include('[role=dialog]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     await confirm.getByRole('button', { name: 'Publish anyway' }).click();
     await expect(periodRow.getByRole('button', { name: 'Unpublish' })).toBeVisible();
     await expect(periodRow).not.toContainText('Figures changed since publication');
@@ -69,6 +79,9 @@ test.describe('periods', () => {
     await periodRow.getByRole('button', { name: 'Publish again' }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('changed since they were published');
+    await expect(dialog.getByTestId('publication-preview')).toContainText(/Viewers will see 0 of the period’s (\d+) cells; \1 are hidden as confidential\./);
+    // The other companies' reports are still missing: what publishing again after them would hide.
+    await expect(dialog.getByTestId('preview-later')).toContainText('estimated from the latest approved reports of 4 missing companies');
     await dialog.getByRole('button', { name: 'Publish again' }).click();
     await expect(periodRow).not.toContainText('Figures changed since publication');
     await expect(periodRow.getByRole('button', { name: 'Publish again' })).toHaveCount(0);

@@ -17,9 +17,69 @@ export const periodPublicationSchema = z.object({
   published_at: z.string(),
   primary_cells: z.number().int(),
   hidden_cells: z.number().int(),
+  /** Confidential sums that no pattern could protect, because an earlier publication of the period had already narrowed them (`publication-preview` says which). */
+  unprotectable: z.number().int(),
   changed: z.boolean(),
 });
 export type PeriodPublication = z.infer<typeof periodPublicationSchema>;
+
+export const PUBLISHED_DIMENSIONS = ['code', 'code_group', 'code_section', 'total'] as const;
+
+/**
+ * A confidential sum that no pattern of the publication protects, because an earlier publication
+ * of the period already showed figures that narrow it (hiding more now cannot undo that): a cell
+ * of this publication (`cell`), a cell confidential in an earlier one (`earlier`, `publication`
+ * its number), or the figures of the companies publication `publication` counts and publication
+ * `without` does not (`difference`). `name`: the code ("1001 Cars"), group or section; null for
+ * the total.
+ */
+export const unprotectableSchema = z.object({
+  kind: z.enum(['cell', 'earlier', 'difference']),
+  dimension: z.enum(PUBLISHED_DIMENSIONS),
+  key_id: z.number().int(),
+  name: z.string().nullable(),
+  publication: z.number().int(),
+  without: z.number().int().nullable(),
+});
+export type UnprotectableSum = z.infer<typeof unprotectableSchema>;
+
+/** What viewers would see of a publication: its cells and how many of them are hidden, by breakdown. */
+export const publicationPatternSchema = z.object({
+  cells: z.number().int(),
+  hidden: z.number().int(),
+  /** Hidden because they break the rules themselves; the rest of `hidden` protects them. */
+  primary: z.number().int(),
+  by_dimension: z.array(z.object({ dimension: z.enum(PUBLISHED_DIMENSIONS), cells: z.number().int(), hidden: z.number().int() })),
+  total_hidden: z.boolean(),
+  unprotectable: z.array(unprotectableSchema),
+});
+export type PublicationPattern = z.infer<typeof publicationPatternSchema>;
+
+/**
+ * What publishing (or publishing again) a period would show viewers, decided as publishing would
+ * but written nowhere (`GET /periods/{uuid}/publication-preview`, for those who manage the
+ * market's periods). `changed`: publishing now makes a new publication (false: viewers keep the
+ * latest, `now` is it). `later`: for a period whose reports are not all approved, what publishing
+ * again would show once the missing ones are, each simulated by its company's latest approved
+ * report of an earlier period of the market (`simulated`; `unknown`: missing companies with no
+ * such report, left out). `advice` is `wait` when that later publication would hide the total
+ * or more than half of the cells.
+ */
+export const publicationPreviewSchema = z.object({
+  number: z.number().int(),
+  changed: z.boolean(),
+  coverage: z.object({ approved: z.number().int(), expected: z.number().int() }),
+  now: publicationPatternSchema,
+  later: z
+    .object({
+      simulated: z.number().int(),
+      unknown: z.number().int(),
+      pattern: publicationPatternSchema,
+    })
+    .nullable(),
+  advice: z.enum(['wait']).nullable(),
+});
+export type PublicationPreview = z.infer<typeof publicationPreviewSchema>;
 
 /**
  * How complete a period is, for those who approve reports or manage periods in its market (null

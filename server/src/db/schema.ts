@@ -793,6 +793,8 @@ export const statisticsPublications = pgTable(
     hidden_cells: integer('hidden_cells').notNull(),
     /** Sums no pattern could protect any more (an earlier publication gave them away); 0 normally. */
     unprotectable: integer('unprotectable').notNull(),
+    /** Which sums those are (statistics.pattern.ts `Unprotectable`), to tell the administrator. */
+    unprotectable_cells: jsonb('unprotectable_cells').notNull().default([]),
     /** How long deciding the pattern took. */
     decided_ms: integer('decided_ms').notNull(),
   },

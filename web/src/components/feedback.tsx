@@ -1,5 +1,5 @@
 import { type ReactNode, useSyncExternalStore } from 'react';
-import { Button, Group, LoadingOverlay, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Box, Button, Group, LoadingOverlay, Stack, Text, ThemeIcon } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { translate } from '@mss/contracts/messages';
@@ -31,6 +31,7 @@ function messageModal(kind: 'error' | 'success', message: ReactNode, title?: Rea
         </Group>
       ),
       centered: true,
+      closeButtonProps: { 'aria-label': i18n.t('feedback.dismiss') },
       onClose: () => resolve(),
       children: (
         <Stack>
@@ -73,9 +74,12 @@ export const feedback = {
       modals.openConfirmModal({
         title: options.title ?? i18n.t('feedback.confirm_title'),
         centered: true,
-        children: <Text>{options.message}</Text>,
+        // A sentence in a paragraph; anything richer (lists, alerts) in a block of its own.
+        children: typeof options.message === 'string' ? <Text>{options.message}</Text> : <Box>{options.message}</Box>,
         labels: { confirm: options.confirmLabel ?? i18n.t('feedback.confirm'), cancel: options.cancelLabel ?? i18n.t('feedback.cancel') },
-        confirmProps: options.danger ? { color: 'red' } : undefined,
+        // red.9: white text on it has AA contrast (red.6 has 3.2:1).
+        confirmProps: options.danger ? { color: 'red.9' } : undefined,
+        closeButtonProps: { 'aria-label': i18n.t('feedback.dismiss') },
         onConfirm: () => resolve(true),
         onCancel: () => resolve(false),
         onClose: () => resolve(false),

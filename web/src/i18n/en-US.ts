@@ -201,6 +201,38 @@ export const uiEnUS = {
   'reporting.period.hidden_cells': '{{count}} confidential cells hidden',
   'reporting.period.hidden_cells_help':
     '{{primary}} cells have too few companies or one dominant company; {{secondary}} more are hidden so that no one can work them out from the others.',
+  'reporting.period.unprotectable_badge_one': '{{count}} figure not fully protected',
+  'reporting.period.unprotectable_badge_other': '{{count}} figures not fully protected',
+  'reporting.period.unprotectable_help':
+    'An earlier publication of this period had already shown figures that narrow these confidential figures; this publication hides what it can so that they are not worked out exactly.',
+  'reporting.period.preview_empty': 'No approved report holds figures yet: viewers would see none.',
+  'reporting.period.preview_now': 'Viewers will see {{shown}} of the period’s {{cells}} cells; {{hidden}} are hidden as confidential.',
+  'reporting.period.preview_unchanged':
+    'Nothing changed since publication {{number}}: viewers keep what it shows, {{hidden}} of the period’s {{cells}} cells hidden as confidential.',
+  'reporting.period.preview_code': 'Codes: {{hidden}} of {{cells}} hidden',
+  'reporting.period.preview_code_group': 'Code groups: {{hidden}} of {{cells}} hidden',
+  'reporting.period.preview_code_section': 'Code sections: {{hidden}} of {{cells}} hidden',
+  'reporting.period.preview_total_hidden': 'Total: hidden',
+  'reporting.period.preview_total_shown': 'Total: shown',
+  'reporting.period.preview_unprotectable_title_one': '{{count}} confidential figure cannot be fully protected',
+  'reporting.period.preview_unprotectable_title_other': '{{count}} confidential figures cannot be fully protected',
+  'reporting.period.preview_unprotectable':
+    'Earlier publications of this period showed figures that already narrow these. Hiding more cells now cannot undo that (any cell of this publication may be hidden already); they are still kept from being worked out exactly. Publish, or cancel.',
+  'reporting.period.unprotectable_cell': '{{name}}',
+  'reporting.period.total': 'Total',
+  'reporting.period.unprotectable_earlier': '{{name}}, confidential in publication {{publication}}',
+  'reporting.period.unprotectable_difference': '{{name}}: the figures of the companies publication {{publication}} counts and publication {{without}} does not',
+  'reporting.period.preview_later_title': 'When the missing reports arrive',
+  'reporting.period.preview_later_one':
+    'Publishing again once the missing reports are approved would hide {{hidden}} of {{cells}} cells (estimated from the latest approved report of {{count}} missing company).',
+  'reporting.period.preview_later_other':
+    'Publishing again once the missing reports are approved would hide {{hidden}} of {{cells}} cells (estimated from the latest approved reports of {{count}} missing companies).',
+  'reporting.period.preview_later_total': 'The total would be hidden too.',
+  'reporting.period.preview_later_unknown_one': '{{count}} missing company has no earlier approved report and is left out of this estimate.',
+  'reporting.period.preview_later_unknown_other': '{{count}} missing companies have no earlier approved report and are left out of this estimate.',
+  'reporting.period.preview_wait_title': 'Publishing now would blank this period later',
+  'reporting.period.preview_wait':
+    'A report that arrives after publication makes the difference between the two publications that company’s own figures, so most cells, or the total, would then have to be hidden. We recommend waiting until every report is approved.',
   'reporting.rows.title': 'Report rows',
   'reporting.rows.none': 'The report has no rows yet.',
   'reporting.rows.code': 'Code',
@@ -373,9 +405,11 @@ export const uiEnUS = {
   'admin.organization.setting.reminder_days': 'Reminder days',
   'admin.organization.setting.reminder_days_help': 'Days before a period deadline when reminders are suggested.',
   'admin.organization.setting.min_contributors': 'Minimum contributors',
-  'admin.organization.setting.min_contributors_help': 'A statistics cell with fewer contributing companies than this (a figure of 0 does not count) is confidential.',
+  'admin.organization.setting.min_contributors_help':
+    'A statistics cell with fewer contributing companies than this (a figure of 0 does not count) is confidential.',
   'admin.organization.setting.dominance_percentage': 'Dominance percentage',
-  'admin.organization.setting.dominance_percentage_help': 'A statistics cell whose largest contributor holds at least this percentage of it (figures counted by their size, returns too) is confidential.',
+  'admin.organization.setting.dominance_percentage_help':
+    'A statistics cell whose largest contributor holds at least this percentage of it (figures counted by their size, returns too) is confidential.',
   'admin.organization.setting.protection_percentage': 'Protection percentage',
   'admin.organization.setting.protection_percentage_help':
     'No one who holds every published figure can narrow a confidential cell to within this percentage of its true value.',
@@ -465,6 +499,7 @@ export const uiEnUS = {
   'feedback.success_title': 'Success',
   'feedback.confirm_title': 'Please confirm',
   'feedback.ok': 'OK',
+  'feedback.dismiss': 'Dismiss',
   'feedback.confirm': 'Confirm',
   'feedback.cancel': 'Cancel',
   'statistics.market_card': 'Statistics',

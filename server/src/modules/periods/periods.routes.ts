@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { dataOf } from '@mss/contracts/common';
-import { periodInputSchema, periodListQuerySchema, periodSchema } from '@mss/contracts/periods';
+import { periodInputSchema, periodListQuerySchema, periodSchema, publicationPreviewSchema } from '@mss/contracts/periods';
 import type { App, AppContext } from '../../context.ts';
-import { changePeriod, createPeriod, findPeriod, findPeriods } from './periods.service.ts';
+import { changePeriod, createPeriod, findPeriod, findPeriods, periodPublicationPreview } from './periods.service.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 import { uuidParams } from '../../lib/uuid.ts';
@@ -29,6 +29,20 @@ export function periodsRoutes(app: App, ctx: AppContext) {
     '/periods/:uuid',
     { schema: { tags, summary: 'One period', params: uuidParams, response: { 200: dataOf(periodSchema) } }, preValidation: signedIn },
     async (request) => ({ data: await findPeriod(ctx.db, principalOf(request), request.params.uuid) }),
+  );
+  app.get(
+    '/periods/:uuid/publication-preview',
+    {
+      schema: {
+        tags,
+        summary:
+          'What publishing the period now would show viewers (hidden cells by breakdown, sums no pattern can protect), and for a period not complete what publishing again would hide once the missing reports are approved; decided as publishing decides, written nowhere',
+        params: uuidParams,
+        response: { 200: dataOf(publicationPreviewSchema) },
+      },
+      preValidation: signedIn,
+    },
+    async (request) => ({ data: await periodPublicationPreview(ctx.db, principalOf(request), request.params.uuid) }),
   );
   app.post(
     '/periods',

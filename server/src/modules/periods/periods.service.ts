@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, isNull, notExists, or, sql } from 'drizzle-orm';
 import { canInMarket } from '@mss/contracts/abilities';
-import type { Period, PeriodCoverage, PeriodInput, PeriodPublication } from '@mss/contracts/periods';
+import type { Period, PeriodCoverage, PeriodInput, PeriodPublication, PublicationPreview } from '@mss/contracts/periods';
 import { ReportStatus } from '@mss/contracts/enums';
 import { sqlArray } from '../../db/sql-array.ts';
 import { countedCompany } from '../statistics/statistics.cells.ts';
@@ -9,6 +9,7 @@ import { companies, companyMarkets, markets, periods, reports } from '../../db/s
 import { AppError, forbidden, validationError } from '../../errors.ts';
 import { applyReportEvent } from '../reports/reports.workflow.ts';
 import { publicationStates, publishPeriod } from '../statistics/statistics.publications.ts';
+import { previewPublication } from '../statistics/statistics.preview.ts';
 import { type Principal } from '../../auth/principal.ts';
 import { marketsWhere } from '../../lib/scope.ts';
 import { ALL_PERIODS, PERIOD_READERS, type PeriodRow, findPeriodRow, periodViewIn, selectPeriods, visiblePeriods } from './periods.queries.ts';
@@ -114,6 +115,17 @@ export async function createPeriod(db: Db, principal: Principal, input: PeriodIn
 }
 
 export type PeriodAction = 'open' | 'close' | 'publish' | 'republish' | 'unpublish';
+
+/**
+ * What publishing (or publishing again) the period would show viewers, before the administrator
+ * confirms: for those who manage the market's periods, of a period that can be published.
+ */
+export async function periodPublicationPreview(db: Db, principal: Principal, uuid: string): Promise<PublicationPreview> {
+  const period = await findPeriodRow(db, principal, uuid);
+  assertManages(principal, period.market_id);
+  if (period.status === 'draft') throw new AppError('conflict', 'period.invalid_status_for_action', { status: period.status });
+  return previewPublication(db, period.id);
+}
 
 /**
  * Period state changes. Opening (from draft, or re-opening a closed period) creates an Ongoing

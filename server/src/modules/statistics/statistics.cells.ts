@@ -65,9 +65,11 @@ export interface LiveOptions {
   dimensions: readonly Dimension[];
   /**
    * `approved`: status 60 only (the stored cells); `all`: every report holding rows (provisional);
-   * `{ rowSetIds }`: exactly these reports' rows (a publication's counted reports).
+   * `{ rowSets }`: exactly these row sets, each counted as its company's in the (one) period: a
+   * publication's counted reports, or with a missing company's earlier report in its place (what a
+   * later publication would show, statistics.preview.ts).
    */
-  reports: 'approved' | 'all' | { rowSetIds: readonly number[] };
+  reports: 'approved' | 'all' | { rowSets: readonly { rowSetId: number; companyId: number }[] };
   /** Only this company's figures (its own cells). */
   companyId?: number;
 }
@@ -80,9 +82,25 @@ export interface LiveOptions {
 export function liveCells(options: LiveOptions): SQL {
   const ids = sqlArray(options.periodIds, 'int');
   const { reports } = options;
-  const status =
-    reports === 'approved' ? sql`and r.status = 60` : reports === 'all' ? sql`` : sql`and r.row_set_id = any(${sqlArray(reports.rowSetIds, 'int')})`;
   const company = options.companyId === undefined ? sql`` : sql`and r.company_id = ${options.companyId}`;
+  const rep =
+    typeof reports === 'object'
+      ? sql`select p.id as period_id, x.company_id, x.row_set_id, p.market_id, m.organization_id
+      from unnest(${sqlArray(
+        reports.rowSets.map((r) => r.rowSetId),
+        'int',
+      )}, ${sqlArray(
+        reports.rowSets.map((r) => r.companyId),
+        'int',
+      )}) as x(row_set_id, company_id)
+      join periods p on p.id = any(${ids}) join markets m on m.id = p.market_id`
+      : sql`select r.period_id, r.company_id, r.row_set_id, p.market_id, m.organization_id
+      from reports r
+      join periods p on p.id = r.period_id
+      join markets m on m.id = p.market_id
+      join companies co on co.id = r.company_id
+      where r.period_id = any(${ids}) and r.row_set_id is not null ${reports === 'approved' ? sql`and r.status = 60` : sql``} ${company}
+        and ${countedCompany(sql`co`, sql`p`)}`;
   const branches: SQL[] = [];
   for (const dimension of options.dimensions) {
     if (dimension === 'code') branches.push(sql`select period_id, company_id, 'code' as dimension, code_id as key_id, volume, value from rw`);
@@ -105,15 +123,7 @@ export function liveCells(options: LiveOptions): SQL {
       )`
     : sql``;
   return sql`
-    with rep as (
-      select r.period_id, r.company_id, r.row_set_id, p.market_id, m.organization_id
-      from reports r
-      join periods p on p.id = r.period_id
-      join markets m on m.id = p.market_id
-      join companies co on co.id = r.company_id
-      where r.period_id = any(${ids}) and r.row_set_id is not null ${status} ${company}
-        and ${countedCompany(sql`co`, sql`p`)}
-    ), rw as (
+    with rep as (${rep}), rw as (
       select rep.period_id, rep.company_id, rep.market_id, rep.organization_id, rr.code_id, rr.volume, rr.value
       from rep join report_rows rr on rr.row_set_id = rep.row_set_id
       where rr.volume is not null or rr.value is not null

@@ -47,7 +47,7 @@ async function attack(world: World) {
     });
     cells.forEach((c, i) => c.primary_confidential && expect(hidden[i], 'a primary cell is hidden').toBe(true));
     // A first publication has nothing given away before it: it protects everything.
-    if (published.length === 0) expect(unprotectable, 'a first publication protects every cell').toBe(0);
+    if (published.length === 0) expect(unprotectable, 'a first publication protects every cell').toEqual([]);
     published.push({ counted, cells, hidden });
   }
   for (let upTo = 1; upTo <= published.length; upTo++) {
@@ -311,6 +311,45 @@ describe('the pattern of a publication, attacked', () => {
       ],
     ]);
     expect(cellsOf(w, [0, 1, 2]).find((c) => c.dimension === 'code' && c.key_id === code(0))!.primary_confidential).toBe(true);
+    expect(await attack(w)).toEqual([]);
+  });
+
+  it('when an earlier publication showed a two-company cell (min 2) and one company drops out, then the pattern says which sums it cannot protect any more, and why', async () => {
+    // Publication 1 shows k1 = A's 60 + B's 100 (two companies suffice): each knows the other's.
+    // Publication 2 counts B alone: its k1 and what publication 1 adds to it (A's k1) are given away already.
+    const w = world(
+      [
+        [
+          [40, 526],
+          [60, null],
+        ],
+        [
+          [85, null],
+          [100, 0],
+        ],
+      ],
+      { minContributors: 2, dominance: 75, protection: 20, publications: [[0, 1], [1]] },
+    );
+    const first = cellsOf(w, [0, 1]);
+    const rows = w.figures.flatMap((row, c) =>
+      row.flatMap((f, k) =>
+        hasRow(f) ? [{ row_set_id: company(c), company_id: company(c), code_id: code(k), volume: text(f.volume), value: text(f.value) }] : [],
+      ),
+    );
+    const settings = { minContributors: 2, dominancePercentage: '75', protectionPercentage: '20' };
+    const one = await decidePattern({ rows, previous: [], counted: [company(0), company(1)], cells: first, settings });
+    expect(one.unprotectable).toEqual([]);
+    const two = await decidePattern({
+      rows,
+      previous: [{ rowSetIds: [company(0), company(1)], cells: first.map((c, i) => ({ ...c, hidden: one.hidden[i]! })) }],
+      counted: [company(1)],
+      cells: cellsOf(w, [1]),
+      settings,
+    });
+    expect(two.unprotectable).toEqual([
+      { kind: 'cell', dimension: 'code', key_id: code(1), publication: 2, without: null },
+      { kind: 'difference', dimension: 'code', key_id: code(1), publication: 1, without: 2 },
+    ]);
     expect(await attack(w)).toEqual([]);
   });
 });

@@ -75,7 +75,21 @@ function breaksRules(perCompany: Map<number, { volume: bigint; value: bigint }>,
   return false;
 }
 
-export async function decidePattern(input: PatternInput): Promise<{ hidden: boolean[]; unprotectable: number; secondary: number }> {
+/**
+ * A sum no pattern of the new publication protects (an earlier publication already narrowed it):
+ * a cell of the new publication (`publication` its number), a confidential cell of an earlier one,
+ * or the figures of the companies one publication counts and another does not (`without`).
+ * Publications are numbered from 1, the new one last.
+ */
+export interface Unprotectable {
+  kind: 'cell' | 'earlier' | 'difference';
+  dimension: CellDimension;
+  key_id: number;
+  publication: number;
+  without: number | null;
+}
+
+export async function decidePattern(input: PatternInput): Promise<{ hidden: boolean[]; unprotectable: Unprotectable[]; secondary: number }> {
   const { settings } = input;
   const publications: { rowSets: Set<number>; cells: readonly (PatternCell & { hidden?: boolean })[] }[] = [
     ...input.previous.map((p) => ({ rowSets: new Set(p.rowSetIds), cells: p.cells })),
@@ -127,12 +141,17 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
   }));
   const shown: Sum[] = [];
   const sensitive: Sum[] = [];
+  /** What each sum of `sensitive` is, to tell an administrator which could not be protected. */
+  const sensitiveOf: Unprotectable[] = [];
   input.previous.forEach((_, i) => {
     const p = publications[i]!;
     for (const cell of p.cells) {
       const sum = { atoms: atomsFor(codesOf(p, cell), inPub(i)) };
       if (!cell.hidden) shown.push(sum);
-      if (cell.primary_confidential) sensitive.push(sum);
+      if (cell.primary_confidential) {
+        sensitive.push(sum);
+        sensitiveOf.push({ kind: 'earlier', dimension: cell.dimension, key_id: cell.key_id, publication: i + 1, without: null });
+      }
     }
   });
   // What one publication adds to or takes from another, cell by cell: protected where it breaks the rules.
@@ -144,6 +163,7 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
       ];
       for (const [from, passes] of differences) {
         const p = publications[from]!;
+        const other = from === j ? i : j;
         for (const cell of p.cells) {
           const list = atomsFor(codesOf(p, cell), passes);
           const perCompany = new Map<number, { volume: bigint; value: bigint }>();
@@ -152,7 +172,10 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
               const sum = perCompany.get(company) ?? { volume: 0n, value: 0n };
               perCompany.set(company, { volume: sum.volume + f.volume, value: sum.value + f.value });
             }
-          if (breaksRules(perCompany, settings)) sensitive.push({ atoms: list });
+          if (breaksRules(perCompany, settings)) {
+            sensitive.push({ atoms: list });
+            sensitiveOf.push({ kind: 'difference', dimension: cell.dimension, key_id: cell.key_id, publication: from + 1, without: other + 1 });
+          }
         }
       }
     }
@@ -165,5 +188,11 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
     sensitive,
     protection,
   });
-  return { hidden: result.hidden, unprotectable: result.unprotectable.length, secondary: result.secondary };
+  const primaries = input.cells.filter((c) => c.primary_confidential);
+  const unprotectable = result.unprotectable.map((ti): Unprotectable =>
+    ti < primaries.length
+      ? { kind: 'cell', dimension: primaries[ti]!.dimension, key_id: primaries[ti]!.key_id, publication: n + 1, without: null }
+      : sensitiveOf[ti - primaries.length]!,
+  );
+  return { hidden: result.hidden, unprotectable, secondary: result.secondary };
 }

@@ -3,7 +3,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import { type Settings, settingsOf } from './statistics.access.ts';
 import { breaksRules, countedCompany, liveCells, lockPeriod, sectionOf } from './statistics.cells.ts';
-import type { CellDimension } from './statistics.pattern.ts';
+import type { CellDimension, Unprotectable } from './statistics.pattern.ts';
 import { decidePattern } from './statistics.pattern.ts';
 
 /*
@@ -31,7 +31,7 @@ import { decidePattern } from './statistics.pattern.ts';
 
 const PUBLISHED_DIMENSIONS: readonly CellDimension[] = ['code', 'code_group', 'code_section', 'total'];
 
-type CellRow = {
+export type CellRow = {
   dimension: CellDimension;
   key_id: number;
   volume: string | null;
@@ -43,12 +43,12 @@ type CellRow = {
   code_ids: number[] | null;
 };
 
-type Counted = {
+export type Counted = {
   company_id: number;
   row_set_id: number;
 };
 
-interface Previous {
+export interface Previous {
   id: number;
   number: number;
   company_ids: number[];
@@ -65,7 +65,7 @@ export type Publication = {
 };
 
 /** The approved reports of companies counted in the period (not disabled by its end), with rows. */
-async function countedReports(db: Executor, periodId: number): Promise<Counted[]> {
+export async function countedReports(db: Executor, periodId: number): Promise<Counted[]> {
   const rows = await db.execute<Counted>(sql`
     select r.company_id, r.row_set_id from reports r join periods p on p.id = r.period_id join companies co on co.id = r.company_id
     where r.period_id = ${periodId} and r.status = 60 and r.row_set_id is not null and ${countedCompany(sql`co`, sql`p`)}
@@ -74,10 +74,12 @@ async function countedReports(db: Executor, periodId: number): Promise<Counted[]
 }
 
 /** The cells a publication would show, over these reports, with the rules judged and the codes each group and section adds up. */
-async function cellsOver(db: Executor, periodId: number, rowSetIds: readonly number[], settings: Settings): Promise<CellRow[]> {
-  if (rowSetIds.length === 0) return [];
+async function cellsOver(db: Executor, periodId: number, counted: readonly Counted[], settings: Settings): Promise<CellRow[]> {
+  if (counted.length === 0) return [];
+  const rowSetIds = counted.map((c) => c.row_set_id);
+  const rowSets = counted.map((c) => ({ rowSetId: c.row_set_id, companyId: c.company_id }));
   const rows = await db.execute<CellRow>(sql`
-    with cells as (${liveCells({ periodIds: [periodId], dimensions: PUBLISHED_DIMENSIONS, reports: { rowSetIds } })}),
+    with cells as (${liveCells({ periodIds: [periodId], dimensions: PUBLISHED_DIMENSIONS, reports: { rowSets } })}),
     present as (
       select distinct rr.code_id, m.id as market_id, m.organization_id
       from report_rows rr join periods p on p.id = ${periodId} join markets m on m.id = p.market_id
@@ -98,7 +100,7 @@ async function cellsOver(db: Executor, periodId: number, rowSetIds: readonly num
   return rows.rows;
 }
 
-async function previousPublications(db: Executor, periodId: number): Promise<Previous[]> {
+export async function previousPublications(db: Executor, periodId: number): Promise<Previous[]> {
   const pubs = await db.execute<Omit<Previous, 'cells'>>(
     sql`select id, number, company_ids, row_set_ids from statistics_publications where period_id = ${periodId} order by number`,
   );
@@ -112,10 +114,10 @@ async function previousPublications(db: Executor, periodId: number): Promise<Pre
   return pubs.rows.map((p) => ({ ...p, cells: cells.rows.filter((c) => c.publication_id === p.id) }));
 }
 
-interface Decision {
+export interface Decision {
   cells: CellRow[];
   hidden: boolean[];
-  unprotectable: number;
+  unprotectable: Unprotectable[];
   ms: number;
 }
 
@@ -123,17 +125,18 @@ interface Decision {
  * Decides the pattern of a new publication of the period over these reports, given its earlier
  * publications and the rows of every report any of them counts.
  */
-async function decide(db: Executor, periodId: number, counted: readonly Counted[], previous: readonly Previous[], settings: Settings): Promise<Decision> {
+export async function decide(
+  db: Executor,
+  periodId: number,
+  counted: readonly Counted[],
+  previous: readonly Previous[],
+  settings: Settings,
+): Promise<Decision> {
   const started = Date.now();
-  const cells = await cellsOver(
-    db,
-    periodId,
-    counted.map((c) => c.row_set_id),
-    settings,
-  );
+  const cells = await cellsOver(db, periodId, counted, settings);
   // Nothing to protect: no cell breaks the rules, and no earlier publication to differ from.
   if (previous.length === 0 && !cells.some((c) => c.primary_confidential))
-    return { cells, hidden: cells.map(() => false), unprotectable: 0, ms: Date.now() - started };
+    return { cells, hidden: cells.map(() => false), unprotectable: [], ms: Date.now() - started };
   const companyOf = new Map<number, number>();
   for (const p of previous) p.row_set_ids.forEach((r, i) => companyOf.set(r, p.company_ids[i]!));
   for (const c of counted) companyOf.set(c.row_set_id, c.company_id);
@@ -198,7 +201,7 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
       const hidden = decision.hidden.filter(Boolean).length;
       const inserted = await tx.execute<{ id: number }>(sql`
         insert into statistics_publications (period_id, number, published_at, published_by, company_ids, row_set_ids, min_contributors,
-          dominance_percentage, protection_percentage, approved, expected, primary_cells, hidden_cells, unprotectable, decided_ms)
+          dominance_percentage, protection_percentage, approved, expected, primary_cells, hidden_cells, unprotectable, unprotectable_cells, decided_ms)
         values (${periodId}, ${number + 1},
           -- A period published before publications existed keeps the day it was published.
           ${options.mark ? sql`now()` : sql`(select coalesce(published_at, now()) from periods where id = ${periodId})`},
@@ -210,7 +213,8 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
             'int',
           )},
           ${settings.minContributors}, ${settings.dominancePercentage}::numeric, ${settings.protectionPercentage}::numeric,
-          ${coverage.approved}, ${coverage.expected}, ${primary}, ${hidden}, ${decision.unprotectable}, ${decision.ms})
+          ${coverage.approved}, ${coverage.expected}, ${primary}, ${hidden}, ${decision.unprotectable.length},
+          ${JSON.stringify(decision.unprotectable)}::jsonb, ${decision.ms})
         returning id`);
       const id = inserted.rows[0]!.id;
       const c = decision.cells;
@@ -267,7 +271,7 @@ async function publicationOf(db: Executor, id: number): Promise<Publication> {
 }
 
 /** Whether the figures publishing now would show differ from the latest publication's. */
-async function changedSince(db: Db, periodId: number, latest: Previous, counted: readonly Counted[], settings: Settings): Promise<boolean> {
+export async function changedSince(db: Db, periodId: number, latest: Previous, counted: readonly Counted[], settings: Settings): Promise<boolean> {
   if (latest.row_set_ids.join() !== counted.map((c) => c.row_set_id).join()) return true;
   const states = await publicationStates(db, [periodId], settings);
   return states.get(periodId)?.changed ?? true;
@@ -278,6 +282,7 @@ export interface PublicationState {
   published_at: string;
   primary_cells: number;
   hidden_cells: number;
+  unprotectable: number;
   /** The figures publishing now would show differ (a late approval, a company disabled, groups, sections or settings changed). */
   changed: boolean;
 }
@@ -294,6 +299,7 @@ export async function publicationStates(db: Db, periodIds: readonly number[], se
     published_at: string;
     primary_cells: number;
     hidden_cells: number;
+    unprotectable: number;
     min_contributors: number;
     dominance_percentage: string;
     protection_percentage: string;
@@ -301,7 +307,7 @@ export async function publicationStates(db: Db, periodIds: readonly number[], se
   }>(sql`
     select distinct on (s.period_id) s.id, s.period_id, m.organization_id, s.number,
       to_char(s.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as published_at, s.primary_cells,
-      s.hidden_cells, s.min_contributors, s.dominance_percentage::text as dominance_percentage, s.protection_percentage::text as protection_percentage,
+      s.hidden_cells, s.unprotectable, s.min_contributors, s.dominance_percentage::text as dominance_percentage, s.protection_percentage::text as protection_percentage,
       (select coalesce(array_agg(r.row_set_id order by r.row_set_id), '{}') from reports r join companies co on co.id = r.company_id
         where r.period_id = p.id and r.status = 60 and r.row_set_id is not null and ${countedCompany(sql`co`, sql`p`)})
         is distinct from (select coalesce(array_agg(x order by x), '{}') from unnest(s.row_set_ids) x) as reports_changed
@@ -345,6 +351,7 @@ export async function publicationStates(db: Db, periodIds: readonly number[], se
       published_at: r.published_at,
       primary_cells: r.primary_cells,
       hidden_cells: r.hidden_cells,
+      unprotectable: r.unprotectable,
       changed: r.reports_changed || changedCells.has(r.id) || !sameSettings(settings.get(r.organization_id)!, r),
     });
   }

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { canInMarket } from '@mss/contracts/abilities';
-import type { Period, PeriodCoverage } from '@mss/contracts/periods';
+import type { Period, PeriodCoverage, PublicationPreview } from '@mss/contracts/periods';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { feedback } from '../../components/feedback.tsx';
@@ -19,6 +19,7 @@ import { QueryState } from '../../components/query-state.tsx';
 import { formatDate } from '../../lib/dates.ts';
 import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 import { periodLength } from '../../lib/durations.ts';
+import { PublicationPreviewDetails } from './publication-preview.tsx';
 
 const FIELDS = ['market_id', 'title', 'starts_on', 'ends_on', 'deadline'] as const;
 
@@ -181,11 +182,31 @@ function PeriodTable({
   const act = async (period: Period, action: PeriodAction) => {
     const names = { title: period.title, market: period.market.international_name };
     const incomplete = action === 'publish' && period.coverage !== null && period.coverage.approved < period.coverage.expected;
+    const publishing = action === 'publish' || action === 'republish';
+    // What viewers would see, decided before the administrator confirms.
+    let preview: PublicationPreview | null = null;
+    if (publishing) {
+      try {
+        preview = await feedback.loading.during(periodChanges.previewPublication(period.uuid));
+      } catch (error) {
+        await feedback.errorOf(error);
+        return;
+      }
+    }
+    const intro =
+      action === 'publish' && period.coverage ? <PublishCoverage coverage={period.coverage} names={names} /> : t(`reporting.period.${action}_confirm`, names);
+    const warned = incomplete || preview?.advice === 'wait' || (preview?.now.unprotectable.length ?? 0) > 0;
     const ok = await feedback.confirm({
-      message:
-        action === 'publish' && period.coverage ? <PublishCoverage coverage={period.coverage} names={names} /> : t(`reporting.period.${action}_confirm`, names),
-      confirmLabel: t(incomplete ? 'reporting.period.publish_anyway' : `reporting.period.${action}`),
-      danger: action === 'close' || action === 'unpublish' || incomplete,
+      message: preview ? (
+        <Stack gap="sm">
+          {typeof intro === 'string' ? <Text>{intro}</Text> : intro}
+          <PublicationPreviewDetails preview={preview} />
+        </Stack>
+      ) : (
+        intro
+      ),
+      confirmLabel: t(warned && publishing ? 'reporting.period.publish_anyway' : `reporting.period.${action}`),
+      danger: action === 'close' || action === 'unpublish' || warned,
     });
     if (!ok) return;
     setBusy(period.uuid);
@@ -289,6 +310,13 @@ function PublishedCell({ period }: { period: Period }) {
           <Text size="xs" c="dimmed">
             {t('reporting.period.hidden_cells', { count: publication.hidden_cells })}
           </Text>
+        </Tooltip>
+      )}
+      {publication.unprotectable > 0 && (
+        <Tooltip label={t('reporting.period.unprotectable_help')} multiline w={280}>
+          <Badge color="orange" variant="light" size="sm">
+            {t('reporting.period.unprotectable_badge', { count: publication.unprotectable })}
+          </Badge>
         </Tooltip>
       )}
       {publication.changed && (

@@ -1,0 +1,1 @@
+ALTER TABLE "statistics_publications" ADD COLUMN "unprotectable_cells" jsonb DEFAULT '[]'::jsonb NOT NULL;
