@@ -204,13 +204,46 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
     )`;
   };
   const plan = planOf(input, live);
-  const ownPeriods = [...new Set(selections.filter((s) => s.role === 'p').map((s) => s.periodId))];
+  /*
+   * A company's own figures beside a cell: of a period read as published, its report as the
+   * publication counted it, over the codes each published cell holds (a group edited since still
+   * divides the company's figures over the codes it added up then: the share is of the cell shown);
+   * a company the publication does not count has none there. Of a period read as it stands (an
+   * approver's), its approved report over today's groups and sections.
+   */
+  const ownPeriods = [...new Set(selections.filter((s) => s.role === 'p' && s.publication === null).map((s) => s.periodId))];
+  const published = selections.some((s) => s.role === 'p' && s.publication !== null);
+  const none = sql`select null::int as bucket, null::text as dimension, null::int as key_id, null::numeric as volume, null::numeric as value where false`;
   const ownSource =
-    input.ownCompanyId !== undefined && ownPeriods.length
-      ? sql`select s.bucket, o.dimension, o.key_id, o.volume, o.value * coalesce(s.rate, 1) as value
+    input.ownCompanyId === undefined
+      ? none
+      : sql`${
+          ownPeriods.length
+            ? sql`select s.bucket, o.dimension, o.key_id, o.volume, o.value * coalesce(s.rate, 1) as value
           from all_sel s join (${liveCells({ periodIds: ownPeriods, dimensions: input.dimensions, reports: 'approved', companyId: input.ownCompanyId })}) o
-          on o.period_id = s.period_id where s.role = 'p'`
-      : sql`select null::int as bucket, null::text as dimension, null::int as key_id, null::numeric as volume, null::numeric as value where false`;
+          on o.period_id = s.period_id where s.role = 'p' and s.publication is null`
+            : none
+        }
+        ${
+          published
+            ? sql`union all
+          select s.bucket, m.dimension, m.key_id, sum(rr.volume), sum(rr.value) * coalesce(s.rate, 1)
+          from all_sel s
+          join statistics_publications sp on sp.id = s.publication
+          cross join lateral unnest(sp.row_set_ids, sp.company_ids) as x(row_set_id, company_id)
+          join report_rows rr on rr.row_set_id = x.row_set_id and (rr.volume is not null or rr.value is not null)
+          cross join lateral (
+            select 'code'::text as dimension, rr.code_id as key_id
+            union all
+            select pc.dimension, pc.key_id from statistics_publication_cells pc
+            where pc.publication_id = sp.id and pc.dimension in ('code_group', 'code_section') and rr.code_id = any(pc.code_ids)
+            union all
+            select 'total', 0
+          ) m
+          where s.role = 'p' and s.publication is not null and x.company_id = ${input.ownCompanyId} and m.dimension = any(${dims}) ${keyFilter}
+          group by s.bucket, s.rate, m.dimension, m.key_id`
+            : sql``
+        }`;
   // Over the buckets (a cluster's markets): the sums of the buckets' sums.
   const rollup = input.rollup
     ? sql.raw(`union all
