@@ -126,7 +126,11 @@ export function intruder(truth: Truth) {
     const v = parseDecimal(printed);
     facts.push(converted ? { terms: lin, lo: sub(v, HALF), hi: add(v, HALF), source } : { terms: lin, lo: v, hi: v, source });
   };
-  /** The true figures (the intruder knows the sign of every figure, so of every sum it is told a percentage of: see `ratio`). */
+  /**
+   * The true figures, for the sign of a sum the intruder is told a percentage of (`ratio`): it is
+   * given that sign, which is more than knowing each figure's (a sum of sales and returns has no
+   * sign that follows from its terms'); a stronger intruder can only find more.
+   */
   const truthOf = new Map(
     spec.rows.flatMap((r) => (['volume', 'value'] as const).map((m) => [unknownKey(r.market, r.period, r.company, r.code, m), parseDecimal(r[m])] as const)),
   );

@@ -795,6 +795,12 @@ export const statisticsPublications = pgTable(
     unprotectable: integer('unprotectable').notNull(),
     /** Which sums those are (statistics.pattern.ts `Unprotectable`), to tell the administrator. */
     unprotectable_cells: jsonb('unprotectable_cells').notNull().default([]),
+    /**
+     * The rules the pattern was decided by (statistics.publications.ts `PUBLICATION_RULES`): 1
+     * judged figures as if none were below zero; 2 judges magnitudes (returns, zeros). A
+     * publication by older rules counts as changed: publishing again protects it by today's.
+     */
+    rules: integer('rules').notNull().default(1),
     /** How long deciding the pattern took. */
     decided_ms: integer('decided_ms').notNull(),
   },

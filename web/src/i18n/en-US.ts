@@ -197,7 +197,8 @@ export const uiEnUS = {
   'reporting.period.republish_done': 'The period {{title}} is published again.',
   'reporting.period.unpublish_done': 'The period {{title}} is no longer published.',
   'reporting.period.changed': 'Figures changed since publication',
-  'reporting.period.changed_help': 'Viewers see the figures as they were published. Publish the period again to show the new ones.',
+  'reporting.period.changed_help':
+    'Viewers see the figures as they were published. Publish the period again to show the new ones (or to protect them by the current confidentiality rules).',
   'reporting.period.hidden_cells': '{{count}} confidential cells hidden',
   'reporting.period.hidden_cells_help':
     '{{primary}} cells have too few companies or one dominant company; {{secondary}} more are hidden so that no one can work them out from the others.',

@@ -93,7 +93,8 @@ export function liveCells(options: LiveOptions): SQL {
         reports.rowSets.map((r) => r.companyId),
         'int',
       )}) as x(row_set_id, company_id)
-      join periods p on p.id = any(${ids}) join markets m on m.id = p.market_id`
+      join periods p on p.id = any(${ids}) join markets m on m.id = p.market_id
+      ${options.companyId === undefined ? sql`` : sql`where x.company_id = ${options.companyId}`}`
       : sql`select r.period_id, r.company_id, r.row_set_id, p.market_id, m.organization_id
       from reports r
       join periods p on p.id = r.period_id

@@ -100,6 +100,16 @@ describe('publication preview', () => {
     expect(second.json().data.publication).toMatchObject({ number: 2, hidden_cells: again.now.hidden });
   });
 
+  it('when the latest publication was decided by older rules (before returns and zeros were protected), then it counts as changed and publishing again replaces it', async () => {
+    await t.db.execute(sql`update statistics_publications set rules = 1 where period_id = ${w.periodIds[w.key('SE', '2026-03')]!.id}`);
+    const period = (await t.app.inject({ url: `/api/v1/periods/${uuid}`, headers: w.headers.marketAdmin })).json().data;
+    expect(period.publication).toMatchObject({ number: 2, changed: true });
+    expect((await preview()).json().data).toMatchObject({ number: 3, changed: true });
+    const again = await t.app.inject({ method: 'POST', url: `/api/v1/periods/${uuid}/republish`, headers: w.headers.marketAdmin });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data.publication).toMatchObject({ number: 3, changed: false });
+  });
+
   it('when a viewer, a reporter or another organization asks, then it is refused; a draft has nothing to preview', async () => {
     expect((await preview(w.headers.viewer)).statusCode).toBe(403);
     expect((await preview(w.headers.reporters.A!)).statusCode).toBe(403);

@@ -125,8 +125,8 @@ export async function previewPublication(db: Db, periodId: number): Promise<Publ
       where r.period_id = ${periodId} and ${countedCompany(sql`co`, sql`p`)}`)
   ).rows[0]!;
   let later: PublicationPreview['later'] = null;
-  // A company the latest publication counted (its report was sent back since) is simulated by what it published.
-  const published = new Map(latest?.company_ids.map((c, i) => [c, latest.row_set_ids[i]!]) ?? []);
+  // A company an earlier publication counted (its report was sent back since) is simulated by what the latest of them published.
+  const published = new Map(previous.flatMap((p) => p.company_ids.map((c, i) => [c, p.row_set_ids[i]!] as const)));
   const simulated: Counted[] = missing.flatMap((m) => {
     const rowSet = published.get(m.company_id) ?? m.row_set_id;
     return rowSet === null ? [] : [{ company_id: m.company_id, row_set_id: rowSet }];

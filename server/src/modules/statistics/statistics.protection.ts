@@ -61,8 +61,13 @@ export interface ProtectionProblem {
   sensitive?: readonly Sum[];
   /** Required protection as a fraction (0.1: ±10 %). */
   protection: number;
-  /** Time spent at most on giving back secondary cells that turn out not to be needed (the pattern is safe either way); 300 ms by default, and never more than half the time the pattern took. */
-  cleanupMs?: number;
+  /**
+   * LPs solved at most in giving back secondary cells that turn out not to be needed (the pattern
+   * is safe either way): by default half as many as the pattern took, at least 10 and at most 30
+   * (about 300 ms on the largest markets). A count, not a time: the same problem always gives the
+   * same pattern, however busy the machine (the publication preview foretells it exactly).
+   */
+  cleanupLps?: number;
 }
 export interface ProtectionResult {
   /** Per cell: hidden in the pattern. */
@@ -84,6 +89,11 @@ const MARGIN = 1.01;
 const MOVED = 1e-9;
 /** What hiding a cell costs besides its share: a pattern with fewer cells is better too. */
 const PER_CELL = 0.02;
+/**
+ * Whether a sum of figures (four decimals at most) is 0, in floating point: below half the last
+ * decimal, plus the rounding its terms (`gross`: their absolute values added up) can leave.
+ */
+const isZero = (x: number, gross: number) => Math.abs(x) <= 0.5e-4 + gross * 1e-12;
 
 let runtime: Promise<Highs> | null = null;
 const loadHighs = () => (runtime ??= highsLoader());
@@ -144,15 +154,20 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
   for (const s of problem.sensitive ?? []) targets.push({ atoms: s.atoms, row: 0, cell: null });
   targets.forEach((t, i) => (t.row = J + K + i));
 
-  const atomValue = (m: Measure) => atoms.map((a) => a.contributions.reduce((sum, c) => sum + c[m], 0));
-  const values = { value: atomValue('value'), volume: atomValue('volume') };
-  const sumOf = (m: Measure, list: readonly number[]) => list.reduce((s, a) => s + values[m][a]!, 0);
+  /** Per atom and measure: its figures in absolute value, added up (what hiding it withholds). */
+  const atomGross = (m: Measure) => atoms.map((a) => a.contributions.reduce((sum, c) => sum + Math.abs(c[m]), 0));
+  const gross = { value: atomGross('value'), volume: atomGross('volume') };
+  const grossOf = (m: Measure, list: readonly number[]) => list.reduce((s, a) => s + gross[m][a]!, 0);
   /** Per atom and measure: each company's figure in it (summed, should a company hold it twice), zeros left out. */
   const byCompany = (m: Measure) =>
     atoms.map((atom) => {
       const out = new Map<number, number>();
-      for (const c of atom.contributions) out.set(c.company, (out.get(c.company) ?? 0) + c[m]);
-      for (const [company, x] of out) if (x === 0) out.delete(company);
+      const gross = new Map<number, number>();
+      for (const c of atom.contributions) {
+        out.set(c.company, (out.get(c.company) ?? 0) + c[m]);
+        gross.set(c.company, (gross.get(c.company) ?? 0) + Math.abs(c[m]));
+      }
+      for (const [company, x] of out) if (isZero(x, gross.get(company)!)) out.delete(company);
       return out;
     });
   const parts = { value: byCompany('value'), volume: byCompany('volume') };
@@ -187,29 +202,29 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       up: positives > 0 ? inf : Math.max(0, s.negative + Math.min(0, known)),
     };
   };
-  /** Per company: the atoms it has figures in. */
-  const holdings = new Map<number, number[]>();
-  atoms.forEach((atom, a) => {
-    for (const company of new Set(atom.contributions.map((c) => c.company))) {
-      const list = holdings.get(company);
-      if (list) list.push(a);
-      else holdings.set(company, [a]);
-    }
-  });
   /** A target's magnitude: each company's part of it in absolute value, added up (what its protection is measured on). */
   const owns = (t: Target, m: Measure) => {
     const own = new Map<number, number>();
-    for (const a of t.atoms) for (const [company, x] of parts[m][a]!) own.set(company, (own.get(company) ?? 0) + x);
+    const gross = new Map<number, number>();
+    for (const a of t.atoms)
+      for (const [company, x] of parts[m][a]!) {
+        own.set(company, (own.get(company) ?? 0) + x);
+        gross.set(company, (gross.get(company) ?? 0) + Math.abs(x));
+      }
     let magnitude = 0;
-    for (const x of own.values()) magnitude += Math.abs(x);
+    for (const [company, x] of own) {
+      // A company whose figures in the target cancel out (sales and returns) has no part of it.
+      if (isZero(x, gross.get(company)!)) own.set(company, 0);
+      else magnitude += Math.abs(x);
+    }
     return { own, magnitude };
   };
   const magnitudeOf = (t: Target, m: Measure) => owns(t, m).magnitude;
 
   // Cost of hiding a cell: its share of the market (both measures), plus PER_CELL.
-  const totals = { value: values.value.reduce((s, v) => s + Math.abs(v), 0) || 1, volume: values.volume.reduce((s, v) => s + Math.abs(v), 0) || 1 };
+  const totals = { value: gross.value.reduce((s, v) => s + v, 0) || 1, volume: gross.volume.reduce((s, v) => s + v, 0) || 1 };
   const inf = highs.infinity;
-  const cost = cells.map((c) => PER_CELL + (Math.abs(sumOf('value', c.atoms)) / totals.value + Math.abs(sumOf('volume', c.atoms)) / totals.volume) / 2);
+  const cost = cells.map((c) => PER_CELL + (grossOf('value', c.atoms) / totals.value + grossOf('volume', c.atoms) / totals.volume) / 2);
   const hidden = cells.map((c) => c.primary);
 
   // The LP: columns y (atoms), then a slack pair (up, down) per cell; rows: cells, shown sums, targets.
@@ -332,7 +347,7 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       return done(problem.protection * MARGIN);
     };
 
-    /** The last change `solve` found, in units of its target's value. */
+    /** The last change `solve` found, in units of its target's magnitude. */
     let lastChange: Float64Array | null = null;
     /** The last change found (by `solve` or `freePair`), as a direction over the atoms. */
     let lastDirection: Direction | null = null;
@@ -346,16 +361,24 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       const inside = new Set(t.atoms);
       for (const d of directions) {
         let along = 0;
-        let scale = Infinity;
-        for (let i = 0; i < d.atoms.length; i++) {
-          const a = d.atoms[i]!;
-          const c = Math.abs(d.coef[i]!);
-          if (inside.has(a)) along += d.coef[i]!;
-          scale = Math.min(scale, b.upper[a]! / c);
-        }
-        if (Math.abs(along) * scale >= b.shift) return d.cells!;
+        for (let i = 0; i < d.atoms.length; i++) if (inside.has(d.atoms[i]!)) along += d.coef[i]!;
+        if (fitsScaled(d.atoms, d.coef, along, b)) return d.cells!;
       }
       return null;
+    };
+    /**
+     * Whether a change (coefficients `coef` of `list`, moving the target by `along`) scaled to
+     * move it by the shift stays within the bounds. A move of the target that is rounding noise
+     * beside the change's own size is none: scaled up, it would take atoms the bounds allow to be
+     * infinite, and the components the change dropped as too small, far beyond anything found.
+     */
+    const fitsScaled = (list: ArrayLike<number>, coef: ArrayLike<number>, along: number, b: Bounds) => {
+      let largest = 0;
+      for (let i = 0; i < list.length; i++) largest = Math.max(largest, Math.abs(coef[i]!));
+      if (!(Math.abs(along) > largest * 1e-6)) return false;
+      const lambda = b.shift / Math.abs(along);
+      for (let i = 0; i < list.length; i++) if (lambda * Math.abs(coef[i]!) > b.upper[list[i]!]!) return false;
+      return true;
     };
     /**
      * Solves for target t in measure m against an intruder: the cells the cheapest change moves;
@@ -487,14 +510,19 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
         const b = bounds(t, m, intruder);
         if (b === null) return new Set<number>();
         for (const f of found) {
+          const moving: number[] = [];
+          for (let a = 0; a < A; a++) if (Math.abs(f.y[a]!) > MOVED) moving.push(a);
           let along = 0;
-          let scale = Infinity;
-          for (let a = 0; a < A; a++) {
-            const y = f.y[a]!;
-            if (Math.abs(y) > MOVED) scale = Math.min(scale, b.upper[a]! / Math.abs(y));
-          }
           for (const a of t.atoms) along += f.y[a]!;
-          if (Math.abs(along) * scale >= b.shift) return f.cells;
+          if (
+            fitsScaled(
+              moving,
+              moving.map((a) => f.y[a]!),
+              along,
+              b,
+            )
+          )
+            return f.cells;
         }
         return null;
       };
@@ -544,7 +572,6 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
     // The publication's own primary cells first, then what earlier publications ask for (whose
     // changes mostly reuse the cells hidden by then); largest first: a large cell's partners often
     // protect the smaller ones.
-    const started = Date.now();
     const rank = (i: number) => (targets[i]!.cell === null ? 1 : 0);
     const size = targets.map((t) => magnitudeOf(t, 'value'));
     const order = targets.map((_, i) => i).sort((a, b) => rank(a) - rank(b) || size[b]! - size[a]! || a - b);
@@ -552,19 +579,25 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
 
     // Clean-up: a secondary cell stays hidden only if some target cannot do without it.
     let released = 0;
-    // At most half as long as finding the pattern took, and 300 ms: it saves a few cells.
-    const deadline = Date.now() + Math.min(problem.cleanupMs ?? 300, (Date.now() - started) / 2);
+    // A budget of LPs (see `cleanupLps`): it saves a few cells.
+    const budget = lps + (problem.cleanupLps ?? Math.min(30, Math.max(10, Math.ceil(lps / 2))));
     const secondary = cells.map((_, j) => j).filter((j) => hidden[j] && !cells[j]!.primary && !isTargetCell(targets, j));
     secondary.sort((a, b) => cost[b]! - cost[a]! || a - b);
     for (const j of secondary) {
-      if (Date.now() > deadline) break;
+      if (lps >= budget) break;
       const using = witnesses.filter((w) => w.cells.has(j));
       // Shown: its slack pair may not move; the others' witnesses must do without it at no cost.
       model.changeColsBounds(pair(j), [0, 0], [0, 0]);
       const replaced: Set<number>[] = [];
       let ok = true;
       for (const w of using) {
-        const moved = (w.intruder === 'all' && w.mode === 'both' ? freePair(w.target, w.measure) : null) ?? solve(w.target, w.measure, w.intruder, w.mode);
+        const free = w.intruder === 'all' && w.mode === 'both' ? freePair(w.target, w.measure) : null;
+        // Out of LPs halfway through this cell's witnesses: it stays hidden.
+        if (free === null && lps >= budget) {
+          ok = false;
+          break;
+        }
+        const moved = free ?? solve(w.target, w.measure, w.intruder, w.mode);
         if (moved === null || [...moved].some((k) => !hidden[k] || k === j)) {
           ok = false;
           break;

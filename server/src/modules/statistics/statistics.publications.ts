@@ -31,6 +31,13 @@ import { decidePattern } from './statistics.pattern.ts';
 
 const PUBLISHED_DIMENSIONS: readonly CellDimension[] = ['code', 'code_group', 'code_section', 'total'];
 
+/**
+ * The rules a new publication's pattern is decided by: 2 judges magnitudes (figures below zero,
+ * zeros: docs/decisions.md "Disclosure control"). A publication by older rules counts as changed,
+ * so that the period list offers to publish it again.
+ */
+export const PUBLICATION_RULES = 2;
+
 export type CellRow = {
   dimension: CellDimension;
   key_id: number;
@@ -201,7 +208,7 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
       const hidden = decision.hidden.filter(Boolean).length;
       const inserted = await tx.execute<{ id: number }>(sql`
         insert into statistics_publications (period_id, number, published_at, published_by, company_ids, row_set_ids, min_contributors,
-          dominance_percentage, protection_percentage, approved, expected, primary_cells, hidden_cells, unprotectable, unprotectable_cells, decided_ms)
+          dominance_percentage, protection_percentage, approved, expected, primary_cells, hidden_cells, unprotectable, unprotectable_cells, rules, decided_ms)
         values (${periodId}, ${number + 1},
           -- A period published before publications existed keeps the day it was published.
           ${options.mark ? sql`now()` : sql`(select coalesce(published_at, now()) from periods where id = ${periodId})`},
@@ -214,7 +221,7 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
           )},
           ${settings.minContributors}, ${settings.dominancePercentage}::numeric, ${settings.protectionPercentage}::numeric,
           ${coverage.approved}, ${coverage.expected}, ${primary}, ${hidden}, ${decision.unprotectable.length},
-          ${JSON.stringify(decision.unprotectable)}::jsonb, ${decision.ms})
+          ${JSON.stringify(decision.unprotectable)}::jsonb, ${PUBLICATION_RULES}, ${decision.ms})
         returning id`);
       const id = inserted.rows[0]!.id;
       const c = decision.cells;
@@ -300,6 +307,7 @@ export async function publicationStates(db: Db, periodIds: readonly number[], se
     primary_cells: number;
     hidden_cells: number;
     unprotectable: number;
+    rules: number;
     min_contributors: number;
     dominance_percentage: string;
     protection_percentage: string;
@@ -307,7 +315,7 @@ export async function publicationStates(db: Db, periodIds: readonly number[], se
   }>(sql`
     select distinct on (s.period_id) s.id, s.period_id, m.organization_id, s.number,
       to_char(s.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as published_at, s.primary_cells,
-      s.hidden_cells, s.unprotectable, s.min_contributors, s.dominance_percentage::text as dominance_percentage, s.protection_percentage::text as protection_percentage,
+      s.hidden_cells, s.unprotectable, s.rules, s.min_contributors, s.dominance_percentage::text as dominance_percentage, s.protection_percentage::text as protection_percentage,
       (select coalesce(array_agg(r.row_set_id order by r.row_set_id), '{}') from reports r join companies co on co.id = r.company_id
         where r.period_id = p.id and r.status = 60 and r.row_set_id is not null and ${countedCompany(sql`co`, sql`p`)})
         is distinct from (select coalesce(array_agg(x order by x), '{}') from unnest(s.row_set_ids) x) as reports_changed
@@ -352,7 +360,7 @@ export async function publicationStates(db: Db, periodIds: readonly number[], se
       primary_cells: r.primary_cells,
       hidden_cells: r.hidden_cells,
       unprotectable: r.unprotectable,
-      changed: r.reports_changed || changedCells.has(r.id) || !sameSettings(settings.get(r.organization_id)!, r),
+      changed: r.reports_changed || changedCells.has(r.id) || !sameSettings(settings.get(r.organization_id)!, r) || r.rules < PUBLICATION_RULES,
     });
   }
   return out;

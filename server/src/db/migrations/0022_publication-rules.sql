@@ -1,0 +1,1 @@
+ALTER TABLE "statistics_publications" ADD COLUMN "rules" integer DEFAULT 1 NOT NULL;
