@@ -202,6 +202,8 @@ export const uiEnUS = {
   'reporting.period.hidden_cells': '{{count}} confidential cells hidden',
   'reporting.period.hidden_cells_help':
     '{{primary}} cells have too few companies or one dominant company; {{secondary}} more are hidden so that no one can work them out from the others.',
+  'reporting.period.unprotectable_done_one': '{{count}} confidential figure could not be fully protected: an earlier publication had narrowed it.',
+  'reporting.period.unprotectable_done_other': '{{count}} confidential figures could not be fully protected: an earlier publication had narrowed them.',
   'reporting.period.unprotectable_badge_one': '{{count}} figure not fully protected',
   'reporting.period.unprotectable_badge_other': '{{count}} figures not fully protected',
   'reporting.period.unprotectable_help':

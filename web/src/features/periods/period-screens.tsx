@@ -211,8 +211,14 @@ function PeriodTable({
     if (!ok) return;
     setBusy(period.uuid);
     try {
-      await feedback.loading.during(change.mutateAsync({ uuid: period.uuid, action }));
-      feedback.toast(t(`reporting.period.${action}_done`, { title: period.title }), { color: 'teal' });
+      const changed = await feedback.loading.during(change.mutateAsync({ uuid: period.uuid, action }));
+      const unprotectable = publishing ? (changed.publication?.unprotectable ?? 0) : 0;
+      feedback.toast(
+        unprotectable > 0
+          ? `${t(`reporting.period.${action}_done`, { title: period.title })} ${t('reporting.period.unprotectable_done', { count: unprotectable })}`
+          : t(`reporting.period.${action}_done`, { title: period.title }),
+        { color: unprotectable > 0 ? 'yellow' : 'teal' },
+      );
     } catch (error) {
       await feedback.errorOf(error);
     } finally {
