@@ -2,10 +2,9 @@ import { sql } from 'drizzle-orm';
 import { PUBLISHED_DIMENSIONS, type PublicationPattern, type PublicationPreview, type UnprotectableSum } from '@mss/contracts/periods';
 import type { Db } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
-import { settingsOf } from './statistics.access.ts';
 import { countedCompany } from './statistics.cells.ts';
 import type { CellDimension, Unprotectable } from './statistics.pattern.ts';
-import { changedSince, type Counted, countedReports, decide, type Previous, previousPublications } from './statistics.publications.ts';
+import { type Counted, coverageNow, decide, type Previous, publishingState } from './statistics.publications.ts';
 
 /*
  * What publishing a period would show viewers, before the administrator confirms (docs/decisions.md
@@ -82,15 +81,7 @@ async function missingReports(db: Db, periodId: number): Promise<{ company_id: n
 }
 
 export async function previewPublication(db: Db, periodId: number): Promise<PublicationPreview> {
-  const period = (
-    await db.execute<{ organization_id: number }>(sql`select m.organization_id from periods p join markets m on m.id = p.market_id where p.id = ${periodId}`)
-  ).rows[0];
-  if (!period) throw new Error(`No period ${periodId}`);
-  const settings = await settingsOf(db, period.organization_id);
-  const counted = await countedReports(db, periodId);
-  const previous = await previousPublications(db, periodId);
-  const latest = previous.at(-1);
-  const changed = !latest || (await changedSince(db, periodId, latest, counted, settings));
+  const { settings, counted, previous, latest, changed } = await publishingState(db, periodId);
 
   // Now: the new publication, or the latest when nothing changed.
   let first: Previous;
@@ -118,12 +109,7 @@ export async function previewPublication(db: Db, periodId: number): Promise<Publ
   }
 
   const missing = await missingReports(db, periodId);
-  const coverage = (
-    await db.execute<{ approved: number; expected: number }>(sql`
-      select (count(*) filter (where r.status = 60))::int as approved, count(*)::int as expected
-      from reports r join periods p on p.id = r.period_id join companies co on co.id = r.company_id
-      where r.period_id = ${periodId} and ${countedCompany(sql`co`, sql`p`)}`)
-  ).rows[0]!;
+  const coverage = await coverageNow(db, periodId);
   let later: PublicationPreview['later'] = null;
   // A company an earlier publication counted (its report was sent back since) is simulated by what the latest of them published.
   const published = new Map(previous.flatMap((p) => p.company_ids.map((c, i) => [c, p.row_set_ids[i]!] as const)));

@@ -38,7 +38,7 @@ const PUBLISHED_DIMENSIONS: readonly CellDimension[] = ['code', 'code_group', 'c
  */
 export const PUBLICATION_RULES = 2;
 
-export type CellRow = {
+type CellRow = {
   dimension: CellDimension;
   key_id: number;
   volume: string | null;
@@ -72,7 +72,7 @@ export type Publication = {
 };
 
 /** The approved reports of companies counted in the period (not disabled by its end), with rows. */
-export async function countedReports(db: Executor, periodId: number): Promise<Counted[]> {
+async function countedReports(db: Executor, periodId: number): Promise<Counted[]> {
   const rows = await db.execute<Counted>(sql`
     select r.company_id, r.row_set_id from reports r join periods p on p.id = r.period_id join companies co on co.id = r.company_id
     where r.period_id = ${periodId} and r.status = 60 and r.row_set_id is not null and ${countedCompany(sql`co`, sql`p`)}
@@ -107,7 +107,7 @@ async function cellsOver(db: Executor, periodId: number, counted: readonly Count
   return rows.rows;
 }
 
-export async function previousPublications(db: Executor, periodId: number): Promise<Previous[]> {
+async function previousPublications(db: Executor, periodId: number): Promise<Previous[]> {
   const pubs = await db.execute<Omit<Previous, 'cells'>>(
     sql`select id, number, company_ids, row_set_ids from statistics_publications where period_id = ${periodId} order by number`,
   );
@@ -177,15 +177,8 @@ const sameSettings = (a: Settings, b: { min_contributors: number; dominance_perc
  */
 export async function publishPeriod(db: Db, periodId: number, options: { actorId: number | null; mark: boolean }): Promise<Publication> {
   for (let attempt = 0; ; attempt++) {
-    const period = (
-      await db.execute<{ organization_id: number }>(sql`select m.organization_id from periods p join markets m on m.id = p.market_id where p.id = ${periodId}`)
-    ).rows[0];
-    if (!period) throw new Error(`No period ${periodId}`);
-    const settings = await settingsOf(db, period.organization_id);
-    const counted = await countedReports(db, periodId);
-    const previous = await previousPublications(db, periodId);
-    const latest = previous.at(-1);
-    if (latest && !(await changedSince(db, periodId, latest, counted, settings))) {
+    const { settings, counted, previous, latest, changed } = await publishingState(db, periodId);
+    if (latest && !changed) {
       if (options.mark) await markPublished(db, periodId);
       return publicationOf(db, latest.id);
     }
@@ -198,12 +191,7 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
       ).rows[0]!.n;
       // Someone approved or published meanwhile: decide again on what is there now.
       if (number !== (latest?.number ?? 0) || now.map((c) => c.row_set_id).join() !== counted.map((c) => c.row_set_id).join()) return null;
-      const coverage = (
-        await tx.execute<{ approved: number; expected: number }>(sql`
-          select (count(*) filter (where r.status = 60))::int as approved, count(*)::int as expected
-          from reports r join periods p on p.id = r.period_id join companies co on co.id = r.company_id
-          where r.period_id = ${periodId} and ${countedCompany(sql`co`, sql`p`)}`)
-      ).rows[0]!;
+      const coverage = await coverageNow(tx, periodId);
       const primary = decision.cells.filter((c) => c.primary_confidential).length;
       const hidden = decision.hidden.filter(Boolean).length;
       const inserted = await tx.execute<{ id: number }>(sql`
@@ -277,8 +265,35 @@ async function publicationOf(db: Executor, id: number): Promise<Publication> {
   return rows.rows[0]!;
 }
 
+/**
+ * What publishing the period now starts from: the organization's settings, the reports it would
+ * count, the period's earlier publications, and whether publishing would make a new one (nothing
+ * published yet, or something changed since the latest).
+ */
+export async function publishingState(db: Db, periodId: number) {
+  const period = (
+    await db.execute<{ organization_id: number }>(sql`select m.organization_id from periods p join markets m on m.id = p.market_id where p.id = ${periodId}`)
+  ).rows[0];
+  if (!period) throw new Error(`No period ${periodId}`);
+  const settings = await settingsOf(db, period.organization_id);
+  const counted = await countedReports(db, periodId);
+  const previous = await previousPublications(db, periodId);
+  const latest = previous.at(-1);
+  const changed = !latest || (await changedSince(db, periodId, latest, counted, settings));
+  return { settings, counted, previous, latest, changed };
+}
+
+/** A period's coverage as a publication records it: its reports of companies counted in it, and how many are approved. */
+export async function coverageNow(db: Executor, periodId: number): Promise<{ approved: number; expected: number }> {
+  const rows = await db.execute<{ approved: number; expected: number }>(sql`
+    select (count(*) filter (where r.status = 60))::int as approved, count(*)::int as expected
+    from reports r join periods p on p.id = r.period_id join companies co on co.id = r.company_id
+    where r.period_id = ${periodId} and ${countedCompany(sql`co`, sql`p`)}`);
+  return rows.rows[0]!;
+}
+
 /** Whether the figures publishing now would show differ from the latest publication's. */
-export async function changedSince(db: Db, periodId: number, latest: Previous, counted: readonly Counted[], settings: Settings): Promise<boolean> {
+async function changedSince(db: Db, periodId: number, latest: Previous, counted: readonly Counted[], settings: Settings): Promise<boolean> {
   if (latest.row_set_ids.join() !== counted.map((c) => c.row_set_id).join()) return true;
   const states = await publicationStates(db, [periodId], settings);
   return states.get(periodId)?.changed ?? true;
