@@ -240,7 +240,7 @@ describe('the pattern of a publication, attacked', () => {
     expect(await attack(w)).toEqual([]);
   });
 
-  it('when a removed company had sales (181) and returns, then publishing without it gives neither away', async () => {
+  it('when a removed company had sales (181) and returns, then publishing without it, and with it again, gives neither away', async () => {
     const w = world(
       [
         [
@@ -270,6 +270,7 @@ describe('the pattern of a publication, attacked', () => {
         publications: [
           [0, 1, 2, 3],
           [0, 1, 2],
+          [0, 1, 2, 3],
         ],
       },
     );
