@@ -430,11 +430,22 @@ describe.skipIf(!serverUrl)('several processes on one PostgreSQL behind nginx (i
         () => smtpTotal >= 100,
         () => `100 mails accepted (${smtpTotal})`,
       );
-      const sender = await one<{ claimed_by: string }>(
-        `select claimed_by from communication_deliveries where communication_id = $1 and status = 'sending' group by claimed_by order by count(*) desc limit 1`,
-        [communication.id],
+      // The process holding the most deliveries in flight. Between two of its batches none may be
+      // (one recorded, the next not claimed yet): wait for a moment when some are, not for time.
+      let sender: { claimed_by: string } | undefined;
+      await until(
+        async () =>
+          (sender = (
+            await q<{ claimed_by: string }>(
+              `select claimed_by from communication_deliveries where communication_id = $1 and status = 'sending' group by claimed_by order by count(*) desc limit 1`,
+              [communication.id],
+            )
+          )[0]) !== undefined,
+        () => 'a delivery in flight',
+        30_000,
+        5,
       );
-      const victim = processNamed(sender.claimed_by)!;
+      const victim = processNamed(sender!.claimed_by)!;
       expect(victim).toBeDefined();
       victim.child.kill('SIGKILL');
       await victim.exited;
