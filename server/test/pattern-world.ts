@@ -39,11 +39,15 @@ const figure = fc.oneof({ weight: 6, arbitrary: magnitude }, { weight: 1, arbitr
 const sales = fc.oneof({ weight: 12, arbitrary: figure }, { weight: 1, arbitrary: magnitude.map((n) => -n) });
 const returns = figure.map((n) => (n === null || n === 0 ? n : -n));
 
+/** Larger worlds on request (PATTERN_COMPANIES, PATTERN_CODES): slower, for a long run by hand. */
+const MAX_COMPANIES = Number(process.env.PATTERN_COMPANIES ?? 6);
+const MAX_CODES = Number(process.env.PATTERN_CODES ?? 7);
+
 export const worldArbitrary: fc.Arbitrary<World> = fc
   .record({
-    companies: fc.integer({ min: 2, max: 6 }),
-    codes: fc.integer({ min: 2, max: 7 }),
-    signs: fc.array(fc.constantFrom<1 | -1>(1, 1, 1, -1), { minLength: 7, maxLength: 7 }),
+    companies: fc.integer({ min: 2, max: MAX_COMPANIES }),
+    codes: fc.integer({ min: 2, max: MAX_CODES }),
+    signs: fc.array(fc.constantFrom<1 | -1>(1, 1, 1, -1), { minLength: MAX_CODES, maxLength: MAX_CODES }),
   })
   .chain(({ companies, codes, signs }) =>
     fc.record({

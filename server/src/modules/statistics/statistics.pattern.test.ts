@@ -12,7 +12,8 @@ import { breaks, type Cell, cellsOf, code, company, type Figures, hasRow, signOf
  * then every shown cell of every publication written as an equation and every confidential sum
  * (each publication's cells that break the rules, and what one publication adds to or takes from
  * another) attacked by an outsider and by each company, which knows its own figures. Seeded and
- * reproducible: PATTERN_SEED and PATTERN_RUNS override the seed and the number of worlds.
+ * reproducible: PATTERN_SEED and PATTERN_RUNS override the seed and the number of worlds,
+ * PATTERN_COMPANIES and PATTERN_CODES the largest world (6 companies, 7 codes by default).
  */
 
 const terms = (world: World, companies: readonly number[], codes: readonly number[], m: keyof Figures) => {
