@@ -123,3 +123,18 @@ export function breaks(world: World, companies: readonly number[], codes: readon
     return Math.max(...parts) * 100 >= world.dominance * total;
   });
 }
+
+/** The world's rows as the pattern reads them: each company's report is its own row set. */
+export const rowsOf = (world: World) =>
+  world.figures.flatMap((row, c) =>
+    row.flatMap((f, k) =>
+      hasRow(f) ? [{ row_set_id: company(c), company_id: company(c), code_id: code(k), volume: text(f.volume), value: text(f.value) }] : [],
+    ),
+  );
+
+/** The world's confidentiality settings as the pattern reads them. */
+export const settingsOf = (world: World) => ({
+  minContributors: world.minContributors,
+  dominancePercentage: String(world.dominance),
+  protectionPercentage: String(world.protection),
+});

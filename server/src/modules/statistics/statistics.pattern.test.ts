@@ -3,7 +3,20 @@ import fc from 'fast-check';
 import { audit, type Fact, type Target } from '../../../test/auditor/auditor.ts';
 import { rat } from '../../../test/auditor/rational.ts';
 import { decidePattern } from './statistics.pattern.ts';
-import { breaks, type Cell, cellsOf, code, company, type Figures, hasRow, signOf, text, type World, worldArbitrary } from '../../../test/pattern-world.ts';
+import {
+  breaks,
+  type Cell,
+  cellsOf,
+  code,
+  company,
+  type Figures,
+  hasRow,
+  rowsOf,
+  settingsOf,
+  signOf,
+  type World,
+  worldArbitrary,
+} from '../../../test/pattern-world.ts';
 
 /*
  * The pattern of a publication against an independent intruder (server/test/auditor): randomly
@@ -36,15 +49,11 @@ async function attack(world: World) {
   for (const counted of world.publications) {
     const cells = cellsOf(world, counted);
     const { hidden, unprotectable } = await decidePattern({
-      rows: world.figures.flatMap((row, c) =>
-        row.flatMap((f, k) =>
-          hasRow(f) ? [{ row_set_id: company(c), company_id: company(c), code_id: code(k), volume: text(f.volume), value: text(f.value) }] : [],
-        ),
-      ),
+      rows: rowsOf(world),
       previous: published.map((p) => ({ rowSetIds: p.counted.map(company), cells: p.cells.map((c, i) => ({ ...c, hidden: p.hidden[i]! })) })),
       counted: counted.map(company),
       cells,
-      settings: { minContributors: world.minContributors, dominancePercentage: String(world.dominance), protectionPercentage: String(world.protection) },
+      settings: settingsOf(world),
     });
     cells.forEach((c, i) => c.primary_confidential && expect(hidden[i], 'a primary cell is hidden').toBe(true));
     // A first publication has nothing given away before it: it protects everything.
@@ -333,12 +342,8 @@ describe('the pattern of a publication, attacked', () => {
       { minContributors: 2, dominance: 75, protection: 20, publications: [[0, 1], [1]] },
     );
     const first = cellsOf(w, [0, 1]);
-    const rows = w.figures.flatMap((row, c) =>
-      row.flatMap((f, k) =>
-        hasRow(f) ? [{ row_set_id: company(c), company_id: company(c), code_id: code(k), volume: text(f.volume), value: text(f.value) }] : [],
-      ),
-    );
-    const settings = { minContributors: 2, dominancePercentage: '75', protectionPercentage: '20' };
+    const rows = rowsOf(w);
+    const settings = settingsOf(w);
     const one = await decidePattern({ rows, previous: [], counted: [company(0), company(1)], cells: first, settings });
     expect(one.unprotectable).toEqual([]);
     const two = await decidePattern({
