@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { CellDimension, PatternCell } from '../src/modules/statistics/statistics.pattern.ts';
+import type { CellDimension, PatternCell, PatternEstimate, PatternRow } from '../src/modules/statistics/statistics.pattern.ts';
 
 /*
  * Random markets for the pattern tests (statistics.pattern.test.ts): companies' figures per code,
@@ -10,6 +10,11 @@ import type { CellDimension, PatternCell } from '../src/modules/statistics/stati
  * may hold a correction (one negative figure), rows hold zeros and empty values, and figures come
  * from a small set of round numbers often enough that a company holds exactly the dominance
  * share (85 of 100). Publications drop companies and count them again (a removed, re-added one).
+ *
+ * A world may have an earlier period (`source`) that estimates for missing reports are made from:
+ * a publication of this period that does not count an `estimated` company counts its estimate
+ * instead, per code its row in the source times the code's change (`ratios`). The source is
+ * published before this period, and may be published once more after it (a late report there).
  */
 
 /** A row's figures; null: the value is empty. */
@@ -26,6 +31,12 @@ export interface World {
   sections: number[][];
   /** The companies each publication counts, in order. */
   publications: number[][];
+  /** The earlier period the estimates are made from: its figures, its publications, and one more after this period's (`after`). */
+  source?: { figures: (Figures | null)[][]; publications: number[][]; after: number[] | null };
+  /** Companies estimated where a publication does not count them. */
+  estimated?: number[];
+  /** Per code, the change the estimates take (what the respondents sold now over then). */
+  ratios?: { volume: number; value: number }[];
 }
 
 const magnitude = fc.oneof(
@@ -72,8 +83,37 @@ export const worldArbitrary: fc.Arbitrary<World> = fc
     }),
   );
 
+/** A world with an earlier period, estimates made from it, and sometimes a late report there after this period is published. */
+const ratio = fc.constantFrom(0.5, 0.75, 1, 1.25, 2);
+export const estimatesWorldArbitrary: fc.Arbitrary<World> = worldArbitrary.chain((world) => {
+  const companies = world.figures.length;
+  const codes = world.figures[0]!.length;
+  const counted = fc.uniqueArray(fc.integer({ min: 0, max: companies - 1 }), { minLength: 1, maxLength: companies });
+  return fc
+    .record({
+      source: fc.record({
+        figures: fc.array(
+          fc.tuple(
+            ...(world.signs ?? []).map((sign) =>
+              fc.option(fc.record({ volume: sign < 0 ? returns : sales, value: sign < 0 ? returns : sales }), { nil: null, freq: 3 }),
+            ),
+          ),
+          { minLength: companies, maxLength: companies },
+        ),
+        publications: fc.array(counted, { minLength: 1, maxLength: 2 }),
+        after: fc.option(counted, { nil: null }),
+      }),
+      estimated: fc.uniqueArray(fc.integer({ min: 0, max: companies - 1 }), { minLength: 1, maxLength: companies }),
+      ratios: fc.array(fc.record({ volume: ratio, value: ratio }), { minLength: codes, maxLength: codes }),
+    })
+    .map((linked) => ({ ...world, ...linked }));
+});
+
 export const code = (k: number) => k + 1;
 export const company = (c: number) => c + 1;
+/** Row set ids: a report of this period is its company's number, an estimate 100 more, a report of the source 200 more. */
+export const estimateSet = (c: number) => 100 + company(c);
+export const sourceSet = (c: number) => 200 + company(c);
 /** A row with both values empty is no row (the import keeps none). */
 export const hasRow = (f: Figures | null): f is Figures => f !== null && (f.volume !== null || f.value !== null);
 /**
@@ -81,19 +121,44 @@ export const hasRow = (f: Figures | null): f is Figures => f !== null && (f.volu
  * nothing of a code is no secret in a small market; the protection assumes it known).
  */
 export const signOf = (n: number | null): 1 | -1 | 0 => (n === null || n === 0 ? 0 : n > 0 ? 1 : -1);
-export const text = (n: number | null) => (n === null ? null : `${n}.0000`);
+export const text = (n: number | null) => (n === null ? null : n.toFixed(4));
+
+/** Company c's estimate for code k: its row in the source times the code's change (null: no row to make it from). */
+export function estimateOf(world: World, c: number, k: number): Figures | null {
+  const f = world.source?.figures[c]![k] ?? null;
+  if (!hasRow(f)) return null;
+  const r = world.ratios![k]!;
+  return { volume: f.volume === null ? null : f.volume * r.volume, value: f.value === null ? null : f.value * r.value };
+}
+
+/** Who a publication counting `counted` holds figures of: the companies counted, and estimates for the estimated others. */
+export interface Member {
+  company: number;
+  estimate: boolean;
+}
+export const membersOf = (world: World, counted: readonly number[]): Member[] => [
+  ...counted.map((c) => ({ company: c, estimate: false })),
+  ...(world.estimated ?? []).filter((c) => !counted.includes(c)).map((c) => ({ company: c, estimate: true })),
+];
+export const figureOf = (world: World, m: Member, k: number): Figures | null =>
+  m.estimate ? estimateOf(world, m.company, k) : (world.figures[m.company]![k] ?? null);
+/** The row sets a publication counting `counted` counts: reports and estimates. */
+export const rowSetsOf = (world: World, counted: readonly number[]) =>
+  membersOf(world, counted).map((m) => (m.estimate ? estimateSet(m.company) : company(m.company)));
 
 export interface Cell extends PatternCell {
   codes: number[];
 }
 
-/** The cells a publication counting `counted` shows (those with rows), the rules judged here. */
+/** The cells a publication counting `counted` (and estimating the estimated others) shows (those with rows), the rules judged here. */
 export function cellsOf(world: World, counted: readonly number[]): Cell[] {
-  const present = [...new Set(counted.flatMap((c) => world.figures[c]!.flatMap((f, k) => (hasRow(f) ? [k] : []))))].sort((a, b) => a - b);
+  const members = membersOf(world, counted);
+  const codes = world.figures[0]!.length;
+  const present = Array.from({ length: codes }, (_, k) => k).filter((k) => members.some((m) => hasRow(figureOf(world, m, k))));
   const out: Cell[] = [];
   const add = (dimension: CellDimension, key: number, codes: number[], codeIds: number[] | null) => {
     if (codes.length === 0) return;
-    out.push({ dimension, key_id: key, code_ids: codeIds, codes, primary_confidential: breaks(world, counted, codes) });
+    out.push({ dimension, key_id: key, code_ids: codeIds, codes, primary_confidential: breaks(world, members, codes) });
   };
   for (const k of present) add('code', code(k), [k], null);
   world.groups.forEach((g, i) => {
@@ -114,9 +179,9 @@ export function cellsOf(world: World, counted: readonly number[]): Cell[] {
  * min contributors, or the largest in absolute value holds at least the dominance percentage of
  * their absolute values.
  */
-export function breaks(world: World, companies: readonly number[], codes: readonly number[]): boolean {
+export function breaks(world: World, members: readonly Member[], codes: readonly number[]): boolean {
   return (['volume', 'value'] as const).some((m) => {
-    const parts = companies.map((c) => Math.abs(codes.reduce((s, k) => s + (world.figures[c]![k]?.[m] ?? 0), 0))).filter((part) => part !== 0);
+    const parts = members.map((c) => Math.abs(codes.reduce((s, k) => s + (figureOf(world, c, k)?.[m] ?? 0), 0))).filter((part) => part !== 0);
     if (parts.length === 0) return false;
     if (parts.length < world.minContributors) return true;
     const total = parts.reduce((s, part) => s + part, 0);
@@ -124,12 +189,31 @@ export function breaks(world: World, companies: readonly number[], codes: readon
   });
 }
 
-/** The world's rows as the pattern reads them: each company's report is its own row set. */
-export const rowsOf = (world: World) =>
-  world.figures.flatMap((row, c) =>
-    row.flatMap((f, k) =>
-      hasRow(f) ? [{ row_set_id: company(c), company_id: company(c), code_id: code(k), volume: text(f.volume), value: text(f.value) }] : [],
-    ),
+/** The world's rows as the pattern reads them: each company's report is its own row set (`set`). */
+export const rowsOf = (world: World, figures = world.figures, set = company): PatternRow[] =>
+  figures.flatMap((row, c) =>
+    row.flatMap((f, k) => (hasRow(f) ? [{ row_set_id: set(c), company_id: company(c), code_id: code(k), volume: text(f.volume), value: text(f.value) }] : [])),
+  );
+
+/** The world's estimates as the pattern reads them, made from the source (`source`: its index among the periods). */
+export const estimatesOf = (world: World, source: number): PatternEstimate[] =>
+  (world.estimated ?? []).flatMap((c) =>
+    world.figures[0]!.flatMap((_, k) => {
+      const e = estimateOf(world, c, k);
+      return e
+        ? [
+            {
+              row_set_id: estimateSet(c),
+              company_id: company(c),
+              code_id: code(k),
+              volume: text(e.volume),
+              value: text(e.value),
+              source: { period: source, row_set_id: sourceSet(c) },
+              ratio: world.ratios![k]!,
+            },
+          ]
+        : [];
+    }),
   );
 
 /** The world's confidentiality settings as the pattern reads them. */

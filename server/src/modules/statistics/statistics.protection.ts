@@ -50,6 +50,12 @@ export interface Atom {
 export interface Sum {
   /** Atom indexes, each once. */
   atoms: readonly number[];
+  /**
+   * Each atom's coefficient in the sum, per measure (1 when left out). An estimate for a missing
+   * report is an earlier period's figure times the respondents' change: a publication that shows
+   * it holds that earlier atom times the change (statistics.pattern.ts).
+   */
+  coef?: { readonly volume: readonly number[]; readonly value: readonly number[] };
 }
 export interface ProtectionProblem {
   atoms: readonly Atom[];
@@ -98,8 +104,7 @@ const isZero = (x: number, gross: number) => Math.abs(x) <= 0.5e-4 + gross * 1e-
 let runtime: Promise<Highs> | null = null;
 const loadHighs = () => (runtime ??= highsLoader());
 
-interface Target {
-  atoms: readonly number[];
+interface Target extends Sum {
   /** Its row in the LP. */
   row: number;
   /** The cell it is, for a primary cell. */
@@ -109,12 +114,31 @@ interface Target {
 /** Who a change protects a target from: everyone at once, an outsider (null), or one company. */
 type Intruder = 'all' | 'others' | null | number;
 
-/** A change of some atoms: `coef[i]` of atom `atoms[i]`; `cells`: the cells it moves. */
+/**
+ * A change of some atoms: `coef[i]` of atom `atoms[i]`; `cells`: the cells it moves in `measure`.
+ * One that moves no atom a sum holds with a coefficient other than 1 (`linked` false) moves the
+ * same cells in both measures.
+ */
 interface Direction {
   atoms: readonly number[];
   coef: readonly number[];
   cells?: Set<number>;
+  measure?: Measure;
+  linked?: boolean;
 }
+
+/** A sum's coefficient of its i-th atom in measure m. */
+const weight = (s: Sum, m: Measure, i: number) => (s.coef ? s.coef[m][i]! : 1);
+/** A sum without the atoms `drop` says. */
+const without = (s: Sum, drop: (a: number) => boolean): Sum => {
+  const keep = s.atoms.map((a, i) => (drop(a) ? -1 : i)).filter((i) => i >= 0);
+  if (keep.length === s.atoms.length) return s;
+  const coef = s.coef;
+  return {
+    atoms: keep.map((i) => s.atoms[i]!),
+    ...(coef && { coef: { volume: keep.map((i) => coef.volume[i]!), value: keep.map((i) => coef.value[i]!) } }),
+  };
+};
 
 /** How a change moves its target: both ways at once, one way, or just at all (see `solve`). */
 type Mode = 'both' | 'up' | 'down' | 'least';
@@ -138,26 +162,32 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
   // out) cannot move at all: it is fixed, and a sum left with no atom says nothing more. Usually
   // most of them: a code's old cell holds only the atom of the companies counted both times.
   const fixed = new Uint8Array(A);
-  let kept = shown.map((s) => s.atoms);
+  let kept: readonly Sum[] = shown;
   for (let changed = true; changed;) {
     changed = false;
-    kept = kept.map((list) => list.filter((a) => !fixed[a])).filter((list) => list.length > 0);
-    for (const list of kept)
-      if (list.length === 1) {
-        fixed[list[0]!] = 1;
+    kept = kept.map((sum) => without(sum, (a) => fixed[a] === 1)).filter((sum) => sum.atoms.length > 0);
+    for (const sum of kept)
+      if (sum.atoms.length === 1 && MEASURES.every((m) => weight(sum, m, 0) !== 0)) {
+        fixed[sum.atoms[0]!] = 1;
         changed = true;
       }
   }
+  /** Atoms some sum holds with a coefficient other than 1 (an estimate's source): no free pair moves them. */
+  const linked = new Uint8Array(A);
+  for (const sum of [...cells, ...shown, ...(problem.sensitive ?? [])])
+    if (sum.coef) sum.atoms.forEach((a, i) => MEASURES.some((m) => weight(sum, m, i) !== 1) && (linked[a] = 1));
   const K = kept.length;
   const targets: Target[] = [];
-  cells.forEach((c, j) => c.primary && targets.push({ atoms: c.atoms, row: 0, cell: j }));
-  for (const s of problem.sensitive ?? []) targets.push({ atoms: s.atoms, row: 0, cell: null });
+  cells.forEach((c, j) => c.primary && targets.push({ atoms: c.atoms, ...(c.coef && { coef: c.coef }), row: 0, cell: j }));
+  for (const s of problem.sensitive ?? []) targets.push({ atoms: s.atoms, ...(s.coef && { coef: s.coef }), row: 0, cell: null });
   targets.forEach((t, i) => (t.row = J + K + i));
 
   /** Per atom and measure: its figures in absolute value, added up (what hiding it withholds). */
   const atomGross = (m: Measure) => atoms.map((a) => a.contributions.reduce((sum, c) => sum + Math.abs(c[m]), 0));
   const gross = { value: atomGross('value'), volume: atomGross('volume') };
-  const grossOf = (m: Measure, list: readonly number[]) => list.reduce((s, a) => s + gross[m][a]!, 0);
+  const grossOf = (m: Measure, sum: Sum) => sum.atoms.reduce((s, a, i) => s + Math.abs(weight(sum, m, i)) * gross[m][a]!, 0);
+  /** How much a change y of the atoms moves a sum in measure m. */
+  const moves = (sum: Sum, m: Measure, y: ArrayLike<number>) => sum.atoms.reduce((s, a, i) => s + weight(sum, m, i) * y[a]!, 0);
   /** Per atom and measure: each company's figure in it (summed, should a company hold it twice), zeros left out. */
   const byCompany = (m: Measure) =>
     atoms.map((atom) => {
@@ -206,11 +236,13 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
   const owns = (t: Target, m: Measure) => {
     const own = new Map<number, number>();
     const gross = new Map<number, number>();
-    for (const a of t.atoms)
+    t.atoms.forEach((a, i) => {
+      const w = weight(t, m, i);
       for (const [company, x] of parts[m][a]!) {
-        own.set(company, (own.get(company) ?? 0) + x);
-        gross.set(company, (gross.get(company) ?? 0) + Math.abs(x));
+        own.set(company, (own.get(company) ?? 0) + w * x);
+        gross.set(company, (gross.get(company) ?? 0) + Math.abs(w * x));
       }
+    });
     let magnitude = 0;
     for (const [company, x] of own) {
       // A company whose figures in the target cancel out (sales and returns) has no part of it.
@@ -224,29 +256,33 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
   // Cost of hiding a cell: its share of the market (both measures), plus PER_CELL.
   const totals = { value: gross.value.reduce((s, v) => s + v, 0) || 1, volume: gross.volume.reduce((s, v) => s + v, 0) || 1 };
   const inf = highs.infinity;
-  const cost = cells.map((c) => PER_CELL + (grossOf('value', c.atoms) / totals.value + grossOf('volume', c.atoms) / totals.volume) / 2);
+  const cost = cells.map((c) => PER_CELL + (grossOf('value', c) / totals.value + grossOf('volume', c) / totals.volume) / 2);
   const hidden = cells.map((c) => c.primary);
 
-  // The LP: columns y (atoms), then a slack pair (up, down) per cell; rows: cells, shown sums, targets.
+  // The LP, one per measure (an estimate's coefficients differ between them): columns y (atoms),
+  // then a slack pair (up, down) per cell; rows: cells, shown sums, targets.
   const numCols = A + 2 * J;
   const numRows = J + K + targets.length;
-  const starts: number[] = [0];
-  const indices: number[] = [];
-  const coefficients: number[] = [];
-  const addRow = (list: readonly number[], slack: number | null) => {
-    for (const a of list) {
-      indices.push(a);
-      coefficients.push(1);
-    }
-    if (slack !== null) {
-      indices.push(A + 2 * slack, A + 2 * slack + 1);
-      coefficients.push(-1, 1);
-    }
-    starts.push(indices.length);
+  const matrixOf = (m: Measure) => {
+    const starts: number[] = [0];
+    const indices: number[] = [];
+    const values: number[] = [];
+    const addRow = (sum: Sum, slack: number | null) => {
+      sum.atoms.forEach((a, i) => {
+        indices.push(a);
+        values.push(weight(sum, m, i));
+      });
+      if (slack !== null) {
+        indices.push(A + 2 * slack, A + 2 * slack + 1);
+        values.push(-1, 1);
+      }
+      starts.push(indices.length);
+    };
+    cells.forEach((c, j) => addRow(c, j));
+    kept.forEach((sum) => addRow(sum, null));
+    targets.forEach((t) => addRow(t, null));
+    return { format: 'csr' as const, numRows, numCols, starts, indices, values };
   };
-  cells.forEach((c, j) => addRow(c.atoms, j));
-  kept.forEach((list) => addRow(list, null));
-  targets.forEach((t) => addRow(t.atoms, null));
   const colCost = new Float64Array(numCols);
   const colUpper = new Float64Array(numCols).fill(inf);
   cells.forEach((_, j) => {
@@ -262,27 +298,33 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
     rowUpper[r] = inf;
   }
 
-  const model: Model = highs.createModel();
+  // One model serves both measures unless some sum has coefficients.
+  const twoModels = [...cells, ...shown, ...(problem.sensitive ?? [])].some((sum) => sum.coef);
+  const first: Model = highs.createModel();
+  const models: Record<Measure, Model> = { value: first, volume: twoModels ? highs.createModel() : first };
+  const distinct = twoModels ? [models.value, models.volume] : [first];
   let lps = 0;
   const unprotectable: number[] = [];
   const witnesses: Witness[] = [];
   try {
-    model.options.set({ output_flag: false, presolve: 'off' });
-    model.passModel({
-      numCols,
-      numRows,
-      colCost,
-      colLower: new Float64Array(numCols),
-      colUpper,
-      rowLower,
-      rowUpper,
-      matrix: { format: 'csr', numRows, numCols, starts, indices, values: coefficients },
-    });
+    for (const m of twoModels ? MEASURES : (['value'] as const)) {
+      models[m].options.set({ output_flag: false, presolve: 'off' });
+      models[m].passModel({
+        numCols,
+        numRows,
+        colCost,
+        colLower: new Float64Array(numCols),
+        colUpper,
+        rowLower,
+        rowUpper,
+        matrix: matrixOf(m),
+      });
+    }
     const pair = (j: number) => ({ kind: 'range' as const, from: A + 2 * j, to: A + 2 * j + 1 });
     const hide = (j: number) => {
       if (hidden[j]) return;
       hidden[j] = true;
-      model.changeColsCost(pair(j), [0, 0]);
+      for (const model of distinct) model.changeColsCost(pair(j), [0, 0]);
     };
 
     /**
@@ -358,10 +400,13 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       const t = targets[ti]!;
       if (!(magnitudeOf(t, m) > 0)) return new Set();
       const b = bounds(t, m, 'all')!;
-      const inside = new Set(t.atoms);
+      const y = new Float64Array(A);
       for (const d of directions) {
-        let along = 0;
-        for (let i = 0; i < d.atoms.length; i++) if (inside.has(d.atoms[i]!)) along += d.coef[i]!;
+        // A change with coefficients found for the other measure may move other cells in this one.
+        if (d.linked && d.measure !== m) continue;
+        d.atoms.forEach((a, i) => (y[a] = d.coef[i]!));
+        const along = moves(t, m, y);
+        d.atoms.forEach((a) => (y[a] = 0));
         if (fitsScaled(d.atoms, d.coef, along, b)) return d.cells!;
       }
       return null;
@@ -393,6 +438,7 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       const b = bounds(t, m, intruder);
       if (b === null) return new Set();
       const oneWay = mode === 'up' || mode === 'down';
+      const model = models[m];
       model.changeColsBounds(
         { kind: 'range', from: 0, to: A - 1 },
         (oneWay ? b.down : b.upper).map((d) => -d),
@@ -409,12 +455,10 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       lastChange = y.slice(0, A);
       const moving: number[] = [];
       for (let a = 0; a < A; a++) if (Math.abs(y[a]!) > MOVED) moving.push(a);
-      lastDirection = { atoms: moving, coef: moving.map((a) => y[a]!) };
+      lastDirection = { atoms: moving, coef: moving.map((a) => y[a]!), measure: m, linked: moving.some((a) => linked[a]) };
       const moved = new Set<number>();
       cells.forEach((c, j) => {
-        let change = 0;
-        for (const a of c.atoms) change += y[a]!;
-        if (Math.abs(change) > MOVED) moved.add(j);
+        if (Math.abs(moves(c, m, y)) > MOVED) moved.add(j);
       });
       return moved;
     };
@@ -460,11 +504,11 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
         return c === 0;
       };
       for (const a of t.atoms) {
-        if (b.upper[a]! < need) continue;
+        if (b.upper[a]! < need || linked[a]) continue;
         if (shownOfAtom[a]!.length === 0 && consider(cellsOfAtom[a]!, [a, null])) break;
         let done = false;
         for (let j = 0; j < A && !done; j++) {
-          if (inside.has(j) || b.upper[j]! < need) continue;
+          if (inside.has(j) || b.upper[j]! < need || linked[j]) continue;
           if (eitherOf(shownOfAtom[a]!, shownOfAtom[j]!).length) continue;
           done = consider(eitherOf(cellsOfAtom[a]!, cellsOfAtom[j]!), [a, j]);
         }
@@ -512,8 +556,7 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
         for (const f of found) {
           const moving: number[] = [];
           for (let a = 0; a < A; a++) if (Math.abs(f.y[a]!) > MOVED) moving.push(a);
-          let along = 0;
-          for (const a of t.atoms) along += f.y[a]!;
+          const along = moves(t, m, f.y);
           if (
             fitsScaled(
               moving,
@@ -587,7 +630,7 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
       if (lps >= budget) break;
       const using = witnesses.filter((w) => w.cells.has(j));
       // Shown: its slack pair may not move; the others' witnesses must do without it at no cost.
-      model.changeColsBounds(pair(j), [0, 0], [0, 0]);
+      for (const model of distinct) model.changeColsBounds(pair(j), [0, 0], [0, 0]);
       const replaced: Set<number>[] = [];
       let ok = true;
       for (const w of using) {
@@ -609,14 +652,14 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
         using.forEach((w, i) => (w.cells = replaced[i]!));
         released++;
       } else {
-        model.changeColsBounds(pair(j), [0, 0], [inf, inf]);
+        for (const model of distinct) model.changeColsBounds(pair(j), [0, 0], [inf, inf]);
       }
     }
 
     const primary = cells.filter((c) => c.primary).length;
     return { hidden, primary, secondary: hidden.filter(Boolean).length - primary, unprotectable, released, lps };
   } finally {
-    model.dispose();
+    for (const model of distinct) model.dispose();
   }
 }
 
