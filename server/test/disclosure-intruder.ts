@@ -32,7 +32,23 @@ export interface Truth {
   counted: Map<string, string[]>;
   /** "market/period/company" of the reports approved now (a member's own figures in the market answers count these). */
   approved: Set<string>;
+  /**
+   * "market/period" → the estimates for missing reports its current publication counts: per code
+   * the company's row of the source period times the change, rounded to four decimals (the
+   * intruder knows how estimates are made, and the change can be read off the published cells).
+   */
+  estimates?: Map<string, Estimate[]>;
+  /** The true figure of every estimate any publication counted (`estimateKey`): unknowns to the intruder, tied to their source rows. */
+  estimated?: Map<string, Rational>;
 }
+export interface Estimate {
+  company: string;
+  source: string;
+  ratio: Map<string, { volume: Rational; value: Rational }>;
+}
+/** An estimate's figure, an unknown of its own (it is its source row times the change, rounded). */
+export const estimateKey = (market: string, period: string, company: string, code: string, measure: Measure) =>
+  `estimate|${market}|${period}|${company}|${code}|${measure}`;
 
 const HALF = rat(5, 100000); // half of the last of four decimals
 const PCT_HALF = rat(5, 100); // half of the last of one decimal
@@ -85,6 +101,8 @@ export function intruder(truth: Truth) {
     for (const r of spec.rows)
       if (r.market === market && r.period === period && counted.includes(r.company) && codes.has(r.code))
         out.set(unknownKey(market, period, r.company, r.code, measure), rate ?? rat(1));
+    for (const e of truth.estimates?.get(`${market}/${period}`) ?? [])
+      for (const code of e.ratio.keys()) if (codes.has(code)) out.set(estimateKey(market, period, e.company, code, measure), rate ?? rat(1));
     return out;
   };
   /** One company's own figures in a cell; `approvedOnly`: only when its report is approved (the market answers' own figures). */
@@ -120,6 +138,22 @@ export function intruder(truth: Truth) {
   };
 
   const facts: Fact[] = [];
+  // How estimates are made: each is its source row times the change, rounded to four decimals.
+  for (const [key, list] of truth.estimates ?? [])
+    for (const e of list) {
+      const [market, period] = key.split('/') as [string, string];
+      for (const [code, ratio] of e.ratio)
+        for (const m of ['volume', 'value'] as const)
+          facts.push({
+            terms: new Map([
+              [estimateKey(market, period, e.company, code, m), rat(1)],
+              [unknownKey(market, e.source, e.company, code, m), mul(ratio[m], rat(-1))],
+            ]),
+            lo: mul(HALF, rat(-1)),
+            hi: HALF,
+            source: `estimate of ${e.company} ${market} ${period} ${code} ${m}`,
+          });
+    }
   /** A figure as printed: exact, or (converted and rounded to four decimals) within half a unit of its last digit. */
   const figure = (lin: Lin, printed: string | null | undefined, converted: boolean, source: string) => {
     if (printed === null || printed === undefined || lin.size === 0) return;

@@ -11,7 +11,7 @@ import { createOrganization, createUser, signIn, type TestApp, XHR } from './hel
  */
 
 export interface DisclosureSpec {
-  settings?: { min_contributors?: number; dominance_percentage?: number; protection_percentage?: number };
+  settings?: { min_contributors?: number; dominance_percentage?: number; protection_percentage?: number; estimate_missing_reports?: number };
   markets: { iso: string; currency: 'SEK' | 'EUR' }[];
   codes: string[];
   groups: { title: string; codes: string[] }[];

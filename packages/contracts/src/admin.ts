@@ -77,6 +77,13 @@ export const ORGANIZATION_SETTINGS = {
    * confidential cell to within this percentage of its true value (docs/decisions.md "Disclosure control").
    */
   protection_percentage: { kind: 'number', default: 10 },
+  /**
+   * Statistics: 1 publishes a period that is not complete with estimates for the missing reports
+   * (each company's last published report times the change of the companies that reported in both
+   * periods), marked as estimated and replaced when the report comes (docs/decisions.md "Estimates
+   * for missing reports"); 0 leaves them out.
+   */
+  estimate_missing_reports: { kind: 'switch', default: 0 },
 } as const;
 export type OrganizationSettingKey = keyof typeof ORGANIZATION_SETTINGS;
 

@@ -109,7 +109,10 @@ export type StatisticsKey = z.infer<typeof statisticsKeySchema>;
  * last year. `*_share_pct`: share of the breakdown's total. `contributors`: companies whose figures
  * the cell holds (null when confidential). `own_*`: only for reporter and company users, their
  * company's figures and share (their own figures are never hidden from them; the share is null
- * when the market cell is confidential).
+ * when the market cell is confidential). `estimated`, `estimated_last_year`, `ytd_estimated`,
+ * `ytd_estimated_last_year`: the period's figures (and their share), last year's, the year to date,
+ * last year's year to date hold an estimate for a missing report (a change holds one when either
+ * side does); false where the figures are withheld.
  */
 export const statisticsFiguresSchema = z.object({
   volume: figure,
@@ -128,6 +131,10 @@ export const statisticsFiguresSchema = z.object({
   value_share_pct: percent,
   contributors: z.number().int().nullable(),
   confidential: z.boolean(),
+  estimated: z.boolean(),
+  estimated_last_year: z.boolean(),
+  ytd_estimated: z.boolean(),
+  ytd_estimated_last_year: z.boolean(),
   own_volume: figure.optional(),
   own_value: figure.optional(),
   own_volume_share_pct: percent.optional(),
@@ -215,7 +222,7 @@ export type MarketStatistics = z.infer<typeof marketStatisticsSchema>;
  * and the market's own answer has them for that market.
  */
 export const clusterMarketFiguresSchema = statisticsFiguresSchema
-  .pick({ volume: true, value: true, contributors: true, confidential: true })
+  .pick({ volume: true, value: true, contributors: true, confidential: true, estimated: true })
   .extend({ market_id: z.number().int() });
 export const clusterStatisticsRowSchema = statisticsRowSchema.extend({ markets: z.array(clusterMarketFiguresSchema) });
 export const clusterStatisticsSchema = z.object({
@@ -259,6 +266,9 @@ export const trendPointSchema = z.object({
   value_change_pct: percent,
   contributors: z.number().int().nullable(),
   confidential: z.boolean(),
+  /** The point's figures, last year's: hold an estimate for a missing report. */
+  estimated: z.boolean(),
+  estimated_last_year: z.boolean(),
   coverage: coverageSchema,
   /** The coverage of the periods a year earlier (null: none), to mark a point compared over unequal coverage. */
   last_year_coverage: coverageSchema.nullable(),
@@ -304,6 +314,9 @@ export const companyStatisticsRowSchema = z.object({
   own_value_share_pct: percent,
   contributors: z.number().int().nullable(),
   confidential: z.boolean(),
+  /** The market's figures, last year's: hold an estimate for a missing report. */
+  estimated: z.boolean(),
+  estimated_last_year: z.boolean(),
 });
 export type CompanyStatisticsRow = z.infer<typeof companyStatisticsRowSchema>;
 

@@ -12,6 +12,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -759,6 +760,8 @@ export const statisticsSumCells = pgTable(
     ytd_value_ly: numeric('ytd_value_ly'),
     contributors: integer('contributors'),
     confidential: boolean('confidential').notNull(),
+    /** Which of its figures hold an estimate for a missing report: 1 the period's, 2 last year's, 4 the year to date, 8 last year's year to date. */
+    estimated: smallint('estimated').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.sum_id, t.dimension, t.key_id] })],
 );
@@ -801,6 +804,11 @@ export const statisticsPublications = pgTable(
      * publication by older rules counts as changed: publishing again protects it by today's.
      */
     rules: integer('rules').notNull().default(1),
+    /** The estimates for missing reports it counted (statistics_estimates), besides the reports. */
+    estimate_ids: integer('estimate_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     /** How long deciding the pattern took. */
     decided_ms: integer('decided_ms').notNull(),
   },
@@ -824,11 +832,59 @@ export const statisticsPublicationCells = pgTable(
     primary_confidential: boolean('primary_confidential').notNull(),
     hidden: boolean('hidden').notNull(),
     code_ids: integer('code_ids').array(),
+    /** It holds an estimate for a missing report. */
+    estimated: boolean('estimated').notNull().default(false),
   },
   (t) => [
     primaryKey({ columns: [t.publication_id, t.dimension, t.key_id] }),
     check('statistics_publication_cells_dimension_check', sql`${t.dimension} in ('code', 'code_group', 'code_section', 'total')`),
   ],
+);
+
+/**
+ * An estimate for a company's missing report in a period (docs/decisions.md "Estimates for missing
+ * reports"): made once, when a publication first counts it, from the company's report of an
+ * earlier period (`source_row_set_id`, counted by that period's latest publication) times the
+ * change of the companies that reported in both, per code and measure; kept as it is, so that
+ * every publication that counts it counts the same figures, and so that later patterns know what
+ * earlier publications showed.
+ */
+export const statisticsEstimates = pgTable(
+  'statistics_estimates',
+  {
+    id: serial('id').primaryKey(),
+    period_id: integer('period_id')
+      .notNull()
+      .references(() => periods.id, { onDelete: 'cascade' }),
+    company_id: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    source_period_id: integer('source_period_id')
+      .notNull()
+      .references(() => periods.id, { onDelete: 'cascade' }),
+    source_row_set_id: integer('source_row_set_id').notNull(),
+    created_at: timestamps.created_at,
+  },
+  (t) => [
+    uniqueIndex('statistics_estimates_period_company_unique').on(t.period_id, t.company_id),
+    index('statistics_estimates_source_period_idx').on(t.source_period_id),
+  ],
+);
+
+/** One code of an estimate: its figures, and the change (per measure) its source row was multiplied by. */
+export const statisticsEstimateRows = pgTable(
+  'statistics_estimate_rows',
+  {
+    estimate_id: integer('estimate_id')
+      .notNull()
+      .references(() => statisticsEstimates.id, { onDelete: 'cascade' }),
+    code_id: integer('code_id').notNull(),
+    volume: numeric('volume', { precision: 20, scale: 4 }),
+    value: numeric('value', { precision: 20, scale: 4 }),
+    volume_ratio: numeric('volume_ratio').notNull(),
+    value_ratio: numeric('value_ratio').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.estimate_id, t.code_id] })],
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Badge, Text, Tooltip } from '@mantine/core';
+import { Badge, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import '../i18n/statistics.ts';
 import { decimalSign, formatDecimal, formatMoney, formatPercent } from '../lib/numbers.ts';
 
@@ -76,6 +76,35 @@ export function Change({ value }: { value: string | null | undefined }) {
 export const Num = ({ value, money = false }: { value: string | null | undefined; money?: boolean }) => (
   <span style={{ whiteSpace: 'nowrap' }}>{value === null || value === undefined ? '–' : money ? formatMoney(value) : formatDecimal(value)}</span>
 );
+
+/** The mark of a figure that holds an estimate for a missing report (Eurostat's and SDMX's flag "e"). */
+export const ESTIMATED_MARK = 'e';
+
+/** The mark beside a figure that holds an estimate, with its meaning for screen readers and on hover. */
+export function EstimatedMark() {
+  const { t } = useTranslation();
+  return (
+    <Tooltip label={t('statistics.estimated_hint')} withArrow>
+      <Text component="sup" size="xs" fw={700} ml={2} data-testid="estimated">
+        <span aria-hidden>{ESTIMATED_MARK}</span>
+        <VisuallyHidden>{t('statistics.estimated')}</VisuallyHidden>
+      </Text>
+    </Tooltip>
+  );
+}
+
+/** The note under a table whose figures hold estimates: what the mark means. */
+export function EstimatedNote() {
+  const { t } = useTranslation();
+  return (
+    <Text size="sm" data-testid="estimated-note">
+      <Text span fw={700}>
+        {ESTIMATED_MARK}
+      </Text>{' '}
+      {t('statistics.estimated_note')}
+    </Text>
+  );
+}
 
 /** The mark beside a change compared over unequal coverage; the note that explains it starts with it. */
 export const COVERAGE_MARK = '†';

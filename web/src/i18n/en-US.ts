@@ -416,6 +416,9 @@ export const uiEnUS = {
   'admin.organization.setting.protection_percentage': 'Protection percentage',
   'admin.organization.setting.protection_percentage_help':
     'No one who holds every published figure can narrow a confidential cell to within this percentage of its true value.',
+  'admin.organization.setting.estimate_missing_reports': 'Estimate missing reports',
+  'admin.organization.setting.estimate_missing_reports_help':
+    'A period published before every report is in counts an estimate for each missing report (the company’s last published report times the change of the companies that reported in both periods), marked as estimated and replaced when the report comes.',
   'admin.organization.information_modals': 'Information modals',
   'admin.organization.add_information_modal': 'Add information modal',
   'admin.information_modal.model': 'Information modal',

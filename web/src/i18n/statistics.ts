@@ -40,6 +40,10 @@ export const statisticsTexts = {
   'statistics.provisional_hint': 'This period is not published: reports not yet approved are counted too, and every figure may still change.',
   'statistics.confidential': 'Confidential',
   'statistics.confidential_hint': 'Withheld so that no company can read another company’s figures.',
+  'statistics.estimated': 'Estimated',
+  'statistics.estimated_hint': 'Holds estimates for reports not yet in.',
+  'statistics.estimated_note':
+    'Estimated: the figure holds estimates for reports not yet in (each missing company’s last published report times the change of the companies that reported in both periods). Published again when the reports are in.',
   'statistics.confidential_note':
     'Confidential figures are withheld: fewer than {{min}} companies contribute to them (a company whose figure is 0 does not count), or one company holds at least {{percentage}} % of them (returns counted by their size), or such a figure could be worked out from them and the figures shown.',
   'statistics.download_xlsx': 'Download xlsx',

@@ -159,7 +159,7 @@ export async function updateOrganizationSettings(db: Db, principal: Principal, i
       continue;
     }
     const value = parseSettingValue(raw);
-    if (value === null || (definition.kind === 'integer' && !Number.isInteger(value))) {
+    if (value === null || (definition.kind !== 'number' && !Number.isInteger(value)) || (definition.kind === 'switch' && value > 1)) {
       // A known setting is called by its label ("deviation percentage"); an unknown one as sent.
       add(key, 'generic.invalid_setting_value', { value: displayValue(raw) }, { key });
       continue;

@@ -14,7 +14,14 @@ afterAll(async () => {
 });
 
 const url = '/api/v1/admin/organizations';
-const DEFAULT_SETTINGS = { deviation_percentage: 20, reminder_days: 5, min_contributors: 3, dominance_percentage: 85, protection_percentage: 10 };
+const DEFAULT_SETTINGS = {
+  deviation_percentage: 20,
+  reminder_days: 5,
+  min_contributors: 3,
+  dominance_percentage: 85,
+  protection_percentage: 10,
+  estimate_missing_reports: 0,
+};
 
 describe('organizations', () => {
   it('when not signed in, then 401; without manage-organizations, then 403', async () => {
@@ -269,6 +276,16 @@ describe('organization settings', () => {
       });
       expect(nothing.json()).toEqual({ message: 'The reminder days field is required.', errors: { reminder_days: ['The reminder days field is required.'] } });
     }
+  });
+
+  it('when a switch (estimate_missing_reports) is set to anything but 0 or 1, then 422; 1 and 0 are stored', async () => {
+    const { id } = await createOrganization(t.db);
+    const put = (value: unknown) =>
+      t.app.inject({ method: 'PUT', url: `${url}/${id}/settings`, headers: superAdmin.headers, payload: { settings: { estimate_missing_reports: value } } });
+    for (const bad of [2, 0.5, 'yes'])
+      expect((await put(bad)).json().errors).toEqual({ estimate_missing_reports: [`${bad} is not a valid value for setting estimate missing reports.`] });
+    expect((await put(1)).json().data.settings.estimate_missing_reports).toBe(1);
+    expect((await put('0')).json().data.settings.estimate_missing_reports).toBe(0);
   });
 
   it('when a value is below 0, then 422 ":key cannot be less than 0."; with several errors nothing is stored', async () => {

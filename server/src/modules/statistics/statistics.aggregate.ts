@@ -85,9 +85,14 @@ export type AggregateRow = {
   contributors: number | null;
   /** Some cell of the row, in some period it adds up, is confidential (hidden by the pattern, or breaking the rules). */
   confidential: boolean;
+  /** Which of its figures hold an estimate for a missing report (ESTIMATED bits: the period, last year, year to date, last year's year to date). */
+  estimated: number;
   /** 1 = the smallest (by the period's value, then volume) of its breakdown: companies are listed largest first. */
   rank: number;
 };
+
+/** The bits of `AggregateRow.estimated`. */
+export const ESTIMATED = { p: 1, ly: 2, ytd: 4, ytdly: 8 } as const;
 
 const intArray = (values: readonly (number | null)[]) => sqlArray(values, 'int');
 const textArray = (values: readonly string[]) => sqlArray(values, 'text');
@@ -161,7 +166,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
     const liveSource: SQL =
       withLive && live.size
         ? sql`union all
-      select s.bucket, s.role, l.dimension, l.key_id, l.volume, case when s.rate is null then l.value else l.value * s.rate end, l.contributors, ${breaks('l')}
+      select s.bucket, s.role, l.dimension, l.key_id, l.volume, case when s.rate is null then l.value else l.value * s.rate end, l.contributors, ${breaks('l')}, false
       from sel s join (${liveCells({ periodIds: [...live], dimensions: input.dimensions, reports: 'all' })}) l on l.period_id = s.period_id
       where s.publication is null and l.dimension = any(${dims}) ${keyFilter}`
         : sql``;
@@ -169,7 +174,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       -- One index range per selected period (a join on the unnest was planned as a nested loop over every cell).
       -- Only what the sums need, the rules judged per cell here: narrow rows to group.
       select s.bucket, s.role, x.dimension, x.key_id, x.volume, case when s.rate is null then x.value else x.value * s.rate end as converted,
-        x.contributors, ${breaks('x')} or coalesce(pc.hidden, false) as breaks
+        x.contributors, ${breaks('x')} or coalesce(pc.hidden, false) as breaks, false as estimated
       from sel s cross join lateral (
         select period_id, dimension, key_id, volume, value, contributors, volume_contributors, value_contributors, abs_volume, abs_value,
           max_volume, max_value from statistics_cells x
@@ -180,9 +185,9 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       union all
       -- What a publication showed: its figures, confidential where its pattern hides them.
       select s.bucket, s.role, x.dimension, x.key_id, x.volume, case when s.rate is null then x.value else x.value * s.rate end,
-        x.contributors, x.hidden
+        x.contributors, x.hidden, x.estimated
       from sel s cross join lateral (
-        select dimension, key_id, volume, value, contributors, hidden from statistics_publication_cells x
+        select dimension, key_id, volume, value, contributors, hidden, estimated from statistics_publication_cells x
         where x.publication_id = s.publication and x.dimension = any(${dims}) ${keyFilter}
       ) x
       where s.publication is not null
@@ -190,7 +195,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
     ), r as (
       -- Per role first (two sums a cell, not eight filtered ones), then the roles side by side.
       select c.bucket, c.role, c.dimension, c.key_id, sum(c.volume) as volume, sum(c.converted) as converted,
-        sum(c.contributors) as contributors, bool_or(c.breaks) as breaks
+        sum(c.contributors) as contributors, bool_or(c.breaks) as breaks, bool_or(c.estimated) as estimated
       from c group by c.bucket, c.role, c.dimension, c.key_id
     ), b as (
       select c.bucket, c.dimension, c.key_id,
@@ -199,7 +204,8 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
         ${sum('volume', 'ytd')} as ytd_volume, ${sum('value', 'ytd')} as ytd_value,
         ${sum('volume', 'ytdly')} as ytd_volume_ly, ${sum('value', 'ytdly')} as ytd_value_ly,
         (sum(c.contributors) filter (where c.role = 'p'))::int as contributors,
-        coalesce(bool_or(c.breaks), false) as confidential
+        coalesce(bool_or(c.breaks), false) as confidential,
+        coalesce(bit_or(case when c.estimated then case c.role when 'p' then 1 when 'ly' then 2 when 'ytd' then 4 else 8 end else 0 end), 0)::smallint as estimated
       from r c group by c.bucket, c.dimension, c.key_id
     )`;
   };
@@ -248,7 +254,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
   const rollup = input.rollup
     ? sql.raw(`union all
       select true, null, b.dimension, b.key_id, ${FIGURES.map((f) => `sum(b.${f})`).join(', ')},
-        sum(b.contributors)::int, bool_or(b.confidential)
+        sum(b.contributors)::int, bool_or(b.confidential), bit_or(b.estimated)::smallint
       from fig b group by b.dimension, b.key_id`)
     : sql``;
   // With a rollup, a bucket's rows other than its totals need only volume and value (see `rollup`).
@@ -279,8 +285,8 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
         on conflict (signature) do nothing
         returning id, signature
       )
-      insert into statistics_sum_cells (sum_id, dimension, key_id, ${sql.raw(FIGURES.join(', '))}, contributors, confidential)
-      select ins.id, b.dimension, b.key_id, ${sql.raw(FIGURES.map((f) => `b.${f}`).join(', '))}, b.contributors, b.confidential
+      insert into statistics_sum_cells (sum_id, dimension, key_id, ${sql.raw(FIGURES.join(', '))}, contributors, confidential, estimated)
+      select ins.id, b.dimension, b.key_id, ${sql.raw(FIGURES.map((f) => `b.${f}`).join(', '))}, b.contributors, b.confidential, b.estimated
       from b join sets on sets.n = b.bucket join ins on ins.signature = sets.signature`);
     return find();
   };
@@ -301,11 +307,11 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
     ${figuresOf(true)}, fig as (
       select * from b
       union all
-      select k.bucket, x.dimension, x.key_id, ${sql.raw(FIGURES.map((f) => `x.${f}`).join(', '))}, x.contributors, x.confidential
+      select k.bucket, x.dimension, x.key_id, ${sql.raw(FIGURES.map((f) => `x.${f}`).join(', '))}, x.contributors, x.confidential, x.estimated
       from unnest(${intArray(kept.map((k) => k.bucket))}, ${intArray(kept.map((k) => k.sumId))}) as k(bucket, sum_id)
       cross join lateral (select * from statistics_sum_cells x where x.sum_id = k.sum_id) x
     ), own as (${ownSource}), g (rollup, bucket, dimension, key_id, volume, value, volume_ly, value_ly, ytd_volume, ytd_value, ytd_volume_ly, ytd_value_ly,
-        contributors, confidential) as (
+        contributors, confidential, estimated) as (
       select false, fig.* from fig
       ${rollup}
     ), t as (
@@ -325,7 +331,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       ${wide(share('g.volume', 'g.total_volume'))} as volume_share_pct, ${wide(share('g.value', 'g.total_value'))} as value_share_pct,
       o.volume::text as own_volume, round(o.value, 4)::text as own_value,
       ${share('o.volume', 'g.volume')} as own_volume_share_pct, ${share('o.value', 'g.value')} as own_value_share_pct,
-      g.contributors, g.confidential, g.rank
+      g.contributors, g.confidential, g.estimated::int as estimated, g.rank
     from t g
     left join own o on not g.rollup and o.bucket = g.bucket and o.dimension = g.dimension and o.key_id = g.key_id`);
       if (kept.length) {

@@ -67,9 +67,16 @@ export interface LiveOptions {
    * `approved`: status 60 only (the stored cells); `all`: every report holding rows (provisional);
    * `{ rowSets }`: exactly these row sets, each counted as its company's in the (one) period: a
    * publication's counted reports, or with a missing company's earlier report in its place (what a
-   * later publication would show, statistics.preview.ts).
+   * later publication would show, statistics.preview.ts), and `estimates`: rows of estimates for
+   * missing reports counted as their companies' (statistics.estimates.ts).
    */
-  reports: 'approved' | 'all' | { rowSets: readonly { rowSetId: number; companyId: number }[] };
+  reports:
+    | 'approved'
+    | 'all'
+    | {
+        rowSets: readonly { rowSetId: number; companyId: number }[];
+        estimates?: readonly { companyId: number; codeId: number; volume: string | null; value: string | null }[];
+      };
   /** Only this company's figures (its own cells). */
   companyId?: number;
 }
@@ -123,11 +130,32 @@ export function liveCells(options: LiveOptions): SQL {
         cross join lateral (${sectionOf(sql`x.code_id`, sql`x.organization_id`, sql`x.market_id`)}) s
       )`
     : sql``;
+  const estimates = typeof reports === 'object' && reports.estimates?.length ? reports.estimates : null;
+  const estimateRows = estimates
+    ? sql`union all
+      select p.id, x.company_id, p.market_id, m.organization_id, x.code_id, x.volume, x.value
+      from unnest(${sqlArray(
+        estimates.map((e) => e.companyId),
+        'int',
+      )}, ${sqlArray(
+        estimates.map((e) => e.codeId),
+        'int',
+      )}, ${sqlArray(
+        estimates.map((e) => e.volume),
+        'numeric',
+      )}, ${sqlArray(
+        estimates.map((e) => e.value),
+        'numeric',
+      )}) as x(company_id, code_id, volume, value)
+      join periods p on p.id = any(${ids}) join markets m on m.id = p.market_id
+      where (x.volume is not null or x.value is not null) ${options.companyId === undefined ? sql`` : sql`and x.company_id = ${options.companyId}`}`
+    : sql``;
   return sql`
     with rep as (${rep}), rw as (
       select rep.period_id, rep.company_id, rep.market_id, rep.organization_id, rr.code_id, rr.volume, rr.value
       from rep join report_rows rr on rr.row_set_id = rep.row_set_id
       where rr.volume is not null or rr.value is not null
+      ${estimateRows}
     )${sections}, per_company (period_id, company_id, dimension, key_id, volume, value) as (
       ${sql.join(branches, sql` union all `)}
     )

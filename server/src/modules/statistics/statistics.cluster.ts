@@ -126,7 +126,7 @@ export async function findClusterStatistics(
     marketOrder.map((marketId) => {
       const cell = byKey.get(`${r.dimension}/${r.key_id}`)?.find((x) => x.bucket === marketId) ?? null;
       const f = figuresOf(cell, { apply, totalsConfidential: marketTotals.get(marketId)?.confidential ?? false, own: false });
-      return { market_id: marketId, volume: f.volume, value: f.value, contributors: f.contributors, confidential: f.confidential };
+      return { market_id: marketId, volume: f.volume, value: f.value, contributors: f.contributors, confidential: f.confidential, estimated: f.estimated };
     });
   let outRows: ClusterStatistics['rows'];
   if (query.by === 'market') {

@@ -6,7 +6,7 @@ import { AppError, forbidden } from '../../errors.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { accessIn, confidentialityOf, refuseMarket, type Settings, settingsOf } from './statistics.access.ts';
 import { aggregate, type AggregateRow, type Role } from './statistics.aggregate.ts';
-import { periodSeen, liveOf, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
+import { estimatedOf, periodSeen, liveOf, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
 import {
   comparisonOf,
   keysOf,
@@ -132,6 +132,8 @@ export async function findCompanyStatistics(
       own_value_share_pct: hide ? null : pct.own_value_share_pct,
       contributors: hide ? null : (cell?.contributors ?? null),
       confidential,
+      estimated: estimatedOf(cell, hide || !cell).estimated,
+      estimated_last_year: estimatedOf(cell, hide || !cell).estimated_last_year,
     };
   };
   const rows = keyIds

@@ -1,7 +1,7 @@
 import type { Coverage, StatisticsFigures, StatisticsRate } from '@mss/contracts/statistics';
 import type { Db } from '../../db/client.ts';
 import { type Settings, settingsOf } from './statistics.access.ts';
-import type { AggregateRow, Role, Selection } from './statistics.aggregate.ts';
+import { type AggregateRow, ESTIMATED, type Role, type Selection } from './statistics.aggregate.ts';
 import { coverageOf, type PeriodRow } from './statistics.periods.ts';
 import { currentPublications, publishedCoverages } from './statistics.publications.ts';
 
@@ -136,7 +136,18 @@ export const FIGURE_FIELDS = [
 export const OWN_FIELDS = ['own_volume', 'own_value', 'own_volume_share_pct', 'own_value_share_pct'] as const;
 
 /** What the aggregate query answered for a cell (statistics.aggregate.ts). */
-export type Figured = Pick<AggregateRow, (typeof FIGURE_FIELDS)[number] | (typeof OWN_FIELDS)[number] | 'contributors' | 'confidential'>;
+export type Figured = Pick<AggregateRow, (typeof FIGURE_FIELDS)[number] | (typeof OWN_FIELDS)[number] | 'contributors' | 'confidential' | 'estimated'>;
+
+/** Which figures of a row hold an estimate for a missing report (statistics.aggregate.ts ESTIMATED), none when withheld. */
+export const estimatedOf = (row: Pick<AggregateRow, 'estimated'> | null, withheld: boolean) => {
+  const bits = withheld ? 0 : (row?.estimated ?? 0);
+  return {
+    estimated: (bits & ESTIMATED.p) !== 0,
+    estimated_last_year: (bits & ESTIMATED.ly) !== 0,
+    ytd_estimated: (bits & ESTIMATED.ytd) !== 0,
+    ytd_estimated_last_year: (bits & ESTIMATED.ytdly) !== 0,
+  };
+};
 
 /**
  * The figures of a row as sent: withheld when confidential and `apply`; shares withheld when the
@@ -144,8 +155,8 @@ export type Figured = Pick<AggregateRow, (typeof FIGURE_FIELDS)[number] | (typeo
  */
 export function figuresOf(row: Figured | null, options: { apply: boolean; totalsConfidential: boolean; own: boolean }): StatisticsFigures {
   const confidential = row?.confidential ?? false;
-  const out = { contributors: row?.contributors ?? null, confidential } as StatisticsFigures;
   const hide = options.apply && confidential;
+  const out = { contributors: row?.contributors ?? null, confidential, ...estimatedOf(row, hide || !row) } as StatisticsFigures;
   for (const name of FIGURE_FIELDS) out[name] = hide || !row ? null : row[name];
   if (options.apply && options.totalsConfidential) {
     out.volume_share_pct = null;

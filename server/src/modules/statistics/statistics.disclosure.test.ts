@@ -4,7 +4,7 @@ import { audit, type Fact, type Target } from '../../../test/auditor/auditor.ts'
 import { parseDecimal, rat } from '../../../test/auditor/rational.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { buildDisclosureWorld, type DisclosureSpec, type DisclosureWorld } from '../../../test/disclosure-world.ts';
-import { intruder, primaryTargets, type Truth, unknownKey } from '../../../test/disclosure-intruder.ts';
+import { type Estimate, estimateKey, intruder, primaryTargets, type Truth, unknownKey } from '../../../test/disclosure-intruder.ts';
 
 /*
  * Confidentiality proven, not hoped for (issue 19): an intruder that holds every figure a viewer, a
@@ -62,6 +62,37 @@ class Scenario {
     const key = `${market}/${period}`;
     this.truth.counted.set(key, counted);
     this.publications.set(key, [...(this.publications.get(key) ?? []), counted]);
+    // The estimates it counts, as the intruder knows them: whose, made from which period, times what change.
+    const { sql } = await import('drizzle-orm');
+    const estimates = await t.db.execute<{
+      company_id: number;
+      source: string;
+      code_id: number;
+      volume: string | null;
+      value: string | null;
+      volume_ratio: string;
+      value_ratio: string;
+    }>(sql`
+      select e.company_id, sp.title as source, er.code_id, er.volume::text as volume, er.value::text as value,
+        er.volume_ratio::text as volume_ratio, er.value_ratio::text as value_ratio
+      from statistics_publications p cross join lateral unnest(p.estimate_ids) as x(id)
+      join statistics_estimates e on e.id = x.id join periods sp on sp.id = e.source_period_id
+      join statistics_estimate_rows er on er.estimate_id = e.id
+      where p.period_id = ${this.world.periodIds[this.world.key(market, period)]!.id}
+        and p.number = (select max(number) from statistics_publications where period_id = p.period_id)`);
+    const companyName = new Map(Object.entries(this.world.companyIds).map(([name, id]) => [id, name]));
+    const codeText = new Map(Object.entries(this.world.codeIds).map(([code, id]) => [id, code]));
+    const list: Estimate[] = [];
+    for (const r of estimates.rows) {
+      const company = companyName.get(r.company_id)!;
+      const code = codeText.get(r.code_id)!;
+      let e = list.find((x) => x.company === company);
+      if (!e) list.push((e = { company, source: r.source, ratio: new Map() }));
+      e.ratio.set(code, { volume: parseDecimal(r.volume_ratio), value: parseDecimal(r.value_ratio) });
+      for (const m of ['volume', 'value'] as const)
+        (this.truth.estimated ??= new Map()).set(estimateKey(market, period, company, code, m), parseDecimal(r[m] ?? '0'));
+    }
+    (this.truth.estimates ??= new Map()).set(key, list);
     return res.json().data;
   }
 
@@ -157,6 +188,11 @@ class Scenario {
         sign: signOf(parseDecimal(r[m])),
       })),
     );
+    // Every estimate a publication counted: the company's (it knows how its own are made).
+    for (const [key, truth] of this.truth.estimated ?? []) {
+      const company = key.split('|')[3]!;
+      unknowns.push({ key, company: this.spec.companies.indexOf(company), truth, sign: signOf(truth) });
+    }
     const protection = rat(this.spec.settings?.protection_percentage ?? 10, 100);
     const collections = this.collections.slice(0, upTo);
     const publicFacts = collections.flatMap((c) => c.public);
@@ -339,6 +375,130 @@ describe('disclosure control, attacked', () => {
         codes.find((r) => r.key.id === s.world.codeIds[code]),
         code,
       ).toMatchObject({ confidential: true, volume: null });
+  }, 600_000);
+});
+
+describe('estimates for missing reports', () => {
+  /**
+   * 2026-02 is complete and published; in 2026-03, E is late. With estimates on, 2026-03 is first
+   * published with E's 2026-02 rows times the change of A–D, then again with E's report. The
+   * intruder holds everything of both periods and knows how the estimate is made.
+   */
+  const spec = (): DisclosureSpec => ({
+    settings: { estimate_missing_reports: 1 },
+    markets: [{ iso: 'SE', currency: 'SEK' }],
+    codes: ['1001', '1002', '2001', '2002'],
+    groups: [{ title: 'G1', codes: ['1001', '2001'] }],
+    sections: [
+      { name: 'S1', start: 1000, length: 100 },
+      { name: 'S2', start: 2000, length: 100 },
+    ],
+    companies: ['A', 'B', 'C', 'D', 'E'],
+    periods: ['2026-02', '2026-03'],
+    rows: [
+      ...rowsOf('SE', '2026-02', 'A', { '1001': [90, 900], '1002': [45, 380], '2001': [28, 280] }),
+      ...rowsOf('SE', '2026-02', 'B', { '1001': [100, 1000], '1002': [40, 400], '2002': [18, 180] }),
+      ...rowsOf('SE', '2026-02', 'C', { '1001': [85, 900], '2001': [30, 300], '2002': [22, 240] }),
+      ...rowsOf('SE', '2026-02', 'D', { '1002': [55, 450], '2001': [30, 270], '2002': [20, 210] }),
+      ...rowsOf('SE', '2026-02', 'E', { '1001': [60, 700], '1002': [35, 350], '2001': [9, 80], '2002': [12, 130] }),
+      ...rowsOf('SE', '2026-03', 'A', { '1001': [100, 1000], '1002': [50, 400], '2001': [30, 300] }),
+      ...rowsOf('SE', '2026-03', 'B', { '1001': [110, 1050], '1002': [45, 420], '2002': [20, 200] }),
+      ...rowsOf('SE', '2026-03', 'C', { '1001': [95, 990], '2001': [35, 310], '2002': [25, 260] }),
+      ...rowsOf('SE', '2026-03', 'D', { '1002': [60, 500], '2001': [32, 290], '2002': [22, 230] }),
+      ...rowsOf('SE', '2026-03', 'E', { '1001': [70, 800], '1002': [40, 380], '2001': [10, 90], '2002': [15, 150] }),
+    ],
+    late: [{ market: 'SE', period: '2026-03', company: 'E' }],
+  });
+  const market = async (s: Scenario, headers: Record<string, string>, format = '') =>
+    t.app.inject({ url: `/api/v1/statistics/market?period_uuid=${s.world.periodIds[s.world.key('SE', '2026-03')]!.uuid}&by=code${format}`, headers });
+
+  it('when a late report is published as an estimate and then arrives, then the figures are marked estimated until it does, and nothing of either period is worked out or narrowed', async () => {
+    const s = await scenario(spec());
+    await s.publish('SE', '2026-02');
+    await s.collect();
+    expect(await s.attack()).toEqual([]);
+
+    const first = await s.publish('SE', '2026-03');
+    expect(first.publication).toMatchObject({ number: 1 });
+    const { sql } = await import('drizzle-orm');
+    const made = await t.db.execute<{ code: string; volume: string; value: string; volume_ratio: string; value_ratio: string }>(sql`
+      select c.code, er.volume::text as volume, er.value::text as value, er.volume_ratio::text as volume_ratio, er.value_ratio::text as value_ratio
+      from statistics_estimates e join statistics_estimate_rows er on er.estimate_id = e.id join codes c on c.id = er.code_id
+      where e.company_id = ${s.world.companyIds.E!} order by c.code`);
+    // 1001: A, B and C sold 100 + 110 + 95 = 305 now against 90 + 100 + 85 = 275 then; E's 60 times that.
+    expect(made.rows.find((r) => r.code === '1001')).toEqual({
+      code: '1001',
+      volume_ratio: '1.109091',
+      value_ratio: expect.any(String),
+      volume: '66.5455',
+      value: expect.any(String),
+    });
+    expect(made.rows.map((r) => r.code)).toEqual(['1001', '1002', '2001', '2002']);
+    const viewer = (await market(s, s.world.headers.viewer)).json().data;
+    // The total counts A–D's reports and E's estimate, and says so.
+    expect(viewer.totals.estimated).toBe(true);
+    for (const row of viewer.rows as { confidential: boolean; estimated: boolean }[]) expect(row.estimated).toBe(!row.confidential);
+    const csv = await market(s, s.world.headers.viewer, '&format=csv');
+    expect(csv.body).toContain('Estimated');
+    // The year to date counts this period too.
+    expect(csv.body).toContain('Total,,752.616,7320.7517,,,,,1431.616,14098.7517,,,,,100,100,5,,"period, year to date"\r\n');
+    await s.collect({ downloads: true });
+    expect(await s.attack()).toEqual([]);
+
+    await s.approve('SE', '2026-03', 'E');
+    const second = await s.publish('SE', '2026-03', 'republish');
+    expect(second.publication).toMatchObject({ number: 2 });
+    const after = (await market(s, s.world.headers.viewer)).json().data;
+    expect(after.totals.estimated).toBe(false);
+    expect((after.rows as { estimated: boolean }[]).some((r) => r.estimated)).toBe(false);
+    await s.collect();
+    expect(await s.attack()).toEqual([]);
+  }, 600_000);
+
+  it('when an estimate is made from a figure that was confidential last period, then the cell that holds it does not give it away', async () => {
+    // 2026-02: C alone sold 2003 (a confidential cell). 2026-03: only D reports 2003, C is late and
+    // estimated; two companies suffice, so 2003 = D's 100 + C's estimate could be shown, and D,
+    // knowing its own figure and the change, would read C's confidential 2026-02 figure off it.
+    const s = await scenario({
+      settings: { estimate_missing_reports: 1, min_contributors: 2 },
+      markets: [{ iso: 'SE', currency: 'SEK' }],
+      codes: ['1001', '1002', '2003'],
+      groups: [],
+      sections: [{ name: 'S1', start: 1000, length: 2000 }],
+      companies: ['A', 'B', 'C', 'D'],
+      periods: ['2026-02', '2026-03'],
+      rows: [
+        ...rowsOf('SE', '2026-02', 'A', { '1001': [90, 900], '1002': [45, 380] }),
+        ...rowsOf('SE', '2026-02', 'B', { '1001': [100, 1000], '1002': [40, 400] }),
+        ...rowsOf('SE', '2026-02', 'C', { '1001': [85, 900], '2003': [134, 750] }),
+        ...rowsOf('SE', '2026-02', 'D', { '1001': [70, 800], '1002': [55, 450] }),
+        ...rowsOf('SE', '2026-03', 'A', { '1001': [100, 1000], '1002': [50, 400] }),
+        ...rowsOf('SE', '2026-03', 'B', { '1001': [110, 1050], '1002': [45, 420] }),
+        ...rowsOf('SE', '2026-03', 'C', { '1001': [95, 990], '2003': [120, 700] }),
+        ...rowsOf('SE', '2026-03', 'D', { '1001': [75, 820], '1002': [60, 500], '2003': [100, 484] }),
+      ],
+      late: [{ market: 'SE', period: '2026-03', company: 'C' }],
+    });
+    await s.publish('SE', '2026-02');
+    await s.collect();
+    expect(await s.attack()).toEqual([]);
+    await s.publish('SE', '2026-03');
+    await s.collect({ downloads: true });
+    expect(await s.attack()).toEqual([]);
+    await s.approve('SE', '2026-03', 'C');
+    await s.publish('SE', '2026-03', 'republish');
+    await s.collect();
+    expect(await s.attack()).toEqual([]);
+  }, 600_000);
+
+  it('when the organization does not estimate, then the late report is left out and nothing is marked estimated', async () => {
+    const s = await scenario({ ...spec(), settings: {} });
+    await s.publish('SE', '2026-02');
+    await s.publish('SE', '2026-03');
+    const viewer = (await market(s, s.world.headers.viewer)).json().data;
+    expect(viewer.totals.estimated).toBe(false);
+    const { sql } = await import('drizzle-orm');
+    expect((await t.db.execute(sql`select 1 from statistics_estimates e where e.company_id = ${s.world.companyIds.E!}`)).rows).toEqual([]);
   }, 600_000);
 });
 

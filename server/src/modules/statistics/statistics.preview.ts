@@ -81,19 +81,21 @@ async function missingReports(db: Db, periodId: number): Promise<{ company_id: n
 }
 
 export async function previewPublication(db: Db, periodId: number): Promise<PublicationPreview> {
-  const { settings, counted, previous, latest, changed } = await publishingState(db, periodId);
+  const { settings, counted, previous, latest, changed, estimates } = await publishingState(db, periodId);
 
   // Now: the new publication, or the latest when nothing changed.
   let first: Previous;
   let now: PublicationPattern;
   if (changed) {
-    const decision = await decide(db, periodId, counted, previous, settings);
+    const decision = await decide(db, periodId, counted, previous, settings, estimates);
     now = patternOf(decision.cells, decision.hidden, await named(db, decision.unprotectable));
     first = {
       id: 0,
       number: (latest?.number ?? 0) + 1,
       company_ids: counted.map((c) => c.company_id),
       row_set_ids: counted.map((c) => c.row_set_id),
+      estimate_ids: [],
+      estimates,
       cells: decision.cells.map((c, i) => ({ ...c, hidden: decision.hidden[i]! })),
     };
   } else {
@@ -120,7 +122,16 @@ export async function previewPublication(db: Db, periodId: number): Promise<Publ
   if (simulated.length) {
     const all = [...counted, ...simulated];
     const history = changed ? [...previous, first] : previous;
-    const decision = await decide(db, periodId, all, history, settings);
+    // The companies still missing keep their estimates.
+    const simulatedCompanies = new Set(simulated.map((c) => c.company_id));
+    const decision = await decide(
+      db,
+      periodId,
+      all,
+      history,
+      settings,
+      estimates.filter((e) => !simulatedCompanies.has(e.company_id)),
+    );
     later = {
       simulated: simulated.length,
       unknown: missing.length - simulated.length,

@@ -3,7 +3,8 @@ import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import { type Settings, settingsOf } from './statistics.access.ts';
 import { breaksRules, countedCompany, liveCells, lockPeriod, sectionOf } from './statistics.cells.ts';
-import type { CellDimension, Unprotectable } from './statistics.pattern.ts';
+import { type Estimate, linkedComponent, plannedEstimates, storedEstimates, writeEstimates } from './statistics.estimates.ts';
+import type { CellDimension, PatternEstimate, PatternPeriod, PatternRow, Unprotectable } from './statistics.pattern.ts';
 import { decidePattern } from './statistics.pattern.ts';
 
 /*
@@ -48,6 +49,8 @@ type CellRow = {
   max_value: string | null;
   primary_confidential: boolean;
   code_ids: number[] | null;
+  /** It holds an estimate for a missing report. */
+  estimated: boolean;
 };
 
 export type Counted = {
@@ -60,6 +63,9 @@ export interface Previous {
   number: number;
   company_ids: number[];
   row_set_ids: number[];
+  /** The estimates it counted (statistics_estimates); `estimates`, when given, are those (a publication not written yet: the preview's). */
+  estimate_ids: number[];
+  estimates?: readonly Estimate[];
   cells: { dimension: CellDimension; key_id: number; hidden: boolean; primary_confidential: boolean; code_ids: number[] | null }[];
 }
 
@@ -80,17 +86,24 @@ async function countedReports(db: Executor, periodId: number): Promise<Counted[]
   return rows.rows;
 }
 
-/** The cells a publication would show, over these reports, with the rules judged and the codes each group and section adds up. */
-async function cellsOver(db: Executor, periodId: number, counted: readonly Counted[], settings: Settings): Promise<CellRow[]> {
-  if (counted.length === 0) return [];
+/**
+ * The cells a publication would show, over these reports and estimates, with the rules judged, the
+ * codes each group and section adds up, and whether each holds an estimate.
+ */
+async function cellsOver(db: Executor, periodId: number, counted: readonly Counted[], estimates: readonly Estimate[], settings: Settings): Promise<CellRow[]> {
+  if (counted.length === 0 && estimates.length === 0) return [];
   const rowSetIds = counted.map((c) => c.row_set_id);
   const rowSets = counted.map((c) => ({ rowSetId: c.row_set_id, companyId: c.company_id }));
-  const rows = await db.execute<CellRow>(sql`
-    with cells as (${liveCells({ periodIds: [periodId], dimensions: PUBLISHED_DIMENSIONS, reports: { rowSets } })}),
+  const estimateRows = estimates.flatMap((e) => e.rows.map((r) => ({ companyId: e.company_id, codeId: r.code_id, volume: r.volume, value: r.value })));
+  const estimatedCodes = new Set(estimateRows.filter((r) => r.volume !== null || r.value !== null).map((r) => r.codeId));
+  const rows = await db.execute<Omit<CellRow, 'estimated'>>(sql`
+    with cells as (${liveCells({ periodIds: [periodId], dimensions: PUBLISHED_DIMENSIONS, reports: { rowSets, estimates: estimateRows } })}),
     present as (
-      select distinct rr.code_id, m.id as market_id, m.organization_id
-      from report_rows rr join periods p on p.id = ${periodId} join markets m on m.id = p.market_id
-      where rr.row_set_id = any(${sqlArray(rowSetIds, 'int')}) and (rr.volume is not null or rr.value is not null)
+      select distinct x.code_id, m.id as market_id, m.organization_id
+      from (
+        select rr.code_id from report_rows rr where rr.row_set_id = any(${sqlArray(rowSetIds, 'int')}) and (rr.volume is not null or rr.value is not null)
+        union select unnest(${sqlArray([...estimatedCodes], 'int')})
+      ) x join periods p on p.id = ${periodId} join markets m on m.id = p.market_id
     ), members as (
       select 'code_group' as dimension, g.code_group_id as key_id, array_agg(g.code_id order by g.code_id) as code_ids
       from code_group_codes g where g.code_id in (select code_id from present) group by g.code_group_id
@@ -104,12 +117,17 @@ async function cellsOver(db: Executor, periodId: number, counted: readonly Count
       m.code_ids
     from cells c left join members m on m.dimension = c.dimension and m.key_id = c.key_id
     order by c.dimension, c.key_id`);
-  return rows.rows;
+  return rows.rows.map((c) => ({
+    ...c,
+    estimated:
+      estimatedCodes.size > 0 &&
+      (c.dimension === 'total' || (c.dimension === 'code' ? estimatedCodes.has(c.key_id) : (c.code_ids ?? []).some((k) => estimatedCodes.has(k)))),
+  }));
 }
 
 async function previousPublications(db: Executor, periodId: number): Promise<Previous[]> {
   const pubs = await db.execute<Omit<Previous, 'cells'>>(
-    sql`select id, number, company_ids, row_set_ids from statistics_publications where period_id = ${periodId} order by number`,
+    sql`select id, number, company_ids, row_set_ids, estimate_ids from statistics_publications where period_id = ${periodId} order by number`,
   );
   if (pubs.rows.length === 0) return [];
   const cells = await db.execute<Previous['cells'][number] & { publication_id: number }>(sql`
@@ -126,11 +144,31 @@ export interface Decision {
   hidden: boolean[];
   unprotectable: Unprotectable[];
   ms: number;
+  /** The number of the latest publication of this period and of every period tied to it, as decided on (0: none). */
+  linked: Map<number, number>;
+}
+
+/** The number of each period's latest publication. */
+async function latestNumbers(db: Executor, periodIds: readonly number[]): Promise<Map<number, number>> {
+  const rows = await db.execute<{ period_id: number; n: number }>(sql`
+    select period_id, max(number)::int as n from statistics_publications where period_id = any(${sqlArray(periodIds, 'int')}) group by period_id`);
+  return new Map(rows.rows.map((r) => [r.period_id, r.n]));
+}
+
+/** The rows of these row sets, each with its company. */
+async function rowsOf(db: Executor, companyOf: ReadonlyMap<number, number>): Promise<PatternRow[]> {
+  const ids = [...companyOf.keys()];
+  if (ids.length === 0) return [];
+  const rows = await db.execute<{ row_set_id: number; code_id: number; volume: string | null; value: string | null }>(sql`
+    select row_set_id, code_id, volume::text as volume, value::text as value from report_rows
+    where row_set_id = any(${sqlArray(ids, 'int')}) and (volume is not null or value is not null)`);
+  return rows.rows.map((r) => ({ ...r, company_id: companyOf.get(r.row_set_id)! }));
 }
 
 /**
- * Decides the pattern of a new publication of the period over these reports, given its earlier
- * publications and the rows of every report any of them counts.
+ * Decides the pattern of a new publication of the period over these reports and estimates, given
+ * its earlier publications and the rows of every report any of them counts; and, when estimates
+ * tie the period to others (statistics.estimates.ts), everything those published.
  */
 export async function decide(
   db: Executor,
@@ -138,31 +176,72 @@ export async function decide(
   counted: readonly Counted[],
   previous: readonly Previous[],
   settings: Settings,
+  estimates: readonly Estimate[] = [],
 ): Promise<Decision> {
   const started = Date.now();
-  const cells = await cellsOver(db, periodId, counted, settings);
-  // Nothing to protect: no cell breaks the rules, and no earlier publication to differ from.
-  if (previous.length === 0 && !cells.some((c) => c.primary_confidential))
-    return { cells, hidden: cells.map(() => false), unprotectable: [], ms: Date.now() - started };
+  const cells = await cellsOver(db, periodId, counted, estimates, settings);
+  // The estimates each publication counts, and the periods they tie this one to.
+  const counts = [...(await Promise.all(previous.map(async (p) => p.estimates ?? [...(await storedEstimates(db, p.estimate_ids)).values()]))), estimates];
+  const component = await linkedComponent(db, [periodId, ...counts.flat().map((e) => e.source_period_id)]);
+  // Nothing to protect: no cell breaks the rules, no earlier publication to differ from, no other period tied to this one.
+  const linkedNumbers = new Map([[periodId, previous.at(-1)?.number ?? 0]]);
+  if (previous.length === 0 && component.size === 1 && !cells.some((c) => c.primary_confidential))
+    return { cells, hidden: cells.map(() => false), unprotectable: [], ms: Date.now() - started, linked: linkedNumbers };
+  const order = [periodId, ...[...component].filter((id) => id !== periodId).sort((a, b) => a - b)];
+  // An estimate's row set in the pattern: minus its id, or for one not written yet a number of its own.
+  const keys = new Map<Estimate, number>();
+  const keyOf = (e: Estimate) => {
+    if (e.id !== null) return -e.id;
+    if (!keys.has(e)) keys.set(e, -(2 ** 30 + keys.size));
+    return keys.get(e)!;
+  };
+  const patternEstimates = (list: readonly Estimate[]): PatternEstimate[] => {
+    const seen = new Set<number>();
+    return list.flatMap((e) => {
+      const key = keyOf(e);
+      if (seen.has(key)) return [];
+      seen.add(key);
+      const source = order.indexOf(e.source_period_id);
+      if (source < 0) throw new Error(`Estimate of company ${e.company_id} made from period ${e.source_period_id}, which is not tied to ${periodId}`);
+      return e.rows.map((r) => ({
+        row_set_id: key,
+        company_id: e.company_id,
+        code_id: r.code_id,
+        volume: r.volume,
+        value: r.value,
+        source: { period: source, row_set_id: e.source_row_set_id },
+        ratio: { volume: Number(r.volume_ratio), value: Number(r.value_ratio) },
+      }));
+    });
+  };
   const companyOf = new Map<number, number>();
   for (const p of previous) p.row_set_ids.forEach((r, i) => companyOf.set(r, p.company_ids[i]!));
   for (const c of counted) companyOf.set(c.row_set_id, c.company_id);
-  const allRowSets = [...companyOf.keys()];
-  const rows = allRowSets.length
-    ? (
-        await db.execute<{ row_set_id: number; code_id: number; volume: string | null; value: string | null }>(sql`
-          select row_set_id, code_id, volume::text as volume, value::text as value from report_rows
-          where row_set_id = any(${sqlArray(allRowSets, 'int')}) and (volume is not null or value is not null)`)
-      ).rows
-    : [];
+  const linked: PatternPeriod[] = [];
+  for (const id of order.slice(1)) {
+    const pubs = await previousPublications(db, id);
+    linkedNumbers.set(id, pubs.at(-1)?.number ?? 0);
+    const theirs = await storedEstimates(db, [...new Set(pubs.flatMap((p) => p.estimate_ids))]);
+    const companies = new Map<number, number>();
+    for (const p of pubs) p.row_set_ids.forEach((r, i) => companies.set(r, p.company_ids[i]!));
+    linked.push({
+      rows: await rowsOf(db, companies),
+      estimates: patternEstimates([...theirs.values()]),
+      publications: pubs.map((p) => ({ rowSetIds: [...p.row_set_ids, ...p.estimate_ids.map((e) => -e)], cells: p.cells })),
+    });
+  }
   const pattern = await decidePattern({
-    rows: rows.map((r) => ({ ...r, company_id: companyOf.get(r.row_set_id)! })),
-    previous: previous.map((p) => ({ rowSetIds: p.row_set_ids, cells: p.cells })),
-    counted: counted.map((c) => c.row_set_id),
+    rows: await rowsOf(db, companyOf),
+    estimates: patternEstimates(counts.flat()),
+    previous: previous.map((p, i) => ({ rowSetIds: [...p.row_set_ids, ...counts[i]!.map(keyOf)], cells: p.cells })),
+    counted: [...counted.map((c) => c.row_set_id), ...estimates.map(keyOf)],
     cells,
     settings,
+    linked,
   });
-  return { cells, hidden: pattern.hidden, unprotectable: pattern.unprotectable, ms: Date.now() - started };
+  // A linked period's sum is named by its period's id.
+  const unprotectable = pattern.unprotectable.map((u) => (u.period === undefined ? u : { ...u, period: order[u.period]! }));
+  return { cells, hidden: pattern.hidden, unprotectable, ms: Date.now() - started, linked: linkedNumbers };
 }
 
 const sameSettings = (a: Settings, b: { min_contributors: number; dominance_percentage: string; protection_percentage: string }) =>
@@ -177,25 +256,31 @@ const sameSettings = (a: Settings, b: { min_contributors: number; dominance_perc
  */
 export async function publishPeriod(db: Db, periodId: number, options: { actorId: number | null; mark: boolean }): Promise<Publication> {
   for (let attempt = 0; ; attempt++) {
-    const { settings, counted, previous, latest, changed } = await publishingState(db, periodId);
+    const { settings, counted, previous, latest, changed, estimates } = await publishingState(db, periodId);
     if (latest && !changed) {
       if (options.mark) await markPublished(db, periodId);
       return publicationOf(db, latest.id);
     }
-    const decision = await decide(db, periodId, counted, previous, settings);
+    const decision = await decide(db, periodId, counted, previous, settings, estimates);
     const written = await db.transaction(async (tx) => {
-      await lockPeriod(tx, periodId);
+      // This period and those tied to it, in one order (two publishers lock them alike).
+      for (const id of [...decision.linked.keys()].sort((a, b) => a - b)) await lockPeriod(tx, id);
       const now = await countedReports(tx, periodId);
-      const number = (
-        await tx.execute<{ n: number }>(sql`select coalesce(max(number), 0)::int as n from statistics_publications where period_id = ${periodId}`)
-      ).rows[0]!.n;
-      // Someone approved or published meanwhile: decide again on what is there now.
-      if (number !== (latest?.number ?? 0) || now.map((c) => c.row_set_id).join() !== counted.map((c) => c.row_set_id).join()) return null;
+      const numbers = await latestNumbers(tx, [...decision.linked.keys()]);
+      // Someone approved or published (here or in a period tied to this one) meanwhile: decide again on what is there now.
+      if (
+        [...decision.linked].some(([id, n]) => (numbers.get(id) ?? 0) !== n) ||
+        now.map((c) => c.row_set_id).join() !== counted.map((c) => c.row_set_id).join()
+      )
+        return null;
+      const number = numbers.get(periodId) ?? 0;
+      const estimateIds = await writeEstimates(tx, periodId, estimates);
+      if (estimateIds === null) return null;
       const coverage = await coverageNow(tx, periodId);
       const primary = decision.cells.filter((c) => c.primary_confidential).length;
       const hidden = decision.hidden.filter(Boolean).length;
       const inserted = await tx.execute<{ id: number }>(sql`
-        insert into statistics_publications (period_id, number, published_at, published_by, company_ids, row_set_ids, min_contributors,
+        insert into statistics_publications (period_id, number, published_at, published_by, company_ids, row_set_ids, estimate_ids, min_contributors,
           dominance_percentage, protection_percentage, approved, expected, primary_cells, hidden_cells, unprotectable, unprotectable_cells, rules, decided_ms)
         values (${periodId}, ${number + 1},
           -- A period published before publications existed keeps the day it was published.
@@ -206,7 +291,7 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
           )}, ${sqlArray(
             counted.map((c) => c.row_set_id),
             'int',
-          )},
+          )}, ${sqlArray(estimateIds, 'int')},
           ${settings.minContributors}, ${settings.dominancePercentage}::numeric, ${settings.protectionPercentage}::numeric,
           ${coverage.approved}, ${coverage.expected}, ${primary}, ${hidden}, ${decision.unprotectable.length},
           ${JSON.stringify(decision.unprotectable)}::jsonb, ${PUBLICATION_RULES}, ${decision.ms})
@@ -216,9 +301,9 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
       if (c.length) {
         await tx.execute(sql`
           insert into statistics_publication_cells (publication_id, dimension, key_id, volume, value, contributors, max_volume, max_value,
-            primary_confidential, hidden, code_ids)
+            primary_confidential, hidden, code_ids, estimated)
           select ${id}, x.dimension, x.key_id, x.volume, x.value, x.contributors, x.max_volume, x.max_value, x.primary_confidential, x.hidden,
-            case when x.codes = '' then null else string_to_array(x.codes, ',')::int[] end
+            case when x.codes = '' then null else string_to_array(x.codes, ',')::int[] end, x.estimated
           from unnest(${sqlArray(
             c.map((x) => x.dimension),
             'text',
@@ -246,8 +331,11 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
           )}::boolean[], ${sqlArray(decision.hidden.map(String), 'text')}::boolean[], ${sqlArray(
             c.map((x) => (x.code_ids ?? []).join(',')),
             'text',
-          )})
-            as x(dimension, key_id, volume, value, contributors, max_volume, max_value, primary_confidential, hidden, codes)`);
+          )}, ${sqlArray(
+            c.map((x) => String(x.estimated)),
+            'text',
+          )}::boolean[])
+            as x(dimension, key_id, volume, value, contributors, max_volume, max_value, primary_confidential, hidden, codes, estimated)`);
       }
       if (options.mark) await markPublished(tx, periodId);
       return id;
@@ -279,8 +367,10 @@ export async function publishingState(db: Db, periodId: number) {
   const counted = await countedReports(db, periodId);
   const previous = await previousPublications(db, periodId);
   const latest = previous.at(-1);
-  const changed = !latest || (await changedSince(db, periodId, latest, counted, settings));
-  return { settings, counted, previous, latest, changed };
+  const estimates = await plannedEstimates(db, periodId, counted);
+  const changed =
+    !latest || latest.estimate_ids.join() !== estimates.map((e) => e.id ?? 'new').join() || (await changedSince(db, periodId, latest, counted, settings));
+  return { settings, counted, previous, latest, changed, estimates };
 }
 
 /** A period's coverage as a publication records it: its reports of companies counted in it, and how many are approved. */

@@ -24,6 +24,13 @@ const enUS = {
   note_cluster_no_last_year: "Markets without a period a year earlier (:markets) count in this year's figures only: the changes are not like with like.",
   note_confidential: 'Confidential figures (too few companies, one dominant company, or figures from which such a figure could be worked out) are not shown.',
   note_provisional: 'Provisional: the period is not published, and reports not yet approved are counted.',
+  note_estimated:
+    "Estimated: figures marked in the column Estimated hold estimates for reports not yet in (each missing company's last published report times the change of the companies that reported in both periods).",
+  estimated: 'Estimated',
+  estimated_period: 'period',
+  estimated_last_year: 'last year',
+  estimated_ytd: 'year to date',
+  estimated_ytd_last_year: 'year to date last year',
   key: 'Key',
   code: 'Code',
   name: 'Name',

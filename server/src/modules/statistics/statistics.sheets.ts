@@ -72,9 +72,23 @@ function figureColumns(
   return fields.map((field) => ({ title: `${prefix}${t(locale, field)}`, kind: kindOf(field), get: (r) => (get ? get(r)?.[field] : r[field]) }));
 }
 
-const confidentialColumns = (locale: Locale): Column[] => [
+/** Which figures of a row hold an estimate for a missing report: its flags, and a cluster row's markets (by ISO code). */
+const ESTIMATED_FLAGS = [
+  ['estimated', 'estimated_period'],
+  ['estimated_last_year', 'estimated_last_year'],
+  ['ytd_estimated', 'estimated_ytd'],
+  ['ytd_estimated_last_year', 'estimated_ytd_last_year'],
+] as const;
+const estimatedParts = (locale: Locale, r: Record<string, unknown>, markets: ReadonlyMap<number, string> = new Map()) => [
+  ...ESTIMATED_FLAGS.filter(([flag]) => r[flag] === true).map(([, text]) => t(locale, text)),
+  ...((r.markets as { market_id: number; estimated: boolean }[] | undefined) ?? []).filter((m) => m.estimated).map((m) => markets.get(m.market_id) ?? ''),
+];
+const anyEstimated = (rows: readonly Record<string, unknown>[]) => rows.some((r) => estimatedParts('en-US', r).length > 0);
+
+const confidentialColumns = (locale: Locale, markets?: ReadonlyMap<number, string>): Column[] => [
   { title: t(locale, 'contributors'), kind: 'count', get: (r) => r.contributors },
   { title: t(locale, 'confidential'), kind: 'text', get: (r) => (r.confidential ? t(locale, 'yes') : '') },
+  { title: t(locale, 'estimated'), kind: 'text', get: (r) => estimatedParts(locale, r, markets).join(', ') },
 ];
 
 function rateText(locale: Locale, rate: StatisticsRate | null) {
@@ -82,9 +96,10 @@ function rateText(locale: Locale, rate: StatisticsRate | null) {
 }
 const coverageText = (locale: Locale, c: Coverage) => t(locale, 'coverage_value', { approved: c.approved, expected: c.expected });
 
-function notes(locale: Locale, confidential: boolean, provisional: boolean, coverageDiffer = false): [string, string][] {
+function notes(locale: Locale, confidential: boolean, provisional: boolean, coverageDiffer = false, estimated = false): [string, string][] {
   const out: [string, string][] = [];
   if (confidential) out.push([t(locale, 'note'), t(locale, 'note_confidential')]);
+  if (estimated) out.push([t(locale, 'note'), t(locale, 'note_estimated')]);
   if (provisional) out.push([t(locale, 'note'), t(locale, 'note_provisional')]);
   if (coverageDiffer) out.push([t(locale, 'note'), t(locale, 'note_coverage_differs')]);
   return out;
@@ -105,7 +120,13 @@ function comparedPreamble(
     ...(last_year && last_year_coverage
       ? [[t(locale, 'coverage_last_year', { period: last_year.title }), coverageText(locale, last_year_coverage)] as [string, string]]
       : []),
-    ...notes(locale, s.confidentiality.applied && rows.some((r) => r.confidential), s.provisional, coverageDiffers(s.coverage, last_year_coverage)),
+    ...notes(
+      locale,
+      s.confidentiality.applied && rows.some((r) => r.confidential),
+      s.provisional,
+      coverageDiffers(s.coverage, last_year_coverage),
+      anyEstimated(rows),
+    ),
   ];
 }
 
@@ -168,6 +189,7 @@ export function clusterTable(s: ClusterStatistics, locale: Locale): Table {
         s.confidentiality.applied && rows.some((r) => r.confidential),
         s.provisional,
         s.markets.some((m) => coverageDiffers(m.coverage, m.last_year_coverage)),
+        anyEstimated(rows),
       ),
       ...(s.markets.some((m) => !m.last_year) && s.markets.some((m) => m.last_year)
         ? [
@@ -183,7 +205,12 @@ export function clusterTable(s: ClusterStatistics, locale: Locale): Table {
           ]
         : []),
     ],
-    columns: [...keyColumns(locale, s.by), ...figureColumns(locale, fields), ...perMarket, ...confidentialColumns(locale)],
+    columns: [
+      ...keyColumns(locale, s.by),
+      ...figureColumns(locale, fields),
+      ...perMarket,
+      ...confidentialColumns(locale, new Map(s.markets.map((m) => [m.market.id, m.market.iso_code]))),
+    ],
     rows,
   };
 }
@@ -202,6 +229,8 @@ export function trendTable(s: TrendStatistics, locale: Locale): Table {
         locale,
         s.confidentiality.applied && s.points.some((p) => p.confidential),
         s.points.some((p) => p.provisional),
+        false,
+        anyEstimated(s.points),
       ),
     ],
     columns: [

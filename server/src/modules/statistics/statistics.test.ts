@@ -206,6 +206,11 @@ async function expectedMarket(o: Options) {
       value_share_pct: apply && totalsConfidential ? null : show(sharePct(f.p.value, total.p.value)),
       contributors: show(f.contributors),
       confidential: isConfidential,
+      // This world publishes no estimates for missing reports.
+      estimated: false,
+      estimated_last_year: false,
+      ytd_estimated: false,
+      ytd_estimated_last_year: false,
     };
     if (o.viewer === 'member') {
       const ownValue = own?.value === null || own?.value === undefined ? null : own.value * rate;
@@ -457,7 +462,13 @@ describe('GET /statistics/trend, /cluster, /company', () => {
         expect(cluster.markets[0]).toMatchObject({ last_year: market.comparison.last_year, last_year_coverage: market.comparison.last_year_coverage });
         expect(cluster.rows.map(figures)).toEqual(market.rows.map(figures));
         // A market's cell beside the others: that market's volume and value, as its own answer has them.
-        const cell = ({ volume, value, contributors, confidential }: Record<string, unknown>) => ({ volume, value, contributors, confidential });
+        const cell = ({ volume, value, contributors, confidential, estimated }: Record<string, unknown>) => ({
+          volume,
+          value,
+          contributors,
+          confidential,
+          estimated,
+        });
         expect(cluster.rows.map((r: { markets: Record<string, unknown>[] }) => r.markets[0]!)).toEqual(
           market.rows.map((r: Record<string, unknown>) => ({ market_id: w.market, ...cell(r) })),
         );

@@ -174,6 +174,8 @@ export async function findTrendStatistics(
       value_change_pct: figures.value_change_pct,
       contributors: figures.contributors,
       confidential: figures.confidential,
+      estimated: figures.estimated,
+      estimated_last_year: figures.estimated_last_year,
       coverage: cover,
       last_year_coverage: point.lastYear.length ? coverageOfAll(point.lastYear) : null,
       rate: rateOfPoint[index] ?? null,

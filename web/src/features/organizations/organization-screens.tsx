@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Anchor, Badge, Button, Group, NumberInput, Paper, SimpleGrid, Stack, TextInput, Textarea, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Switch, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type InformationModal, ORGANIZATION_SETTINGS, type Organization, type OrganizationSettingKey } from '@mss/contracts/admin';
 import { feedback } from '../../components/feedback.tsx';
@@ -95,15 +95,27 @@ function SettingsForm({ organization }: { organization: Organization }) {
             {t('admin.organization.settings')}
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            {SETTING_KEYS.map((key) => (
-              <NumberInput
-                key={key}
-                label={t(`admin.organization.setting.${key}`)}
-                description={t(`admin.organization.setting.${key}_help`)}
-                allowDecimal={ORGANIZATION_SETTINGS[key].kind === 'number'}
-                {...form.getInputProps(key)}
-              />
-            ))}
+            {SETTING_KEYS.map((key) =>
+              ORGANIZATION_SETTINGS[key].kind === 'switch' ? (
+                // A switch is stored as 1 (on) or 0 (off), like every setting a number.
+                <Switch
+                  key={key}
+                  label={t(`admin.organization.setting.${key}`)}
+                  description={t(`admin.organization.setting.${key}_help`)}
+                  checked={Number(form.values[key]) === 1}
+                  onChange={(event) => form.setFieldValue(key, event.currentTarget.checked ? 1 : 0)}
+                  error={form.errors[key]}
+                />
+              ) : (
+                <NumberInput
+                  key={key}
+                  label={t(`admin.organization.setting.${key}`)}
+                  description={t(`admin.organization.setting.${key}_help`)}
+                  allowDecimal={ORGANIZATION_SETTINGS[key].kind === 'number'}
+                  {...form.getInputProps(key)}
+                />
+              ),
+            )}
           </SimpleGrid>
           <Group>
             <Button type="submit" loading={update.isPending}>

@@ -12,7 +12,7 @@ import type { ScreenProps } from '../../lib/screen.ts';
 import { TrendChart } from './statistics-charts.tsx';
 import { AnswerFacts, BreakdownPicker, CurrencyPicker, Downloads } from './statistics-screen.tsx';
 import { keyLabel, STICKY } from './statistics-table.tsx';
-import { Change, Confidential, COVERAGE_MARK, coverageItem, Num, PHONE } from '../../components/figures.tsx';
+import { Change, Confidential, COVERAGE_MARK, coverageItem, EstimatedMark, EstimatedNote, Num, PHONE } from '../../components/figures.tsx';
 
 /** The last 36 months, newest first ("2026-11"). */
 function recentMonths(now = new Date()): string[] {
@@ -32,7 +32,7 @@ function Figure({
   withheld,
   money,
 }: {
-  figures: Pick<StatisticsFigures, 'volume' | 'value' | 'confidential'>;
+  figures: Pick<StatisticsFigures, 'volume' | 'value' | 'confidential' | 'estimated'>;
   measure: Measure;
   withheld: boolean;
   money: boolean;
@@ -40,8 +40,17 @@ function Figure({
   const value = measure === 'value' ? figures.value : figures.volume;
   // Nothing is withheld from approvers of every market (`confidentiality.applied` false): a missing figure is just missing.
   if (withheld && figures.confidential && value === null) return <Confidential />;
-  return <Num value={value} money={money && measure === 'value'} />;
+  return (
+    <>
+      <Num value={value} money={money && measure === 'value'} />
+      {value !== null && figures.estimated && <EstimatedMark />}
+    </>
+  );
 }
+
+/** Whether a figure of the cluster's answer holds an estimate for a missing report. */
+const anyEstimated = (answer: ClusterStatistics) =>
+  [answer.totals, ...answer.rows].some((r) => r.estimated || r.estimated_last_year || r.markets.some((m) => m.estimated));
 
 /** Whether a cluster's change is not like with like: a market without last year's period, or with another coverage then. */
 function unlike(answer: ClusterStatistics) {
@@ -57,6 +66,7 @@ function UnlikeNotes({ answer }: { answer: ClusterStatistics }) {
   const { missing, differing } = unlike(answer);
   return (
     <>
+      {anyEstimated(answer) && <EstimatedNote />}
       {missing.length > 0 && (
         <Text size="sm" c="orange.9" data-testid="cluster-no-last-year">
           {t('statistics.cluster.no_last_year', { markets: missing.map((m) => m.market.international_name).join(', ') })}

@@ -18,7 +18,7 @@ import { formatPercent } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AnswerFacts, CurrencyPicker, Downloads } from './statistics-screen.tsx';
 import { STICKY } from './statistics-table.tsx';
-import { Change, Confidential, COVERAGE_MARK, Num, PHONE, plot } from '../../components/figures.tsx';
+import { Change, Confidential, COVERAGE_MARK, EstimatedMark, EstimatedNote, Num, PHONE, plot } from '../../components/figures.tsx';
 
 function CompanyTable({ answer }: { answer: CompanyStatistics }) {
   const { t } = useTranslation();
@@ -27,7 +27,14 @@ function CompanyTable({ answer }: { answer: CompanyStatistics }) {
   const money = !!answer.rate;
   // Nothing is withheld from the market's approvers (`confidentiality.applied` false): a missing figure is just missing.
   const market = (row: Row, value: string | null, isValue = false) =>
-    answer.confidentiality.applied && row.confidential && value === null ? <Confidential /> : <Num value={value} money={money && isValue} />;
+    answer.confidentiality.applied && row.confidential && value === null ? (
+      <Confidential />
+    ) : (
+      <>
+        <Num value={value} money={money && isValue} />
+        {value !== null && row.estimated && <EstimatedMark />}
+      </>
+    );
   const mark = coverageDiffers(answer.coverage, answer.comparison.last_year_coverage) ? ` ${COVERAGE_MARK}` : '';
   const phone = useMediaQuery(PHONE);
   if (phone) {
@@ -255,6 +262,7 @@ export function CompanyStatisticsScreen({ title, params }: ScreenProps) {
             <Downloads endpoint="company" query={query} />
           </AnswerFacts>
           <CompanyTable answer={answer.data} />
+          {[answer.data.totals, ...answer.data.rows].some((r) => r.estimated || r.estimated_last_year) && <EstimatedNote />}
           <ShareHistory answer={answer.data} />
         </Stack>
       )}

@@ -22,6 +22,10 @@ const figures = (over: Partial<StatisticsFigures>): StatisticsFigures => ({
   value_share_pct: null,
   contributors: null,
   confidential: false,
+  estimated: false,
+  estimated_last_year: false,
+  ytd_estimated: false,
+  ytd_estimated_last_year: false,
   ...over,
 });
 

@@ -5,7 +5,7 @@ import { ActionIcon, Group, NativeSelect, Paper, ScrollArea, SimpleGrid, Stack, 
 import { useMediaQuery } from '@mantine/hooks';
 import type { StatisticsFigures, StatisticsKey, StatisticsRow } from '@mss/contracts/statistics';
 import { compareDecimals, formatPercent } from '../../lib/numbers.ts';
-import { Change, Confidential, COVERAGE_MARK, Num, PHONE, TrendIcon } from '../../components/figures.tsx';
+import { Change, Confidential, COVERAGE_MARK, EstimatedMark, EstimatedNote, Num, PHONE, TrendIcon } from '../../components/figures.tsx';
 
 /** Which figures the table shows: the period against last year, or the year to date against last year's. */
 export type StatisticsView = 'period' | 'ytd';
@@ -25,11 +25,25 @@ interface FigureColumn {
   kind: 'amount' | 'change' | 'share';
   /** A value (not a volume): converted when a rate applies. */
   money?: boolean;
+  /** Whether the figure holds an estimate for a missing report. */
+  estimated: (f: StatisticsFigures) => boolean;
 }
+
+/** Which flag says a column's figure holds an estimate: its period's, last year's, or either side of a change. */
+const estimatedBy = (id: string): ((f: StatisticsFigures) => boolean) => {
+  const ytd = id.startsWith('ytd_');
+  const now = (f: StatisticsFigures) => (ytd ? f.ytd_estimated : f.estimated);
+  const then = (f: StatisticsFigures) => (ytd ? f.ytd_estimated_last_year : f.estimated_last_year);
+  if (id.endsWith('_change_pct')) return (f) => now(f) || then(f);
+  if (id.endsWith('_last_year')) return then;
+  // A company's own figures are its own report; its share divides them by the market's.
+  if (id === 'own_volume' || id === 'own_value') return () => false;
+  return now;
+};
 
 function figureColumns(t: TFunction, view: StatisticsView, withShare: boolean, withOwn: boolean): FigureColumn[] {
   const ytd = view === 'ytd';
-  const columns: FigureColumn[] = ytd
+  const columns: Omit<FigureColumn, 'estimated'>[] = ytd
     ? [
         { id: 'ytd_volume', label: t('statistics.col.ytd_volume'), get: (f) => f.ytd_volume, kind: 'amount' },
         { id: 'ytd_volume_last_year', label: t('statistics.col.ytd_volume_last_year'), get: (f) => f.ytd_volume_last_year, kind: 'amount' },
@@ -57,7 +71,7 @@ function figureColumns(t: TFunction, view: StatisticsView, withShare: boolean, w
     columns.push({ id: 'own_value_share_pct', label: t('statistics.col.own_value_share'), get: (f) => f.own_value_share_pct, kind: 'share' });
   }
   for (const c of columns) c.money = c.kind === 'amount' && c.id.includes('value');
-  return columns;
+  return columns.map((c) => ({ ...c, estimated: estimatedBy(c.id) }));
 }
 
 function Cell({ column, figures, withheld, converted }: { column: FigureColumn; figures: StatisticsFigures; withheld: boolean; converted: boolean }) {
@@ -65,9 +79,27 @@ function Cell({ column, figures, withheld, converted }: { column: FigureColumn; 
   // The own columns are the caller's own figures: never withheld from them.
   const own = column.id.startsWith('own_');
   if (withheld && figures.confidential && !own && (value === null || value === undefined)) return <Confidential />;
-  if (column.kind === 'change') return <Change value={value} />;
-  if (column.kind === 'share') return <span style={{ whiteSpace: 'nowrap' }}>{value ? formatPercent(value) : '–'}</span>;
-  return <Num value={value} money={converted && column.money} />;
+  const mark = value !== null && value !== undefined && column.estimated(figures) ? <EstimatedMark /> : null;
+  if (column.kind === 'change')
+    return (
+      <>
+        <Change value={value} />
+        {mark}
+      </>
+    );
+  if (column.kind === 'share')
+    return (
+      <span style={{ whiteSpace: 'nowrap' }}>
+        {value ? formatPercent(value) : '–'}
+        {mark}
+      </span>
+    );
+  return (
+    <>
+      <Num value={value} money={converted && column.money} />
+      {mark}
+    </>
+  );
 }
 
 /** The key column stays in view while the figures scroll sideways (phones). */
@@ -180,6 +212,7 @@ export function StatisticsTable({
   const contributors = (f: StatisticsFigures): ReactNode => (f.contributors === null ? '–' : f.contributors);
   // A breakdown without rows (the total alone, or nothing approved) says "no figures" only when the total has none either.
   const totalsEmpty = columns.every((c) => c.get(totals) == null) && !totals.confidential;
+  const estimated = [...rows, totals].some((f) => columns.some((c) => c.get(f) != null && c.estimated(f)));
 
   if (phone) {
     // No headers to press on a phone: the order is picked from a list (the phone's own picker).
@@ -206,102 +239,108 @@ export function StatisticsTable({
       />
     );
     return (
-      <StatisticsCards
-        sortControl={sortControl}
-        rows={sorted}
-        totals={totals}
-        columns={columns}
-        withheld={withheld}
-        converted={converted}
-        totalsEmpty={totalsEmpty}
-        ranks={ranks}
-        label={label}
-        onTrend={onTrend}
-        trendKeyId={trendKeyId}
-      />
+      <>
+        <StatisticsCards
+          sortControl={sortControl}
+          rows={sorted}
+          totals={totals}
+          columns={columns}
+          withheld={withheld}
+          converted={converted}
+          totalsEmpty={totalsEmpty}
+          ranks={ranks}
+          label={label}
+          onTrend={onTrend}
+          trendKeyId={trendKeyId}
+        />
+        {estimated && <EstimatedNote />}
+      </>
     );
   }
 
   return (
-    <ScrollArea type="auto" offsetScrollbars>
-      <Table striped highlightOnHover withTableBorder verticalSpacing={6} aria-label={label} data-testid="statistics-table" fz="sm">
-        <Table.Thead>
-          <Table.Tr>
-            {ranks && <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.rank')}</Table.Th>}
-            {header('key', keyHeader, 'left')}
-            {columns.map((c) => header(c.id, c.label))}
-            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.contributors')}</Table.Th>
-            {onTrend && (
-              <Table.Th>
-                <span className="visually-hidden">{t('statistics.trend.title')}</span>
-              </Table.Th>
-            )}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {sorted.length === 0 && totalsEmpty && (
+    <>
+      <ScrollArea type="auto" offsetScrollbars>
+        <Table striped highlightOnHover withTableBorder verticalSpacing={6} aria-label={label} data-testid="statistics-table" fz="sm">
+          <Table.Thead>
             <Table.Tr>
-              <Table.Td colSpan={columns.length + 4}>
-                <Text c="dimmed" ta="center" py="sm">
-                  {t('statistics.no_figures')}
-                </Text>
-              </Table.Td>
+              {ranks && <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.rank')}</Table.Th>}
+              {header('key', keyHeader, 'left')}
+              {columns.map((c) => header(c.id, c.label))}
+              <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.contributors')}</Table.Th>
+              {onTrend && (
+                <Table.Th>
+                  <span className="visually-hidden">{t('statistics.trend.title')}</span>
+                </Table.Th>
+              )}
             </Table.Tr>
-          )}
-          {sorted.map((row) => (
-            <Table.Tr key={`${row.key.id}`} data-confidential={row.confidential || undefined}>
-              {ranks && <Table.Td style={{ textAlign: 'right' }}>{ranks.get(row.key.id) ?? '–'}</Table.Td>}
-              <Table.Td style={{ minWidth: 140, ...STICKY }}>{keyLabel(row.key)}</Table.Td>
-              {withheld && row.confidential && marketColumns.every((c) => c.get(row) == null) ? (
-                // Withheld: one cell says so for every market figure of the row (the own ones follow).
-                <Table.Td colSpan={marketColumns.length} style={{ textAlign: 'center' }}>
-                  <Confidential />
+          </Table.Thead>
+          <Table.Tbody>
+            {sorted.length === 0 && totalsEmpty && (
+              <Table.Tr>
+                <Table.Td colSpan={columns.length + 4}>
+                  <Text c="dimmed" ta="center" py="sm">
+                    {t('statistics.no_figures')}
+                  </Text>
                 </Table.Td>
-              ) : (
-                marketColumns.map((c) => (
+              </Table.Tr>
+            )}
+            {sorted.map((row) => (
+              <Table.Tr key={`${row.key.id}`} data-confidential={row.confidential || undefined}>
+                {ranks && <Table.Td style={{ textAlign: 'right' }}>{ranks.get(row.key.id) ?? '–'}</Table.Td>}
+                <Table.Td style={{ minWidth: 140, ...STICKY }}>{keyLabel(row.key)}</Table.Td>
+                {withheld && row.confidential && marketColumns.every((c) => c.get(row) == null) ? (
+                  // Withheld: one cell says so for every market figure of the row (the own ones follow).
+                  <Table.Td colSpan={marketColumns.length} style={{ textAlign: 'center' }}>
+                    <Confidential />
+                  </Table.Td>
+                ) : (
+                  marketColumns.map((c) => (
+                    <Table.Td key={c.id} style={{ textAlign: 'right' }}>
+                      <Cell column={c} figures={row} withheld={withheld} converted={converted} />
+                    </Table.Td>
+                  ))
+                )}
+                {ownColumns.map((c) => (
                   <Table.Td key={c.id} style={{ textAlign: 'right' }}>
                     <Cell column={c} figures={row} withheld={withheld} converted={converted} />
                   </Table.Td>
-                ))
-              )}
-              {ownColumns.map((c) => (
+                ))}
+                <Table.Td style={{ textAlign: 'right' }}>{contributors(row)}</Table.Td>
+                {onTrend && (
+                  <Table.Td>
+                    <Tooltip label={t('statistics.trend.show_for', { name: keyLabel(row.key) })}>
+                      <ActionIcon
+                        variant={trendKeyId === row.key.id ? 'filled' : 'subtle'}
+                        size="sm"
+                        aria-label={t('statistics.trend.show_for', { name: keyLabel(row.key) })}
+                        onClick={() => onTrend(row)}
+                      >
+                        <TrendIcon />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Table.Td>
+                )}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+          <Table.Tfoot>
+            <Table.Tr style={{ fontWeight: 700 }} data-testid="statistics-totals">
+              {ranks && <Table.Td />}
+              <Table.Td style={STICKY}>{t('statistics.total')}</Table.Td>
+              {columns.map((c) => (
                 <Table.Td key={c.id} style={{ textAlign: 'right' }}>
-                  <Cell column={c} figures={row} withheld={withheld} converted={converted} />
+                  <Cell column={c} figures={totals} withheld={withheld} converted={converted} />
                 </Table.Td>
               ))}
-              <Table.Td style={{ textAlign: 'right' }}>{contributors(row)}</Table.Td>
-              {onTrend && (
-                <Table.Td>
-                  <Tooltip label={t('statistics.trend.show_for', { name: keyLabel(row.key) })}>
-                    <ActionIcon
-                      variant={trendKeyId === row.key.id ? 'filled' : 'subtle'}
-                      size="sm"
-                      aria-label={t('statistics.trend.show_for', { name: keyLabel(row.key) })}
-                      onClick={() => onTrend(row)}
-                    >
-                      <TrendIcon />
-                    </ActionIcon>
-                  </Tooltip>
-                </Table.Td>
-              )}
+              <Table.Td style={{ textAlign: 'right' }}>{contributors(totals)}</Table.Td>
+              {onTrend && <Table.Td />}
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-        <Table.Tfoot>
-          <Table.Tr style={{ fontWeight: 700 }} data-testid="statistics-totals">
-            {ranks && <Table.Td />}
-            <Table.Td style={STICKY}>{t('statistics.total')}</Table.Td>
-            {columns.map((c) => (
-              <Table.Td key={c.id} style={{ textAlign: 'right' }}>
-                <Cell column={c} figures={totals} withheld={withheld} converted={converted} />
-              </Table.Td>
-            ))}
-            <Table.Td style={{ textAlign: 'right' }}>{contributors(totals)}</Table.Td>
-            {onTrend && <Table.Td />}
-          </Table.Tr>
-        </Table.Tfoot>
-      </Table>
-    </ScrollArea>
+          </Table.Tfoot>
+        </Table>
+      </ScrollArea>
+      {estimated && <EstimatedNote />}
+    </>
   );
 }
 
