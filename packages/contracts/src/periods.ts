@@ -31,7 +31,7 @@ export const PUBLISHED_DIMENSIONS = ['code', 'code_group', 'code_section', 'tota
  * of this publication (`cell`), a cell confidential in an earlier one (`earlier`, `publication`
  * its number), or the figures of the companies publication `publication` counts and publication
  * `without` does not (`difference`). `name`: the code ("1001 Cars"), group or section; null for
- * the total.
+ * the total. `period`: another period's sum (tied to this one by estimates), by title.
  */
 export const unprotectableSchema = z.object({
   kind: z.enum(['cell', 'earlier', 'difference']),
@@ -40,6 +40,8 @@ export const unprotectableSchema = z.object({
   name: z.string().nullable(),
   publication: z.number().int(),
   without: z.number().int().nullable(),
+  /** The title of another period the sum is of (tied to this one by estimates for missing reports); null: this period's. */
+  period: z.string().nullable(),
 });
 export type UnprotectableSum = z.infer<typeof unprotectableSchema>;
 
@@ -63,11 +65,13 @@ export type PublicationPattern = z.infer<typeof publicationPatternSchema>;
  * again would show once the missing ones are, each simulated by its company's latest approved
  * report of an earlier period of the market (`simulated`; `unknown`: missing companies with no
  * such report, left out). `advice` is `wait` when that later publication would hide the total
- * or more than half of the cells.
+ * or more than half of the cells. `estimated`: the missing reports `now` counts as estimates (the
+ * organization's setting estimate_missing_reports; they stay in `later` for the companies not simulated).
  */
 export const publicationPreviewSchema = z.object({
   number: z.number().int(),
   changed: z.boolean(),
+  estimated: z.number().int(),
   coverage: z.object({ approved: z.number().int(), expected: z.number().int() }),
   now: publicationPatternSchema,
   later: z

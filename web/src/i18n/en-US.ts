@@ -225,6 +225,10 @@ export const uiEnUS = {
   'reporting.period.total': 'Total',
   'reporting.period.unprotectable_earlier': '{{name}}, confidential in publication {{publication}}',
   'reporting.period.unprotectable_difference': '{{name}}: the figures of the companies publication {{publication}} counts and publication {{without}} does not',
+  'reporting.period.preview_estimated_one':
+    '{{count}} missing report is counted as an estimate (the company’s last published report times the change of the others); its figures are marked as estimated until the report arrives.',
+  'reporting.period.preview_estimated_other':
+    '{{count}} missing reports are counted as estimates (each company’s last published report times the change of the others); their figures are marked as estimated until the reports arrive.',
   'reporting.period.preview_later_title': 'When the missing reports arrive',
   'reporting.period.preview_later_one':
     'Publishing again once the missing reports are approved would hide {{hidden}} of {{cells}} cells (estimated from the latest approved report of {{count}} missing company).',

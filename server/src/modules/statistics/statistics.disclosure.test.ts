@@ -418,6 +418,13 @@ describe('estimates for missing reports', () => {
     await s.collect();
     expect(await s.attack()).toEqual([]);
 
+    // The preview says the missing report will be estimated; once it is in, publishing again hides only what the difference from the estimate asks.
+    const preview = await t.app.inject({
+      url: `/api/v1/periods/${s.world.periodIds[s.world.key('SE', '2026-03')]!.uuid}/publication-preview`,
+      headers: s.world.headers.marketAdmin,
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().data).toMatchObject({ estimated: 1, changed: true, later: { simulated: 1 } });
     const first = await s.publish('SE', '2026-03');
     expect(first.publication).toMatchObject({ number: 1 });
     const { sql } = await import('drizzle-orm');

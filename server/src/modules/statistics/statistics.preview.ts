@@ -19,7 +19,9 @@ import { type Counted, coverageNow, decide, type Previous, publishingState } fro
  *   second publication around them: often the total and the sections. The missing reports are
  *   simulated by each company's latest approved report of an earlier period of the market (its
  *   figures are the best guess of what it will send); the second publication is decided against
- *   the first as it would be.
+ *   the first as it would be. With estimates for missing reports (statistics.estimates.ts), the
+ *   first publication counts them, and the difference a late report makes is report minus
+ *   estimate: far less of the second publication needs hiding.
  */
 
 type Cell = { dimension: CellDimension; key_id: number; primary_confidential: boolean };
@@ -63,7 +65,20 @@ async function named(db: Db, list: readonly Unprotectable[]): Promise<Unprotecta
       'code_section',
       (await db.execute<{ id: number; name: string }>(sql`select id, name from code_sections where id = any(${sqlArray(ids('code_section'), 'int')})`)).rows,
     );
-  return list.map((u) => ({ ...u, name: u.dimension === 'total' ? null : (names.get(`${u.dimension}/${u.key_id}`) ?? null) }));
+  const periodIds = [...new Set(list.flatMap((u) => (u.period === undefined ? [] : [u.period])))];
+  const titles = new Map(
+    periodIds.length
+      ? (await db.execute<{ id: number; title: string }>(sql`select id, title from periods where id = any(${sqlArray(periodIds, 'int')})`)).rows.map((r) => [
+          r.id,
+          r.title,
+        ])
+      : [],
+  );
+  return list.map(({ period, ...u }) => ({
+    ...u,
+    name: u.dimension === 'total' ? null : (names.get(`${u.dimension}/${u.key_id}`) ?? null),
+    period: period === undefined ? null : (titles.get(period) ?? null),
+  }));
 }
 
 /** The reports of the period not approved, of companies counted in it, and each company's latest approved report of an earlier period of the market. */
@@ -139,5 +154,13 @@ export async function previewPublication(db: Db, periodId: number): Promise<Publ
     };
   }
   const blanks = (p: PublicationPattern) => p.total_hidden || p.hidden * 2 > p.cells;
-  return { number: first.number, changed, coverage, now, later, advice: later && blanks(later.pattern) ? 'wait' : null };
+  return {
+    number: first.number,
+    changed,
+    estimated: changed ? estimates.length : first.estimate_ids.length,
+    coverage,
+    now,
+    later,
+    advice: later && blanks(later.pattern) ? 'wait' : null,
+  };
 }

@@ -29,7 +29,7 @@ function show(preview: PublicationPreview) {
 
 describe('what publishing would show', () => {
   it('when a complete period is previewed, then the cells viewers will see are counted by breakdown, and nothing more is said', () => {
-    show({ number: 1, changed: true, coverage: { approved: 5, expected: 5 }, now: pattern(), later: null, advice: null });
+    show({ number: 1, changed: true, estimated: 0, coverage: { approved: 5, expected: 5 }, now: pattern(), later: null, advice: null });
     expect(screen.getByText('Viewers will see 8 of the period’s 12 cells; 4 are hidden as confidential.')).toBeTruthy();
     const list = within(screen.getByTestId('preview-breakdowns'));
     for (const line of ['Codes: 4 of 8 hidden', 'Code groups: 0 of 1 hidden', 'Code sections: 0 of 2 hidden', 'Total: shown'])
@@ -43,6 +43,7 @@ describe('what publishing would show', () => {
     show({
       number: 1,
       changed: true,
+      estimated: 0,
       coverage: { approved: 3, expected: 5 },
       now: pattern(),
       later: { simulated: 1, unknown: 1, pattern: later },
@@ -62,21 +63,31 @@ describe('what publishing would show', () => {
   it('when sums can no longer be protected, then each is named with its reason', () => {
     const now = pattern({
       unprotectable: [
-        { kind: 'cell', dimension: 'code', key_id: 7, name: '1002 Tractors', publication: 2, without: null },
-        { kind: 'earlier', dimension: 'total', key_id: 0, name: null, publication: 1, without: null },
-        { kind: 'difference', dimension: 'code_group', key_id: 3, name: 'Machines', publication: 1, without: 2 },
+        { kind: 'cell', dimension: 'code', key_id: 7, name: '1002 Tractors', publication: 2, without: null, period: null },
+        { kind: 'earlier', dimension: 'total', key_id: 0, name: null, publication: 1, without: null, period: null },
+        { kind: 'difference', dimension: 'code_group', key_id: 3, name: 'Machines', publication: 1, without: 2, period: null },
+        { kind: 'earlier', dimension: 'code', key_id: 9, name: '2003 Trailers', publication: 1, without: null, period: '2026-02' },
       ],
     });
-    show({ number: 2, changed: true, coverage: { approved: 4, expected: 5 }, now, later: null, advice: null });
+    show({ number: 2, changed: true, estimated: 0, coverage: { approved: 4, expected: 5 }, now, later: null, advice: null });
     const alert = within(screen.getByTestId('preview-unprotectable'));
-    expect(alert.getByText('3 confidential figures cannot be fully protected')).toBeTruthy();
+    expect(alert.getByText('4 confidential figures cannot be fully protected')).toBeTruthy();
+    // A sum of the period an estimate was made from is named with its period.
+    expect(alert.getByText('2003 Trailers (2026-02), confidential in publication 1')).toBeTruthy();
     expect(alert.getByText('1002 Tractors')).toBeTruthy();
     expect(alert.getByText('Total, confidential in publication 1')).toBeTruthy();
     expect(alert.getByText('Machines: the figures of the companies publication 1 counts and publication 2 does not')).toBeTruthy();
   });
 
+  it('when missing reports are counted as estimates, then it says how many, and that their figures are marked', () => {
+    show({ number: 1, changed: true, estimated: 2, coverage: { approved: 3, expected: 5 }, now: pattern(), later: null, advice: null });
+    expect(screen.getByTestId('preview-estimated').textContent).toBe(
+      '2 missing reports are counted as estimates (each company’s last published report times the change of the others); their figures are marked as estimated until the reports arrive.',
+    );
+  });
+
   it('when nothing changed since the latest publication, then it says viewers keep it', () => {
-    show({ number: 3, changed: false, coverage: { approved: 5, expected: 5 }, now: pattern(), later: null, advice: null });
+    show({ number: 3, changed: false, estimated: 0, coverage: { approved: 5, expected: 5 }, now: pattern(), later: null, advice: null });
     expect(
       screen.getByText('Nothing changed since publication 3: viewers keep what it shows, 4 of the period’s 12 cells hidden as confidential.'),
     ).toBeTruthy();

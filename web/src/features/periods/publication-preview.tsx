@@ -21,6 +21,11 @@ export function PublicationPreviewDetails({ preview }: { preview: PublicationPre
             : t('reporting.period.preview_unchanged', { number: preview.number, cells: now.cells, hidden: now.hidden })}
       </Text>
       {now.cells > 0 && <Breakdowns pattern={now} />}
+      {preview.estimated > 0 && (
+        <Text size="sm" data-testid="preview-estimated">
+          {t('reporting.period.preview_estimated', { count: preview.estimated })}
+        </Text>
+      )}
       {now.unprotectable.length > 0 && (
         <Alert
           color="orange"
@@ -77,7 +82,9 @@ function Breakdowns({ pattern }: { pattern: PublicationPattern }) {
 }
 
 function unprotectableText(t: ReturnType<typeof useTranslation>['t'], u: UnprotectableSum): string {
-  const name = u.name ?? t('reporting.period.total');
+  const total = u.name ?? t('reporting.period.total');
+  // A sum of another period, tied to this one by estimates: named with its period.
+  const name = u.period ? `${total} (${u.period})` : total;
   if (u.kind === 'earlier') return t('reporting.period.unprotectable_earlier', { name, publication: u.publication });
   if (u.kind === 'difference') return t('reporting.period.unprotectable_difference', { name, publication: u.publication, without: u.without });
   return t('reporting.period.unprotectable_cell', { name });

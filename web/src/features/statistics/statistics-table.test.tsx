@@ -86,6 +86,22 @@ describe('a statistics breakdown', () => {
     expect(bodyCodes(table)).toEqual(['1001', '1003', '1002']);
   });
 
+  it('when a row holds an estimate for a missing report, then its figures carry the mark e (read out as Estimated), last year’s do not, and a note says what it means', () => {
+    const estimated: StatisticsRow = {
+      key: { id: 4, code: '1004', name: 'Estimated' },
+      ...figures({ volume: '5.0000', value: '50.0000', value_last_year: '40.0000', value_change_pct: '25.0', value_share_pct: '1.0', estimated: true }),
+    };
+    expect(screen.queryByTestId('estimated-note')).toBeNull();
+    const table = renderTable({ rows: [...rows, estimated] });
+    const row = table.getAllByRole('row').find((r) => r.textContent?.includes('1004 Estimated'))!;
+    // Volume, value, the value's change (one side holds it) and the share: four marks; last year's value none.
+    expect(within(row).getAllByTestId('estimated')).toHaveLength(4);
+    expect(within(row).getAllByText('Estimated', { selector: 'span' }).length).toBeGreaterThan(0);
+    const lastYear = within(row).getByText('40').closest('td')!;
+    expect(within(lastYear).queryByTestId('estimated')).toBeNull();
+    expect(screen.getByTestId('estimated-note').textContent).toMatch(/^e Estimated: the figure holds estimates for reports not yet in/);
+  });
+
   it('when ranked (the company breakdown), then the rank follows the value', () => {
     const table = renderTable({ ranked: true });
     const medium = table.getAllByRole('row').find((r) => r.textContent?.includes('Medium'))!;
