@@ -112,7 +112,7 @@ async function run(estimates: boolean) {
   const linked = estimates ? [{ rows: sourceRows, publications: [sourcePublication] }] : [];
   const rows = rowsOf(world);
   const published: { rowSetIds: number[]; cells: (ReturnType<typeof cellsOf>[number] & { hidden: boolean })[] }[] = [];
-  const out: { hidden: number; cells: number; ms: number; unprotectable: number }[] = [];
+  const out: { hidden: number; cells: number; ms: number; unprotectable: number; total: boolean; sections: number }[] = [];
   for (const counted of world.publications) {
     const cells = cellsOf(world, counted);
     const start = performance.now();
@@ -122,6 +122,8 @@ async function run(estimates: boolean) {
       cells: cells.length,
       ms: performance.now() - start,
       unprotectable: pattern.unprotectable.length,
+      total: cells.some((c, i) => c.dimension === 'total' && pattern.hidden[i]),
+      sections: cells.filter((c, i) => c.dimension === 'code_section' && pattern.hidden[i]).length,
     });
     published.push({ rowSetIds: rowSetsOf(world, counted), cells: cells.map((c, i) => ({ ...c, hidden: pattern.hidden[i]! })) });
   }
@@ -139,5 +141,5 @@ for (const [name, r] of [
   ['with estimates', withEstimates],
 ] as const)
   console.log(
-    `| ${name} | ${r[0]!.hidden} of ${r[0]!.cells} | ${r[1]!.hidden} of ${r[1]!.cells}${r[1]!.unprotectable ? ` (${r[1]!.unprotectable} unprotectable)` : ''} | ${r[0]!.ms.toFixed(0)} ms, ${r[1]!.ms.toFixed(0)} ms |`,
+    `| ${name} | ${r[0]!.hidden} of ${r[0]!.cells} | ${r[1]!.hidden} of ${r[1]!.cells}${r[1]!.total ? ', the total among them' : ''}, ${r[1]!.sections} of ${SECTIONS} sections${r[1]!.unprotectable ? ` (${r[1]!.unprotectable} unprotectable)` : ''} | ${r[0]!.ms.toFixed(0)} ms, ${r[1]!.ms.toFixed(0)} ms |`,
   );

@@ -253,8 +253,11 @@ export async function protect(problem: ProtectionProblem): Promise<ProtectionRes
   };
   const magnitudeOf = (t: Target, m: Measure) => owns(t, m).magnitude;
 
-  // Cost of hiding a cell: its share of the market (both measures), plus PER_CELL.
-  const totals = { value: gross.value.reduce((s, v) => s + v, 0) || 1, volume: gross.volume.reduce((s, v) => s + v, 0) || 1 };
+  // Cost of hiding a cell: its share of the publication (both measures), plus PER_CELL. The share
+  // is of the largest cell (the total), not of every atom: atoms of linked periods, or of companies
+  // an earlier publication counted, are not this publication's figures.
+  const largest = (m: Measure) => cells.reduce((most, c) => Math.max(most, grossOf(m, c)), 0) || 1;
+  const totals = { value: largest('value'), volume: largest('volume') };
   const inf = highs.infinity;
   const cost = cells.map((c) => PER_CELL + (grossOf('value', c) / totals.value + grossOf('volume', c) / totals.volume) / 2);
   const hidden = cells.map((c) => c.primary);
