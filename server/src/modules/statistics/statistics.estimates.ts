@@ -7,8 +7,8 @@ import { countedCompany } from './statistics.cells.ts';
  * Estimates for missing reports (docs/decisions.md "Estimates for missing reports"). When an
  * organization publishes with estimates, a publication of a period that is not complete counts,
  * for each company expected in it without an approved report, an estimate: per code, the company's
- * figure in its last published report (the latest earlier period of the market whose latest
- * publication counts it) times the change of the companies that reported in both periods, per
+ * figure in its last published report (the latest earlier period of the market, published now,
+ * whose latest publication counts it) times the change of the companies that reported in both periods, per
  * measure (their figures of the code now over then; where that has no meaning, the same over all
  * codes; failing that, 1). An estimate is made once and kept: every later publication of the period
  * that still misses the report counts the same figures, and the report replaces it when approved.
@@ -97,7 +97,8 @@ export async function plannedEstimates(db: Executor, periodId: number, counted: 
           from periods p
           cross join lateral (select sp.row_set_ids, sp.company_ids from statistics_publications sp where sp.period_id = p.id order by sp.number desc limit 1) lp
           cross join lateral unnest(lp.row_set_ids, lp.company_ids) as x(row_set_id, company_id)
-          where p.market_id = ${period.market_id} and p.starts_on < ${period.starts_on}::date and x.company_id = any(${sqlArray(toMake, 'int')})
+          where p.market_id = ${period.market_id} and p.starts_on < ${period.starts_on}::date and p.published_at is not null
+            and x.company_id = any(${sqlArray(toMake, 'int')})
           order by x.company_id, p.starts_on desc`)
       ).rows
     : [];
