@@ -60,10 +60,10 @@ test.describe('periods', () => {
     await expect(confirm).toContainText(new RegExp(`Only 0 of \\d+ reports of the period ${title} of Sweden are approved`));
     await expect(confirm.getByTestId('publish-missing')).toContainText('Waiting for approval (1): Nordlys Trading AB');
     // What viewers would see, decided before confirming: nothing approved yet; and what publishing
-    // again would hide once the missing reports arrive (estimated from their companies' latest ones).
+    // again would hide once the missing reports arrive (simulated with their companies' latest ones).
     await expect(confirm.getByTestId('publication-preview')).toContainText('No approved report holds figures yet: viewers would see none.');
     await expect(confirm.getByTestId('preview-later')).toContainText(
-      /Publishing again once the missing reports are approved would hide \d+ of \d+ cells \(estimated from the latest approved reports? of \d+ missing compan(y|ies)\)\./,
+      /Publishing again once the missing reports are approved would hide \d+ of \d+ cells \(simulated with the latest approved reports? of \d+ missing compan(y|ies)\)\./,
     );
     // The dialog meets WCAG 2.1 AA (axe-core).
     const axe = await new AxeBuilder({ page }).include('[role=dialog]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
@@ -81,7 +81,7 @@ test.describe('periods', () => {
     await expect(dialog).toContainText('changed since they were published');
     await expect(dialog.getByTestId('publication-preview')).toContainText(/Viewers will see 0 of the period’s (\d+) cells; \1 are hidden as confidential\./);
     // The other companies' reports are still missing: what publishing again after them would hide.
-    await expect(dialog.getByTestId('preview-later')).toContainText('estimated from the latest approved reports of 4 missing companies');
+    await expect(dialog.getByTestId('preview-later')).toContainText('simulated with the latest approved reports of 4 missing companies');
     await dialog.getByRole('button', { name: 'Publish again' }).click();
     await expect(periodRow).not.toContainText('Figures changed since publication');
     await expect(periodRow.getByRole('button', { name: 'Publish again' })).toHaveCount(0);
@@ -92,5 +92,56 @@ test.describe('periods', () => {
     expect(period.data.publication.hidden_cells).toBe(period.data.publication.primary_cells);
 
     await admin.post(`/api/v1/periods/${uuid}/unpublish`);
+  });
+
+  test('with estimates on, a period published before its reports are in counts an estimate for each missing one, and viewers see its figures marked e', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    const admin = await apiAs('market-admin@demo.test');
+    const reporter = await apiAs('reporter@demo.test');
+    const superAdmin = await apiAs('super-admin@demo.test');
+    const organizations = (await (await superAdmin.get('/api/v1/admin/organizations', { params: { per_page: 100 } })).json()).data as {
+      id: number;
+      name: string;
+    }[];
+    const nordic = organizations.find((o) => o.name === 'Nordic Sales Association')!;
+    const setting = (value: number) =>
+      superAdmin.put(`/api/v1/admin/organizations/${nordic.id}/settings`, { data: { settings: { estimate_missing_reports: value } } });
+    const title = periodTitle('EST');
+    // After the other specs' periods, and taken back from viewers (and estimates off) at the end.
+    const uuid = await openPeriodOfSweden(admin, title, { starts: '2031-07-01', ends: '2031-07-31', deadline: '2031-08-10' });
+    try {
+      expect((await setting(1)).status()).toBe(200);
+      const report = await nordlysReport(admin, uuid);
+      await importFile(reporter, report, 'nordlys.xlsx', await xlsx(VALID_ROWS));
+      await setReportStatus(reporter, report, ReportStatus.WaitingForApproval);
+      await setReportStatus(admin, report, ReportStatus.Approved);
+
+      await signIn(page, 'market-admin@demo.test');
+      await page.goto('/period-list');
+      const periodRow = row(page, title);
+      await periodRow.getByRole('button', { name: 'Publish', exact: true }).click();
+      const confirm = page.getByRole('dialog');
+      // Nordlys alone would be one company in every cell: with the others estimated, the period has figures.
+      await expect(confirm.getByTestId('preview-estimated')).toContainText(/^\d+ missing reports are counted as estimates/);
+      const axe = await new AxeBuilder({ page }).include('[role=dialog]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      await confirm.getByRole('button', { name: 'Publish anyway' }).click();
+      await expect(periodRow.getByRole('button', { name: 'Unpublish' })).toBeVisible();
+
+      const period = (await (await admin.get(`/api/v1/periods/${uuid}`)).json()).data as { market: { id: number } };
+      await page.context().clearCookies();
+      await signIn(page, 'viewer@demo.test');
+      await page.goto(`/statistics?market=${period.market.id}&period=${uuid}&by=code`);
+      const table = page.getByTestId('statistics-table');
+      await expect(table.getByTestId('estimated').first()).toBeVisible();
+      await expect(page.getByTestId('estimated-note')).toContainText('Estimated: the figure holds estimates for reports not yet in');
+      // The total holds the estimates, read out as such.
+      await expect(page.getByTestId('statistics-totals').getByText('Estimated').first()).toBeAttached();
+    } finally {
+      await admin.post(`/api/v1/periods/${uuid}/unpublish`);
+      await setting(0);
+    }
   });
 });

@@ -196,8 +196,8 @@ test.describe('statistics', () => {
       .split(/\r\n/);
     expect(lines[0]).toMatch(/^Market,/);
     const csvTable = lines.slice(lines.indexOf('') + 1);
-    expect(csvTable[0]).toMatch(/^Code,Name,Volume,Value,.*,Confidential$/);
-    expect(csvTable).toContain('2001,Excavators below 6 t,,,,,,,,,,,,,,,,yes');
+    expect(csvTable[0]).toMatch(/^Code,Name,Volume,Value,.*,Confidential,Estimated$/);
+    expect(csvTable).toContain('2001,Excavators below 6 t,,,,,,,,,,,,,,,,yes,');
     const plain = (decimal: string) => decimal.replace(/\.?0+$/, '');
     expect(csvTable.find((l) => l.startsWith('1001,'))).toContain(`,${plain(tractors.value!)},`);
     const fields = lines.flatMap((l) => l.split(','));

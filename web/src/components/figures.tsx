@@ -72,10 +72,26 @@ export function Change({ value }: { value: string | null | undefined }) {
   );
 }
 
-/** A figure; `money`: a converted value, at the currency's usual 2 decimals (downloads keep it exact). */
-export const Num = ({ value, money = false }: { value: string | null | undefined; money?: boolean }) => (
-  <span style={{ whiteSpace: 'nowrap' }}>{value === null || value === undefined ? '–' : money ? formatMoney(value) : formatDecimal(value)}</span>
-);
+/**
+ * A figure; `money`: a converted value, at the currency's usual 2 decimals (downloads keep it
+ * exact). `breakable`: where it does not fit (a phone's card), it wraps after a group separator
+ * instead of running into its neighbour.
+ */
+export const Num = ({ value, money = false, breakable = false }: { value: string | null | undefined; money?: boolean; breakable?: boolean }) => {
+  const text = value === null || value === undefined ? '–' : money ? formatMoney(value) : formatDecimal(value);
+  if (!breakable) return <span style={{ whiteSpace: 'nowrap' }}>{text}</span>;
+  const parts = text.split(/(?<=[,\u00a0\u202f ])/);
+  return (
+    <span>
+      {parts.map((part, i) => (
+        <span key={i}>
+          {part}
+          {i < parts.length - 1 && <wbr />}
+        </span>
+      ))}
+    </span>
+  );
+};
 
 /** The mark of a figure that holds an estimate for a missing report (Eurostat's and SDMX's flag "e"). */
 export const ESTIMATED_MARK = 'e';

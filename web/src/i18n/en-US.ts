@@ -231,12 +231,12 @@ export const uiEnUS = {
     '{{count}} missing reports are counted as estimates (each company’s last published report times the change of the others); their figures are marked as estimated until the reports arrive.',
   'reporting.period.preview_later_title': 'When the missing reports arrive',
   'reporting.period.preview_later_one':
-    'Publishing again once the missing reports are approved would hide {{hidden}} of {{cells}} cells (estimated from the latest approved report of {{count}} missing company).',
+    'Publishing again once the missing reports are approved would hide {{hidden}} of {{cells}} cells (simulated with the latest approved report of {{count}} missing company).',
   'reporting.period.preview_later_other':
-    'Publishing again once the missing reports are approved would hide {{hidden}} of {{cells}} cells (estimated from the latest approved reports of {{count}} missing companies).',
+    'Publishing again once the missing reports are approved would hide {{hidden}} of {{cells}} cells (simulated with the latest approved reports of {{count}} missing companies).',
   'reporting.period.preview_later_total': 'The total would be hidden too.',
-  'reporting.period.preview_later_unknown_one': '{{count}} missing company has no earlier approved report and is left out of this estimate.',
-  'reporting.period.preview_later_unknown_other': '{{count}} missing companies have no earlier approved report and are left out of this estimate.',
+  'reporting.period.preview_later_unknown_one': '{{count}} missing company has no earlier approved report and is left out of this simulation.',
+  'reporting.period.preview_later_unknown_other': '{{count}} missing companies have no earlier approved report and are left out of this simulation.',
   'reporting.period.preview_wait_title': 'Publishing now would blank this period later',
   'reporting.period.preview_wait':
     'A report that arrives after publication makes the difference between the two publications that company’s own figures, so most cells, or the total, would then have to be hidden. We recommend waiting until every report is approved.',

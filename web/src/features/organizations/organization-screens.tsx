@@ -102,6 +102,7 @@ function SettingsForm({ organization }: { organization: Organization }) {
                   key={key}
                   label={t(`admin.organization.setting.${key}`)}
                   description={t(`admin.organization.setting.${key}_help`)}
+                  styles={{ label: { fontWeight: 700 } }}
                   checked={Number(form.values[key]) === 1}
                   onChange={(event) => form.setFieldValue(key, event.currentTarget.checked ? 1 : 0)}
                   error={form.errors[key]}

@@ -53,10 +53,10 @@ describe('what publishing would show', () => {
     expect(alert.getByText('Publishing now would blank this period later')).toBeTruthy();
     expect(
       alert.getByText(
-        'Publishing again once the missing reports are approved would hide 12 of 12 cells (estimated from the latest approved report of 1 missing company). The total would be hidden too.',
+        'Publishing again once the missing reports are approved would hide 12 of 12 cells (simulated with the latest approved report of 1 missing company). The total would be hidden too.',
       ),
     ).toBeTruthy();
-    expect(alert.getByText('1 missing company has no earlier approved report and is left out of this estimate.')).toBeTruthy();
+    expect(alert.getByText('1 missing company has no earlier approved report and is left out of this simulation.')).toBeTruthy();
     expect(alert.getByText(/We recommend waiting until every report is approved\./)).toBeTruthy();
   });
 

@@ -74,7 +74,19 @@ function figureColumns(t: TFunction, view: StatisticsView, withShare: boolean, w
   return columns.map((c) => ({ ...c, estimated: estimatedBy(c.id) }));
 }
 
-function Cell({ column, figures, withheld, converted }: { column: FigureColumn; figures: StatisticsFigures; withheld: boolean; converted: boolean }) {
+function Cell({
+  column,
+  figures,
+  withheld,
+  converted,
+  breakable = false,
+}: {
+  column: FigureColumn;
+  figures: StatisticsFigures;
+  withheld: boolean;
+  converted: boolean;
+  breakable?: boolean;
+}) {
   const value = column.get(figures);
   // The own columns are the caller's own figures: never withheld from them.
   const own = column.id.startsWith('own_');
@@ -96,7 +108,7 @@ function Cell({ column, figures, withheld, converted }: { column: FigureColumn; 
     );
   return (
     <>
-      <Num value={value} money={converted && column.money} />
+      <Num value={value} money={converted && column.money} breakable={breakable} />
       {mark}
     </>
   );
@@ -381,7 +393,7 @@ function StatisticsCards({
         {c.id.endsWith('_last_year') ? t('statistics.col.last_year') : c.label}
       </Text>
       <Text size="sm">
-        <Cell column={c} figures={figures} withheld={withheld} converted={converted} />
+        <Cell column={c} figures={figures} withheld={withheld} converted={converted} breakable />
       </Text>
     </Stack>
   );
