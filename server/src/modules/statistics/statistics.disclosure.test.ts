@@ -498,6 +498,21 @@ describe('estimates for missing reports', () => {
     expect(await s.attack()).toEqual([]);
   }, 600_000);
 
+  it('when a period is published with estimates while the period they are made from is published again, then both publish and nothing is given away', async () => {
+    // D is late in 2026-02 too: 2026-02 is published without it, then D is approved, and 2026-02 is
+    // published again at the same time as 2026-03 (whose estimate of E is made from 2026-02).
+    const base = spec();
+    const s = await scenario({ ...base, late: [...base.late!, { market: 'SE', period: '2026-02', company: 'D' }] });
+    await s.publish('SE', '2026-02');
+    await s.collect();
+    await s.approve('SE', '2026-02', 'D');
+    const [again, first] = await Promise.all([s.publish('SE', '2026-02', 'republish'), s.publish('SE', '2026-03')]);
+    expect(again.publication).toMatchObject({ number: 2 });
+    expect(first.publication).toMatchObject({ number: 1 });
+    await s.collect({ downloads: true });
+    expect(await s.attack()).toEqual([]);
+  }, 600_000);
+
   it('when the organization does not estimate, then the late report is left out and nothing is marked estimated', async () => {
     const s = await scenario({ ...spec(), settings: {} });
     await s.publish('SE', '2026-02');

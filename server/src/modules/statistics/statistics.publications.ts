@@ -155,6 +155,14 @@ async function latestNumbers(db: Executor, periodIds: readonly number[]): Promis
   return new Map(rows.rows.map((r) => [r.period_id, r.n]));
 }
 
+/** Stored estimates, every one: a publication's estimate that is gone would leave what it showed out of the pattern. */
+async function estimatesOf(db: Executor, ids: readonly number[]): Promise<Estimate[]> {
+  const found = await storedEstimates(db, ids);
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) throw new Error(`Estimates ${missing.join(', ')} counted by a publication are gone`);
+  return ids.map((id) => found.get(id)!);
+}
+
 /** The rows of these row sets, each with its company. */
 async function rowsOf(db: Executor, companyOf: ReadonlyMap<number, number>): Promise<PatternRow[]> {
   const ids = [...companyOf.keys()];
@@ -181,7 +189,7 @@ export async function decide(
   const started = Date.now();
   const cells = await cellsOver(db, periodId, counted, estimates, settings);
   // The estimates each publication counts, and the periods they tie this one to.
-  const counts = [...(await Promise.all(previous.map(async (p) => p.estimates ?? [...(await storedEstimates(db, p.estimate_ids)).values()]))), estimates];
+  const counts = [...(await Promise.all(previous.map(async (p) => p.estimates ?? (await estimatesOf(db, p.estimate_ids))))), estimates];
   const component = await linkedComponent(db, [periodId, ...counts.flat().map((e) => e.source_period_id)]);
   // Nothing to protect: no cell breaks the rules, no earlier publication to differ from, no other period tied to this one.
   const linkedNumbers = new Map([[periodId, previous.at(-1)?.number ?? 0]]);
@@ -221,12 +229,12 @@ export async function decide(
   for (const id of order.slice(1)) {
     const pubs = await previousPublications(db, id);
     linkedNumbers.set(id, pubs.at(-1)?.number ?? 0);
-    const theirs = await storedEstimates(db, [...new Set(pubs.flatMap((p) => p.estimate_ids))]);
+    const theirs = await estimatesOf(db, [...new Set(pubs.flatMap((p) => p.estimate_ids))]);
     const companies = new Map<number, number>();
     for (const p of pubs) p.row_set_ids.forEach((r, i) => companies.set(r, p.company_ids[i]!));
     linked.push({
       rows: await rowsOf(db, companies),
-      estimates: patternEstimates([...theirs.values()]),
+      estimates: patternEstimates(theirs),
       publications: pubs.map((p) => ({ rowSetIds: [...p.row_set_ids, ...p.estimate_ids.map((e) => -e)], cells: p.cells })),
     });
   }
@@ -267,9 +275,13 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
       for (const id of [...decision.linked.keys()].sort((a, b) => a - b)) await lockPeriod(tx, id);
       const now = await countedReports(tx, periodId);
       const numbers = await latestNumbers(tx, [...decision.linked.keys()]);
-      // Someone approved or published (here or in a period tied to this one) meanwhile: decide again on what is there now.
+      // What ties to this period now (a period that made its first estimate from this one meanwhile, say).
+      const tied = await linkedComponent(tx, [periodId, ...estimates.map((e) => e.source_period_id)]);
+      // Someone approved or published (here or in a period tied to this one), or tied a period to
+      // this one, meanwhile: decide again on what is there now.
       if (
         [...decision.linked].some(([id, n]) => (numbers.get(id) ?? 0) !== n) ||
+        [...tied].some((id) => !decision.linked.has(id)) ||
         now.map((c) => c.row_set_id).join() !== counted.map((c) => c.row_set_id).join()
       )
         return null;
