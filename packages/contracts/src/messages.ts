@@ -243,6 +243,7 @@ export const enUS = {
   'attribute.period_uuid': 'period',
   'attribute.phone': 'phone number',
   'attribute.protection_percentage': 'protection percentage',
+  'attribute.estimate_missing_reports': 'estimate missing reports',
   'attribute.rate': 'rate',
   'attribute.recipient_user_id': 'recipient',
   'attribute.release_date': 'release date',

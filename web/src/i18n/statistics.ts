@@ -82,6 +82,7 @@ export const statisticsTexts = {
   'statistics.trend.last_year': 'A year earlier',
   'statistics.trend.own_share': 'Own share',
   'statistics.trend.provisional': '* Provisional: the period is not published, and reports not yet approved are counted too.',
+  'statistics.trend.estimated': '{{mark}} Estimated: the period’s figures (or a year earlier’s) hold estimates for reports not yet in.',
   'statistics.trend.own_share_title': 'Own share of the market over time',
   'statistics.trend.show_for': 'Show the trend of {{name}}',
   'statistics.trend.back_to_total': 'Back to the trend of the total',

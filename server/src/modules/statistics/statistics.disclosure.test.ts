@@ -512,6 +512,17 @@ describe('estimates for missing reports', () => {
     expect(await s.attack()).toEqual([]);
   }, 600_000);
 
+  it('when no report of the period is approved yet, then nothing is estimated (no respondents, no change)', async () => {
+    const base = spec();
+    const s = await scenario({ ...base, late: base.companies.map((company) => ({ market: 'SE', period: '2026-03', company })) });
+    await s.publish('SE', '2026-02');
+    const preview = await t.app.inject({
+      url: `/api/v1/periods/${s.world.periodIds[s.world.key('SE', '2026-03')]!.uuid}/publication-preview`,
+      headers: s.world.headers.marketAdmin,
+    });
+    expect(preview.json().data).toMatchObject({ estimated: 0, now: { cells: 0 } });
+  }, 600_000);
+
   it('when the organization does not estimate, then the late report is left out and nothing is marked estimated', async () => {
     const s = await scenario({ ...spec(), settings: {} });
     await s.publish('SE', '2026-02');

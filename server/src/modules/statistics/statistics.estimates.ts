@@ -13,6 +13,8 @@ import { countedCompany } from './statistics.cells.ts';
  * codes; failing that, 1). An estimate is made once and kept: every later publication of the period
  * that still misses the report counts the same figures, and the report replaces it when approved.
  *
+ * A period with no approved report gets no estimates: with no respondents there is no change.
+ *
  * An estimate ties its period to the period it was made from (the intruder knows how it is made),
  * so the periods tied together, either way and in turn, are protected as one problem
  * (statistics.pattern.ts `linked`). To keep that problem small, no estimate is made that would tie
@@ -71,7 +73,9 @@ export async function plannedEstimates(db: Executor, periodId: number, counted: 
     await db.execute<{ organization_id: number; market_id: number; starts_on: string }>(sql`
       select m.organization_id, p.market_id, p.starts_on::text as starts_on from periods p join markets m on m.id = p.market_id where p.id = ${periodId}`)
   ).rows[0];
-  if (!period || !(await estimatesOn(db, period.organization_id))) return [];
+  // Without a single report there is no change to take: the "estimates" would be last period's
+  // figures as they were, published as this period's.
+  if (!period || counted.length === 0 || !(await estimatesOn(db, period.organization_id))) return [];
   const missing = await db.execute<{ company_id: number; estimate_id: number | null }>(sql`
     select r.company_id, e.id as estimate_id
     from reports r join periods p on p.id = r.period_id join companies co on co.id = r.company_id

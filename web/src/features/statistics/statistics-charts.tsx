@@ -6,7 +6,7 @@ import { Alert, Center, Group, Loader, Paper, SegmentedControl, Stack, Text, Tit
 import { coverageDiffers, type StatisticsRow, type TrendStatisticsQuery } from '@mss/contracts/statistics';
 import { statisticsQueries } from './api/statistics.ts';
 import { errorMessage } from '../../components/feedback.tsx';
-import { coverageItem, plot } from '../../components/figures.tsx';
+import { coverageItem, ESTIMATED_MARK, plot } from '../../components/figures.tsx';
 import { formatDecimal } from '../../lib/numbers.ts';
 import { keyLabel } from './statistics-table.tsx';
 
@@ -51,11 +51,13 @@ export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; s
   // A point compared with a year of other coverage is drawn apart: out of the line, in its own
   // orange series, so that a dip of missing reporters does not read as a fall in sales.
   const differs = points.map((p) => coverageDiffers(p.coverage, p.last_year_coverage));
-  // A provisional point (an approver's unpublished period) is marked in its label.
+  // A provisional point (an approver's unpublished period) is marked in its label, and so is one
+  // whose figures (or last year's) hold an estimate for a missing report.
+  const estimated = (p: (typeof points)[number]) => (p.estimated || p.estimated_last_year) && (p.value !== null || p.volume !== null);
   const data = points.map((p, i) => {
     const figure = plot(measure === 'value' ? p.value : p.volume);
     return {
-      period: p.provisional ? `${p.period.title}*` : p.period.title,
+      period: `${p.period.title}${p.provisional ? '*' : ''}${estimated(p) ? ` ${ESTIMATED_MARK}` : ''}`,
       [thisYear]: differs[i] ? null : figure,
       [unequal]: differs[i] ? figure : null,
       [lastYear]: plot(measure === 'value' ? p.value_last_year : p.volume_last_year),
@@ -128,6 +130,11 @@ export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; s
             {points.some((p) => p.provisional) && (
               <Text size="xs" c="dimmed">
                 {t('statistics.trend.provisional')}
+              </Text>
+            )}
+            {points.some(estimated) && (
+              <Text size="xs" data-testid="trend-estimated">
+                {t('statistics.trend.estimated', { mark: ESTIMATED_MARK })}
               </Text>
             )}
             {unequalPoints.length > 0 && (
