@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createMarket, createOrganization, createTestApp, signInAs, type TestApp } from '../../../test/helpers.ts';
+import { createMarket, createOrganization, createTestApp, signInAs, type TestApp, unique } from '../../../test/helpers.ts';
 import { clusterMarkets, clusters, currencies, markets, periods } from '../../db/schema.ts';
 
 let t: TestApp;
@@ -16,7 +16,8 @@ async function world() {
   const other = await createOrganization(t.db);
   const [sek] = await t.db
     .insert(currencies)
-    .values({ iso_code: `S${Math.random().toString(36).slice(2, 4).toUpperCase()}`, name: 'Test krona' })
+    // Unique across the test files sharing a database (two random letters once collided in CI).
+    .values({ iso_code: unique('SEK'), name: 'Test krona' })
     .returning();
   const sweden = await createMarket(t.db, org.id, 'Aa Sweden');
   await t.db.update(markets).set({ currency_id: sek!.id }).where(eq(markets.id, sweden.id));
