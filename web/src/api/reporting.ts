@@ -5,11 +5,17 @@ import { reportKeys } from './reports.ts';
 
 /** The root of the imports feature's query keys (features/imports/api/imports.ts): reporting mutations refresh them too. */
 export const IMPORTS_ROOT = ['imports'] as const;
+/**
+ * The root of the statistics feature's query keys (features/statistics/api/statistics.ts): an
+ * approval, a report sent back, a period published or published again changes what they answer,
+ * so every reporting mutation refreshes them too (not 30 s later).
+ */
+export const STATISTICS_ROOT = ['statistics'] as const;
 
 /**
  * The reporting API is split by noun: periods.ts, reports.ts, approvals.ts here, the imports feature's own.
- * Every reporting mutation invalidates all four (a period change creates reports, an import changes
- * its report, a status change moves lists and counts).
+ * Every reporting mutation invalidates all four, and the statistics (a period change creates reports,
+ * an import changes its report, a status change moves lists and counts and the figures).
  */
 export function useInvalidateReporting() {
   const client = useQueryClient();
@@ -19,6 +25,7 @@ export function useInvalidateReporting() {
       client.invalidateQueries({ queryKey: reportKeys.reports }),
       client.invalidateQueries({ queryKey: IMPORTS_ROOT }),
       client.invalidateQueries({ queryKey: approvalKeys.approvals }),
+      client.invalidateQueries({ queryKey: STATISTICS_ROOT }),
     ]);
 }
 

@@ -12,6 +12,7 @@ import type {
 } from '@mss/contracts/statistics';
 import { http, type ApiBody } from '../../../api/http.ts';
 import { buildUrl } from '../../../api/transport.ts';
+import { STATISTICS_ROOT } from '../../../api/reporting.ts';
 
 /**
  * Statistics (docs/architecture.md §8): the market, cluster, trend and company answers, and their downloads.
@@ -24,12 +25,13 @@ const data = <T>(body: ApiBody<T>) => body.data;
 const clean = (query: object): Query => Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== '')) as Query;
 
 export const statisticsKeys = {
-  statistics: ['statistics'] as const,
-  market: (query: MarketStatisticsQuery) => ['statistics', 'market', clean(query)] as const,
-  cluster: (query: ClusterStatisticsQuery) => ['statistics', 'cluster', clean(query)] as const,
-  trend: (query: TrendStatisticsQuery) => ['statistics', 'trend', clean(query)] as const,
-  company: (query: CompanyStatisticsQuery) => ['statistics', 'company', clean(query)] as const,
-  choices: ['statistics', 'choices'] as const,
+  /** Every key starts with it: reporting mutations refresh them all (api/reporting.ts). */
+  statistics: STATISTICS_ROOT,
+  market: (query: MarketStatisticsQuery) => [...STATISTICS_ROOT, 'market', clean(query)] as const,
+  cluster: (query: ClusterStatisticsQuery) => [...STATISTICS_ROOT, 'cluster', clean(query)] as const,
+  trend: (query: TrendStatisticsQuery) => [...STATISTICS_ROOT, 'trend', clean(query)] as const,
+  company: (query: CompanyStatisticsQuery) => [...STATISTICS_ROOT, 'company', clean(query)] as const,
+  choices: [...STATISTICS_ROOT, 'choices'] as const,
 };
 
 export const statisticsApi = {
