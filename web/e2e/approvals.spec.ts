@@ -112,4 +112,36 @@ test.describe('approvals', () => {
     await expect(page.getByRole('heading', { name: 'Cluster approval' })).toBeVisible();
     await expect(row(page, 'Fjord Equipment AS')).toContainText('NO');
   });
+
+  test('an approval refreshes the statistics already open in the browser: back on them, the coverage and figures count the report at once', async ({
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    const title = periodTitle('REF');
+    const adminApi = await apiAs('market-admin@demo.test');
+    // Unpublished throughout: an approver's provisional view.
+    const periodUuid = await openPeriodOfSweden(adminApi, title, { starts: '2031-09-01', ends: '2031-09-30', deadline: '2031-10-10' });
+    const reporterApi = await apiAs('reporter@demo.test');
+    const reportUuid = await nordlysReport(reporterApi, periodUuid);
+    await importFile(reporterApi, reportUuid, 'nordlys.xlsx', await xlsx(VALID_ROWS));
+    await setReportStatus(reporterApi, reportUuid, ReportStatus.WaitingForApproval);
+    const period = (await (await adminApi.get(`/api/v1/periods/${periodUuid}`)).json()).data as { market: { id: number } };
+
+    const admin = await signedInPage(browser, 'market-admin@demo.test');
+    await admin.goto(`/statistics?market=${period.market.id}&period=${periodUuid}&by=code`);
+    const coverage = admin.getByTestId('coverage');
+    await expect(coverage).toHaveText(/^Approved 0 of \d+$/);
+    const expected = (await coverage.textContent())!.replace('Approved 0', 'Approved 1');
+    // To the approval list and back within the app (no reload: the answer above stays in its cache).
+    await admin.getByRole('link', { name: 'Period list' }).click();
+    await row(admin, title).getByRole('link', { name: 'Approval list' }).click();
+    await admin.getByRole('checkbox', { name: `Select the report of ${NORDLYS}` }).check();
+    await admin.getByRole('button', { name: /^Approve selected/ }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Approve selected' }).click();
+    await expect(row(admin, NORDLYS)).toContainText('Approved');
+    await admin.goBack();
+    await admin.goBack();
+    await expect(admin).toHaveURL(/\/statistics\?/);
+    await expect(coverage).toHaveText(expected);
+  });
 });
