@@ -114,6 +114,7 @@ export async function findCompanyStatistics(
     const confidential = cell?.confidential ?? false;
     const hide = apply && confidential;
     const pct = percent.get(keyId)!;
+    const flags = estimatedOf(cell, hide || !cell);
     const dimension = keyId === 0 ? 'total' : 'code';
     return {
       own_volume: ownOf(dimension, keyId, 'p')?.volume ?? null,
@@ -132,8 +133,8 @@ export async function findCompanyStatistics(
       own_value_share_pct: hide ? null : pct.own_value_share_pct,
       contributors: hide ? null : (cell?.contributors ?? null),
       confidential,
-      estimated: estimatedOf(cell, hide || !cell).estimated,
-      estimated_last_year: estimatedOf(cell, hide || !cell).estimated_last_year,
+      estimated: flags.estimated,
+      estimated_last_year: flags.estimated_last_year,
     };
   };
   const rows = keyIds
