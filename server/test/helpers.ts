@@ -28,6 +28,8 @@ export const XHR = { 'x-requested-with': 'XMLHttpRequest' };
 export interface TestApp {
   app: App;
   db: Db;
+  /** The database itself: a second app on it (another process) is built with it. */
+  database: Database;
   config: Config;
   dataDir: string;
   close(): Promise<void>;
@@ -91,6 +93,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: B
   return {
     app,
     db: database.db,
+    database,
     config,
     dataDir,
     async close() {

@@ -1,6 +1,7 @@
 import type { Role } from '@mss/contracts/enums';
 import { sql } from 'drizzle-orm';
 import { createOrganization, createUser, signIn, type TestApp, XHR } from './helpers.ts';
+import { publishOutstanding } from '../src/modules/statistics/statistics.publications.ts';
 
 /*
  * A statistics world (tests only): market SE (SEK) with five companies, seven codes in two groups
@@ -26,7 +27,8 @@ function figure(seed: number, scale: number): string {
   return `${Math.floor(units / 10000)}.${String(units % 10000).padStart(4, '0')}`;
 }
 
-export async function buildStatisticsWorld(t: TestApp) {
+/** `unpublished`: periods left unpublished besides 2026-04. */
+export async function buildStatisticsWorld(t: TestApp, options: { unpublished?: readonly string[] } = {}) {
   const org = await createOrganization(t.db);
   const other = await createOrganization(t.db);
   const cur = async (iso: string) =>
@@ -103,7 +105,7 @@ export async function buildStatisticsWorld(t: TestApp) {
   const periodIds: Record<string, { id: number; uuid: string }> = {};
   const reportIds: Record<string, number> = {};
   for (const [pi, title] of PERIOD_TITLES.entries()) {
-    const published = title !== '2026-04';
+    const published = title !== '2026-04' && !options.unpublished?.includes(title);
     const status = title === '2026-03' || title === '2026-04' ? 'open' : 'closed';
     const period = (
       await t.db.execute<{ id: number; uuid: string }>(sql`
@@ -176,6 +178,9 @@ export async function buildStatisticsWorld(t: TestApp) {
     finnishReporter: await user(['reporter'], { companyId: finnish, marketIds: [otherMarket] }),
     foreignAdmin: { cookie: await signIn(t.app, (await createUser(t.db, { roles: ['admin'], organizationIds: [other.id] })).email), ...XHR },
   };
+  // The periods were marked published as they were written; they get their publications as an
+  // upgraded database's do (no read publishes).
+  await publishOutstanding(t.db);
   return {
     org,
     other,

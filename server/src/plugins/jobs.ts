@@ -6,6 +6,7 @@ import { appUrlOf } from '../modules/communications/communications.routes.ts';
 import { recoverCommunications, runCommunicationSend } from '../modules/communications/communications.sender.ts';
 import { sendWorkflowNotifications } from '../modules/communications/notifications.ts';
 import { IMPORT_MAX_ATTEMPTS, processImport, recoverImports } from '../modules/imports/imports.service.ts';
+import { publishOutstanding } from '../modules/statistics/statistics.publications.ts';
 
 /**
  * The background work of a process that runs jobs (`JOBS=on`): imports, communication sends and
@@ -56,6 +57,18 @@ export const jobsPlugin = fp<{ ctx: AppContext }>(
     }, config.NOTIFY_SWEEP_SECONDS * 1000);
     sweep.unref();
     app.addHook('onClose', async () => clearInterval(sweep));
+    // Periods marked published without a publication (from before publications existed) are
+    // published once, in the background; until then they are not published for viewing.
+    let closing = false;
+    const outstanding = publishOutstanding(ctx.db, () => closing)
+      .then((published) => {
+        if (published) app.log.info({ published }, 'periods published before publications existed now have one');
+      })
+      .catch((error: unknown) => app.log.error({ err: error }, 'publishing the outstanding periods failed'));
+    app.addHook('preClose', async () => {
+      closing = true;
+      await outstanding;
+    });
     // Uploads cut off by a crash left part of a file behind; the process that runs jobs tidies up.
     const abandoned = await deleteAbandonedFiles(ctx.db);
     if (abandoned) app.log.info({ abandoned }, 'incomplete uploaded files deleted');

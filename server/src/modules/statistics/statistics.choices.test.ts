@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, signInAs, type TestApp, unique } from '../../../test/helpers.ts';
 import { clusterMarkets, clusters, currencies, markets, periods } from '../../db/schema.ts';
+import { publishOutstanding } from './statistics.publications.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -86,6 +87,7 @@ describe('what the statistics screens offer to pick (GET /statistics/choices)', 
         period(w.sweden.id, '2026-10', 'open', false),
         period(w.norway.id, '2026-11', 'draft', false),
       ]);
+    await publishOutstanding(t.db);
     const viewer = await signInAs(t, ['cluster-viewer'], { organizationId: w.org.id, marketIds: [w.sweden.id, w.norway.id] });
     expect((await choices(viewer.headers)).clusters[0].latest_month).toBe('2026-09');
     const onlySweden = await signInAs(t, ['cluster-viewer'], { organizationId: w.org.id, marketIds: [w.sweden.id] });

@@ -7,6 +7,7 @@ import { clusterMarkets, clusters, currencies, markets } from '../../db/schema.t
 import type { Principal } from '../../auth/principal.ts';
 import { marketsWhere } from '../../lib/scope.ts';
 import { accessIn } from './statistics.access.ts';
+import { viewable } from './statistics.periods.ts';
 
 /**
  * GET /statistics/choices: what the statistics screens offer to pick, and nothing more: the
@@ -64,7 +65,7 @@ async function withLatestMonths(
   const latest = new Map<number, { published: string | null; any: string | null }>();
   if (ids.length) {
     const found = await db.execute<{ market_id: number; published: string | null; any: string | null }>(sql`
-      select p.market_id, to_char(max(p.starts_on) filter (where p.published_at is not null), 'YYYY-MM') as published,
+      select p.market_id, to_char(max(p.starts_on) filter (where ${viewable(sql`p`)}), 'YYYY-MM') as published,
         to_char(max(p.starts_on), 'YYYY-MM') as any
       from periods p where p.market_id = any(${sqlArray(ids, 'int')}) and p.status <> 'draft' group by p.market_id`);
     for (const r of found.rows) latest.set(r.market_id, { published: r.published, any: r.any });

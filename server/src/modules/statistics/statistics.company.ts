@@ -19,6 +19,7 @@ import {
   ratesOf,
   rolesOf,
   findPeriodIn,
+  viewable,
 } from './statistics.periods.ts';
 
 type OwnFigures = { volume: string | null; value: string | null };
@@ -209,7 +210,7 @@ async function shareHistory(
   const periods = (
     await db.execute<PeriodRow>(sql`
       select ${periodColumns} from periods p
-      where p.market_id = ${market.id} and p.starts_on <= ${period.starts_on}::date and p.status <> 'draft' and (${approver} or p.published_at is not null)
+      where p.market_id = ${market.id} and p.starts_on <= ${period.starts_on}::date and p.status <> 'draft' and (${approver} or ${viewable(sql`p`)})
       order by p.starts_on desc limit 24`)
   ).rows.reverse();
   if (periods.length === 0) return [];

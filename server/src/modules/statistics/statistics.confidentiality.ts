@@ -36,8 +36,7 @@ export interface Source {
 
 /**
  * The source of each period for a caller who approves in its market or not (viewers only ever get
- * published periods). A published period without a publication yet (published before publications
- * existed) is published now, as it stands.
+ * published periods, and a published period has a publication: statistics.periods.ts `viewable`).
  */
 export async function sourcesOf(db: Db, periods: readonly PeriodRow[], approver: (period: PeriodRow) => boolean): Promise<Map<number, Source>> {
   const unique = [...new Map(periods.map((p) => [p.id, p])).values()];
@@ -48,7 +47,9 @@ export async function sourcesOf(db: Db, periods: readonly PeriodRow[], approver:
   const out = new Map<number, Source>();
   for (const p of unique) {
     const publication = publications.get(p.id) ?? null;
-    if (approver(p)) out.set(p.id, { publication: null, pattern: publication, live: !p.published });
+    if (approver(p)) out.set(p.id, { publication: null, pattern: publication, live: publication === null });
+    // Never the stored cells without a pattern: a viewer reads a publication or nothing.
+    else if (publication === null) throw new Error(`The period ${p.id} has no publication to read`);
     else out.set(p.id, { publication, pattern: null, live: false });
   }
   return out;

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Coverage, StatisticsKey, StatisticsPeriod, StatisticsRate } from '@mss/contracts/statistics';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
@@ -35,8 +35,17 @@ export type MarketRow = {
   currency: string | null;
 };
 
+/**
+ * A period is published for viewing when it is marked published and its publication exists.
+ * Publishing writes both in one transaction; a period marked published before publications
+ * existed has none until the job that publishes such periods once (publishOutstanding) has run,
+ * and meanwhile it is not published for viewing. No read publishes.
+ */
+export const viewable = (p: SQL) =>
+  sql`(${p}.published_at is not null and exists (select 1 from statistics_publications vs where vs.period_id = ${p}.id))`;
+
 export const periodColumns = sql`p.id, p.uuid::text as uuid, p.title, p.starts_on::text as starts_on, p.ends_on::text as ends_on,
-  p.published_at is not null as published, p.status, p.market_id`;
+  ${viewable(sql`p`)} as published, p.status, p.market_id`;
 
 export async function marketRow(db: Executor, marketId: number): Promise<MarketRow | null> {
   return (await marketRows(db, [marketId])).get(marketId) ?? null;
@@ -96,7 +105,7 @@ export async function comparisonsOf(db: Executor, items: readonly { period: Peri
     )
     select ${periodColumns}, me.id as of, me.ly_start::text as ly_start from me join periods p on p.market_id = me.market_id
       and p.starts_on >= make_date(extract(year from me.starts_on)::int - 1, 1, 1) and p.starts_on <= me.starts_on
-      and (me.approver or p.published_at is not null or p.id = me.id)
+      and (me.approver or ${viewable(sql`p`)} or p.id = me.id)
     order by p.starts_on`);
   for (const { period } of items) {
     const mine = rows.rows.filter((r) => r.of === period.id);

@@ -483,19 +483,37 @@ export async function publicationStates(db: Db, periodIds: readonly number[], se
   return out;
 }
 
-/**
- * The publication viewers see of each published period: its latest. A published period without
- * one (published before publications existed) is published now, as it stands.
- */
-export async function currentPublications(db: Db, periodIds: readonly number[]): Promise<Map<number, number>> {
+/** The publication viewers see of each period: its latest (none before it is published). Reading never publishes. */
+export async function currentPublications(db: Executor, periodIds: readonly number[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   if (periodIds.length === 0) return out;
   const rows = await db.execute<{ period_id: number; id: number }>(sql`
     select distinct on (period_id) period_id, id from statistics_publications
     where period_id = any(${sqlArray(periodIds, 'int')}) order by period_id, number desc`);
   for (const r of rows.rows) out.set(r.period_id, r.id);
-  for (const id of periodIds) if (!out.has(id)) out.set(id, (await publishPeriod(db, id, { actorId: null, mark: false })).id);
   return out;
+}
+
+/**
+ * Publishes, once, every period marked published that has no publication (marked before
+ * publications existed, or by hand in the database), oldest first so that an estimate finds its
+ * source published. Run by the process that runs jobs when it starts; two processes doing it at
+ * once publish each period once (publishPeriod locks the period and finds the other's
+ * publication). Until then such a period is not published for viewing (statistics.periods.ts
+ * `viewable`). Stops between two periods once `stop()` says so. Returns how many were published.
+ */
+export async function publishOutstanding(db: Db, stop: () => boolean = () => false): Promise<number> {
+  const rows = await db.execute<{ id: number }>(sql`
+    select p.id from periods p where p.published_at is not null
+      and not exists (select 1 from statistics_publications s where s.period_id = p.id)
+    order by p.starts_on, p.id`);
+  let done = 0;
+  for (const r of rows.rows) {
+    if (stop()) break;
+    await publishPeriod(db, r.id, { actorId: null, mark: false });
+    done++;
+  }
+  return done;
 }
 
 /** Coverage as each publication showed it (approved of expected reports at the time), and the settings it was decided with. */
