@@ -199,6 +199,20 @@ export function intruder(truth: Truth) {
     else ratio(a, b, sub(rat(100), hi), sub(rat(100), lo), source);
   };
 
+  /**
+   * A withheld row tells nothing of its figures: no flag but `c` and `b` (whether a comparison is
+   * like with like is a fact about periods, not figures), and no reason why (approvers only). An `r`
+   * or `e` would say the hidden figures changed, or hold an estimate.
+   */
+  const withheldSaysNothing = (row: Record<string, unknown>, source: string) => {
+    if (row.confidential !== true) return;
+    expect(row.hidden_reason ?? null, `${source} hidden_reason`).toBeNull();
+    for (const [group, flags] of Object.entries((row.flags as Record<string, string> | undefined) ?? {}))
+      expect(flags, `${source} flags.${group}`).toMatch(/^c?b?$/);
+    for (const flag of ['estimated', 'estimated_last_year', 'ytd_estimated', 'ytd_estimated_last_year'])
+      if (flag in row) expect(row[flag], `${source} ${flag}`).toBe(false);
+  };
+
   /** The facts of one row of figures (a market answer's row, a cluster market's cell), for a cell key of one market and period. */
   const rowFacts = (
     row: Record<string, unknown>,
@@ -210,6 +224,7 @@ export function intruder(truth: Truth) {
     source: string,
     ownCompany?: string,
   ) => {
+    withheldSaysNothing(row, source);
     const c = comparison(market, period);
     const converted = rateOf(market, period, currency) !== null;
     for (const m of ['volume', 'value'] as const) {
@@ -280,6 +295,7 @@ export function intruder(truth: Truth) {
             if (options.downloads) await downloadsHoldNoMore(t, headers, url, res.json().data);
             for (const point of res.json().data.points) {
               const month = point.period.starts_on.slice(0, 7) as string;
+              withheldSaysNothing(point, `${url} ${month}`);
               const here = markets.filter((mk) => published(mk, month));
               for (const m of ['volume', 'value'] as const) {
                 const conv = m === 'value' && here.some((mk) => rateOf(mk, month, currency) !== null);
@@ -317,6 +333,7 @@ export function intruder(truth: Truth) {
           if (options.downloads) await downloadsHoldNoMore(t, headers, url, data);
           const markets = (data.markets as { market: { id: number } }[]).map((x) => marketIso.get(x.market.id)!);
           const sumRow = (row: Record<string, unknown>, dimension: Dimension, key: number, source: string) => {
+            withheldSaysNothing(row, source);
             for (const m of ['volume', 'value'] as const) {
               const across = (periods: (mk: string) => string[]) =>
                 markets.reduce(

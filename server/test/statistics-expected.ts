@@ -105,6 +105,9 @@ export interface Cell {
   /** Unconverted, scale 4. */
   value: bigint | null;
   contributors: number;
+  /** Companies whose volume (value) in the cell is neither empty nor 0. */
+  volumeContributors: number;
+  valueContributors: number;
   maxVolume: bigint | null;
   maxValue: bigint | null;
 }
@@ -127,10 +130,12 @@ export function cellsOf(facts: readonly Fact[], period: string, rules: Rules): M
   }
   const out = new Map<number, Cell>();
   for (const c of perCompany.values()) {
-    const cell = out.get(c.key) ?? { volume: null, value: null, contributors: 0, maxVolume: null, maxValue: null };
+    const cell = out.get(c.key) ?? { volume: null, value: null, contributors: 0, volumeContributors: 0, valueContributors: 0, maxVolume: null, maxValue: null };
     cell.volume = add(cell.volume, c.volume);
     cell.value = add(cell.value, c.value);
     cell.contributors += 1;
+    if (c.volume !== null && c.volume !== 0n) cell.volumeContributors += 1;
+    if (c.value !== null && c.value !== 0n) cell.valueContributors += 1;
     cell.maxVolume = max(cell.maxVolume, c.volume);
     cell.maxValue = max(cell.maxValue, c.value);
     out.set(c.key, cell);
@@ -142,6 +147,12 @@ export function fails(cell: Cell, rules: Rules): boolean {
   const d = BigInt(Math.round(rules.dominance * 1000));
   const dominant = (m: bigint | null, total: bigint | null) => total !== null && m !== null && total > 0n && m * 100000n > d * total;
   return cell.contributors < rules.minContributors || dominant(cell.maxVolume, cell.volume) || dominant(cell.maxValue, cell.value);
+}
+
+/** Fewer companies than the minimum have a volume, or a value, other than 0 in the cell. */
+export function tooFew(cell: Cell, rules: Rules): boolean {
+  const few = (n: number) => n > 0 && n < rules.minContributors;
+  return few(cell.volumeContributors) || few(cell.valueContributors);
 }
 
 /** Sums over periods: volume at scale 4, value at scale 14 (converted, or ×10^10). */

@@ -114,6 +114,45 @@ export type StatisticsKey = z.infer<typeof statisticsKeySchema>;
  * last year's year to date hold an estimate for a missing report (a change holds one when either
  * side does); false where the figures are withheld.
  */
+/**
+ * The flags of a figure (docs/architecture.md §8 "Flags"), modelled on Eurostat's and SDMX's observation
+ * flags, in this order: `c` confidential (withheld from viewers), `p` provisional (figures not yet
+ * published, or reports not yet approved: an approver's view), `r` revised (differs from the
+ * period's first publication), `e` estimated (holds an estimate for a missing report), `b` break
+ * (compared with a base that is not like with like; the answer's `comparison` says why).
+ */
+export const FIGURE_FLAGS = ['c', 'p', 'r', 'e', 'b'] as const;
+export type FigureFlag = (typeof FIGURE_FLAGS)[number];
+const flagsSchema = z.string().regex(/^c?p?r?e?b?$/);
+/** Which figures each set of flags is for: `period` the period's volume and value and their shares, `change` the change against last year. */
+export const FLAG_GROUPS = ['period', 'last_year', 'change', 'ytd', 'ytd_last_year', 'ytd_change'] as const;
+export type FlagGroup = (typeof FLAG_GROUPS)[number];
+export const figureFlagsSchema = z.object({
+  period: flagsSchema,
+  last_year: flagsSchema,
+  change: flagsSchema,
+  ytd: flagsSchema,
+  ytd_last_year: flagsSchema,
+  ytd_change: flagsSchema,
+});
+export type FigureFlags = z.infer<typeof figureFlagsSchema>;
+/** The flags that apply to a figure of a row (its name in the answer). */
+export const flagGroupOf = (figure: string): FlagGroup => {
+  const ytd = figure.startsWith('ytd_');
+  if (figure.endsWith('_change_pct')) return ytd ? 'ytd_change' : 'change';
+  if (figure.endsWith('_last_year')) return ytd ? 'ytd_last_year' : 'last_year';
+  return ytd ? 'ytd' : 'period';
+};
+/**
+ * Why a row is confidential, told to the market's approvers and administrators only:
+ * `contributors` too few companies, `dominance` one company holds too much of it, `protection`
+ * hidden to protect another cell, `derived` it adds up a hidden cell (another period's, or a
+ * market's in a cluster), `unprotectable` hidden, but an earlier publication already narrowed it
+ * beyond any pattern's protection.
+ */
+export const HIDDEN_REASONS = ['contributors', 'dominance', 'protection', 'derived', 'unprotectable'] as const;
+export type HiddenReason = (typeof HIDDEN_REASONS)[number];
+
 export const statisticsFiguresSchema = z.object({
   volume: figure,
   value: figure,
@@ -135,6 +174,9 @@ export const statisticsFiguresSchema = z.object({
   estimated_last_year: z.boolean(),
   ytd_estimated: z.boolean(),
   ytd_estimated_last_year: z.boolean(),
+  flags: figureFlagsSchema,
+  /** Why the row is confidential (approvers of the market only; null for everyone else and for rows shown). */
+  hidden_reason: z.enum(HIDDEN_REASONS).nullable(),
   own_volume: figure.optional(),
   own_value: figure.optional(),
   own_volume_share_pct: percent.optional(),
@@ -176,6 +218,22 @@ export const statisticsPeriodSchema = z.object({
 export type StatisticsPeriod = z.infer<typeof statisticsPeriodSchema>;
 
 /**
+ * Why the change against last year is flagged `b`: `missing` there is no period a year earlier,
+ * `unpublished` there is one but it is not published for viewing (both: no change), `coverage` the
+ * two periods count different shares of their companies (the change is shown, marked).
+ */
+export const lastYearBreakSchema = z.enum(['missing', 'unpublished', 'coverage']);
+export type LastYearBreak = z.infer<typeof lastYearBreakSchema>;
+/**
+ * Why the year-to-date change is withheld (null) and flagged `b`: the two years to date do not
+ * cover the same months. `months`: this year's months; `matching`: how many of them last year's
+ * has; `last_year_months`: how many last year's has in all (more than `matching` when it holds
+ * months this year's does not, a month not yet published this year, say).
+ */
+export const ytdBreakSchema = z.object({ months: z.number().int(), matching: z.number().int(), last_year_months: z.number().int() });
+export type YtdBreak = z.infer<typeof ytdBreakSchema>;
+
+/**
  * The periods the comparisons used: last year's, and how many periods each year to date adds up.
  * `last_year_coverage`: last year's coverage as the caller sees it; where it differs from the
  * period's own (`coverage`), a change compares unequal sets of companies and the screens say so.
@@ -185,6 +243,8 @@ export const statisticsComparisonSchema = z.object({
   last_year_coverage: coverageSchema.nullable(),
   ytd_periods: z.number().int(),
   ytd_last_year_periods: z.number().int(),
+  last_year_break: lastYearBreakSchema.nullable(),
+  ytd_break: ytdBreakSchema.nullable(),
 });
 
 /**
@@ -213,6 +273,8 @@ export const marketStatisticsSchema = z.object({
   /** An approver looking at an unpublished period: reports not yet approved are counted too. */
   provisional: z.boolean(),
   confidentiality: confidentialitySchema,
+  /** The breakdown's keys can hold the same code (overlapping groups or sections): the shares can add up to more than 100 %. */
+  shares_overlap: z.boolean(),
 });
 export type MarketStatistics = z.infer<typeof marketStatisticsSchema>;
 
@@ -251,6 +313,7 @@ export const clusterStatisticsSchema = z.object({
   rate: statisticsRateSchema.nullable(),
   provisional: z.boolean(),
   confidentiality: confidentialitySchema,
+  shares_overlap: z.boolean(),
 });
 export type ClusterStatistics = z.infer<typeof clusterStatisticsSchema>;
 
@@ -269,6 +332,9 @@ export const trendPointSchema = z.object({
   /** The point's figures, last year's: hold an estimate for a missing report. */
   estimated: z.boolean(),
   estimated_last_year: z.boolean(),
+  /** `change` is flagged `b` when a period of the point has none a year earlier the caller may see, or the coverages differ. */
+  flags: figureFlagsSchema.pick({ period: true, last_year: true, change: true }),
+  hidden_reason: z.enum(HIDDEN_REASONS).nullable(),
   coverage: coverageSchema,
   /** The coverage of the periods a year earlier (null: none), to mark a point compared over unequal coverage. */
   last_year_coverage: coverageSchema.nullable(),
@@ -317,6 +383,9 @@ export const companyStatisticsRowSchema = z.object({
   /** The market's figures, last year's: hold an estimate for a missing report. */
   estimated: z.boolean(),
   estimated_last_year: z.boolean(),
+  /** The flags of the market's figures (the company's own are its report: none). */
+  flags: figureFlagsSchema.pick({ period: true, last_year: true, change: true }),
+  hidden_reason: z.enum(HIDDEN_REASONS).nullable(),
 });
 export type CompanyStatisticsRow = z.infer<typeof companyStatisticsRowSchema>;
 

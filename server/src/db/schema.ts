@@ -762,6 +762,10 @@ export const statisticsSumCells = pgTable(
     confidential: boolean('confidential').notNull(),
     /** Which of its figures hold an estimate for a missing report: 1 the period's, 2 last year's, 4 the year to date, 8 last year's year to date. */
     estimated: smallint('estimated').notNull().default(0),
+    /** Which of its figures differ from their period's first publication (the bits of `estimated`). */
+    revised: smallint('revised').notNull().default(0),
+    /** Why it is confidential (statistics.aggregate.ts REASON bits; 0 when shown). */
+    reason: smallint('reason').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.sum_id, t.dimension, t.key_id] })],
 );
@@ -834,6 +838,8 @@ export const statisticsPublicationCells = pgTable(
     code_ids: integer('code_ids').array(),
     /** It holds an estimate for a missing report. */
     estimated: boolean('estimated').notNull().default(false),
+    /** Why it is hidden: contributors, dominance (it breaks the rules), protection (it protects another), unprotectable (an earlier publication narrowed it); null when shown. */
+    reason: text('reason'),
   },
   (t) => [
     primaryKey({ columns: [t.publication_id, t.dimension, t.key_id] }),

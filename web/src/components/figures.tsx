@@ -2,6 +2,7 @@ import { type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import '../i18n/statistics.ts';
+import type { HiddenReason as HiddenReasonCode } from '@mss/contracts/statistics';
 import { decimalSign, formatDecimal, formatMoney, formatPercent } from '../lib/numbers.ts';
 
 /*
@@ -119,6 +120,47 @@ export function EstimatedNote() {
       </Text>{' '}
       {t('statistics.estimated_note')}
     </Text>
+  );
+}
+
+/** The mark of a figure that differs from the period's first publication (flag "r"). */
+export const REVISED_MARK = 'r';
+
+/** The mark beside a revised figure, with its meaning for screen readers and on hover. */
+export function RevisedMark() {
+  const { t } = useTranslation();
+  return (
+    <Tooltip label={t('statistics.revised_hint')} withArrow>
+      <Text component="sup" size="xs" fw={700} ml={2} data-testid="revised">
+        <span aria-hidden>{REVISED_MARK}</span>
+        <VisuallyHidden>{t('statistics.revised')}</VisuallyHidden>
+      </Text>
+    </Tooltip>
+  );
+}
+
+/** The note under a table whose figures were revised: what the mark means. */
+export function RevisedNote() {
+  const { t } = useTranslation();
+  return (
+    <Text size="sm" data-testid="revised-note">
+      <Text span fw={700}>
+        {REVISED_MARK}
+      </Text>{' '}
+      {t('statistics.revised_note')}
+    </Text>
+  );
+}
+
+/** Why a row is confidential, for the market's approvers (who see its figures): the answer's `hidden_reason`. */
+export function HiddenReason({ reason }: { reason: HiddenReasonCode }) {
+  const { t } = useTranslation();
+  return (
+    <Tooltip label={t(`statistics.reason_hint.${reason}`)} withArrow multiline w={260}>
+      <Badge variant="outline" color="gray" tt="none" size="sm" ml={6} leftSection={<LockIcon size={10} />} data-testid="hidden-reason">
+        {t(`statistics.reason.${reason}`)}
+      </Badge>
+    </Tooltip>
   );
 }
 

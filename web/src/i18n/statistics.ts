@@ -44,6 +44,26 @@ export const statisticsTexts = {
   'statistics.estimated_hint': 'Holds estimates for reports not yet in.',
   'statistics.estimated_note':
     'Estimated: the figure holds estimates for reports not yet in (each missing company’s last published report times the change of the companies that reported in both periods). Published again when the reports are in.',
+  'statistics.revised': 'Revised',
+  'statistics.revised_hint': 'Differs from the figure first published for this period.',
+  'statistics.revised_note':
+    'Revised: the figure differs from the one first published for this period (a report approved late, or a group changed, and the period published again).',
+  'statistics.reason.contributors': 'Too few companies',
+  'statistics.reason.dominance': 'One company dominates',
+  'statistics.reason.protection': 'Protects another cell',
+  'statistics.reason.derived': 'Adds up a hidden cell',
+  'statistics.reason.unprotectable': 'Cannot be fully protected',
+  'statistics.reason_hint.contributors': 'Viewers do not see this row: fewer companies than the minimum contribute to it.',
+  'statistics.reason_hint.dominance': 'Viewers do not see this row: one company holds too large a part of it.',
+  'statistics.reason_hint.protection': 'Viewers do not see this row: it breaks no rule, but with it shown a hidden cell could be worked out from the figures.',
+  'statistics.reason_hint.derived': 'Viewers do not see this row: it adds up a hidden cell of another period (year to date, last year) or market.',
+  'statistics.reason_hint.unprotectable':
+    'Viewers do not see this row, but an earlier publication of the period already showed enough to narrow it: it cannot be fully protected.',
+  'statistics.last_year_missing': 'There is no period a year earlier: no change against last year.',
+  'statistics.last_year_unpublished': 'The period a year earlier is not published for viewing: no change against last year.',
+  'statistics.ytd_break': 'Year to date: {{year}} has {{matching}} of these {{months}} months, so no change is shown.',
+  'statistics.ytd_other_months': 'Year to date: {{year}}’s year to date holds other months, so no change is shown.',
+  'statistics.shares_overlap': 'The groups or sections overlap (a code can count in several), so the shares can add up to more than 100 %.',
   'statistics.confidential_note':
     'Confidential figures are withheld: fewer than {{min}} companies contribute to them (a company whose figure is 0 does not count), or one company holds at least {{percentage}} % of them (returns counted by their size), or such a figure could be worked out from them and the figures shown.',
   'statistics.download_xlsx': 'Download xlsx',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
-import { breaksRules, type Dimension, ensureCells, liveCells, lockPeriodsShared } from './statistics.cells.ts';
+import { breaksRules, type Dimension, ensureCells, liveCells, lockPeriodsShared, tooFewContributors } from './statistics.cells.ts';
 
 /*
  * One SQL statement that turns cells into the figures of an answer (docs/architecture.md §8): the period,
@@ -87,12 +87,33 @@ export type AggregateRow = {
   confidential: boolean;
   /** Which of its figures hold an estimate for a missing report (ESTIMATED bits: the period, last year, year to date, last year's year to date). */
   estimated: number;
+  /** Which of its figures differ from their period's first publication (ESTIMATED bits). */
+  revised: number;
+  /** Why it is confidential (REASON bits: the period's own cell, and DERIVED when a cell of another period or bucket is). */
+  reason: number;
   /** 1 = the smallest (by the period's value, then volume) of its breakdown: companies are listed largest first. */
   rank: number;
 };
 
 /** The bits of `AggregateRow.estimated`. */
 export const ESTIMATED = { p: 1, ly: 2, ytd: 4, ytdly: 8 } as const;
+/** The bits of `AggregateRow.reason`. */
+export const REASON = { contributors: 1, dominance: 2, protection: 4, derived: 8, unprotectable: 16 } as const;
+/** A published cell's stored reason as REASON bits. */
+const reasonBits = (column: string) =>
+  sql.raw(
+    `case ${column} when 'unprotectable' then ${REASON.unprotectable} when 'contributors' then ${REASON.contributors} when 'dominance' then ${REASON.dominance} when 'protection' then ${REASON.protection} else 0 end`,
+  );
+/**
+ * A cell that differs from its period's first publication (`f`, none: not published yet): a key it
+ * did not have, or other figures. The company breakdown is never published: never revised.
+ */
+const revisedSql = (first: string, cell: string, x: string) =>
+  sql.raw(
+    `(${first}.id is not null and ${x}.dimension <> 'company' and (${cell}.key_id is null or ${cell}.volume is distinct from ${x}.volume or ${cell}.value is distinct from ${x}.value))`,
+  );
+/** The bit of a role in ESTIMATED and `revised`. */
+const ROLE_BIT = sql.raw(`case c.role when 'p' then 1 when 'ly' then 2 when 'ytd' then 4 else 8 end`);
 
 const intArray = (values: readonly (number | null)[]) => sqlArray(values, 'int');
 const textArray = (values: readonly string[]) => sqlArray(values, 'text');
@@ -153,6 +174,9 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
   const dims = textArray(input.dimensions);
   const keyFilter = input.key ? sql`and (dimension <> ${input.key.dimension} or key_id = ${input.key.id})` : sql``;
   const breaks = (alias: string) => breaksRules(alias, input.settings);
+  /** The REASON bits of a cell judged by the rules (and hidden by a pattern's `hidden`, when given). */
+  const judged = (alias: string, hidden: SQL = sql`false`) =>
+    sql`case when ${tooFewContributors(alias, input.settings)} then ${REASON.contributors} when ${breaks(alias)} then ${REASON.dominance} when ${hidden} then ${REASON.protection} else 0 end`;
   const selTable = (list: readonly Selection[]) => sql`
     select * from unnest(${intArray(list.map((s) => s.bucket))}, ${intArray(list.map((s) => s.periodId))},
       ${textArray(list.map((s) => s.role))}, ${sqlArray(
@@ -166,7 +190,8 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
     const liveSource: SQL =
       withLive && live.size
         ? sql`union all
-      select s.bucket, s.role, l.dimension, l.key_id, l.volume, case when s.rate is null then l.value else l.value * s.rate end, l.contributors, ${breaks('l')}, false
+      select s.bucket, s.role, l.dimension, l.key_id, l.volume, case when s.rate is null then l.value else l.value * s.rate end, l.contributors, ${breaks('l')}, false,
+        ${judged('l')}, false
       from sel s join (${liveCells({ periodIds: [...live], dimensions: input.dimensions, reports: 'all' })}) l on l.period_id = s.period_id
       where s.publication is null and l.dimension = any(${dims}) ${keyFilter}`
         : sql``;
@@ -174,28 +199,38 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       -- One index range per selected period (a join on the unnest was planned as a nested loop over every cell).
       -- Only what the sums need, the rules judged per cell here: narrow rows to group.
       select s.bucket, s.role, x.dimension, x.key_id, x.volume, case when s.rate is null then x.value else x.value * s.rate end as converted,
-        x.contributors, ${breaks('x')} or coalesce(pc.hidden, false) as breaks, false as estimated
+        x.contributors, ${breaks('x')} or coalesce(pc.hidden, false) as breaks, false as estimated,
+        case when pc.reason = 'unprotectable' then ${REASON.unprotectable} else ${judged('x', sql`coalesce(pc.hidden, false)`)} end as reason,
+        ${revisedSql('f', 'fc', 'x')} as revised
       from sel s cross join lateral (
         select period_id, dimension, key_id, volume, value, contributors, volume_contributors, value_contributors, abs_volume, abs_value,
           max_volume, max_value from statistics_cells x
         where x.period_id = s.period_id and x.dimension = any(${dims}) ${keyFilter}
       ) x
       left join statistics_publication_cells pc on pc.publication_id = s.pattern and pc.dimension = x.dimension and pc.key_id = x.key_id
+      -- The approver's current figures against what the period was first published with.
+      left join statistics_publications f on s.pattern is not null and f.period_id = s.period_id and f.number = 1
+      left join statistics_publication_cells fc on fc.publication_id = f.id and fc.dimension = x.dimension and fc.key_id = x.key_id
       where s.publication is null and s.period_id = any(${intArray(stored)})
       union all
       -- What a publication showed: its figures, confidential where its pattern hides them.
       select s.bucket, s.role, x.dimension, x.key_id, x.volume, case when s.rate is null then x.value else x.value * s.rate end,
-        x.contributors, x.hidden, x.estimated
+        x.contributors, x.hidden, x.estimated, ${reasonBits('x.reason')}, ${revisedSql('f', 'fc', 'x')}
       from sel s cross join lateral (
-        select dimension, key_id, volume, value, contributors, hidden, estimated from statistics_publication_cells x
+        select dimension, key_id, volume, value, contributors, hidden, estimated, reason from statistics_publication_cells x
         where x.publication_id = s.publication and x.dimension = any(${dims}) ${keyFilter}
       ) x
+      -- What the period was first published with (none when this is its first publication).
+      left join statistics_publications sp on sp.id = s.publication
+      left join statistics_publications f on sp.number > 1 and f.period_id = sp.period_id and f.number = 1
+      left join statistics_publication_cells fc on fc.publication_id = f.id and fc.dimension = x.dimension and fc.key_id = x.key_id
       where s.publication is not null
       ${liveSource}
     ), r as (
       -- Per role first (two sums a cell, not eight filtered ones), then the roles side by side.
       select c.bucket, c.role, c.dimension, c.key_id, sum(c.volume) as volume, sum(c.converted) as converted,
-        sum(c.contributors) as contributors, bool_or(c.breaks) as breaks, bool_or(c.estimated) as estimated
+        sum(c.contributors) as contributors, bool_or(c.breaks) as breaks, bool_or(c.estimated) as estimated,
+        bit_or(c.reason) as reason, bool_or(c.revised) as revised
       from c group by c.bucket, c.role, c.dimension, c.key_id
     ), b as (
       select c.bucket, c.dimension, c.key_id,
@@ -205,7 +240,10 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
         ${sum('volume', 'ytdly')} as ytd_volume_ly, ${sum('value', 'ytdly')} as ytd_value_ly,
         (sum(c.contributors) filter (where c.role = 'p'))::int as contributors,
         coalesce(bool_or(c.breaks), false) as confidential,
-        coalesce(bit_or(case when c.estimated then case c.role when 'p' then 1 when 'ly' then 2 when 'ytd' then 4 else 8 end else 0 end), 0)::smallint as estimated
+        coalesce(bit_or(case when c.estimated then ${ROLE_BIT} else 0 end), 0)::smallint as estimated,
+        coalesce(bit_or(case when c.revised then ${ROLE_BIT} else 0 end), 0)::smallint as revised,
+        -- The period's own cell's reason; a hidden cell of another period makes the row derived.
+        coalesce(bit_or(case when c.role = 'p' then c.reason when c.breaks then ${REASON.derived} else 0 end), 0)::smallint as reason
       from r c group by c.bucket, c.dimension, c.key_id
     )`;
   };
@@ -254,7 +292,9 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
   const rollup = input.rollup
     ? sql.raw(`union all
       select true, null, b.dimension, b.key_id, ${FIGURES.map((f) => `sum(b.${f})`).join(', ')},
-        sum(b.contributors)::int, bool_or(b.confidential), bit_or(b.estimated)::smallint
+        sum(b.contributors)::int, bool_or(b.confidential), bit_or(b.estimated)::smallint, bit_or(b.revised)::smallint,
+        -- A sum over several markets is hidden because a market's cell is; over one it is that cell.
+        (case when count(*) = 1 then bit_or(b.reason) when bool_or(b.confidential) then ${REASON.derived} else 0 end)::smallint
       from fig b group by b.dimension, b.key_id`)
     : sql``;
   // With a rollup, a bucket's rows other than its totals need only volume and value (see `rollup`).
@@ -285,8 +325,8 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
         on conflict (signature) do nothing
         returning id, signature
       )
-      insert into statistics_sum_cells (sum_id, dimension, key_id, ${sql.raw(FIGURES.join(', '))}, contributors, confidential, estimated)
-      select ins.id, b.dimension, b.key_id, ${sql.raw(FIGURES.map((f) => `b.${f}`).join(', '))}, b.contributors, b.confidential, b.estimated
+      insert into statistics_sum_cells (sum_id, dimension, key_id, ${sql.raw(FIGURES.join(', '))}, contributors, confidential, estimated, revised, reason)
+      select ins.id, b.dimension, b.key_id, ${sql.raw(FIGURES.map((f) => `b.${f}`).join(', '))}, b.contributors, b.confidential, b.estimated, b.revised, b.reason
       from b join sets on sets.n = b.bucket join ins on ins.signature = sets.signature`);
     return find();
   };
@@ -307,11 +347,12 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
     ${figuresOf(true)}, fig as (
       select * from b
       union all
-      select k.bucket, x.dimension, x.key_id, ${sql.raw(FIGURES.map((f) => `x.${f}`).join(', '))}, x.contributors, x.confidential, x.estimated
+      select k.bucket, x.dimension, x.key_id, ${sql.raw(FIGURES.map((f) => `x.${f}`).join(', '))}, x.contributors, x.confidential, x.estimated,
+        x.revised, x.reason
       from unnest(${intArray(kept.map((k) => k.bucket))}, ${intArray(kept.map((k) => k.sumId))}) as k(bucket, sum_id)
       cross join lateral (select * from statistics_sum_cells x where x.sum_id = k.sum_id) x
     ), own as (${ownSource}), g (rollup, bucket, dimension, key_id, volume, value, volume_ly, value_ly, ytd_volume, ytd_value, ytd_volume_ly, ytd_value_ly,
-        contributors, confidential, estimated) as (
+        contributors, confidential, estimated, revised, reason) as (
       select false, fig.* from fig
       ${rollup}
     ), t as (
@@ -331,7 +372,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       ${wide(share('g.volume', 'g.total_volume'))} as volume_share_pct, ${wide(share('g.value', 'g.total_value'))} as value_share_pct,
       o.volume::text as own_volume, round(o.value, 4)::text as own_value,
       ${share('o.volume', 'g.volume')} as own_volume_share_pct, ${share('o.value', 'g.value')} as own_value_share_pct,
-      g.contributors, g.confidential, g.estimated::int as estimated, g.rank
+      g.contributors, g.confidential, g.estimated::int as estimated, g.revised::int as revised, g.reason::int as reason, g.rank
     from t g
     left join own o on not g.rollup and o.bucket = g.bucket and o.dimension = g.dimension and o.key_id = g.key_id`);
       if (kept.length) {

@@ -60,6 +60,15 @@ export const breaksRules = (alias: string, settings: { minContributors: number; 
   return sql`(${measure('volume')} or ${measure('value')})`;
 };
 
+/** Whether a cell breaks the rules by its number of contributors alone (the rest of `breaksRules` is dominance). */
+export const tooFewContributors = (alias: string, settings: { minContributors: number }) => {
+  const measure = (m: 'volume' | 'value') => {
+    const n = sql.raw(`${alias}.${m}_contributors`);
+    return sql`(${n} > 0 and ${n} < ${settings.minContributors}::int)`;
+  };
+  return sql`(${measure('volume')} or ${measure('value')})`;
+};
+
 export interface LiveOptions {
   periodIds: readonly number[];
   dimensions: readonly Dimension[];

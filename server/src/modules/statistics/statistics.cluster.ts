@@ -8,10 +8,11 @@ import type { Principal } from '../../auth/principal.ts';
 import { accessIn, confidentialityOf, inOrganization, settingsOf } from './statistics.access.ts';
 import { aggregate, type AggregateRow, type Selection } from './statistics.aggregate.ts';
 import type { Dimension } from './statistics.cells.ts';
-import { coverageSeen, figuresOf, liveOf, selectionOf, type Source, sourcesOf } from './statistics.confidentiality.ts';
+import { coverageSeen, type FlagContext, figuresOf, flagContextOf, liveOf, selectionOf, type Source, sourcesOf } from './statistics.confidentiality.ts';
 import {
   comparisonsOf,
   keysOf,
+  lastYearBreakOf,
   marketRows,
   marketSummary,
   ordered,
@@ -21,6 +22,8 @@ import {
   periodsOf,
   ratesOfMarkets,
   rolesOf,
+  sharesOverlap,
+  ytdBreakOf,
 } from './statistics.periods.ts';
 
 /**
@@ -107,6 +110,27 @@ export async function findClusterStatistics(
   }
   // Approvers of every market see everything; anyone else sees the cluster with confidentiality.
   const apply = columns.length === 0 || prepared.some(({ market }) => !approver(market.id));
+  // A cluster's comparison is like with like when every market's is.
+  const flagsOfMarket = prepared.map(({ period, comparison }) => {
+    const c = columns.find((x) => x.period.uuid === period.uuid)!;
+    return flagContextOf(sources, rolesOf(period, comparison), {
+      changeBreak: lastYearBreakOf(comparison, c.coverage, c.last_year_coverage) !== null,
+      ytdBreak: ytdBreakOf(comparison) !== null,
+      reasons: !apply,
+    });
+  });
+  const flags: FlagContext = {
+    provisional: {
+      p: flagsOfMarket.some((f) => f.provisional.p),
+      ly: flagsOfMarket.some((f) => f.provisional.ly),
+      ytd: flagsOfMarket.some((f) => f.provisional.ytd),
+      ytdly: flagsOfMarket.some((f) => f.provisional.ytdly),
+    },
+    changeBreak: flagsOfMarket.some((f) => f.changeBreak),
+    ytdBreak: flagsOfMarket.some((f) => f.ytdBreak),
+    reasons: !apply,
+  };
+  const flagsOfBucket = new Map(prepared.map(({ market }, i) => [market.id, flagsOfMarket[i]!]));
   const dimension: Dimension = query.by === 'market' ? 'total' : query.by;
   const rows = await aggregate(db, {
     selections,
@@ -125,17 +149,27 @@ export async function findClusterStatistics(
   const perMarket = (r: AggregateRow) =>
     marketOrder.map((marketId) => {
       const cell = byKey.get(`${r.dimension}/${r.key_id}`)?.find((x) => x.bucket === marketId) ?? null;
-      const f = figuresOf(cell, { apply, totalsConfidential: marketTotals.get(marketId)?.confidential ?? false, own: false });
+      const f = figuresOf(cell, {
+        apply,
+        totalsConfidential: marketTotals.get(marketId)?.confidential ?? false,
+        own: false,
+        flags: flagsOfBucket.get(marketId)!,
+      });
       return { market_id: marketId, volume: f.volume, value: f.value, contributors: f.contributors, confidential: f.confidential, estimated: f.estimated };
     });
   let outRows: ClusterStatistics['rows'];
+  let overlap = false;
   if (query.by === 'market') {
     // One row per market: the markets' totals side by side, as rows.
     const keys = await keysOf(db, 'market', marketOrder);
     outRows = marketOrder
       .map((id) => rows.find((r) => !r.rollup && r.dimension === 'total' && r.bucket === id))
       .filter((r): r is AggregateRow => !!r)
-      .map((r) => ({ key: keys.get(r.bucket!)!.key, ...figuresOf(r, { apply, totalsConfidential, own: false }), markets: [] }));
+      .map((r) => ({
+        key: keys.get(r.bucket!)!.key,
+        ...figuresOf(r, { apply, totalsConfidential, own: false, flags: flagsOfBucket.get(r.bucket!)! }),
+        markets: [],
+      }));
   } else {
     const breakdown = rows.filter((r) => r.rollup && r.dimension === dimension && query.by !== 'total');
     const keys = await keysOf(
@@ -143,9 +177,10 @@ export async function findClusterStatistics(
       dimension,
       breakdown.map((r) => r.key_id),
     );
+    overlap = await sharesOverlap(db, dimension, [...keys.keys()]);
     outRows = ordered(breakdown, keys, dimension)
       .filter((r) => keys.has(r.key_id))
-      .map((r) => ({ key: keys.get(r.key_id)!.key, ...figuresOf(r, { apply, totalsConfidential, own: false }), markets: perMarket(r) }));
+      .map((r) => ({ key: keys.get(r.key_id)!.key, ...figuresOf(r, { apply, totalsConfidential, own: false, flags }), markets: perMarket(r) }));
   }
   return {
     cluster: { id: cluster.id, name: cluster.name },
@@ -153,7 +188,7 @@ export async function findClusterStatistics(
     by: query.by,
     markets: columns,
     rows: outRows,
-    totals: { ...figuresOf(totalsRow, { apply, totalsConfidential, own: false }), markets: totalsRow ? perMarket(totalsRow) : [] },
+    totals: { ...figuresOf(totalsRow, { apply, totalsConfidential, own: false, flags }), markets: totalsRow ? perMarket(totalsRow) : [] },
     coverage: columns.reduce((sum, c) => ({ approved: sum.approved + c.coverage.approved, expected: sum.expected + c.coverage.expected }), {
       approved: 0,
       expected: 0,
@@ -162,5 +197,6 @@ export async function findClusterStatistics(
     rate: null,
     provisional: columns.some((c) => c.provisional),
     confidentiality: confidentialityOf(settings, apply),
+    shares_overlap: overlap,
   };
 }

@@ -6,10 +6,11 @@ import { AppError, forbidden } from '../../errors.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { accessIn, confidentialityOf, refuseMarket, type Settings, settingsOf } from './statistics.access.ts';
 import { aggregate, type AggregateRow, type Role } from './statistics.aggregate.ts';
-import { estimatedOf, periodSeen, liveOf, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
+import { estimatedOf, flagContextOf, flagsOf, hiddenReasonOf, liveOf, periodSeen, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
 import {
   comparisonOf,
   keysOf,
+  lastYearBreakOf,
   type MarketRow,
   marketSummary,
   type PeriodRow,
@@ -20,6 +21,7 @@ import {
   rolesOf,
   findPeriodIn,
   viewable,
+  ytdBreakOf,
 } from './statistics.periods.ts';
 
 type OwnFigures = { volume: string | null; value: string | null };
@@ -61,8 +63,9 @@ export async function findCompanyStatistics(
   const rates = await ratesOf(db, market, query.currency, periodsOf(period, comparison));
   const sources = await sourcesOf(db, periodsOf(period, comparison), () => access.approver);
   const settings = await settingsOf(db, market.organization_id);
+  const roles = rolesOf(period, comparison);
   const marketCells = aggregate(db, {
-    selections: rolesOf(period, comparison).map(({ period: p, role }) => selectionOf(market.id, p, role, rates.get(p.id), sources.get(p.id)!)),
+    selections: roles.map(({ period: p, role }) => selectionOf(market.id, p, role, rates.get(p.id), sources.get(p.id)!)),
     live: liveOf(sources),
     dimensions: ['code', 'total'],
     settings,
@@ -111,11 +114,14 @@ export async function findCompanyStatistics(
     p: ownOf(id === 0 ? 'total' : 'code', id, 'p'),
     ly: ownOf(id === 0 ? 'total' : 'code', id, 'ly'),
   }));
+  const lastYearBreak = lastYearBreakOf(comparison, seen.coverage, seen.lastYearCoverage);
+  const context = flagContextOf(sources, roles, { changeBreak: lastYearBreak !== null, ytdBreak: false, reasons: access.approver });
   const rowOf = (keyId: number, cell: AggregateRow | null): Omit<CompanyStatisticsRow, 'key'> => {
     const confidential = cell?.confidential ?? false;
     const hide = apply && confidential;
     const pct = percent.get(keyId)!;
     const flags = estimatedOf(cell, hide || !cell);
+    const figureFlags = flagsOf(cell, hide, context);
     const dimension = keyId === 0 ? 'total' : 'code';
     return {
       own_volume: ownOf(dimension, keyId, 'p')?.volume ?? null,
@@ -136,6 +142,8 @@ export async function findCompanyStatistics(
       confidential,
       estimated: flags.estimated,
       estimated_last_year: flags.estimated_last_year,
+      flags: { period: figureFlags.period, last_year: figureFlags.last_year, change: figureFlags.change },
+      hidden_reason: context.reasons && confidential ? hiddenReasonOf(cell?.reason ?? 0) : null,
     };
   };
   const rows = keyIds
@@ -152,6 +160,8 @@ export async function findCompanyStatistics(
       last_year_coverage: seen.lastYearCoverage,
       ytd_periods: comparison.ytd.length,
       ytd_last_year_periods: comparison.ytdLastYear.length,
+      last_year_break: lastYearBreak,
+      ytd_break: ytdBreakOf(comparison),
     },
     rows,
     totals: rowOf(0, totalsRow),

@@ -1,7 +1,7 @@
-import type { Coverage, StatisticsFigures, StatisticsRate } from '@mss/contracts/statistics';
+import type { Coverage, FigureFlags, HiddenReason, StatisticsFigures, StatisticsRate } from '@mss/contracts/statistics';
 import type { Db } from '../../db/client.ts';
 import { type Settings, settingsOf } from './statistics.access.ts';
-import { type AggregateRow, ESTIMATED, type Role, type Selection } from './statistics.aggregate.ts';
+import { type AggregateRow, ESTIMATED, REASON, type Role, type Selection } from './statistics.aggregate.ts';
 import { coverageOf, type PeriodRow } from './statistics.periods.ts';
 import { currentPublications, publishedCoverages } from './statistics.publications.ts';
 
@@ -137,7 +137,74 @@ export const FIGURE_FIELDS = [
 export const OWN_FIELDS = ['own_volume', 'own_value', 'own_volume_share_pct', 'own_value_share_pct'] as const;
 
 /** What the aggregate query answered for a cell (statistics.aggregate.ts). */
-export type Figured = Pick<AggregateRow, (typeof FIGURE_FIELDS)[number] | (typeof OWN_FIELDS)[number] | 'contributors' | 'confidential' | 'estimated'>;
+export type Figured = Pick<
+  AggregateRow,
+  (typeof FIGURE_FIELDS)[number] | (typeof OWN_FIELDS)[number] | 'contributors' | 'confidential' | 'estimated' | 'revised' | 'reason'
+>;
+
+/**
+ * What the flags of an answer's figures depend on besides the row (docs/architecture.md §8 "Flags"):
+ * which of the periods it compares are read provisionally, whether its comparisons are like with
+ * like, and whether the caller is told why a row is hidden.
+ */
+export interface FlagContext {
+  /** The period, last year's, a period of the year to date, of last year's year to date: read provisionally (an approver's unpublished period). */
+  provisional: { p: boolean; ly: boolean; ytd: boolean; ytdly: boolean };
+  /** The change against last year compares unlike periods (flag `b`). */
+  changeBreak: boolean;
+  /** The year-to-date change compares unlike months: withheld (null) and flagged `b`. */
+  ytdBreak: boolean;
+  /** Tell why a row is confidential (the market's approvers). */
+  reasons: boolean;
+}
+
+/** A context without provisional periods, breaks or reasons. */
+export const PLAIN_FLAGS: FlagContext = { provisional: { p: false, ly: false, ytd: false, ytdly: false }, changeBreak: false, ytdBreak: false, reasons: false };
+
+/** The flag context of an answer comparing `period` with its comparison's periods, read from these sources. */
+export function flagContextOf(
+  sources: Map<number, Source>,
+  roles: readonly { period: PeriodRow; role: Role }[],
+  options: { changeBreak: boolean; ytdBreak: boolean; reasons: boolean },
+): FlagContext {
+  const provisional = { p: false, ly: false, ytd: false, ytdly: false };
+  for (const { period, role } of roles) if (sources.get(period.id)?.live) provisional[role] = true;
+  return { provisional, ...options };
+}
+
+/** Why a row is confidential, from its REASON bits (statistics.aggregate.ts): the period's own cell first, else derived. */
+export function hiddenReasonOf(bits: number): HiddenReason | null {
+  if (bits & REASON.unprotectable) return 'unprotectable';
+  if (bits & REASON.contributors) return 'contributors';
+  if (bits & REASON.dominance) return 'dominance';
+  if (bits & REASON.protection) return 'protection';
+  if (bits & REASON.derived) return 'derived';
+  return null;
+}
+
+/**
+ * The flags of a row's figures: `c` on every figure of a confidential row; `p` where a period it
+ * counts is read provisionally; `r` and `e` where a period it counts is revised or estimated (not
+ * on withheld figures: they would tell something of them); `b` on a change that is not like with like.
+ */
+export function flagsOf(row: Pick<AggregateRow, 'confidential' | 'estimated' | 'revised'> | null, withheld: boolean, context: FlagContext): FigureFlags {
+  const bits = (field: number) => (withheld || !row ? 0 : field);
+  const estimated = bits(row?.estimated ?? 0);
+  const revised = bits(row?.revised ?? 0);
+  const c = row?.confidential ?? false;
+  const { provisional: p } = context;
+  const flags = (mask: number, provisional: boolean, brk = false) =>
+    `${c ? 'c' : ''}${provisional ? 'p' : ''}${revised & mask ? 'r' : ''}${estimated & mask ? 'e' : ''}${brk ? 'b' : ''}`;
+  const [P, LY, YTD, YTDLY] = [ESTIMATED.p, ESTIMATED.ly, ESTIMATED.ytd, ESTIMATED.ytdly];
+  return {
+    period: flags(P, p.p),
+    last_year: flags(LY, p.ly),
+    change: flags(P | LY, p.p || p.ly, context.changeBreak),
+    ytd: flags(YTD, p.ytd),
+    ytd_last_year: flags(YTDLY, p.ytdly),
+    ytd_change: flags(YTD | YTDLY, p.ytd || p.ytdly, context.ytdBreak),
+  };
+}
 
 /** Which figures of a row hold an estimate for a missing report (statistics.aggregate.ts ESTIMATED), none when withheld. */
 export const estimatedOf = (row: Pick<AggregateRow, 'estimated'> | null, withheld: boolean) => {
@@ -154,11 +221,22 @@ export const estimatedOf = (row: Pick<AggregateRow, 'estimated'> | null, withhel
  * The figures of a row as sent: withheld when confidential and `apply`; shares withheld when the
  * totals are confidential; own figures only when `own`.
  */
-export function figuresOf(row: Figured | null, options: { apply: boolean; totalsConfidential: boolean; own: boolean }): StatisticsFigures {
+export function figuresOf(row: Figured | null, options: { apply: boolean; totalsConfidential: boolean; own: boolean; flags: FlagContext }): StatisticsFigures {
   const confidential = row?.confidential ?? false;
   const hide = options.apply && confidential;
-  const out = { contributors: row?.contributors ?? null, confidential, ...estimatedOf(row, hide || !row) } as StatisticsFigures;
+  const out = {
+    contributors: row?.contributors ?? null,
+    confidential,
+    ...estimatedOf(row, hide || !row),
+    flags: flagsOf(row, hide, options.flags),
+    hidden_reason: options.flags.reasons && confidential ? hiddenReasonOf(row?.reason ?? 0) : null,
+  } as StatisticsFigures;
   for (const name of FIGURE_FIELDS) out[name] = hide || !row ? null : row[name];
+  // A year-to-date change over other months than last year's is no change: withheld, flagged `b`.
+  if (options.flags.ytdBreak) {
+    out.ytd_volume_change_pct = null;
+    out.ytd_value_change_pct = null;
+  }
   if (options.apply && options.totalsConfidential) {
     out.volume_share_pct = null;
     out.value_share_pct = null;

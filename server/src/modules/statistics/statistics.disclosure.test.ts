@@ -446,8 +446,8 @@ describe('estimates for missing reports', () => {
     for (const row of viewer.rows as { confidential: boolean; estimated: boolean }[]) expect(row.estimated).toBe(!row.confidential);
     const csv = await market(s, s.world.headers.viewer, '&format=csv');
     expect(csv.body).toContain('Estimated');
-    // The year to date counts this period too.
-    expect(csv.body).toContain('Total,,752.616,7320.7517,,,,,1431.616,14098.7517,,,,,100,100,5,,"period, year to date"\r\n');
+    // The year to date counts this period too; each figure is followed by its flags (no last year: the changes are breaks).
+    expect(csv.body).toContain('Total,,752.616,e,7320.7517,e,,,,,,eb,,eb,1431.616,e,14098.7517,e,,,,,,eb,,eb,100,e,100,e,5,,"period, year to date"\r\n');
     await s.collect({ downloads: true });
     expect(await s.attack()).toEqual([]);
 

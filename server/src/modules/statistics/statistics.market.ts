@@ -6,8 +6,21 @@ import type { Principal } from '../../auth/principal.ts';
 import { accessIn, confidentialityOf, refuseMarket, settingsOf } from './statistics.access.ts';
 import { aggregate, type AggregateRow } from './statistics.aggregate.ts';
 import type { Dimension } from './statistics.cells.ts';
-import { periodSeen, figuresOf, liveOf, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
-import { comparisonOf, findPeriodIn, keysOf, marketSummary, ordered, periodSummary, periodsOf, ratesOf, rolesOf } from './statistics.periods.ts';
+import { figuresOf, flagContextOf, liveOf, periodSeen, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
+import {
+  comparisonOf,
+  findPeriodIn,
+  keysOf,
+  lastYearBreakOf,
+  marketSummary,
+  ordered,
+  periodSummary,
+  periodsOf,
+  ratesOf,
+  rolesOf,
+  sharesOverlap,
+  ytdBreakOf,
+} from './statistics.periods.ts';
 
 /** GET /statistics/market: one market and period by a breakdown, against last year and year to date. */
 export async function findMarketStatistics(
@@ -33,8 +46,9 @@ export async function findMarketStatistics(
   const sources = await sourcesOf(db, periodsOf(period, comparison), () => access.approver);
   const settings = await settingsOf(db, market.organization_id);
   const dimensions: Dimension[] = query.by === 'total' ? ['total'] : [query.by, 'total'];
+  const roles = rolesOf(period, comparison);
   const rows = await aggregate(db, {
-    selections: rolesOf(period, comparison).map(({ period: p, role }) => selectionOf(market.id, p, role, rates.get(p.id), sources.get(p.id)!)),
+    selections: roles.map(({ period: p, role }) => selectionOf(market.id, p, role, rates.get(p.id), sources.get(p.id)!)),
     live: liveOf(sources),
     dimensions,
     settings,
@@ -49,8 +63,11 @@ export async function findMarketStatistics(
   );
   const apply = !access.approver;
   const totalsConfidential = totalsRow?.confidential ?? false;
-  const show = (row: AggregateRow | null): StatisticsFigures => figuresOf(row, { apply, totalsConfidential, own: access.member });
   const seen = await periodSeen(db, period, comparison.lastYear, sources, market.organization_id);
+  const lastYearBreak = lastYearBreakOf(comparison, seen.coverage, seen.lastYearCoverage);
+  const ytdBreak = ytdBreakOf(comparison);
+  const flags = flagContextOf(sources, roles, { changeBreak: lastYearBreak !== null, ytdBreak: ytdBreak !== null, reasons: access.approver });
+  const show = (row: AggregateRow | null): StatisticsFigures => figuresOf(row, { apply, totalsConfidential, own: access.member, flags });
   return {
     market: marketSummary(market),
     period: periodSummary(period),
@@ -60,6 +77,8 @@ export async function findMarketStatistics(
       last_year_coverage: seen.lastYearCoverage,
       ytd_periods: comparison.ytd.length,
       ytd_last_year_periods: comparison.ytdLastYear.length,
+      last_year_break: lastYearBreak,
+      ytd_break: ytdBreak,
     },
     rows: ordered(breakdown, keys, query.by)
       .filter((r) => keys.has(r.key_id))
@@ -70,5 +89,6 @@ export async function findMarketStatistics(
     rate: rates.get(period.id) ?? null,
     provisional: liveOf(sources).length > 0,
     confidentiality: confidentialityOf(seen.settings, apply),
+    shares_overlap: await sharesOverlap(db, query.by, [...keys.keys()]),
   };
 }

@@ -1,5 +1,13 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { Coverage, StatisticsKey, StatisticsPeriod, StatisticsRate } from '@mss/contracts/statistics';
+import {
+  type Coverage,
+  coverageDiffers,
+  type LastYearBreak,
+  type StatisticsKey,
+  type StatisticsPeriod,
+  type StatisticsRate,
+  type YtdBreak,
+} from '@mss/contracts/statistics';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import { periodNotFound, validationError } from '../../errors.ts';
@@ -41,8 +49,7 @@ export type MarketRow = {
  * existed has none until the job that publishes such periods once (publishOutstanding) has run,
  * and meanwhile it is not published for viewing. No read publishes.
  */
-export const viewable = (p: SQL) =>
-  sql`(${p}.published_at is not null and exists (select 1 from statistics_publications vs where vs.period_id = ${p}.id))`;
+export const viewable = (p: SQL) => sql`(${p}.published_at is not null and exists (select 1 from statistics_publications vs where vs.period_id = ${p}.id))`;
 
 export const periodColumns = sql`p.id, p.uuid::text as uuid, p.title, p.starts_on::text as starts_on, p.ends_on::text as ends_on,
   ${viewable(sql`p`)} as published, p.status, p.market_id`;
@@ -80,6 +87,8 @@ export async function findPeriodIn(db: Db, principal: Principal, uuid: string): 
 /** The periods a comparison adds up, among those the caller may use (viewers: published ones). */
 export interface Comparison {
   lastYear: PeriodRow | null;
+  /** A period a year earlier exists (`lastYear` is null when the caller may not use it: not published). */
+  lastYearExists: boolean;
   ytd: PeriodRow[];
   ytdLastYear: PeriodRow[];
 }
@@ -92,7 +101,7 @@ export async function comparisonOf(db: Executor, period: PeriodRow, approver: bo
 export async function comparisonsOf(db: Executor, items: readonly { period: PeriodRow; approver: boolean }[]): Promise<Map<number, Comparison>> {
   const out = new Map<number, Comparison>();
   if (items.length === 0) return out;
-  const rows = await db.execute<PeriodRow & { of: number; ly_start: string }>(sql`
+  const rows = await db.execute<PeriodRow & { of: number; ly_start: string; ly_exists: boolean }>(sql`
     with me as (
       select x.id, x.approver, q.market_id, q.starts_on, (q.starts_on - interval '12 months')::date as ly_start from unnest(${sqlArray(
         items.map((i) => i.period.id),
@@ -103,7 +112,9 @@ export async function comparisonsOf(db: Executor, items: readonly { period: Peri
       )}::boolean[]) as x(id, approver)
       join periods q on q.id = x.id
     )
-    select ${periodColumns}, me.id as of, me.ly_start::text as ly_start from me join periods p on p.market_id = me.market_id
+    select ${periodColumns}, me.id as of, me.ly_start::text as ly_start,
+      exists (select 1 from periods y where y.market_id = me.market_id and y.starts_on = me.ly_start and y.status <> 'draft') as ly_exists
+    from me join periods p on p.market_id = me.market_id
       and p.starts_on >= make_date(extract(year from me.starts_on)::int - 1, 1, 1) and p.starts_on <= me.starts_on
       and (me.approver or ${viewable(sql`p`)} or p.id = me.id)
     order by p.starts_on`);
@@ -114,11 +125,31 @@ export async function comparisonsOf(db: Executor, items: readonly { period: Peri
     const lastYearYear = String(Number(year) - 1);
     out.set(period.id, {
       lastYear: mine.find((p) => p.starts_on === lyStart) ?? null,
+      lastYearExists: mine[0]?.ly_exists ?? false,
       ytd: mine.filter((p) => p.starts_on.startsWith(year) && p.starts_on <= period.starts_on),
       ytdLastYear: mine.filter((p) => p.starts_on.startsWith(lastYearYear) && p.starts_on <= lyStart),
     });
   }
   return out;
+}
+
+/**
+ * Why the change against last year is not like with like (flag `b`), if it is not: no period a
+ * year earlier, one the caller may not use, or one counting a different share of its companies.
+ */
+export function lastYearBreakOf(comparison: Comparison, coverage: Coverage, lastYearCoverage: Coverage | null): LastYearBreak | null {
+  if (!comparison.lastYear) return comparison.lastYearExists ? 'unpublished' : 'missing';
+  return coverageDiffers(coverage, lastYearCoverage) ? 'coverage' : null;
+}
+
+/** Why the year-to-date change is withheld (flag `b`), if it is: the two years to date do not hold the same months. */
+export function ytdBreakOf(comparison: Comparison): YtdBreak | null {
+  const monthOf = (p: PeriodRow) => p.starts_on.slice(5);
+  const lastYear = new Set(comparison.ytdLastYear.map(monthOf));
+  const months = comparison.ytd.length;
+  const matching = comparison.ytd.filter((p) => lastYear.has(monthOf(p))).length;
+  if (matching === months && lastYear.size === months) return null;
+  return { months, matching, last_year_months: lastYear.size };
 }
 
 export const periodsOf = (period: PeriodRow, c: Comparison) => [period, ...(c.lastYear ? [c.lastYear] : []), ...c.ytd, ...c.ytdLastYear];
@@ -238,6 +269,25 @@ export async function keysOf(db: Executor, dimension: Dimension | 'market', ids:
     for (const r of rows.rows) out.set(r.id, { key: { id: r.id, name: r.name }, sort: r.name.toLowerCase() });
   }
   return out;
+}
+
+/**
+ * Whether the keys of a breakdown can hold the same code (groups sharing a code, sections whose
+ * ranges meet): then their shares can add up to more than 100 %, and the answer says so.
+ */
+export async function sharesOverlap(db: Executor, dimension: Dimension | 'market', ids: readonly number[]): Promise<boolean> {
+  if (ids.length < 2 || (dimension !== 'code_group' && dimension !== 'code_section')) return false;
+  const list = sqlArray(ids, 'int');
+  const rows =
+    dimension === 'code_group'
+      ? await db.execute<{ overlap: boolean }>(sql`
+          select exists (select 1 from code_group_codes where code_group_id = any(${list}) group by code_id having count(*) > 1) as overlap`)
+      : await db.execute<{ overlap: boolean }>(sql`
+          select exists (
+            select 1 from code_sections a join code_sections b on a.id < b.id
+            where a.id = any(${list}) and b.id = any(${list}) and a.start <= b.start + b.length - 1 and b.start <= a.start + a.length - 1
+          ) as overlap`);
+  return rows.rows[0]?.overlap ?? false;
 }
 
 /** Rows in key order; companies by value, largest first (their rank). */

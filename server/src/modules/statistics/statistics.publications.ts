@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
+import type { HiddenReason } from '@mss/contracts/statistics';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import { type Settings, settingsOf } from './statistics.access.ts';
-import { breaksRules, countedCompany, liveCells, lockPeriod, sectionOf } from './statistics.cells.ts';
+import { breaksRules, countedCompany, liveCells, lockPeriod, sectionOf, tooFewContributors } from './statistics.cells.ts';
 import { type Estimate, linkedComponent, plannedEstimates, storedEstimates, writeEstimates } from './statistics.estimates.ts';
 import type { CellDimension, PatternEstimate, PatternPeriod, PatternRow, Unprotectable } from './statistics.pattern.ts';
 import { decidePattern } from './statistics.pattern.ts';
@@ -48,6 +49,8 @@ type CellRow = {
   max_volume: string | null;
   max_value: string | null;
   primary_confidential: boolean;
+  /** It breaks the rules by too few contributors (else, when primary, by dominance). */
+  too_few: boolean;
   code_ids: number[] | null;
   /** It holds an estimate for a missing report. */
   estimated: boolean;
@@ -113,7 +116,7 @@ async function cellsOver(db: Executor, periodId: number, counted: readonly Count
     )
     select c.dimension, c.key_id, c.volume::text as volume, c.value::text as value, c.contributors,
       c.max_volume::text as max_volume, c.max_value::text as max_value,
-      ${breaksRules('c', settings)} as primary_confidential,
+      ${breaksRules('c', settings)} as primary_confidential, ${tooFewContributors('c', settings)} as too_few,
       m.code_ids
     from cells c left join members m on m.dimension = c.dimension and m.key_id = c.key_id
     order by c.dimension, c.key_id`);
@@ -310,12 +313,13 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
         returning id`);
       const id = inserted.rows[0]!.id;
       const c = decision.cells;
+      const reasons = reasonsOf(decision);
       if (c.length) {
         await tx.execute(sql`
           insert into statistics_publication_cells (publication_id, dimension, key_id, volume, value, contributors, max_volume, max_value,
-            primary_confidential, hidden, code_ids, estimated)
+            primary_confidential, hidden, code_ids, estimated, reason)
           select ${id}, x.dimension, x.key_id, x.volume, x.value, x.contributors, x.max_volume, x.max_value, x.primary_confidential, x.hidden,
-            case when x.codes = '' then null else string_to_array(x.codes, ',')::int[] end, x.estimated
+            case when x.codes = '' then null else string_to_array(x.codes, ',')::int[] end, x.estimated, nullif(x.reason, '')
           from unnest(${sqlArray(
             c.map((x) => x.dimension),
             'text',
@@ -346,8 +350,11 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
           )}, ${sqlArray(
             c.map((x) => String(x.estimated)),
             'text',
-          )}::boolean[])
-            as x(dimension, key_id, volume, value, contributors, max_volume, max_value, primary_confidential, hidden, codes, estimated)`);
+          )}::boolean[], ${sqlArray(
+            reasons.map((r) => r ?? ''),
+            'text',
+          )})
+            as x(dimension, key_id, volume, value, contributors, max_volume, max_value, primary_confidential, hidden, codes, estimated, reason)`);
       }
       if (options.mark) await markPublished(tx, periodId);
       return id;
@@ -355,6 +362,20 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
     if (written !== null) return publicationOf(db, written);
     if (attempt >= 3) throw new Error(`The period ${periodId} kept changing while it was being published`);
   }
+}
+
+/**
+ * Why each cell of a decision is hidden (null: shown): a cell no pattern protects is
+ * `unprotectable`, a cell breaking the rules `contributors` or `dominance`, any other `protection`.
+ */
+export function reasonsOf(decision: Pick<Decision, 'cells' | 'hidden' | 'unprotectable'>): (HiddenReason | null)[] {
+  const unprotectable = new Set(decision.unprotectable.filter((u) => u.kind === 'cell' && u.period === undefined).map((u) => `${u.dimension}/${u.key_id}`));
+  return decision.cells.map((c, i) => {
+    if (!decision.hidden[i]) return null;
+    if (unprotectable.has(`${c.dimension}/${c.key_id}`)) return 'unprotectable';
+    if (c.primary_confidential) return c.too_few ? 'contributors' : 'dominance';
+    return 'protection';
+  });
 }
 
 const markPublished = (db: Executor, periodId: number) =>

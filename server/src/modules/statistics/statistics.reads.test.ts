@@ -35,8 +35,9 @@ async function world() {
     const company = (await t.db.execute<{ id: number }>(sql`insert into companies (name) values (${unique(`Company ${i}`)}) returning id`)).rows[0]!.id;
     await t.db.execute(sql`insert into company_organizations (company_id, organization_id) values (${company}, ${org.id})`);
     await t.db.execute(sql`insert into company_markets (company_id, market_id, roles) values (${company}, ${market.id}, ${'{reporter,company}'}::text[])`);
-    const report = (await t.db.execute<{ id: number }>(sql`insert into reports (period_id, company_id, status) values (${period.id}, ${company}, 60) returning id`))
-      .rows[0]!.id;
+    const report = (
+      await t.db.execute<{ id: number }>(sql`insert into reports (period_id, company_id, status) values (${period.id}, ${company}, 60) returning id`)
+    ).rows[0]!.id;
     const set = (await t.db.execute<{ id: number }>(sql`insert into report_row_sets (report_id) values (${report}) returning id`)).rows[0]!.id;
     await t.db.execute(sql`update reports set row_set_id = ${set} where id = ${report}`);
     await t.db.execute(sql`insert into report_rows (row_set_id, code_id, volume, value) values (${set}, ${code}, ${volume}, '100')`);

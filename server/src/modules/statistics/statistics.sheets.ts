@@ -11,7 +11,7 @@ import type {
   StatisticsRate,
   TrendStatistics,
 } from '@mss/contracts/statistics';
-import { coverageDiffers } from '@mss/contracts/statistics';
+import { coverageDiffers, type FigureFlags, flagGroupOf, type HiddenReason } from '@mss/contracts/statistics';
 import { type XlsxCellInput, writeXlsx } from '../../lib/xlsx-writer/index.ts';
 import { FIGURE_FIELDS, OWN_FIELDS } from './statistics.confidentiality.ts';
 
@@ -72,6 +72,55 @@ function figureColumns(
   return fields.map((field) => ({ title: `${prefix}${t(locale, field)}`, kind: kindOf(field), get: (r) => (get ? get(r)?.[field] : r[field]) }));
 }
 
+/** Each figure followed by its flags (as Eurostat's downloads have them); a company's own figures have none. */
+function flaggedColumns(locale: Locale, fields: readonly string[]): Column[] {
+  return fields.flatMap((field) => {
+    const [figure] = figureColumns(locale, [field]);
+    if (field.startsWith('own_')) return [figure!];
+    const group = flagGroupOf(field);
+    return [
+      figure!,
+      {
+        title: t(locale, 'flags_of', { figure: figure!.title }),
+        kind: 'text' as const,
+        get: (r: Record<string, unknown>) => (r.flags as Partial<FigureFlags> | undefined)?.[group] ?? '',
+      },
+    ];
+  });
+}
+
+/** Why a row is confidential (the market's approvers' downloads), when any is. */
+const reasonColumns = (locale: Locale, rows: readonly Record<string, unknown>[]): Column[] =>
+  rows.some((r) => r.hidden_reason)
+    ? [
+        {
+          title: t(locale, 'hidden_reason'),
+          kind: 'text',
+          get: (r) => (r.hidden_reason ? t(locale, `reason_${r.hidden_reason as HiddenReason}`) : ''),
+        },
+      ]
+    : [];
+
+/** The notes on flags and on comparisons that are not like with like. */
+function flagNotes(locale: Locale, rows: readonly Record<string, unknown>[], comparison?: MarketStatistics['comparison'], year?: string): [string, string][] {
+  const out: [string, string][] = [];
+  if (rows.some((r) => Object.values((r.flags as Record<string, string> | undefined) ?? {}).some((f) => f !== '')))
+    out.push([t(locale, 'note'), t(locale, 'note_flags')]);
+  if (comparison?.last_year_break === 'missing') out.push([t(locale, 'note'), t(locale, 'note_last_year_missing')]);
+  if (comparison?.last_year_break === 'unpublished') out.push([t(locale, 'note'), t(locale, 'note_last_year_unpublished')]);
+  const ytd = comparison?.ytd_break;
+  if (ytd && year) {
+    const lastYear = String(Number(year) - 1);
+    out.push([
+      t(locale, 'note'),
+      ytd.matching < ytd.months
+        ? t(locale, 'note_ytd_break', { year: lastYear, matching: ytd.matching, months: ytd.months })
+        : t(locale, 'note_ytd_other_months', { year: lastYear }),
+    ]);
+  }
+  return out;
+}
+
 /** Which figures of a row hold an estimate for a missing report: its flags, and a cluster row's markets (by ISO code). */
 const ESTIMATED_FLAGS = [
   ['estimated', 'estimated_period'],
@@ -111,7 +160,7 @@ function notes(locale: Locale, confidential: boolean, provisional: boolean, cove
  */
 function comparedPreamble(
   locale: Locale,
-  s: Pick<MarketStatistics, 'comparison' | 'coverage' | 'confidentiality' | 'provisional'>,
+  s: Pick<MarketStatistics, 'comparison' | 'coverage' | 'confidentiality' | 'provisional' | 'period'>,
   rows: Record<string, unknown>[],
 ): [string, string][] {
   const { last_year, last_year_coverage } = s.comparison;
@@ -127,6 +176,7 @@ function comparedPreamble(
       coverageDiffers(s.coverage, last_year_coverage),
       anyEstimated(rows),
     ),
+    ...flagNotes(locale, rows, s.comparison, s.period.title.slice(0, 4)),
   ];
 }
 
@@ -141,12 +191,14 @@ export function marketTable(s: MarketStatistics, locale: Locale): Table {
       [t(locale, 'currency'), s.currency],
       [t(locale, 'rate'), rateText(locale, s.rate)],
       ...comparedPreamble(locale, s, rows),
+      ...(s.shares_overlap ? [[t(locale, 'note'), t(locale, 'note_shares_overlap')] as [string, string]] : []),
     ],
     columns: [
       ...keyColumns(locale, s.by),
-      ...figureColumns(locale, FIGURE_FIELDS),
+      ...flaggedColumns(locale, FIGURE_FIELDS),
       ...(own ? figureColumns(locale, OWN_FIELDS) : []),
       ...confidentialColumns(locale),
+      ...reasonColumns(locale, rows),
     ],
     rows,
   };
@@ -204,12 +256,15 @@ export function clusterTable(s: ClusterStatistics, locale: Locale): Table {
             ] as [string, string],
           ]
         : []),
+      ...flagNotes(locale, rows),
+      ...(s.shares_overlap ? [[t(locale, 'note'), t(locale, 'note_shares_overlap')] as [string, string]] : []),
     ],
     columns: [
       ...keyColumns(locale, s.by),
-      ...figureColumns(locale, fields),
+      ...flaggedColumns(locale, fields),
       ...perMarket,
       ...confidentialColumns(locale, new Map(s.markets.map((m) => [m.market.id, m.market.iso_code]))),
+      ...reasonColumns(locale, rows),
     ],
     rows,
   };
@@ -232,10 +287,11 @@ export function trendTable(s: TrendStatistics, locale: Locale): Table {
         false,
         anyEstimated(s.points),
       ),
+      ...flagNotes(locale, s.points),
     ],
     columns: [
       { title: t(locale, 'period'), kind: 'text', get: (r) => (r.period as { title: string }).title },
-      ...figureColumns(locale, fields),
+      ...flaggedColumns(locale, fields),
       ...(own ? figureColumns(locale, OWN_FIELDS) : []),
       { title: t(locale, 'rate'), kind: 'text', get: (r) => (r.rate as StatisticsRate | null)?.rate ?? '' },
       { title: t(locale, 'coverage'), kind: 'text', get: (r) => coverageText(locale, r.coverage as Coverage) },
@@ -245,6 +301,7 @@ export function trendTable(s: TrendStatistics, locale: Locale): Table {
         get: (r) => (r.last_year_coverage ? coverageText(locale, r.last_year_coverage as Coverage) : ''),
       },
       ...confidentialColumns(locale),
+      ...reasonColumns(locale, s.points),
     ],
     rows: s.points,
   };
@@ -278,7 +335,7 @@ export function companyTable(s: CompanyStatistics, locale: Locale): Table {
       [t(locale, 'rate'), rateText(locale, s.rate)],
       ...comparedPreamble(locale, s, rows),
     ],
-    columns: [...keyColumns(locale, 'code'), ...figureColumns(locale, fields), ...confidentialColumns(locale)],
+    columns: [...keyColumns(locale, 'code'), ...flaggedColumns(locale, fields), ...confidentialColumns(locale), ...reasonColumns(locale, rows)],
     rows,
   };
 }

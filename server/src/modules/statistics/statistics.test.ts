@@ -4,7 +4,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { aggregate } from './statistics.aggregate.ts';
 import type { Executor } from '../../db/client.ts';
 import type { z } from 'zod';
-import { clusterStatisticsSchema, companyStatisticsSchema, marketStatisticsSchema, trendStatisticsSchema } from '@mss/contracts/statistics';
+import { clusterStatisticsSchema, companyStatisticsSchema, coverageDiffers, marketStatisticsSchema, trendStatisticsSchema } from '@mss/contracts/statistics';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { buildStatisticsWorld, PERIOD_TITLES, type StatisticsWorld } from '../../../test/statistics-world.ts';
 import {
@@ -21,6 +21,8 @@ import {
   showValue,
   showVolume,
   sumOf,
+  tooFew,
+  units,
 } from '../../../test/statistics-expected.ts';
 import { openWorkbook } from '../../../test/workbook.ts';
 
@@ -114,6 +116,8 @@ interface Options {
   viewer: 'approver' | 'viewer' | 'member';
   ownCompany?: number;
   settings?: { min: number; dominance: number };
+  /** The answer's coverage differs from last year's (checked on its own against the world's reports): its change is flagged `b`. */
+  coverageDiffers?: boolean;
 }
 
 /** The cells each published period's current publication hides ("dimension/key" by period title). */
@@ -127,9 +131,37 @@ async function patterns(): Promise<Map<string, Set<string>>> {
   return out;
 }
 
+/** Each published period's first and latest publication: their numbers and figures ("dimension/key" by period title). */
+async function publicationFigures(): Promise<
+  Map<string, { latest: number; first: Map<string, [string | null, string | null]>; last: Map<string, [string | null, string | null]> }>
+> {
+  const rows = await t.db.execute<{
+    title: string;
+    number: number;
+    latest: number;
+    dimension: string;
+    key_id: number;
+    volume: string | null;
+    value: string | null;
+  }>(sql`
+    select p.title, s.number, (select max(number) from statistics_publications x where x.period_id = s.period_id)::int as latest,
+      c.dimension, c.key_id, c.volume::text as volume, c.value::text as value
+    from statistics_publication_cells c join statistics_publications s on s.id = c.publication_id join periods p on p.id = s.period_id
+    where p.market_id = ${w.market}`);
+  const out = new Map<string, { latest: number; first: Map<string, [string | null, string | null]>; last: Map<string, [string | null, string | null]> }>();
+  for (const r of rows.rows) {
+    const entry = out.get(r.title) ?? { latest: r.latest, first: new Map(), last: new Map() };
+    if (r.number === 1) entry.first.set(`${r.dimension}/${r.key_id}`, [r.volume, r.value]);
+    if (r.number === r.latest) entry.last.set(`${r.dimension}/${r.key_id}`, [r.volume, r.value]);
+    out.set(r.title, entry);
+  }
+  return out;
+}
+
 async function expectedMarket(o: Options) {
   const facts = await loadFacts(t.db, w.market);
   const hiddenIn = await patterns();
+  const publications = await publicationFigures();
   const year = Number(o.period.slice(0, 4));
   const ly = `${year - 1}${o.period.slice(4)}`;
   const published = new Set(facts.filter((f) => f.published).map((f) => f.period));
@@ -176,6 +208,50 @@ async function expectedMarket(o: Options) {
   // The pattern hides at least every cell that breaks the rules.
   for (const r of rows) if (r.f.primary) expect(confidential.has(r.key), `row ${r.key} breaks the rules`).toBe(true);
   const apply = o.viewer !== 'approver';
+  // The flags, worked out from the periods each figure compares (no estimates here: no `e`).
+  // Revised: what the caller reads of a published period differs from its first publication (an
+  // approver reads the figures as they stand, a viewer the latest publication).
+  const revisedIn = (period: string, dim: string, key: number, cell: Cell | undefined) => {
+    const pub = publications.get(period);
+    // The company breakdown is never published.
+    if (!pub || !published.has(period) || !cell || dim === 'company') return false;
+    const first = pub.first.get(`${dim}/${key}`);
+    if (o.viewer === 'approver') return !first || units(first[0]) !== cell.volume || units(first[1]) !== cell.value;
+    const last = pub.last.get(`${dim}/${key}`);
+    return pub.latest > 1 && (!first || last?.[0] !== first[0] || last?.[1] !== first[1]);
+  };
+  const provisional = {
+    p: live.has(o.period),
+    ly: lastYear.some((p) => live.has(p)),
+    ytd: ytd.some((p) => live.has(p)),
+    ytdly: ytdLy.some((p) => live.has(p)),
+  };
+  const month = (p: string) => p.slice(5);
+  const ytdBreak = ytd.length !== ytdLy.length || ytd.some((p) => !ytdLy.map(month).includes(month(p)));
+  const changeBreak = lastYear.length === 0 || (o.coverageDiffers ?? false);
+  const flagsOf = (c: boolean, cellsBy: Map<string, Map<number, Cell>>, dim: string, key: number) => {
+    // Not on withheld figures.
+    const rev = (periods: string[]) => !(apply && c) && periods.some((p) => revisedIn(p, dim, key, cellsBy.get(p)?.get(key)));
+    const [rp, rl, ry, ryl] = [rev([o.period]), rev(lastYear), rev(ytd), rev(ytdLy)];
+    const f = (prov: boolean, r: boolean, brk = false) => `${c ? 'c' : ''}${prov ? 'p' : ''}${r ? 'r' : ''}${brk ? 'b' : ''}`;
+    return {
+      period: f(provisional.p, rp),
+      last_year: f(provisional.ly, rl),
+      change: f(provisional.p || provisional.ly, rp || rl, changeBreak),
+      ytd: f(provisional.ytd, ry),
+      ytd_last_year: f(provisional.ytdly, ryl),
+      ytd_change: f(provisional.ytd || provisional.ytdly, ry || ryl, ytdBreak),
+    };
+  };
+  // Why a row is hidden, told to approvers: the period's own cell breaking the rules (too few
+  // companies first), or hidden by its publication to protect another; else another period's cell.
+  const reasonOf = (cellsBy: Map<string, Map<number, Cell>>, dim: string, key: number, r: Rules) => {
+    const own = cellsBy.get(o.period)?.get(key);
+    if (own && tooFew(own, r)) return 'contributors';
+    if (own && fails(own, r)) return 'dominance';
+    if (hiddenIn.get(o.period)?.has(`${dim}/${key}`)) return 'protection';
+    return 'derived';
+  };
   const ownRules: Rules = { ...rowRules, live: new Set() };
   const ownCells = (keysOf: (f: Fact) => number[]) =>
     cellsOf(
@@ -185,7 +261,13 @@ async function expectedMarket(o: Options) {
     );
   const ownRow = o.ownCompany ? ownCells(rowRules.keysOf) : null;
   const ownTotal = o.ownCompany ? ownCells(() => [0]) : null;
-  const shape = (f: ReturnType<typeof figures>, isConfidential: boolean, own: Cell | undefined | null) => {
+  const shape = (
+    f: ReturnType<typeof figures>,
+    isConfidential: boolean,
+    own: Cell | undefined | null,
+    reason: () => string,
+    flags: ReturnType<typeof flagsOf>,
+  ) => {
     const hide = apply && isConfidential;
     const show = <T>(v: T) => (hide ? null : v);
     const rate = o.eur ? eurRate(o.period)! : 10000000000n;
@@ -200,8 +282,8 @@ async function expectedMarket(o: Options) {
       ytd_value: show(showValue(f.y.value)),
       ytd_volume_last_year: show(showVolume(f.yl.volume)),
       ytd_value_last_year: show(showValue(f.yl.value)),
-      ytd_volume_change_pct: show(changePct(f.y.volume, f.yl.volume)),
-      ytd_value_change_pct: show(changePct(f.y.value, f.yl.value)),
+      ytd_volume_change_pct: ytdBreak ? null : show(changePct(f.y.volume, f.yl.volume)),
+      ytd_value_change_pct: ytdBreak ? null : show(changePct(f.y.value, f.yl.value)),
       volume_share_pct: apply && totalsConfidential ? null : show(sharePct(f.p.volume, total.p.volume)),
       value_share_pct: apply && totalsConfidential ? null : show(sharePct(f.p.value, total.p.value)),
       contributors: show(f.contributors),
@@ -211,6 +293,8 @@ async function expectedMarket(o: Options) {
       estimated_last_year: false,
       ytd_estimated: false,
       ytd_estimated_last_year: false,
+      flags,
+      hidden_reason: !apply && isConfidential ? reason() : null,
     };
     if (o.viewer === 'member') {
       const ownValue = own?.value === null || own?.value === undefined ? null : own.value * rate;
@@ -222,8 +306,29 @@ async function expectedMarket(o: Options) {
     return out;
   };
   return {
-    rows: o.by === 'total' ? [] : rows.map((r) => ({ id: r.key, ...shape(r.f, confidential.has(r.key), ownRow?.get(r.key)) }) as ExpectedRow),
-    totals: shape(total, totalsConfidential, ownTotal?.get(0)),
+    rows:
+      o.by === 'total'
+        ? []
+        : rows.map(
+            (r) =>
+              ({
+                id: r.key,
+                ...shape(
+                  r.f,
+                  confidential.has(r.key),
+                  ownRow?.get(r.key),
+                  () => reasonOf(cells, dimension, r.key, rowRules),
+                  flagsOf(confidential.has(r.key), cells, dimension, r.key),
+                ),
+              }) as ExpectedRow,
+          ),
+    totals: shape(
+      total,
+      totalsConfidential,
+      ownTotal?.get(0),
+      () => reasonOf(totalCells, 'total', 0, totalRules),
+      flagsOf(totalsConfidential, totalCells, 'total', 0),
+    ),
   };
 }
 
@@ -231,7 +336,7 @@ async function expectMarketAnswer(who: keyof StatisticsWorld['headers'], o: Opti
   const res = await get(who, `/statistics/market?period_uuid=${uuid(o.period)}&by=${o.by}${o.eur ? '&currency=EUR' : ''}`);
   expect(res.statusCode, res.body).toBe(200);
   const data = res.json().data;
-  const expected = await expectedMarket(o);
+  const expected = await expectedMarket({ ...o, coverageDiffers: coverageDiffers(data.coverage, data.comparison.last_year_coverage) });
   const actualRows = (data.rows as { key: { id: number } }[]).map(({ key, ...rest }) => ({ id: key.id, ...rest }));
   expect(actualRows.sort((a, b) => a.id - b.id)).toEqual(expected.rows.sort((a, b) => a.id - b.id));
   expect(data.totals).toEqual(expected.totals);
@@ -533,7 +638,8 @@ describe('downloads', () => {
     expect(sheet.getCell('B6').value).toBe('approved 5 of 5');
     expect(sheet.getCell('A7').value).toBe('Note');
     expect(String(sheet.getCell('B7').value)).toContain('unequal sets of companies');
-    const headerRow = 9;
+    expect(String(sheet.getCell('B8').value)).toMatch(/^Flags \(the column after each figure\): c confidential/);
+    const headerRow = 10;
     expect(sheet.getCell(`A${headerRow}`).value).toBe('Code');
     expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: headerRow });
     expect(sheet.autoFilter).toBeTruthy();
@@ -542,7 +648,12 @@ describe('downloads', () => {
     expect(first.getCell(1).value).toBe(json.rows[0].key.code);
     expect(first.getCell(3).value).toBe(Number(json.rows[0].volume));
     expect(first.getCell(3).numFmt).toBe('#,##0.0000');
-    expect(first.getCell(7).numFmt).toBe('0.0');
+    // Each figure is followed by its flags, as text: the change against a last year of other coverage is a break.
+    expect(sheet.getRow(headerRow).getCell(4).value).toBe('Volume flags');
+    expect(first.getCell(4).value ?? '').toBe(json.rows[0].flags.period);
+    expect(sheet.getRow(headerRow).getCell(11).value).toBe('Volume change %');
+    expect(first.getCell(11).numFmt).toBe('0.0');
+    expect(first.getCell(12).value).toMatch(/b$/);
   });
 
   it('when a csv is asked for, then UTF-8 with a byte-order mark, the header block of the xlsx, and the table with figures as plain decimals', async () => {
@@ -565,11 +676,18 @@ describe('downloads', () => {
       'Coverage,approved 3 of 4',
       'Coverage last year (2025-03),approved 5 of 5',
       expect.stringMatching(/^Note,"The coverage differs from last year's/),
+      expect.stringMatching(/^Note,"Flags /),
     ]);
-    expect(lines[blank + 1]!.startsWith('Name,Volume,Value,')).toBe(true);
+    expect(lines[blank + 1]!.startsWith('Name,Volume,Volume flags,Value,Value flags,')).toBe(true);
     const plain = (decimal: string) => decimal.replace(/\.?0+$/, '');
     const first = lines[blank + 2]!.split(',');
-    expect(first.slice(0, 3)).toEqual([json.rows[0].key.title, plain(json.rows[0].volume), plain(json.rows[0].value)]);
+    expect(first.slice(0, 5)).toEqual([
+      json.rows[0].key.title,
+      plain(json.rows[0].volume),
+      json.rows[0].flags.period,
+      plain(json.rows[0].value),
+      json.rows[0].flags.period,
+    ]);
     // No needless zeros (the line above says it is exactly the JSON answer's decimal, as text).
     expect(first[1]).not.toMatch(/\.\d*0$/);
   });

@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { canSomewhere } from '@mss/contracts/abilities';
-import type { StatisticsRate, TrendPoint, TrendStatistics } from '@mss/contracts/statistics';
+import { coverageDiffers, type StatisticsRate, type TrendPoint, type TrendStatistics } from '@mss/contracts/statistics';
 import type { Db } from '../../db/client.ts';
 import { AppError, forbidden } from '../../errors.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { accessIn, confidentialityOf, inOrganization, refuseMarket, settingsOf } from './statistics.access.ts';
 import { aggregate, type Selection } from './statistics.aggregate.ts';
 import type { Dimension } from './statistics.cells.ts';
-import { coverageSeen, figuresOf, liveOf, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
+import { coverageSeen, figuresOf, flagContextOf, liveOf, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
 import { keysOf, type MarketRow, marketRow, marketRows, marketSummary, type PeriodRow, periodColumns, ratesOfMarkets } from './statistics.periods.ts';
 
 /** One point of a trend: a market's period, or for a cluster a month with its markets' periods. */
@@ -162,8 +162,20 @@ export async function findTrendStatistics(
   const keys = await keysOf(db, dimension, keyType === 'total' ? [] : [keyId]);
   const out: TrendPoint[] = points.map((point, index) => {
     const row = rows.find((r) => !r.rollup && r.bucket === index && r.key_id === keyId) ?? null;
-    const figures = figuresOf(row, { apply, totalsConfidential: false, own: ownCompanyId !== undefined });
     const cover = coverageOfAll(point.periods);
+    const lastYearCover = point.lastYear.length ? coverageOfAll(point.lastYear) : null;
+    // Like with like: every period of the point has its year-earlier one, over the same coverage.
+    const withLastYear = new Set(point.lastYear.map((p) => p.market_id));
+    const flags = flagContextOf(
+      sources,
+      [...point.periods.map((p) => ({ period: p, role: 'p' as const })), ...point.lastYear.map((p) => ({ period: p, role: 'ly' as const }))],
+      {
+        changeBreak: point.periods.some((p) => !withLastYear.has(p.market_id)) || coverageDiffers(cover, lastYearCover),
+        ytdBreak: false,
+        reasons: !apply,
+      },
+    );
+    const figures = figuresOf(row, { apply, totalsConfidential: false, own: ownCompanyId !== undefined, flags });
     return {
       period: { uuid: point.uuid, title: point.title, starts_on: point.starts_on, ends_on: point.ends_on, published: point.periods.every((p) => p.published) },
       volume: figures.volume,
@@ -176,8 +188,10 @@ export async function findTrendStatistics(
       confidential: figures.confidential,
       estimated: figures.estimated,
       estimated_last_year: figures.estimated_last_year,
+      flags: { period: figures.flags.period, last_year: figures.flags.last_year, change: figures.flags.change },
+      hidden_reason: figures.hidden_reason,
       coverage: cover,
-      last_year_coverage: point.lastYear.length ? coverageOfAll(point.lastYear) : null,
+      last_year_coverage: lastYearCover,
       rate: rateOfPoint[index] ?? null,
       provisional: point.periods.some((p) => sources.get(p.id)!.live),
       ...(ownCompanyId !== undefined

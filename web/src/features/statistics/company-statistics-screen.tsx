@@ -18,7 +18,7 @@ import { formatPercent } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AnswerFacts, CurrencyPicker, Downloads } from './statistics-screen.tsx';
 import { STICKY } from './statistics-table.tsx';
-import { Change, Confidential, COVERAGE_MARK, EstimatedMark, EstimatedNote, Num, PHONE, plot } from '../../components/figures.tsx';
+import { Change, Confidential, COVERAGE_MARK, EstimatedMark, EstimatedNote, Num, PHONE, plot, RevisedMark, RevisedNote } from '../../components/figures.tsx';
 
 function CompanyTable({ answer }: { answer: CompanyStatistics }) {
   const { t } = useTranslation();
@@ -32,7 +32,8 @@ function CompanyTable({ answer }: { answer: CompanyStatistics }) {
     ) : (
       <>
         <Num value={value} money={money && isValue} />
-        {value !== null && row.estimated && <EstimatedMark />}
+        {value !== null && row.flags.period.includes('r') && <RevisedMark />}
+        {value !== null && row.flags.period.includes('e') && <EstimatedMark />}
       </>
     );
   const mark = coverageDiffers(answer.coverage, answer.comparison.last_year_coverage) ? ` ${COVERAGE_MARK}` : '';
@@ -262,6 +263,7 @@ export function CompanyStatisticsScreen({ title, params }: ScreenProps) {
             <Downloads endpoint="company" query={query} />
           </AnswerFacts>
           <CompanyTable answer={answer.data} />
+          {[answer.data.totals, ...answer.data.rows].some((r) => r.flags.period.includes('r')) && <RevisedNote />}
           {[answer.data.totals, ...answer.data.rows].some((r) => r.estimated || r.estimated_last_year) && <EstimatedNote />}
           <ShareHistory answer={answer.data} />
         </Stack>

@@ -63,6 +63,9 @@ export function AnswerFacts({
   answer: Pick<MarketStatistics, 'coverage' | 'currency' | 'rate' | 'provisional' | 'confidentiality'> & {
     rows: { confidential: boolean }[];
     comparison?: MarketStatistics['comparison'];
+    /** Its title ("2026-03") names last year in a year-to-date note. */
+    period?: { title: string };
+    shares_overlap?: boolean;
   };
   children?: React.ReactNode;
 }) {
@@ -96,6 +99,12 @@ export function AnswerFacts({
           {t('statistics.coverage_differs', { title: lastYear.title, approved: lastYearCoverage.approved, expected: lastYearCoverage.expected })}
         </Text>
       )}
+      <ComparisonNotes comparison={answer.comparison} title={answer.period?.title} />
+      {answer.shares_overlap && (
+        <Text size="sm" data-testid="shares-overlap">
+          {t('statistics.shares_overlap')}
+        </Text>
+      )}
       {answer.rate && (
         <Text size="xs" c="dimmed">
           {t('statistics.converted_rounded')}
@@ -116,6 +125,35 @@ export function AnswerFacts({
         </Text>
       )}
     </Stack>
+  );
+}
+
+/** Why a change is missing (no comparable last year, other months in the year to date): the `b` flags in words. */
+function ComparisonNotes({ comparison, title }: { comparison?: MarketStatistics['comparison']; title?: string }) {
+  const { t } = useTranslation();
+  if (!comparison) return null;
+  const ytd = comparison.ytd_break;
+  const lastYear = title ? String(Number(title.slice(0, 4)) - 1) : '';
+  return (
+    <>
+      {comparison.last_year_break === 'missing' && (
+        <Text size="sm" data-testid="last-year-break">
+          {t('statistics.last_year_missing')}
+        </Text>
+      )}
+      {comparison.last_year_break === 'unpublished' && (
+        <Text size="sm" data-testid="last-year-break">
+          {t('statistics.last_year_unpublished')}
+        </Text>
+      )}
+      {ytd && (
+        <Text size="sm" data-testid="ytd-break">
+          {ytd.matching < ytd.months
+            ? t('statistics.ytd_break', { year: lastYear, matching: ytd.matching, months: ytd.months })
+            : t('statistics.ytd_other_months', { year: lastYear })}
+        </Text>
+      )}
+    </>
   );
 }
 

@@ -26,6 +26,8 @@ const figures = (over: Partial<StatisticsFigures>): StatisticsFigures => ({
   estimated_last_year: false,
   ytd_estimated: false,
   ytd_estimated_last_year: false,
+  flags: { period: '', last_year: '', change: '', ytd: '', ytd_last_year: '', ytd_change: '' },
+  hidden_reason: null,
   ...over,
 });
 
@@ -89,7 +91,15 @@ describe('a statistics breakdown', () => {
   it('when a row holds an estimate for a missing report, then its figures carry the mark e (read out as Estimated), last year’s do not, and a note says what it means', () => {
     const estimated: StatisticsRow = {
       key: { id: 4, code: '1004', name: 'Estimated' },
-      ...figures({ volume: '5.0000', value: '50.0000', value_last_year: '40.0000', value_change_pct: '25.0', value_share_pct: '1.0', estimated: true }),
+      ...figures({
+        volume: '5.0000',
+        value: '50.0000',
+        value_last_year: '40.0000',
+        value_change_pct: '25.0',
+        value_share_pct: '1.0',
+        estimated: true,
+        flags: { period: 'e', last_year: '', change: 'e', ytd: 'e', ytd_last_year: '', ytd_change: 'e' },
+      }),
     };
     expect(screen.queryByTestId('estimated-note')).toBeNull();
     const table = renderTable({ rows: [...rows, estimated] });
@@ -100,6 +110,38 @@ describe('a statistics breakdown', () => {
     const lastYear = within(row).getByText('40').closest('td')!;
     expect(within(lastYear).queryByTestId('estimated')).toBeNull();
     expect(screen.getByTestId('estimated-note').textContent).toMatch(/^e Estimated: the figure holds estimates for reports not yet in/);
+  });
+
+  it('when a figure is flagged revised, then it carries the mark r with a note; a figure flagged b or p carries no mark of its own', () => {
+    const revised: StatisticsRow = {
+      key: { id: 5, code: '1005', name: 'Revised' },
+      ...figures({
+        volume: '5.0000',
+        value: '50.0000',
+        value_last_year: '40.0000',
+        value_change_pct: '25.0',
+        flags: { period: 'r', last_year: 'p', change: 'rb', ytd: '', ytd_last_year: '', ytd_change: '' },
+      }),
+    };
+    expect(screen.queryByTestId('revised-note')).toBeNull();
+    const table = renderTable({ rows: [...rows, revised] });
+    const row = table.getAllByRole('row').find((r) => r.textContent?.includes('1005 Revised'))!;
+    // Volume, value and the value's change.
+    expect(within(row).getAllByTestId('revised')).toHaveLength(3);
+    expect(within(row).queryByTestId('estimated')).toBeNull();
+    expect(screen.getByTestId('revised-note').textContent).toMatch(/^r Revised: the figure differs from the one first published/);
+  });
+
+  it('when an approver sees a row hidden from viewers, then its key says why; a viewer, who sees it withheld, is not told', () => {
+    const hidden: StatisticsRow = {
+      key: { id: 6, code: '1006', name: 'Lonely' },
+      ...figures({ volume: '1.0000', confidential: true, hidden_reason: 'contributors' }),
+    };
+    const table = renderTable({ rows: [...rows, hidden], withheld: false });
+    const row = table.getAllByRole('row').find((r) => r.textContent?.includes('1006 Lonely'))!;
+    expect(within(row).getByTestId('hidden-reason').textContent).toBe('Too few companies');
+    cleanupAndRender({ rows: [...rows, { ...hidden, volume: null, hidden_reason: null }] });
+    expect(screen.queryByTestId('hidden-reason')).toBeNull();
   });
 
   it('when ranked (the company breakdown), then the rank follows the value', () => {

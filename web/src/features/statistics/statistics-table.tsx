@@ -3,9 +3,21 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { ActionIcon, Group, NativeSelect, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import type { StatisticsFigures, StatisticsKey, StatisticsRow } from '@mss/contracts/statistics';
+import { flagGroupOf, type StatisticsFigures, type StatisticsKey, type StatisticsRow } from '@mss/contracts/statistics';
 import { compareDecimals, formatPercent } from '../../lib/numbers.ts';
-import { Change, Confidential, COVERAGE_MARK, EstimatedMark, EstimatedNote, Num, PHONE, TrendIcon } from '../../components/figures.tsx';
+import {
+  Change,
+  Confidential,
+  COVERAGE_MARK,
+  EstimatedMark,
+  EstimatedNote,
+  HiddenReason,
+  Num,
+  PHONE,
+  RevisedMark,
+  RevisedNote,
+  TrendIcon,
+} from '../../components/figures.tsx';
 
 /** Which figures the table shows: the period against last year, or the year to date against last year's. */
 export type StatisticsView = 'period' | 'ytd';
@@ -25,25 +37,20 @@ interface FigureColumn {
   kind: 'amount' | 'change' | 'share';
   /** A value (not a volume): converted when a rate applies. */
   money?: boolean;
-  /** Whether the figure holds an estimate for a missing report. */
-  estimated: (f: StatisticsFigures) => boolean;
+  /** The figure's flags as the answer sends them (docs/architecture.md §8 "Flags"). */
+  flags: (f: StatisticsFigures) => string;
 }
 
-/** Which flag says a column's figure holds an estimate: its period's, last year's, or either side of a change. */
-const estimatedBy = (id: string): ((f: StatisticsFigures) => boolean) => {
-  const ytd = id.startsWith('ytd_');
-  const now = (f: StatisticsFigures) => (ytd ? f.ytd_estimated : f.estimated);
-  const then = (f: StatisticsFigures) => (ytd ? f.ytd_estimated_last_year : f.estimated_last_year);
-  if (id.endsWith('_change_pct')) return (f) => now(f) || then(f);
-  if (id.endsWith('_last_year')) return then;
-  // A company's own figures are its own report; its share divides them by the market's.
-  if (id === 'own_volume' || id === 'own_value') return () => false;
-  return now;
+/** A column's flags: its figure's, from the answer. A company's own figures are its own report: none; its share divides them by the market's. */
+const flagsBy = (id: string): ((f: StatisticsFigures) => string) => {
+  if (id === 'own_volume' || id === 'own_value') return () => '';
+  const group = flagGroupOf(id.replace(/^own_/, ''));
+  return (f) => f.flags[group];
 };
 
 function figureColumns(t: TFunction, view: StatisticsView, withShare: boolean, withOwn: boolean): FigureColumn[] {
   const ytd = view === 'ytd';
-  const columns: Omit<FigureColumn, 'estimated'>[] = ytd
+  const columns: Omit<FigureColumn, 'flags'>[] = ytd
     ? [
         { id: 'ytd_volume', label: t('statistics.col.ytd_volume'), get: (f) => f.ytd_volume, kind: 'amount' },
         { id: 'ytd_volume_last_year', label: t('statistics.col.ytd_volume_last_year'), get: (f) => f.ytd_volume_last_year, kind: 'amount' },
@@ -71,7 +78,7 @@ function figureColumns(t: TFunction, view: StatisticsView, withShare: boolean, w
     columns.push({ id: 'own_value_share_pct', label: t('statistics.col.own_value_share'), get: (f) => f.own_value_share_pct, kind: 'share' });
   }
   for (const c of columns) c.money = c.kind === 'amount' && c.id.includes('value');
-  return columns.map((c) => ({ ...c, estimated: estimatedBy(c.id) }));
+  return columns.map((c) => ({ ...c, flags: flagsBy(c.id) }));
 }
 
 function Cell({
@@ -91,7 +98,13 @@ function Cell({
   // The own columns are the caller's own figures: never withheld from them.
   const own = column.id.startsWith('own_');
   if (withheld && figures.confidential && !own && (value === null || value === undefined)) return <Confidential />;
-  const mark = value !== null && value !== undefined && column.estimated(figures) ? <EstimatedMark /> : null;
+  const flags = value !== null && value !== undefined ? column.flags(figures) : '';
+  const mark = (
+    <>
+      {flags.includes('r') && <RevisedMark />}
+      {flags.includes('e') && <EstimatedMark />}
+    </>
+  );
   if (column.kind === 'change')
     return (
       <>
@@ -224,7 +237,13 @@ export function StatisticsTable({
   const contributors = (f: StatisticsFigures): ReactNode => (f.contributors === null ? '–' : f.contributors);
   // A breakdown without rows (the total alone, or nothing approved) says "no figures" only when the total has none either.
   const totalsEmpty = columns.every((c) => c.get(totals) == null) && !totals.confidential;
-  const estimated = [...rows, totals].some((f) => columns.some((c) => c.get(f) != null && c.estimated(f)));
+  const flagged = (letter: string) => [...rows, totals].some((f) => columns.some((c) => c.get(f) != null && c.flags(f).includes(letter)));
+  const notes = (
+    <>
+      {flagged('r') && <RevisedNote />}
+      {flagged('e') && <EstimatedNote />}
+    </>
+  );
 
   if (phone) {
     // No headers to press on a phone: the order is picked from a list (the phone's own picker).
@@ -265,7 +284,7 @@ export function StatisticsTable({
           onTrend={onTrend}
           trendKeyId={trendKeyId}
         />
-        {estimated && <EstimatedNote />}
+        {notes}
       </>
     );
   }
@@ -300,7 +319,10 @@ export function StatisticsTable({
             {sorted.map((row) => (
               <Table.Tr key={`${row.key.id}`} data-confidential={row.confidential || undefined}>
                 {ranks && <Table.Td style={{ textAlign: 'right' }}>{ranks.get(row.key.id) ?? '–'}</Table.Td>}
-                <Table.Td style={{ minWidth: 140, ...STICKY }}>{keyLabel(row.key)}</Table.Td>
+                <Table.Td style={{ minWidth: 140, ...STICKY }}>
+                  {keyLabel(row.key)}
+                  {!withheld && row.hidden_reason && <HiddenReason reason={row.hidden_reason} />}
+                </Table.Td>
                 {withheld && row.confidential && marketColumns.every((c) => c.get(row) == null) ? (
                   // Withheld: one cell says so for every market figure of the row (the own ones follow).
                   <Table.Td colSpan={marketColumns.length} style={{ textAlign: 'center' }}>
@@ -339,7 +361,10 @@ export function StatisticsTable({
           <Table.Tfoot>
             <Table.Tr style={{ fontWeight: 700 }} data-testid="statistics-totals">
               {ranks && <Table.Td />}
-              <Table.Td style={STICKY}>{t('statistics.total')}</Table.Td>
+              <Table.Td style={STICKY}>
+                {t('statistics.total')}
+                {!withheld && totals.hidden_reason && <HiddenReason reason={totals.hidden_reason} />}
+              </Table.Td>
               {columns.map((c) => (
                 <Table.Td key={c.id} style={{ textAlign: 'right' }}>
                   <Cell column={c} figures={totals} withheld={withheld} converted={converted} />
@@ -351,7 +376,7 @@ export function StatisticsTable({
           </Table.Tfoot>
         </Table>
       </ScrollArea>
-      {estimated && <EstimatedNote />}
+      {notes}
     </>
   );
 }
@@ -414,6 +439,7 @@ function StatisticsCards({
           <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere' }}>
             {row && ranks ? `${ranks.get(row.key.id) ?? '–'}. ` : ''}
             {title}
+            {!withheld && figures.hidden_reason && <HiddenReason reason={figures.hidden_reason} />}
           </Text>
           {row && onTrend && (
             <ActionIcon

@@ -1,0 +1,207 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { marketStatisticsSchema } from '@mss/contracts/statistics';
+import { createMarket, createOrganization, createTestApp, signInAs, type TestApp, unique } from '../../../test/helpers.ts';
+
+/*
+ * The flags of a figure and comparisons like with like (docs/architecture.md §8 "Flags"): a year to
+ * date over other months than last year's is no change; a change without a published last year is
+ * flagged; a figure republished differently is revised; approvers are told why a row is hidden;
+ * overlapping groups say their shares can exceed 100 %.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/**
+ * A market that reports from 2025-03 (as Finland in the demo reports from 2025-09): 2025-03 and
+ * 2026-01…03 published, 2025-01 a closed period nobody published. Four companies; company 4 has
+ * code 1002 alone in 2026-02 (a cell of one company), and its 2026-03 report is approved late.
+ */
+async function world() {
+  const org = await createOrganization(t.db);
+  const market = await createMarket(t.db, org.id);
+  const code = async (text: string) => {
+    const id = (
+      await t.db.execute<{ id: number }>(sql`insert into codes (organization_id, code, name) values (${org.id}, ${text}, ${`Code ${text}`}) returning id`)
+    ).rows[0]!.id;
+    await t.db.execute(sql`insert into code_markets (code_id, market_id) values (${id}, ${market.id})`);
+    return id;
+  };
+  const codes = { c1001: await code('1001'), c1002: await code('1002'), c2001: await code('2001') };
+  // Two groups sharing code 1001: their shares can add up to more than 100 %.
+  const groups: number[] = [];
+  for (const [title, members] of [
+    ['Cars', [codes.c1001, codes.c1002]],
+    ['Everything small', [codes.c1001, codes.c2001]],
+  ] as const) {
+    const group = (await t.db.execute<{ id: number }>(sql`insert into code_groups (organization_id, title) values (${org.id}, ${unique(title)}) returning id`))
+      .rows[0]!.id;
+    for (const c of members) await t.db.execute(sql`insert into code_group_codes (code_group_id, code_id) values (${group}, ${c})`);
+    groups.push(group);
+  }
+  const companies: number[] = [];
+  for (let c = 1; c <= 4; c++) {
+    const id = (await t.db.execute<{ id: number }>(sql`insert into companies (name) values (${unique(`Company ${c}`)}) returning id`)).rows[0]!.id;
+    await t.db.execute(sql`insert into company_organizations (company_id, organization_id) values (${id}, ${org.id})`);
+    await t.db.execute(sql`insert into company_markets (company_id, market_id, roles) values (${id}, ${market.id}, ${'{reporter,company}'}::text[])`);
+    companies.push(id);
+  }
+  const periods: Record<string, { id: number; uuid: string }> = {};
+  const reports: Record<string, string> = {};
+  for (const title of ['2025-01', '2025-03', '2026-01', '2026-02', '2026-03']) {
+    const [y, m] = title.split('-').map(Number) as [number, number];
+    const ends = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+    const period = (
+      await t.db.execute<{ id: number; uuid: string }>(sql`
+        insert into periods (market_id, title, starts_on, ends_on, status) values (${market.id}, ${title}, ${`${title}-01`}, ${ends}, ${title === '2026-03' ? 'open' : 'closed'})
+        returning id, uuid::text as uuid`)
+    ).rows[0]!;
+    periods[title] = period;
+    for (const [i, company] of companies.entries()) {
+      const late = title === '2026-03' && i === 3;
+      const report = (
+        await t.db.execute<{ id: number; uuid: string }>(
+          sql`insert into reports (period_id, company_id, status) values (${period.id}, ${company}, ${late ? 40 : 60}) returning id, uuid::text as uuid`,
+        )
+      ).rows[0]!;
+      reports[`${title}/${i + 1}`] = report.uuid;
+      const set = (await t.db.execute<{ id: number }>(sql`insert into report_row_sets (report_id) values (${report.id}) returning id`)).rows[0]!.id;
+      await t.db.execute(sql`update reports set row_set_id = ${set} where id = ${report.id}`);
+      const base = 100 + i * 10 + Number(title.slice(5));
+      await t.db.execute(sql`insert into report_rows (row_set_id, code_id, volume, value) values
+        (${set}, ${codes.c1001}, ${String(base)}, ${String(base * 10)}), (${set}, ${codes.c2001}, ${String(base + 1)}, ${String(base * 11)})`);
+      if (i === 3 && title === '2026-02')
+        await t.db.execute(sql`insert into report_rows (row_set_id, code_id, volume, value) values (${set}, ${codes.c1002}, '5', '50')`);
+    }
+  }
+  const admin = await signInAs(t, ['market-admin'], { organizationId: org.id, marketIds: [market.id] });
+  const viewer = await signInAs(t, ['viewer'], { organizationId: org.id, marketIds: [market.id] });
+  for (const title of ['2025-03', '2026-01', '2026-02', '2026-03']) {
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/periods/${periods[title]!.uuid}/publish`, headers: admin.headers });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  return { org, market, codes, groups, periods, reports, admin, viewer };
+}
+
+type World = Awaited<ReturnType<typeof world>>;
+let w: World;
+beforeAll(async () => {
+  w = await world();
+}, 60_000);
+
+const market = async (headers: Record<string, string>, title: string, by = 'code', format = '') => {
+  const res = await t.app.inject({ url: `/api/v1/statistics/market?period_uuid=${w.periods[title]!.uuid}&by=${by}${format}`, headers });
+  expect(res.statusCode, res.body).toBe(200);
+  if (format) return res;
+  return marketStatisticsSchema.parse(res.json().data) && res.json().data;
+};
+
+describe('comparisons like with like', () => {
+  it('when last year has fewer months to date than this year, then the year-to-date change is withheld, flagged b, and the answer says why', async () => {
+    const data = await market(w.viewer.headers, '2026-03');
+    expect(data.comparison).toMatchObject({ ytd_periods: 3, ytd_last_year_periods: 1, ytd_break: { months: 3, matching: 1, last_year_months: 1 } });
+    // The figures of both years to date are there; their change is not.
+    expect(data.totals.ytd_volume).not.toBeNull();
+    expect(data.totals.ytd_volume_last_year).not.toBeNull();
+    expect(data.totals.ytd_volume_change_pct).toBeNull();
+    expect(data.totals.ytd_value_change_pct).toBeNull();
+    expect(data.totals.flags.ytd_change).toBe('b');
+    // The month against the same month a year earlier: shown, flagged b, as company 4's report is
+    // not approved yet (3 of 4 against 4 of 4).
+    expect(data.comparison.last_year_break).toBe('coverage');
+    expect(data.totals.volume_change_pct).not.toBeNull();
+    expect(data.totals.flags.change).toBe('b');
+  });
+
+  it('when there is no period a year earlier, or one not published, then the change is flagged b and the answer says which', async () => {
+    const none = await market(w.viewer.headers, '2026-02');
+    expect(none.comparison.last_year_break).toBe('missing');
+    expect(none.totals.volume_change_pct).toBeNull();
+    expect(none.totals.flags.change).toBe('b');
+    const unpublished = await market(w.viewer.headers, '2026-01');
+    expect(unpublished.comparison.last_year_break).toBe('unpublished');
+    expect(unpublished.totals.flags.change).toBe('b');
+    // The approver sees that period provisionally: a change, flagged provisional.
+    const approver = await market(w.admin.headers, '2026-01');
+    expect(approver.comparison.last_year_break).toBeNull();
+    expect(approver.totals.volume_change_pct).not.toBeNull();
+    expect(approver.totals.flags).toMatchObject({ period: '', last_year: 'p', change: 'p' });
+  });
+
+  it('when the downloads are asked for, then each figure has its flags column and the notes say why a change is missing', async () => {
+    const csv = (await market(w.viewer.headers, '2026-03', 'code', '&format=csv')) as { body: string };
+    const lines = csv.body.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines).toContain('Note,"Year to date: 2025 has 1 of these 3 months, so the change is not shown."');
+    const header = lines.find((l) => l.startsWith('Code,Name,'))!.split(',');
+    const total = lines.find((l) => l.startsWith('Total,'))!.split(',');
+    expect(header[header.indexOf('Volume year to date change %') + 1]).toBe('Volume year to date change % flags');
+    expect(total[header.indexOf('Volume year to date change %')]).toBe('');
+    expect(total[header.indexOf('Volume year to date change % flags')]).toBe('b');
+  });
+});
+
+describe('flags on the figures', () => {
+  it('when a late report is approved, then the approver sees the figures revised at once, and viewers the published ones until it is published again', async () => {
+    expect((await market(w.viewer.headers, '2026-03')).totals.flags.period).toBe('');
+    const approve = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/reports/${w.reports['2026-03/4']}/status`,
+      headers: w.admin.headers,
+      payload: { status: 60 },
+    });
+    expect(approve.statusCode, approve.body).toBe(200);
+    // The approver reads the figures as they stand: revised against the first publication already.
+    const approver = await market(w.admin.headers, '2026-03');
+    expect(approver.totals.flags.period).toBe('r');
+    expect(approver.totals.flags.ytd).toBe('r');
+    // Last year's year to date counts 2025-01, which is not published: provisional for the approver.
+    expect(approver.totals.flags.ytd_last_year).toBe('p');
+    expect((await market(w.viewer.headers, '2026-03')).totals.flags.period).toBe('');
+    const republish = await t.app.inject({ method: 'POST', url: `/api/v1/periods/${w.periods['2026-03']!.uuid}/republish`, headers: w.admin.headers });
+    expect(republish.statusCode, republish.body).toBe(200);
+    // The difference of the two publications is company 4's own figures: the cells it changed are
+    // hidden, and a hidden figure carries no r (that would tell it changed).
+    const after = await market(w.viewer.headers, '2026-03');
+    expect(after.comparison.last_year_break).toBeNull();
+    for (const row of [...after.rows, after.totals]) if (row.confidential) expect(row.flags.period).toBe('c');
+  });
+
+  it('when a group loses a code and the period is published again, then viewers see that group flagged r and the other not', async () => {
+    await t.db.execute(sql`delete from code_group_codes where code_group_id = ${w.groups[1]!} and code_id = ${w.codes.c2001}`);
+    const republish = await t.app.inject({ method: 'POST', url: `/api/v1/periods/${w.periods['2026-01']!.uuid}/republish`, headers: w.admin.headers });
+    expect(republish.statusCode, republish.body).toBe(200);
+    const data = await market(w.viewer.headers, '2026-01', 'code_group');
+    const [cars, small] = w.groups.map((id) => data.rows.find((r: { key: { id: number } }) => r.key.id === id));
+    expect(small).toMatchObject({ confidential: false });
+    expect(small.flags.period).toBe('r');
+    expect(cars.flags.period).not.toContain('r');
+    // The codes themselves did not change.
+    const byCode = await market(w.viewer.headers, '2026-01');
+    for (const row of [...byCode.rows, byCode.totals]) expect(row.flags.period).not.toContain('r');
+  });
+
+  it('when a cell has one company, then it is c for everyone, and only its approvers are told why (too few companies, or hidden to protect it)', async () => {
+    const viewer = await market(w.viewer.headers, '2026-02');
+    const lone = viewer.rows.find((r: { key: { code: string } }) => r.key.code === '1002');
+    expect(lone).toMatchObject({ confidential: true, volume: null, hidden_reason: null });
+    expect(lone.flags.period).toBe('c');
+    const approver = await market(w.admin.headers, '2026-02');
+    const seen = approver.rows.find((r: { key: { code: string } }) => r.key.code === '1002');
+    expect(seen).toMatchObject({ confidential: true, volume: '5.0000', hidden_reason: 'contributors' });
+    // Whatever else is hidden, it is hidden for a reason an approver can read.
+    for (const row of [...approver.rows, approver.totals])
+      if (row.confidential) expect(['contributors', 'dominance', 'protection', 'derived', 'unprotectable']).toContain(row.hidden_reason);
+      else expect(row.hidden_reason).toBeNull();
+  });
+
+  it('when the groups share a code, then the answer says the shares can add up to more than 100 %, and by code it does not', async () => {
+    expect((await market(w.viewer.headers, '2026-02', 'code_group')).shares_overlap).toBe(true);
+    expect((await market(w.viewer.headers, '2026-02', 'code')).shares_overlap).toBe(false);
+  });
+});
