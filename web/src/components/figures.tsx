@@ -157,7 +157,7 @@ export function HiddenReason({ reason }: { reason: HiddenReasonCode }) {
   const { t } = useTranslation();
   return (
     <Tooltip label={t(`statistics.reason_hint.${reason}`)} withArrow multiline w={260}>
-      <Badge variant="outline" color="gray" tt="none" size="sm" ml={6} leftSection={<LockIcon size={10} />} data-testid="hidden-reason">
+      <Badge variant="outline" color="gray.7" c="gray.8" tt="none" size="sm" ml={6} leftSection={<LockIcon size={10} />} data-testid="hidden-reason">
         {t(`statistics.reason.${reason}`)}
       </Badge>
     </Tooltip>
