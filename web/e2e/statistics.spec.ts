@@ -196,8 +196,15 @@ test.describe('statistics', () => {
       .split(/\r\n/);
     expect(lines[0]).toMatch(/^Market,/);
     const csvTable = lines.slice(lines.indexOf('') + 1);
-    expect(csvTable[0]).toMatch(/^Code,Name,Volume,Value,.*,Confidential,Estimated$/);
-    expect(csvTable).toContain('2001,Excavators below 6 t,,,,,,,,,,,,,,,,yes,');
+    expect(csvTable[0]).toMatch(/^Code,Name,Volume,Volume flags,Value,Value flags,.*,Confidential,Estimated$/);
+    // The withheld row: no figure, each flagged c (and b where its change is not like with like).
+    const titles = csvTable[0]!.split(',');
+    const withheldRow = csvTable.find((l) => l.startsWith('2001,Excavators below 6 t,'))!.split(',');
+    titles.forEach((title, i) => {
+      if (title.endsWith(' flags')) expect(withheldRow[i], title).toMatch(/^cb?$/);
+      else if (i > 1 && title !== 'Confidential' && title !== 'Estimated') expect(withheldRow[i], title).toBe('');
+    });
+    expect(withheldRow[titles.indexOf('Confidential')]).toBe('yes');
     const plain = (decimal: string) => decimal.replace(/\.?0+$/, '');
     expect(csvTable.find((l) => l.startsWith('1001,'))).toContain(`,${plain(tractors.value!)},`);
     const fields = lines.flatMap((l) => l.split(','));
@@ -318,5 +325,43 @@ test.describe('statistics', () => {
     const totals = table.locator('tfoot tr');
     await expect(totals).toContainText(money(answer.totals.value!));
     await expect(row(page, '1001 Tractors below 50 hp')).toBeVisible();
+  });
+
+  test('a cluster viewer whose month lacks Denmark is told which markets the figures hold, with the cluster’s coverage', async ({ page }) => {
+    // The cluster administrator manages every Nordic market.
+    const admin = await apiAs('cluster-admin@demo.test');
+    const me = await dataOf<{ markets: { id: number; iso_code: string }[] }>(admin, '/api/v1/users/me');
+    const denmark = me.markets.find((m) => m.iso_code === 'DK')!;
+    const periods = await dataOf<{ uuid: string; title: string }[]>(admin, `/api/v1/periods?market_id=${denmark.id}`);
+    const september = periods.find((p) => p.title === '2026-09')!;
+    const unpublish = await admin.post(`/api/v1/periods/${september.uuid}/unpublish`);
+    expect(unpublish.status(), await unpublish.text()).toBe(200);
+    try {
+      await signIn(page, 'cluster-viewer@demo.test');
+      await page.goto('/cluster-statistics?month=2026-09');
+      const table = page.getByTestId('cluster-table');
+      await expect(table.getByRole('columnheader', { name: 'DK', exact: true })).toHaveCount(0);
+      await expect(table.getByRole('columnheader', { name: 'Total of SE, FI, NO' })).toBeVisible();
+      await expect(page.getByTestId('cluster-absent')).toHaveText(/; 1 of 4 markets are not in them: Denmark \(not yet published\)\.$/);
+      // Sweden 5, Norway 4 and Finland 4 approved, of the 17 reports the cluster expects.
+      await expect(page.getByTestId('coverage')).toHaveText('Approved 13 of 17');
+    } finally {
+      const publish = await admin.post(`/api/v1/periods/${september.uuid}/publish`);
+      expect(publish.status(), await publish.text()).toBe(200);
+    }
+  });
+
+  test('a viewer of Finland, which reports from 2025-09, sees no year-to-date change for 2026-09 and is told why', async ({ page }) => {
+    const api = await apiAs('viewer@demo.test');
+    const me = await dataOf<{ markets: { id: number; iso_code: string }[] }>(api, '/api/v1/users/me');
+    const finland = me.markets.find((m) => m.iso_code === 'FI')!;
+    const periods = await dataOf<{ uuid: string; title: string }[]>(api, `/api/v1/periods?market_id=${finland.id}`);
+    const september = periods.find((p) => p.title === '2026-09')!;
+    await signIn(page, 'viewer@demo.test');
+    await page.goto(`/statistics?market=${finland.id}&period=${september.uuid}&by=total&view=ytd`);
+    await expect(page.getByTestId('ytd-break')).toHaveText('Year to date: 2025 has 1 of these 9 months, so no change is shown.');
+    const totals = page.getByTestId('statistics-totals');
+    await expect(totals).toBeVisible();
+    await expect(totals).not.toContainText('%');
   });
 });

@@ -305,9 +305,23 @@ export const clusterStatisticsSchema = z.object({
       provisional: z.boolean(),
     }),
   ),
+  /**
+   * The cluster's other markets the caller views, whose figures the answer does not hold, and why:
+   * `unpublished` its period of the month is not published for viewing, `no_period` it has none.
+   */
+  absent: z.array(z.object({ market: marketSummarySchema, state: z.enum(['unpublished', 'no_period']) })),
   rows: z.array(clusterStatisticsRowSchema),
   totals: statisticsFiguresSchema.extend({ markets: z.array(clusterMarketFiguresSchema) }),
+  /**
+   * The cluster's: approved reports of the markets the figures hold, of the reports expected in
+   * every market of the cluster with a period this month (so "3 of 17" when one market of four is published).
+   */
   coverage: coverageSchema,
+  /**
+   * The cluster's change against last year is withheld (null, flagged `b`): a market of the figures
+   * has no period a year earlier the caller may use, so the two sums would hold different markets.
+   */
+  change_withheld: z.boolean(),
   currency: z.string(),
   /** Null here: each market has its own rate (`markets[].rate`). */
   rate: statisticsRateSchema.nullable(),

@@ -11,6 +11,7 @@ import type { Dimension } from './statistics.cells.ts';
 import { coverageSeen, type FlagContext, figuresOf, flagContextOf, liveOf, selectionOf, type Source, sourcesOf } from './statistics.confidentiality.ts';
 import {
   comparisonsOf,
+  coverageOf,
   keysOf,
   lastYearBreakOf,
   marketRows,
@@ -61,10 +62,15 @@ export async function findClusterStatistics(
   // Every market's period, comparison and rates in three queries; the first market in order whose
   // comparison has no rate fails the request, as if they were asked one by one.
   const visible = candidates.rows.filter((period) => approver(period.market_id) || period.published);
-  const marketsById = await marketRows(
-    db,
-    visible.map((p) => p.market_id),
-  );
+  const marketsById = await marketRows(db, marketIds);
+  // The markets the figures do not hold, and why.
+  const absent = marketIds
+    .filter((id) => !visible.some((p) => p.market_id === id) && marketsById.has(id))
+    .map((id) => ({
+      market: marketSummary(marketsById.get(id)!),
+      state: candidates.rows.some((p) => p.market_id === id) ? ('unpublished' as const) : ('no_period' as const),
+    }));
+  const unpublished = candidates.rows.filter((p) => !visible.includes(p));
   const comparisons = await comparisonsOf(
     db,
     visible.map((period) => ({ period, approver: approver(period.market_id) })),
@@ -110,7 +116,9 @@ export async function findClusterStatistics(
   }
   // Approvers of every market see everything; anyone else sees the cluster with confidentiality.
   const apply = columns.length === 0 || prepared.some(({ market }) => !approver(market.id));
-  // A cluster's comparison is like with like when every market's is.
+  // A cluster's comparison is like with like when every market's is; without a year-earlier period
+  // of some market, the sums a year earlier hold fewer markets: no change.
+  const changeWithheld = prepared.some(({ comparison }) => !comparison.lastYear);
   const flagsOfMarket = prepared.map(({ period, comparison }) => {
     const c = columns.find((x) => x.period.uuid === period.uuid)!;
     return flagContextOf(sources, rolesOf(period, comparison), {
@@ -127,6 +135,7 @@ export async function findClusterStatistics(
       ytdly: flagsOfMarket.some((f) => f.provisional.ytdly),
     },
     changeBreak: flagsOfMarket.some((f) => f.changeBreak),
+    changeWithheld,
     ytdBreak: flagsOfMarket.some((f) => f.ytdBreak),
     reasons: !apply,
   };
@@ -189,10 +198,21 @@ export async function findClusterStatistics(
     markets: columns,
     rows: outRows,
     totals: { ...figuresOf(totalsRow, { apply, totalsConfidential, own: false, flags }), markets: totalsRow ? perMarket(totalsRow) : [] },
-    coverage: columns.reduce((sum, c) => ({ approved: sum.approved + c.coverage.approved, expected: sum.expected + c.coverage.expected }), {
+    absent,
+    // The reports expected this month in every market with a period, approved in the markets the figures hold.
+    coverage: [
+      ...columns.map((c) => c.coverage),
+      ...(
+        await coverageOf(
+          db,
+          unpublished.map((p) => p.id),
+        )
+      ).values(),
+    ].reduce((sum, c, i) => ({ approved: sum.approved + (i < columns.length ? c.approved : 0), expected: sum.expected + c.expected }), {
       approved: 0,
       expected: 0,
     }),
+    change_withheld: changeWithheld && columns.length > 0,
     currency: query.currency,
     rate: null,
     provisional: columns.some((c) => c.provisional),

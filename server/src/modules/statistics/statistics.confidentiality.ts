@@ -152,6 +152,8 @@ export interface FlagContext {
   provisional: { p: boolean; ly: boolean; ytd: boolean; ytdly: boolean };
   /** The change against last year compares unlike periods (flag `b`). */
   changeBreak: boolean;
+  /** ... and is withheld (null): a cluster whose sums a year earlier hold fewer markets. */
+  changeWithheld?: boolean;
   /** The year-to-date change compares unlike months: withheld (null) and flagged `b`. */
   ytdBreak: boolean;
   /** Tell why a row is confidential (the market's approvers). */
@@ -232,6 +234,10 @@ export function figuresOf(row: Figured | null, options: { apply: boolean; totals
     hidden_reason: options.flags.reasons && confidential ? hiddenReasonOf(row?.reason ?? 0) : null,
   } as StatisticsFigures;
   for (const name of FIGURE_FIELDS) out[name] = hide || !row ? null : row[name];
+  if (options.flags.changeWithheld) {
+    out.volume_change_pct = null;
+    out.value_change_pct = null;
+  }
   // A year-to-date change over other months than last year's is no change: withheld, flagged `b`.
   if (options.flags.ytdBreak) {
     out.ytd_volume_change_pct = null;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { marketStatisticsSchema } from '@mss/contracts/statistics';
+import { clusterStatisticsSchema, marketStatisticsSchema } from '@mss/contracts/statistics';
 import { createMarket, createOrganization, createTestApp, signInAs, type TestApp, unique } from '../../../test/helpers.ts';
 
 /*
@@ -80,13 +80,37 @@ async function world() {
         await t.db.execute(sql`insert into report_rows (row_set_id, code_id, volume, value) values (${set}, ${codes.c1002}, '5', '50')`);
     }
   }
+  // A cluster of this market, one whose 2026-03 is not published (two companies expected), and one without periods; all in EUR.
+  const eur = (
+    await t.db.execute<{ id: number }>(
+      sql`insert into currencies (iso_code, name) values ('EUR', 'Euro') on conflict (iso_code) do update set name = excluded.name returning id`,
+    )
+  ).rows[0]!.id;
+  const late = await createMarket(t.db, org.id, unique('Late market'));
+  const quiet = await createMarket(t.db, org.id, unique('Quiet market'));
+  await t.db.execute(sql`update markets set currency_id = ${eur} where id in (${market.id}, ${late.id}, ${quiet.id})`);
+  const latePeriod = (
+    await t.db.execute<{ id: number }>(
+      sql`insert into periods (market_id, title, starts_on, ends_on, status) values (${late.id}, '2026-03', '2026-03-01', '2026-03-31', 'open') returning id`,
+    )
+  ).rows[0]!.id;
+  for (const company of companies.slice(0, 2)) {
+    await t.db.execute(sql`insert into company_markets (company_id, market_id, roles) values (${company}, ${late.id}, ${'{reporter,company}'}::text[])`);
+    await t.db.execute(sql`insert into reports (period_id, company_id, status) values (${latePeriod}, ${company}, 60)`);
+  }
+  const cluster = (await t.db.execute<{ id: number }>(sql`insert into clusters (organization_id, name) values (${org.id}, ${unique('Cluster')}) returning id`))
+    .rows[0]!.id;
+  await t.db.execute(
+    sql`insert into cluster_markets (cluster_id, market_id) values (${cluster}, ${market.id}), (${cluster}, ${late.id}), (${cluster}, ${quiet.id})`,
+  );
   const admin = await signInAs(t, ['market-admin'], { organizationId: org.id, marketIds: [market.id] });
   const viewer = await signInAs(t, ['viewer'], { organizationId: org.id, marketIds: [market.id] });
+  const clusterViewer = await signInAs(t, ['cluster-viewer'], { organizationId: org.id, marketIds: [market.id, late.id, quiet.id] });
   for (const title of ['2025-03', '2026-01', '2026-02', '2026-03']) {
     const res = await t.app.inject({ method: 'POST', url: `/api/v1/periods/${periods[title]!.uuid}/publish`, headers: admin.headers });
     expect(res.statusCode, res.body).toBe(200);
   }
-  return { org, market, codes, groups, periods, reports, admin, viewer };
+  return { org, market, late, quiet, cluster, codes, groups, periods, reports, admin, viewer, clusterViewer };
 }
 
 type World = Awaited<ReturnType<typeof world>>;
@@ -143,6 +167,54 @@ describe('comparisons like with like', () => {
     expect(header[header.indexOf('Volume year to date change %') + 1]).toBe('Volume year to date change % flags');
     expect(total[header.indexOf('Volume year to date change %')]).toBe('');
     expect(total[header.indexOf('Volume year to date change % flags')]).toBe('b');
+  });
+});
+
+describe('a cluster says what it holds', () => {
+  const cluster = async (month: string) => {
+    const res = await t.app.inject({
+      url: `/api/v1/statistics/cluster?cluster_id=${w.cluster}&month=${month}&by=code&currency=EUR`,
+      headers: w.clusterViewer.headers,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return clusterStatisticsSchema.parse(res.json().data);
+  };
+
+  it("when one market of three is published for the month, then the answer lists the other two and why, and its coverage is the cluster's", async () => {
+    const data = await cluster('2026-03');
+    expect(data.markets.map((m) => m.market.id)).toEqual([w.market.id]);
+    expect(data.absent).toEqual([
+      { market: expect.objectContaining({ id: w.late.id }), state: 'unpublished' },
+      { market: expect.objectContaining({ id: w.quiet.id }), state: 'no_period' },
+    ]);
+    // The published market's approved reports, of every report expected this month (4 there, 2 in the late market).
+    const own = await market(w.viewer.headers, '2026-03');
+    expect(data.coverage).toEqual({ approved: own.coverage.approved, expected: 6 });
+    // The only market has its month a year earlier: the change is there.
+    expect(data.change_withheld).toBe(false);
+    expect(data.totals.volume_change_pct).not.toBeNull();
+    const csv = await t.app.inject({
+      url: `/api/v1/statistics/cluster?cluster_id=${w.cluster}&month=2026-03&by=code&currency=EUR&format=csv`,
+      headers: w.clusterViewer.headers,
+    });
+    expect(csv.body).toContain(
+      `Note,"Not in these figures: ${w.late.international_name} (not yet published), ${w.quiet.international_name} (no period this month)."`,
+    );
+  });
+
+  it('when a market of the figures has no period a year earlier, then the cluster change is withheld and flagged b, though the other has one', async () => {
+    const admin = await signInAs(t, ['admin'], { organizationId: w.org.id });
+    const uuid = (await t.db.execute<{ uuid: string }>(sql`select uuid::text as uuid from periods where market_id = ${w.late.id}`)).rows[0]!.uuid;
+    const publish = await t.app.inject({ method: 'POST', url: `/api/v1/periods/${uuid}/publish`, headers: admin.headers });
+    expect(publish.statusCode, publish.body).toBe(200);
+    const data = await cluster('2026-03');
+    expect(data.markets.map((m) => m.market.id)).toEqual([w.market.id, w.late.id]);
+    expect(data.absent).toEqual([{ market: expect.objectContaining({ id: w.quiet.id }), state: 'no_period' }]);
+    // A year earlier the sums would hold one market of the two: no change.
+    expect(data.change_withheld).toBe(true);
+    expect(data.totals.volume_last_year).not.toBeNull();
+    expect(data.totals.volume_change_pct).toBeNull();
+    expect(data.totals.flags.change).toContain('b');
   });
 });
 

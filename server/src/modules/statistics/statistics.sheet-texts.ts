@@ -21,7 +21,11 @@ const enUS = {
   coverage_last_year_column: 'Coverage last year',
   note: 'Note',
   note_coverage_differs: "The coverage differs from last year's: the changes compare figures of unequal sets of companies, not only a change in sales.",
-  note_cluster_no_last_year: "Markets without a period a year earlier (:markets) count in this year's figures only: the changes are not like with like.",
+  note_cluster_no_last_year:
+    "Markets without a period a year earlier (:markets): the cluster's change against last year is not shown, as its two sums would hold different markets.",
+  note_cluster_absent: 'Not in these figures: :markets.',
+  absent_unpublished: ':market (not yet published)',
+  absent_no_period: ':market (no period this month)',
   note_confidential: 'Confidential figures (too few companies, one dominant company, or figures from which such a figure could be worked out) are not shown.',
   note_provisional: 'Provisional: the period is not published, and reports not yet approved are counted.',
   note_estimated:

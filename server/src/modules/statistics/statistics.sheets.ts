@@ -257,6 +257,18 @@ export function clusterTable(s: ClusterStatistics, locale: Locale): Table {
           ]
         : []),
       ...flagNotes(locale, rows),
+      ...(s.absent.length
+        ? [
+            [
+              t(locale, 'note'),
+              t(locale, 'note_cluster_absent', {
+                markets: s.absent
+                  .map((a) => t(locale, a.state === 'unpublished' ? 'absent_unpublished' : 'absent_no_period', { market: a.market.international_name }))
+                  .join(', '),
+              }),
+            ] as [string, string],
+          ]
+        : []),
       ...(s.shares_overlap ? [[t(locale, 'note'), t(locale, 'note_shares_overlap')] as [string, string]] : []),
     ],
     columns: [

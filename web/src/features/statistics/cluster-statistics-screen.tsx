@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Center, Group, Loader, Paper, ScrollArea, SegmentedControl, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
@@ -84,6 +85,40 @@ function UnlikeNotes({ answer }: { answer: ClusterStatistics }) {
   );
 }
 
+/** Which markets the figures hold, and which not and why: a cluster's total is never taken for all of it. */
+function AbsentMarkets({ answer }: { answer: ClusterStatistics }) {
+  const { t } = useTranslation();
+  if (answer.absent.length === 0) return null;
+  const absent = answer.absent
+    .map((a) =>
+      t(a.state === 'unpublished' ? 'statistics.cluster.absent_unpublished' : 'statistics.cluster.absent_no_period', {
+        market: a.market.international_name,
+        month: answer.month,
+      }),
+    )
+    .join(', ');
+  if (answer.markets.length === 0)
+    return (
+      <Text size="sm" data-testid="cluster-absent">
+        {t('statistics.cluster.holds_none', { absent })}
+      </Text>
+    );
+  return (
+    <Text size="sm" c="orange.9" data-testid="cluster-absent">
+      {t('statistics.cluster.holds', {
+        markets: answer.markets.map((m) => m.market.international_name).join(', '),
+        count: answer.absent.length,
+        all: answer.absent.length + answer.markets.length,
+        absent,
+      })}
+    </Text>
+  );
+}
+
+/** The head of the cluster's total column: the markets it holds when it does not hold them all. */
+const totalLabel = (t: TFunction, answer: ClusterStatistics) =>
+  answer.absent.length ? t('statistics.cluster.total_of', { markets: answer.markets.map((m) => m.market.iso_code).join(', ') }) : t('statistics.cluster.total');
+
 /** Markets side by side, then the cluster's total, last year's and the change. */
 function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistics; measure: Measure; keyHeader: string }) {
   const { t } = useTranslation();
@@ -118,7 +153,7 @@ function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistic
         <SimpleGrid cols={3} spacing="xs" verticalSpacing={4} mt={4}>
           <Stack gap={0}>
             <Text size="xs" c="dimmed">
-              {t('statistics.cluster.total')}
+              {totalLabel(t, answer)}
             </Text>
             <Text size="sm" fw={700}>
               <Figure figures={figures} measure={measure} withheld={withheld} money={money} />
@@ -180,7 +215,7 @@ function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistic
                 {m.market.iso_code}
               </Table.Th>
             ))}
-            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.cluster.total')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{totalLabel(t, answer)}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.last_year')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>
               {t('statistics.col.change')}
@@ -277,10 +312,13 @@ export function ClusterStatisticsScreen({ title }: ScreenProps) {
                 ? answer.data.markets
                     .map((m) => `${m.market.iso_code} ${m.period.title}${m.rate ? ` (1 ${m.rate.from} = ${formatDecimal(m.rate.rate)} ${m.rate.to})` : ''}`)
                     .join(' · ')
-                : t('statistics.cluster.no_periods', { month })}
+                : answer.data.absent.every((a) => a.state === 'no_period')
+                  ? t('statistics.cluster.no_periods', { month })
+                  : ''}
             </Text>
             <Downloads endpoint="cluster" query={query} />
           </AnswerFacts>
+          <AbsentMarkets answer={answer.data} />
           <UnlikeNotes answer={answer.data} />
           {answer.data.markets.some((m) => m.rate) && (
             <Text size="xs" c="dimmed">
