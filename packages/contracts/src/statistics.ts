@@ -331,6 +331,9 @@ export const clusterStatisticsSchema = z.object({
 });
 export type ClusterStatistics = z.infer<typeof clusterStatisticsSchema>;
 
+export const TREND_BREAKS = ['markets', 'companies', 'codes'] as const;
+export type TrendBreak = (typeof TREND_BREAKS)[number];
+
 /** One point of a trend: a period (a month, for a cluster) against the same period a year earlier. */
 export const trendPointSchema = z.object({
   /** The market's period, or for a cluster the month ("2026-03") as title with the month's dates. */
@@ -346,8 +349,17 @@ export const trendPointSchema = z.object({
   /** The point's figures, last year's: hold an estimate for a missing report. */
   estimated: z.boolean(),
   estimated_last_year: z.boolean(),
-  /** `change` is flagged `b` when a period of the point has none a year earlier the caller may see, or the coverages differ. */
+  /**
+   * `change` is flagged `b` when a period of the point has none a year earlier the caller may see,
+   * or the coverages differ; `period` when the point breaks the series (`breaks`).
+   */
   flags: figureFlagsSchema.pick({ period: true, last_year: true, change: true }),
+  /**
+   * What differs from the point before, so the series is not like with like across it (drawn
+   * apart): `markets` other markets (a cluster's market joins or leaves), `companies` other
+   * companies expected to report, `codes` other codes in the group or section.
+   */
+  breaks: z.array(z.enum(TREND_BREAKS)),
   hidden_reason: z.enum(HIDDEN_REASONS).nullable(),
   coverage: coverageSchema,
   /** The coverage of the periods a year earlier (null: none), to mark a point compared over unequal coverage. */

@@ -167,7 +167,7 @@ export const PLAIN_FLAGS: FlagContext = { provisional: { p: false, ly: false, yt
 export function flagContextOf(
   sources: Map<number, Source>,
   roles: readonly { period: PeriodRow; role: Role }[],
-  options: { changeBreak: boolean; ytdBreak: boolean; reasons: boolean },
+  options: { changeBreak: boolean; changeWithheld?: boolean; ytdBreak: boolean; reasons: boolean },
 ): FlagContext {
   const provisional = { p: false, ly: false, ytd: false, ytdly: false };
   for (const { period, role } of roles) if (sources.get(period.id)?.live) provisional[role] = true;

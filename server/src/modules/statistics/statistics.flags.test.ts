@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterStatisticsSchema, marketStatisticsSchema } from '@mss/contracts/statistics';
+import { clusterStatisticsSchema, marketStatisticsSchema, trendStatisticsSchema } from '@mss/contracts/statistics';
 import { createMarket, createOrganization, createTestApp, signInAs, type TestApp, unique } from '../../../test/helpers.ts';
 
 /*
@@ -275,5 +275,33 @@ describe('flags on the figures', () => {
   it('when the groups share a code, then the answer says the shares can add up to more than 100 %, and by code it does not', async () => {
     expect((await market(w.viewer.headers, '2026-02', 'code_group')).shares_overlap).toBe(true);
     expect((await market(w.viewer.headers, '2026-02', 'code')).shares_overlap).toBe(false);
+  });
+});
+
+describe('a trend says where it breaks', () => {
+  const trend = async (query: string, headers: Record<string, string>) => {
+    const res = await t.app.inject({ url: `/api/v1/statistics/trend?${query}`, headers });
+    expect(res.statusCode, res.body).toBe(200);
+    return trendStatisticsSchema.parse(res.json().data);
+  };
+
+  it('when a market joins the cluster’s figures, then that month breaks the series (b), and its change against a year of fewer markets is withheld', async () => {
+    const data = await trend(`cluster_id=${w.cluster}&periods=24&currency=EUR`, w.clusterViewer.headers);
+    const march = data.points.find((p) => p.period.title === '2026-03')!;
+    expect(march.breaks).toContain('markets');
+    expect(march.flags.period).toContain('b');
+    // A year earlier only the first market had a period: no base for the two.
+    expect(march.volume_last_year).toBeNull();
+    expect(march.volume_change_pct).toBeNull();
+    expect(march.flags.change).toContain('b');
+    expect(data.points.find((p) => p.period.title === '2026-02')!.breaks).toEqual([]);
+  });
+
+  it('when a group holds other codes in one published month than in the month before, then the group’s trend breaks there, and the total’s does not', async () => {
+    // 2026-01 was published again with the group holding code 1001 alone; 2026-02 holds 1001 and 2001.
+    const group = await trend(`market_id=${w.market.id}&periods=24&code_group_id=${w.groups[1]!}`, w.viewer.headers);
+    expect(group.points.find((p) => p.period.title === '2026-02')!.breaks).toEqual(['codes']);
+    const total = await trend(`market_id=${w.market.id}&periods=24`, w.viewer.headers);
+    expect(total.points.flatMap((p) => p.breaks)).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import type {
   StatisticsRate,
   TrendStatistics,
 } from '@mss/contracts/statistics';
-import { coverageDiffers, type FigureFlags, flagGroupOf, type HiddenReason } from '@mss/contracts/statistics';
+import { coverageDiffers, type FigureFlags, flagGroupOf, type HiddenReason, type TrendBreak } from '@mss/contracts/statistics';
 import { type XlsxCellInput, writeXlsx } from '../../lib/xlsx-writer/index.ts';
 import { FIGURE_FIELDS, OWN_FIELDS } from './statistics.confidentiality.ts';
 
@@ -311,6 +311,11 @@ export function trendTable(s: TrendStatistics, locale: Locale): Table {
         title: t(locale, 'coverage_last_year_column'),
         kind: 'text',
         get: (r) => (r.last_year_coverage ? coverageText(locale, r.last_year_coverage as Coverage) : ''),
+      },
+      {
+        title: t(locale, 'breaks'),
+        kind: 'text',
+        get: (r) => (r.breaks as TrendBreak[]).map((b) => t(locale, `break_${b}`)).join(', '),
       },
       ...confidentialColumns(locale),
       ...reasonColumns(locale, s.points),

@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { canSomewhere } from '@mss/contracts/abilities';
-import { coverageDiffers, type StatisticsRate, type TrendPoint, type TrendStatistics } from '@mss/contracts/statistics';
+import { coverageDiffers, type StatisticsRate, type TrendBreak, type TrendPoint, type TrendStatistics } from '@mss/contracts/statistics';
 import type { Db } from '../../db/client.ts';
+import { sqlArray } from '../../db/sql-array.ts';
 import { AppError, forbidden } from '../../errors.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { accessIn, confidentialityOf, inOrganization, refuseMarket, settingsOf } from './statistics.access.ts';
 import { aggregate, type Selection } from './statistics.aggregate.ts';
-import type { Dimension } from './statistics.cells.ts';
-import { coverageSeen, figuresOf, flagContextOf, liveOf, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
+import { countedCompany, type Dimension } from './statistics.cells.ts';
+import { coverageSeen, figuresOf, flagContextOf, liveOf, selectionOf, type Source, sourcesOf } from './statistics.confidentiality.ts';
 import { keysOf, type MarketRow, marketRow, marketRows, marketSummary, type PeriodRow, periodColumns, ratesOfMarkets } from './statistics.periods.ts';
 
 /** One point of a trend: a market's period, or for a cluster a month with its markets' periods. */
@@ -160,22 +161,33 @@ export async function findTrendStatistics(
     });
   const apply = markets.some((m) => !approverOf.get(m.id));
   const keys = await keysOf(db, dimension, keyType === 'total' ? [] : [keyId]);
+  const breaks = await breaksOf(db, points, sources, keyType === 'total' ? null : { dimension: keyType, id: keyId });
   const out: TrendPoint[] = points.map((point, index) => {
     const row = rows.find((r) => !r.rollup && r.bucket === index && r.key_id === keyId) ?? null;
     const cover = coverageOfAll(point.periods);
     const lastYearCover = point.lastYear.length ? coverageOfAll(point.lastYear) : null;
     // Like with like: every period of the point has its year-earlier one, over the same coverage.
     const withLastYear = new Set(point.lastYear.map((p) => p.market_id));
+    // A cluster's month a year earlier that holds fewer markets is no base: withheld, flagged b.
+    const fewerMarkets = cluster !== null && point.lastYear.length > 0 && point.periods.some((p) => !withLastYear.has(p.market_id));
     const flags = flagContextOf(
       sources,
       [...point.periods.map((p) => ({ period: p, role: 'p' as const })), ...point.lastYear.map((p) => ({ period: p, role: 'ly' as const }))],
       {
         changeBreak: point.periods.some((p) => !withLastYear.has(p.market_id)) || coverageDiffers(cover, lastYearCover),
+        changeWithheld: fewerMarkets,
         ytdBreak: false,
         reasons: !apply,
       },
     );
     const figures = figuresOf(row, { apply, totalsConfidential: false, own: ownCompanyId !== undefined, flags });
+    if (fewerMarkets) {
+      figures.volume_last_year = null;
+      figures.value_last_year = null;
+      if (!figures.flags.last_year.endsWith('b')) figures.flags.last_year += 'b';
+    }
+    const pointBreaks = breaks[index]!;
+    if (pointBreaks.length && !figures.flags.period.endsWith('b')) figures.flags.period += 'b';
     return {
       period: { uuid: point.uuid, title: point.title, starts_on: point.starts_on, ends_on: point.ends_on, published: point.periods.every((p) => p.published) },
       volume: figures.volume,
@@ -190,8 +202,10 @@ export async function findTrendStatistics(
       estimated_last_year: figures.estimated_last_year,
       flags: { period: figures.flags.period, last_year: figures.flags.last_year, change: figures.flags.change },
       hidden_reason: figures.hidden_reason,
+      breaks: pointBreaks,
       coverage: cover,
-      last_year_coverage: lastYearCover,
+      // No coverage to compare with where last year's figures are withheld.
+      last_year_coverage: fewerMarkets ? null : lastYearCover,
       rate: rateOfPoint[index] ?? null,
       provisional: point.periods.some((p) => sources.get(p.id)!.live),
       ...(ownCompanyId !== undefined
@@ -213,4 +227,58 @@ export async function findTrendStatistics(
     currency: query.currency ?? (markets.length === 1 ? (markets[0]!.currency ?? '') : ''),
     confidentiality: confidentialityOf(settings, apply),
   };
+}
+
+/**
+ * Where the series breaks: what each point holds that the point before did not (other markets,
+ * other companies expected to report, other codes in the group or section as published). The
+ * first point breaks from nothing. Codes are compared where both points are read from
+ * publications (an approver's current figures count today's groups and sections in every period).
+ */
+async function breaksOf(
+  db: Db,
+  points: readonly Point[],
+  sources: Map<number, Source>,
+  key: { dimension: 'code' | 'code_group' | 'code_section'; id: number } | null,
+): Promise<TrendBreak[][]> {
+  const periodIds = points.flatMap((p) => p.periods.map((x) => x.id));
+  const companies = new Map<number, string>();
+  if (periodIds.length) {
+    const rows = await db.execute<{ period_id: number; companies: string }>(sql`
+      select r.period_id, string_agg(r.company_id::text, ',' order by r.company_id) as companies
+      from reports r join periods p on p.id = r.period_id join companies co on co.id = r.company_id
+      where r.period_id = any(${sqlArray(periodIds, 'int')}) and ${countedCompany(sql`co`, sql`p`)}
+      group by r.period_id`);
+    for (const r of rows.rows) companies.set(r.period_id, r.companies);
+  }
+  const publications = [...sources.values()].flatMap((s) => (s.publication === null ? [] : [s.publication]));
+  const codes = new Map<number, string>();
+  if (key && key.dimension !== 'code' && publications.length) {
+    const rows = await db.execute<{ publication_id: number; code_ids: number[] | null }>(sql`
+      select publication_id, code_ids from statistics_publication_cells
+      where publication_id = any(${sqlArray(publications, 'int')}) and dimension = ${key.dimension} and key_id = ${key.id}`);
+    for (const r of rows.rows) codes.set(r.publication_id, (r.code_ids ?? []).join(','));
+  }
+  const describe = (point: Point) => {
+    const periods = [...point.periods].sort((a, b) => a.market_id - b.market_id);
+    const published = periods.every((p) => sources.get(p.id)?.publication != null);
+    return {
+      markets: periods.map((p) => p.market_id).join(),
+      companies: periods.map((p) => `${p.market_id}:${companies.get(p.id) ?? ''}`).join(';'),
+      codes:
+        published && key && key.dimension !== 'code'
+          ? periods.map((p) => `${p.market_id}:${codes.get(sources.get(p.id)!.publication!) ?? ''}`).join(';')
+          : null,
+    };
+  };
+  const described = points.map(describe);
+  return described.map((now, i) => {
+    const before = described[i - 1];
+    if (!before) return [];
+    const out: TrendBreak[] = [];
+    if (now.markets !== before.markets) out.push('markets');
+    if (now.companies !== before.companies) out.push('companies');
+    if (now.codes !== null && before.codes !== null && now.codes !== before.codes) out.push('codes');
+    return out;
+  });
 }

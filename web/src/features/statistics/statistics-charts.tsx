@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { useQuery } from '@tanstack/react-query';
 import { BarChart, LineChart } from '@mantine/charts';
 import { Alert, Center, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
-import { coverageDiffers, type StatisticsRow, type TrendStatisticsQuery } from '@mss/contracts/statistics';
+import { coverageDiffers, type StatisticsRow, type TrendPoint, type TrendStatisticsQuery } from '@mss/contracts/statistics';
 import { statisticsQueries } from './api/statistics.ts';
 import { errorMessage } from '../../components/feedback.tsx';
 import { coverageItem, ESTIMATED_MARK, plot } from '../../components/figures.tsx';
@@ -35,15 +36,35 @@ function MeasureSwitch({ value, onChange }: { value: Measure; onChange: (m: Meas
   );
 }
 
+/** The mark of a point where the series breaks (flag "b"). */
+const BREAK_MARK = 'b';
+const SEGMENT_COLORS = ['blue.6', 'violet.6', 'teal.7', 'indigo.7'];
+
+/** The stretches of a trend between its breaks, each named by its periods ("Period", or "Until 2025-08", "From 2025-09"). */
+function trendSegments(points: readonly TrendPoint[], t: TFunction): { name: string; from: number; to: number }[] {
+  const starts = points.flatMap((p, i) => (i === 0 || p.breaks.length ? [i] : []));
+  if (starts.length <= 1) return [{ name: t('statistics.trend.period'), from: 0, to: points.length - 1 }];
+  return starts.map((from, k) => {
+    const to = (starts[k + 1] ?? points.length) - 1;
+    const [first, last] = [points[from]!.period.title, points[to]!.period.title];
+    const name =
+      k === 0
+        ? t('statistics.trend.until', { title: last })
+        : k === starts.length - 1
+          ? t('statistics.trend.from', { title: first })
+          : t('statistics.trend.between', { first, last });
+    return { name, from, to };
+  });
+}
+
 /**
- * This year against last year, period by period, for the total or one code, group or section of a
+ * Each period against the same period a year earlier, for the total or one code, group or section of a
  * market or cluster (GET /statistics/trend, the last 24 periods the caller may see).
  */
 export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; subtitle: string }) {
   const { t } = useTranslation();
   const [measure, setMeasure] = useState<Measure>('value');
   const trend = useQuery({ ...statisticsQueries.trend(query), meta: { handlesErrors: true } });
-  const thisYear = t('statistics.trend.this_year');
   const lastYear = t('statistics.trend.last_year');
   const own = t('statistics.trend.own_share');
   const unequal = t('statistics.trend.coverage_series');
@@ -54,11 +75,15 @@ export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; s
   // A provisional point (an approver's unpublished period) is marked in its label, and so is one
   // whose figures (or last year's) hold an estimate for a missing report.
   const estimated = (p: (typeof points)[number]) => (p.estimated || p.estimated_last_year) && (p.value !== null || p.volume !== null);
+  // The series breaks where a point holds other markets, companies or codes than the point before:
+  // each stretch between breaks is a line of its own, named by its periods, so no jump reads as a
+  // change in sales.
+  const segments = trendSegments(points, t);
   const data = points.map((p, i) => {
     const figure = plot(measure === 'value' ? p.value : p.volume);
     return {
-      period: `${p.period.title}${p.provisional ? '*' : ''}${estimated(p) ? ` ${ESTIMATED_MARK}` : ''}`,
-      [thisYear]: differs[i] ? null : figure,
+      period: `${p.period.title}${p.provisional ? '*' : ''}${estimated(p) ? ` ${ESTIMATED_MARK}` : ''}${p.breaks.length ? ` ${BREAK_MARK}` : ''}`,
+      ...Object.fromEntries(segments.map((segment) => [segment.name, !differs[i] && i >= segment.from && i <= segment.to ? figure : null])),
       [unequal]: differs[i] ? figure : null,
       [lastYear]: plot(measure === 'value' ? p.value_last_year : p.volume_last_year),
       [own]: plot(measure === 'value' ? p.own_value_share_pct : p.own_volume_share_pct),
@@ -99,7 +124,7 @@ export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; s
               data={data}
               dataKey="period"
               series={[
-                { name: thisYear, color: 'blue.6' },
+                ...segments.map((segment, k) => ({ name: segment.name, color: SEGMENT_COLORS[k % SEGMENT_COLORS.length]! })),
                 { name: lastYear, color: 'gray.5', strokeDasharray: '5 5' },
                 ...(unequalPoints.length ? [{ name: unequal, color: 'orange.7', strokeDasharray: '0 1' }] : []),
               ]}
@@ -135,6 +160,19 @@ export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; s
             {points.some(estimated) && (
               <Text size="xs" data-testid="trend-estimated">
                 {t('statistics.trend.estimated', { mark: ESTIMATED_MARK })}
+              </Text>
+            )}
+            {segments.length > 1 && (
+              <Text size="xs" data-testid="trend-breaks">
+                {t('statistics.trend.breaks', {
+                  mark: BREAK_MARK,
+                  list: points
+                    .filter((p) => p.breaks.length)
+                    .map((p) =>
+                      t('statistics.trend.break_item', { title: p.period.title, what: p.breaks.map((b) => t(`statistics.trend.break.${b}`)).join(', ') }),
+                    )
+                    .join('; '),
+                })}
               </Text>
             )}
             {unequalPoints.length > 0 && (
