@@ -18,7 +18,7 @@
 //   npm run bench:estimates
 //   BENCH_LATE=2 npm run bench:estimates      # two late companies
 //   BENCH_SEED=7 npm run bench:estimates      # another market
-import { decidePattern, type PatternEstimate } from '../server/src/modules/statistics/statistics.pattern.ts';
+import { decidePattern, type PatternEstimate } from '../server/src/modules/statistics/disclosure/statistics.pattern.ts';
 import { cellsOf, estimatesOf, type Figures, rowSetsOf, rowsOf, settingsOf, sourceSet, type World } from '../server/test/pattern-world.ts';
 
 const COMPANIES = 60;

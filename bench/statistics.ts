@@ -26,7 +26,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { createTestApp, createUser, signIn, XHR } from '../server/test/helpers.ts';
-import { publishPeriod } from '../server/src/modules/statistics/statistics.publications.ts';
+import { publishPeriod } from '../server/src/modules/statistics/disclosure/statistics.publications.ts';
 
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 300);
 const OTHER_COMPANIES = Number(process.env.BENCH_OTHER_COMPANIES ?? 30);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { CellDimension, PatternCell, PatternEstimate, PatternRow } from '../src/modules/statistics/statistics.pattern.ts';
+import type { CellDimension, PatternCell, PatternEstimate, PatternRow } from '../src/modules/statistics/disclosure/statistics.pattern.ts';
 
 /*
  * Random markets for the pattern tests (statistics.pattern.test.ts): companies' figures per code,

@@ -1,7 +1,7 @@
 import type { Role } from '@mss/contracts/enums';
 import { sql } from 'drizzle-orm';
 import { createOrganization, createUser, signIn, type TestApp, XHR } from './helpers.ts';
-import { publishOutstanding } from '../src/modules/statistics/statistics.publications.ts';
+import { publishOutstanding } from '../src/modules/statistics/disclosure/statistics.publications.ts';
 
 /*
  * A statistics world (tests only): market SE (SEK) with five companies, seven codes in two groups

@@ -6,7 +6,7 @@ import { appUrlOf } from '../modules/communications/communications.routes.ts';
 import { recoverCommunications, runCommunicationSend } from '../modules/communications/communications.sender.ts';
 import { sendWorkflowNotifications } from '../modules/communications/notifications.ts';
 import { IMPORT_MAX_ATTEMPTS, processImport, recoverImports } from '../modules/imports/imports.service.ts';
-import { publishOutstanding } from '../modules/statistics/statistics.publications.ts';
+import { publishOutstanding } from '../modules/statistics/disclosure/statistics.publications.ts';
 
 /**
  * The background work of a process that runs jobs (`JOBS=on`): imports, communication sends and

@@ -32,7 +32,7 @@ import {
   users,
 } from '../db/schema.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { publishPeriod } from '../modules/statistics/statistics.publications.ts';
+import { publishPeriod } from '../modules/statistics/disclosure/statistics.publications.ts';
 
 export const DEMO_PASSWORD = 'demo-password';
 

@@ -6,7 +6,7 @@ import { nextReportStatus, type ReportEvent, type ReportEventRefusal, reportEven
 import type { Executor } from '../../db/client.ts';
 import { periods, reports, reportStatusChanges } from '../../db/schema.ts';
 import { AppError, type ErrorCode } from '../../errors.ts';
-import { addApprovedReport } from '../statistics/statistics.cells.ts';
+import { addApprovedReport } from '../statistics/figures/statistics.cells.ts';
 import { type NotificationKind, recordWorkflowNotifications } from '../communications/notifications.ts';
 
 /** The events the people concerned are mailed about (workflow notifications). */

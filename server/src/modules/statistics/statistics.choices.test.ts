@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createMarket, createOrganization, createTestApp, signInAs, type TestApp, unique } from '../../../test/helpers.ts';
 import { clusterMarkets, clusters, currencies, markets, periods } from '../../db/schema.ts';
-import { publishOutstanding } from './statistics.publications.ts';
+import { publishOutstanding } from './disclosure/statistics.publications.ts';
 
 let t: TestApp;
 beforeAll(async () => {

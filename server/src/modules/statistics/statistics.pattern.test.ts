@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { audit, type Fact, type Target } from '../../../test/auditor/auditor.ts';
 import { rat } from '../../../test/auditor/rational.ts';
-import { decidePattern } from './statistics.pattern.ts';
+import { decidePattern } from './disclosure/statistics.pattern.ts';
 import {
   breaks,
   type Cell,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import type { App } from '../../context.ts';
 import { createMarket, createOrganization, createTestApp, signInAs, type TestApp, testConfig, unique } from '../../../test/helpers.ts';
-import { publishOutstanding } from './statistics.publications.ts';
+import { publishOutstanding } from './disclosure/statistics.publications.ts';
 
 /*
  * Reading statistics never writes. A period marked published without a publication (published

@@ -18,12 +18,12 @@ import { principalOf } from '../../auth/principal.ts';
 import { localeOf } from '../../i18n.ts';
 import { contentDisposition } from '../../lib/content-disposition.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
-import { findClusterStatistics } from './statistics.cluster.ts';
-import { findCompanyStatistics } from './statistics.company.ts';
-import { findMarketStatistics } from './statistics.market.ts';
-import { findTrendStatistics } from './statistics.trend.ts';
-import { findStatisticsChoices } from './statistics.choices.ts';
-import { clusterTable, companyTable, marketTable, type Table, tableCsv, tableXlsx, trendTable } from './statistics.sheets.ts';
+import { findClusterStatistics } from './answers/statistics.cluster.ts';
+import { findCompanyStatistics } from './answers/statistics.company.ts';
+import { findMarketStatistics } from './answers/statistics.market.ts';
+import { findTrendStatistics } from './answers/statistics.trend.ts';
+import { findStatisticsChoices } from './answers/statistics.choices.ts';
+import { clusterTable, companyTable, marketTable, type Table, tableCsv, tableXlsx, trendTable } from './answers/statistics.sheets.ts';
 
 const tags = ['statistics'];
 

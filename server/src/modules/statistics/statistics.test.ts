@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { aggregate } from './statistics.aggregate.ts';
+import { aggregate } from './figures/statistics.aggregate.ts';
 import type { Executor } from '../../db/client.ts';
 import type { z } from 'zod';
 import { clusterStatisticsSchema, companyStatisticsSchema, coverageDiffers, marketStatisticsSchema, trendStatisticsSchema } from '@mss/contracts/statistics';

@@ -8,14 +8,14 @@ import {
   type StatisticsRate,
   type YtdBreak,
 } from '@mss/contracts/statistics';
-import type { Db, Executor } from '../../db/client.ts';
-import { sqlArray } from '../../db/sql-array.ts';
-import { periodNotFound, validationError } from '../../errors.ts';
-import type { Principal } from '../../auth/principal.ts';
-import { inOrganization } from './statistics.access.ts';
+import type { Db, Executor } from '../../../db/client.ts';
+import { sqlArray } from '../../../db/sql-array.ts';
+import { periodNotFound, validationError } from '../../../errors.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import { inOrganization } from '../disclosure/statistics.access.ts';
 import type { Role } from './statistics.aggregate.ts';
 import { countedCompany, type Dimension } from './statistics.cells.ts';
-import { isUuid } from '../../lib/uuid.ts';
+import { isUuid } from '../../../lib/uuid.ts';
 
 /*
  * What every statistics answer shares: periods and their comparisons (docs/architecture.md §8 "Comparisons"),

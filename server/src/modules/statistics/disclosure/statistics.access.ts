@@ -3,9 +3,9 @@ import { canInMarket, canSomewhere } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
 import { ORGANIZATION_SETTINGS } from '@mss/contracts/admin';
 import { normalizeDecimal } from '@mss/contracts/decimal';
-import type { Executor } from '../../db/client.ts';
-import { forbidden } from '../../errors.ts';
-import type { Principal } from '../../auth/principal.ts';
+import type { Executor } from '../../../db/client.ts';
+import { forbidden } from '../../../errors.ts';
+import type { Principal } from '../../../auth/principal.ts';
 
 /*
  * Who sees what (docs/architecture.md §8), in the caller's organization (another organization's period, market,

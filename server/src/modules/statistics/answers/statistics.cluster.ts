@@ -1,14 +1,23 @@
 import { sql } from 'drizzle-orm';
 import { canSomewhere } from '@mss/contracts/abilities';
 import type { ClusterBreakdown, ClusterStatistics } from '@mss/contracts/statistics';
-import type { Db } from '../../db/client.ts';
-import { sqlArray } from '../../db/sql-array.ts';
-import { AppError, forbidden } from '../../errors.ts';
-import type { Principal } from '../../auth/principal.ts';
-import { accessIn, confidentialityOf, inOrganization, settingsOf } from './statistics.access.ts';
-import { aggregate, type AggregateRow, type Selection } from './statistics.aggregate.ts';
-import type { Dimension } from './statistics.cells.ts';
-import { coverageSeen, type FlagContext, figuresOf, flagContextOf, liveOf, selectionOf, type Source, sourcesOf } from './statistics.confidentiality.ts';
+import type { Db } from '../../../db/client.ts';
+import { sqlArray } from '../../../db/sql-array.ts';
+import { AppError, forbidden } from '../../../errors.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import { accessIn, confidentialityOf, inOrganization, settingsOf } from '../disclosure/statistics.access.ts';
+import { aggregate, type AggregateRow, type Selection } from '../figures/statistics.aggregate.ts';
+import type { Dimension } from '../figures/statistics.cells.ts';
+import {
+  coverageSeen,
+  type FlagContext,
+  figuresOf,
+  flagContextOf,
+  liveOf,
+  selectionOf,
+  type Source,
+  sourcesOf,
+} from '../disclosure/statistics.confidentiality.ts';
 import {
   comparisonsOf,
   coverageOf,
@@ -25,7 +34,7 @@ import {
   rolesOf,
   sharesOverlap,
   ytdBreakOf,
-} from './statistics.periods.ts';
+} from '../figures/statistics.periods.ts';
 
 /**
  * GET /statistics/cluster: the cluster's markets, each with its period starting in the month, side

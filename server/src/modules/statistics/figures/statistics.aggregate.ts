@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { sqlArray } from '../../db/sql-array.ts';
-import { breaksRules, type Dimension, ensureCells, liveCells, lockPeriodsShared, tooFewContributors } from './statistics.cells.ts';
+import type { Executor } from '../../../db/client.ts';
+import { sqlArray } from '../../../db/sql-array.ts';
+import { type Dimension, ensureCells, liveCells, lockPeriodsShared } from './statistics.cells.ts';
+import { breaksRules, tooFewContributors } from '../disclosure/statistics.rules.ts';
 
 /*
  * One SQL statement that turns cells into the figures of an answer (docs/architecture.md §8): the period,

@@ -1,6 +1,7 @@
 import { decimalUnits, FIGURE_LIMITS } from '@mss/contracts/decimal';
 import type { Settings } from './statistics.access.ts';
 import { type Atom, type Contribution, protectOffThread, type Sum } from './statistics.protection.ts';
+import { sumBreaksRules } from './statistics.rules.ts';
 
 /*
  * The pattern of a publication (docs/decisions.md "Disclosure control"): which of its cells to hide,
@@ -94,34 +95,6 @@ const MIN_PROTECTION = 0.1;
 
 /** A report figure (four decimals at most) as ten-thousandths: exact, for judging the rules. */
 const units = (text: string | null) => (text === null ? 0n : decimalUnits(text, FIGURE_LIMITS.scale));
-
-/**
- * Whether a sum of companies' figures breaks the rules (the same rules as the cells', `breaksRules`
- * in SQL), exactly, in volume or in value, on magnitudes: a company whose figures in the sum add up
- * to 0 (or are empty) does not contribute to that measure; of the others there are fewer than
- * min_contributors, or the largest in absolute value holds at least dominance_percentage of their
- * absolute values.
- */
-function breaksRules(perCompany: Map<number, { volume: bigint; value: bigint }>, settings: Settings): boolean {
-  const scale = settings.dominancePercentage.split('.')[1]?.length ?? 0;
-  const dominance = decimalUnits(settings.dominancePercentage, scale);
-  for (const measure of ['volume', 'value'] as const) {
-    let contributors = 0;
-    let total = 0n;
-    let largest = 0n;
-    for (const c of perCompany.values()) {
-      const x = c[measure] < 0n ? -c[measure] : c[measure];
-      if (x === 0n) continue;
-      contributors++;
-      total += x;
-      if (x > largest) largest = x;
-    }
-    if (contributors === 0) continue;
-    if (contributors < settings.minContributors) return true;
-    if (largest * 100n * 10n ** BigInt(scale) >= dominance * total) return true;
-  }
-  return false;
-}
 
 /**
  * A sum no pattern of the new publication protects (an earlier publication already narrowed it):
@@ -273,7 +246,7 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
                 const sum = perCompany.get(company) ?? { volume: 0n, value: 0n };
                 perCompany.set(company, { volume: sum.volume + f.volume, value: sum.value + f.value });
               }
-            if (breaksRules(perCompany, settings)) {
+            if (sumBreaksRules(perCompany, settings)) {
               sensitive.push(sumOf(list));
               sensitiveOf.push({ kind: 'difference', dimension: cell.dimension, key_id: cell.key_id, publication: from + 1, without: other + 1, ...period });
             }

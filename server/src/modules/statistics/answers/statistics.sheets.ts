@@ -12,8 +12,8 @@ import type {
   TrendStatistics,
 } from '@mss/contracts/statistics';
 import { coverageDiffers, type FigureFlags, flagGroupOf, type HiddenReason, type TrendBreak } from '@mss/contracts/statistics';
-import { type XlsxCellInput, writeXlsx } from '../../lib/xlsx-writer/index.ts';
-import { FIGURE_FIELDS, OWN_FIELDS } from './statistics.confidentiality.ts';
+import { type XlsxCellInput, writeXlsx } from '../../../lib/xlsx-writer/index.ts';
+import { FIGURE_FIELDS, OWN_FIELDS } from '../disclosure/statistics.confidentiality.ts';
 
 /*
  * The statistics tables as downloads (issue 10 "Downloads"): the same rows and figures as the

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { HiddenReason } from '@mss/contracts/statistics';
-import type { Db, Executor } from '../../db/client.ts';
-import { sqlArray } from '../../db/sql-array.ts';
+import type { Db, Executor } from '../../../db/client.ts';
+import { sqlArray } from '../../../db/sql-array.ts';
 import { type Settings, settingsOf } from './statistics.access.ts';
-import { breaksRules, countedCompany, liveCells, lockPeriod, sectionOf, tooFewContributors } from './statistics.cells.ts';
+import { countedCompany, liveCells, lockPeriod, sectionOf } from '../figures/statistics.cells.ts';
+import { breaksRules, tooFewContributors } from './statistics.rules.ts';
 import { type Estimate, linkedComponent, plannedEstimates, storedEstimates, writeEstimates } from './statistics.estimates.ts';
 import type { CellDimension, PatternEstimate, PatternPeriod, PatternRow, Unprotectable } from './statistics.pattern.ts';
 import { decidePattern } from './statistics.pattern.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { sqlArray } from '../../db/sql-array.ts';
-import { countedCompany } from './statistics.cells.ts';
+import type { Executor } from '../../../db/client.ts';
+import { sqlArray } from '../../../db/sql-array.ts';
+import { countedCompany } from '../figures/statistics.cells.ts';
 
 /*
  * Estimates for missing reports (docs/decisions.md "Estimates for missing reports"). When an

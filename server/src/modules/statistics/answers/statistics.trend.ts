@@ -1,15 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { canSomewhere } from '@mss/contracts/abilities';
 import { coverageDiffers, type StatisticsRate, type TrendBreak, type TrendPoint, type TrendStatistics } from '@mss/contracts/statistics';
-import type { Db } from '../../db/client.ts';
-import { sqlArray } from '../../db/sql-array.ts';
-import { AppError, forbidden } from '../../errors.ts';
-import type { Principal } from '../../auth/principal.ts';
-import { accessIn, confidentialityOf, inOrganization, refuseMarket, settingsOf } from './statistics.access.ts';
-import { aggregate, type Selection } from './statistics.aggregate.ts';
-import { countedCompany, type Dimension } from './statistics.cells.ts';
-import { coverageSeen, figuresOf, flagContextOf, liveOf, selectionOf, type Source, sourcesOf } from './statistics.confidentiality.ts';
-import { keysOf, type MarketRow, marketRow, marketRows, marketSummary, type PeriodRow, periodColumns, ratesOfMarkets } from './statistics.periods.ts';
+import type { Db } from '../../../db/client.ts';
+import { sqlArray } from '../../../db/sql-array.ts';
+import { AppError, forbidden } from '../../../errors.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import { accessIn, confidentialityOf, inOrganization, refuseMarket, settingsOf } from '../disclosure/statistics.access.ts';
+import { aggregate, type Selection } from '../figures/statistics.aggregate.ts';
+import { countedCompany, type Dimension } from '../figures/statistics.cells.ts';
+import { coverageSeen, figuresOf, flagContextOf, liveOf, selectionOf, type Source, sourcesOf } from '../disclosure/statistics.confidentiality.ts';
+import { keysOf, type MarketRow, marketRow, marketRows, marketSummary, type PeriodRow, periodColumns, ratesOfMarkets } from '../figures/statistics.periods.ts';
 
 /** One point of a trend: a market's period, or for a cluster a month with its markets' periods. */
 interface Point {

@@ -1,8 +1,8 @@
 import type { Coverage, FigureFlags, HiddenReason, StatisticsFigures, StatisticsRate } from '@mss/contracts/statistics';
-import type { Db } from '../../db/client.ts';
+import type { Db } from '../../../db/client.ts';
 import { type Settings, settingsOf } from './statistics.access.ts';
-import { type AggregateRow, ESTIMATED, REASON, type Role, type Selection } from './statistics.aggregate.ts';
-import { coverageOf, type PeriodRow } from './statistics.periods.ts';
+import { type AggregateRow, ESTIMATED, REASON, type Role, type Selection } from '../figures/statistics.aggregate.ts';
+import { coverageOf, type PeriodRow } from '../figures/statistics.periods.ts';
 import { currentPublications, publishedCoverages } from './statistics.publications.ts';
 
 /*

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { CompanyStatistics, CompanyStatisticsRow } from '@mss/contracts/statistics';
-import type { Db, Executor } from '../../db/client.ts';
-import { sqlArray } from '../../db/sql-array.ts';
-import { AppError, forbidden } from '../../errors.ts';
-import type { Principal } from '../../auth/principal.ts';
-import { accessIn, confidentialityOf, refuseMarket, type Settings, settingsOf } from './statistics.access.ts';
-import { aggregate, type AggregateRow, type Role } from './statistics.aggregate.ts';
-import { estimatedOf, flagContextOf, flagsOf, hiddenReasonOf, liveOf, periodSeen, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
+import type { Db, Executor } from '../../../db/client.ts';
+import { sqlArray } from '../../../db/sql-array.ts';
+import { AppError, forbidden } from '../../../errors.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import { accessIn, confidentialityOf, refuseMarket, type Settings, settingsOf } from '../disclosure/statistics.access.ts';
+import { aggregate, type AggregateRow, type Role } from '../figures/statistics.aggregate.ts';
+import { estimatedOf, flagContextOf, flagsOf, hiddenReasonOf, liveOf, periodSeen, selectionOf, sourcesOf } from '../disclosure/statistics.confidentiality.ts';
 import {
   comparisonOf,
   keysOf,
@@ -22,7 +22,7 @@ import {
   findPeriodIn,
   viewable,
   ytdBreakOf,
-} from './statistics.periods.ts';
+} from '../figures/statistics.periods.ts';
 
 type OwnFigures = { volume: string | null; value: string | null };
 

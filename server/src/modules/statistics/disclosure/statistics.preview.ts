@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { PUBLISHED_DIMENSIONS, type PublicationPattern, type PublicationPreview, type UnprotectableSum } from '@mss/contracts/periods';
-import type { Db } from '../../db/client.ts';
-import { sqlArray } from '../../db/sql-array.ts';
-import { countedCompany } from './statistics.cells.ts';
+import type { Db } from '../../../db/client.ts';
+import { sqlArray } from '../../../db/sql-array.ts';
+import { countedCompany } from '../figures/statistics.cells.ts';
 import type { CellDimension, Unprotectable } from './statistics.pattern.ts';
 import { type Counted, coverageNow, decide, type Previous, publishingState } from './statistics.publications.ts';
 

@@ -1,13 +1,13 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { canSomewhere } from '@mss/contracts/abilities';
 import type { StatisticsChoices } from '@mss/contracts/statistics';
-import type { Db } from '../../db/client.ts';
-import { sqlArray } from '../../db/sql-array.ts';
-import { clusterMarkets, clusters, currencies, markets } from '../../db/schema.ts';
-import type { Principal } from '../../auth/principal.ts';
-import { marketsWhere } from '../../lib/scope.ts';
-import { accessIn } from './statistics.access.ts';
-import { viewable } from './statistics.periods.ts';
+import type { Db } from '../../../db/client.ts';
+import { sqlArray } from '../../../db/sql-array.ts';
+import { clusterMarkets, clusters, currencies, markets } from '../../../db/schema.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import { marketsWhere } from '../../../lib/scope.ts';
+import { accessIn } from '../disclosure/statistics.access.ts';
+import { viewable } from '../figures/statistics.periods.ts';
 
 /**
  * GET /statistics/choices: what the statistics screens offer to pick, and nothing more: the

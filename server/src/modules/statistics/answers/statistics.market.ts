@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { MarketStatistics, StatisticsBreakdown, StatisticsFigures } from '@mss/contracts/statistics';
-import type { Db } from '../../db/client.ts';
-import { forbidden } from '../../errors.ts';
-import type { Principal } from '../../auth/principal.ts';
-import { accessIn, confidentialityOf, refuseMarket, settingsOf } from './statistics.access.ts';
-import { aggregate, type AggregateRow } from './statistics.aggregate.ts';
-import type { Dimension } from './statistics.cells.ts';
-import { figuresOf, flagContextOf, liveOf, periodSeen, selectionOf, sourcesOf } from './statistics.confidentiality.ts';
+import type { Db } from '../../../db/client.ts';
+import { forbidden } from '../../../errors.ts';
+import type { Principal } from '../../../auth/principal.ts';
+import { accessIn, confidentialityOf, refuseMarket, settingsOf } from '../disclosure/statistics.access.ts';
+import { aggregate, type AggregateRow } from '../figures/statistics.aggregate.ts';
+import type { Dimension } from '../figures/statistics.cells.ts';
+import { figuresOf, flagContextOf, liveOf, periodSeen, selectionOf, sourcesOf } from '../disclosure/statistics.confidentiality.ts';
 import {
   comparisonOf,
   findPeriodIn,
@@ -20,7 +20,7 @@ import {
   rolesOf,
   sharesOverlap,
   ytdBreakOf,
-} from './statistics.periods.ts';
+} from '../figures/statistics.periods.ts';
 
 /** GET /statistics/market: one market and period by a breakdown, against last year and year to date. */
 export async function findMarketStatistics(

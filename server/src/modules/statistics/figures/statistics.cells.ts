@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { sqlArray } from '../../db/sql-array.ts';
+import type { Executor } from '../../../db/client.ts';
+import { sqlArray } from '../../../db/sql-array.ts';
 
 /*
  * Pre-aggregated statistics cells (docs/performance.md "Statistics"). A cell is one period's sum
@@ -42,32 +42,6 @@ export const sectionOf = (codeId: SQL, organizationId: SQL, marketId: SQL) => sq
   where c.id = ${codeId} and c.code ~ '^[0-9]{1,15}$' and c.code::bigint between s.start and s.start + s.length - 1
     and (exists (select 1 from code_section_markets sm where sm.code_section_id = s.id and sm.market_id = ${marketId})
       or not exists (select 1 from code_section_markets sm where sm.code_section_id = s.id))`;
-
-/**
- * Whether a cell (a row with volume_contributors, value_contributors, abs_volume, abs_value,
- * max_volume and max_value, as `alias`) breaks the confidentiality rules in volume or in value,
- * judged on magnitudes (docs/architecture.md §8): of the companies whose figure is not 0 (nor
- * empty) there are fewer than min_contributors, or the largest in absolute value holds at least
- * dominance_percentage of their absolute values (exact decimal text, compared as numeric). A
- * measure in which no company has a figure other than 0 breaks nothing.
- */
-export const breaksRules = (alias: string, settings: { minContributors: number; dominancePercentage: string }) => {
-  const dominance = sql`${settings.dominancePercentage}::numeric`;
-  const measure = (m: 'volume' | 'value') => {
-    const [n, total, max] = [`${m}_contributors`, `abs_${m}`, `max_${m}`].map((c) => sql.raw(`${alias}.${c}`));
-    return sql`(${n} > 0 and (${n} < ${settings.minContributors}::int or ${max} * 100 >= ${dominance} * ${total}))`;
-  };
-  return sql`(${measure('volume')} or ${measure('value')})`;
-};
-
-/** Whether a cell breaks the rules by its number of contributors alone (the rest of `breaksRules` is dominance). */
-export const tooFewContributors = (alias: string, settings: { minContributors: number }) => {
-  const measure = (m: 'volume' | 'value') => {
-    const n = sql.raw(`${alias}.${m}_contributors`);
-    return sql`(${n} > 0 and ${n} < ${settings.minContributors}::int)`;
-  };
-  return sql`(${measure('volume')} or ${measure('value')})`;
-};
 
 export interface LiveOptions {
   periodIds: readonly number[];
