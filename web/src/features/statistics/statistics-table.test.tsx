@@ -26,7 +26,10 @@ const figures = (over: Partial<StatisticsFigures>): StatisticsFigures => ({
   estimated_last_year: false,
   ytd_estimated: false,
   ytd_estimated_last_year: false,
-  flags: { period: '', last_year: '', change: '', ytd: '', ytd_last_year: '', ytd_change: '' },
+  // As the server sends them: every figure of a confidential row flagged c.
+  flags: Object.fromEntries(
+    ['period', 'last_year', 'change', 'ytd', 'ytd_last_year', 'ytd_change'].map((g) => [g, over.confidential ? 'c' : '']),
+  ) as StatisticsFigures['flags'],
   hidden_reason: null,
   ...over,
 });

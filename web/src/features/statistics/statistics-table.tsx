@@ -45,6 +45,8 @@ interface FigureColumn {
 const flagsBy = (id: string): ((f: StatisticsFigures) => string) => {
   if (id === 'own_volume' || id === 'own_value') return () => '';
   const group = flagGroupOf(id.replace(/^own_/, ''));
+  // The caller's own share is never withheld as confidential: it is withheld with the market's figure.
+  if (id.startsWith('own_')) return (f) => f.flags[group].replace('c', '');
   return (f) => f.flags[group];
 };
 
@@ -95,14 +97,14 @@ function Cell({
   breakable?: boolean;
 }) {
   const value = column.get(figures);
-  // The own columns are the caller's own figures: never withheld from them.
-  const own = column.id.startsWith('own_');
-  if (withheld && figures.confidential && !own && (value === null || value === undefined)) return <Confidential />;
-  const flags = value !== null && value !== undefined ? column.flags(figures) : '';
+  const flags = column.flags(figures);
+  // Flagged c and without a value: withheld (the own columns are the caller's own figures, never flagged).
+  if (withheld && flags.includes('c') && (value === null || value === undefined)) return <Confidential />;
+  const shown = value !== null && value !== undefined;
   const mark = (
     <>
-      {flags.includes('r') && <RevisedMark />}
-      {flags.includes('e') && <EstimatedMark />}
+      {shown && flags.includes('r') && <RevisedMark />}
+      {shown && flags.includes('e') && <EstimatedMark />}
     </>
   );
   if (column.kind === 'change')
@@ -236,7 +238,7 @@ export function StatisticsTable({
 
   const contributors = (f: StatisticsFigures): ReactNode => (f.contributors === null ? '–' : f.contributors);
   // A breakdown without rows (the total alone, or nothing approved) says "no figures" only when the total has none either.
-  const totalsEmpty = columns.every((c) => c.get(totals) == null) && !totals.confidential;
+  const totalsEmpty = columns.every((c) => c.get(totals) == null) && !totals.flags.period.includes('c');
   const flagged = (letter: string) => [...rows, totals].some((f) => columns.some((c) => c.get(f) != null && c.flags(f).includes(letter)));
   const notes = (
     <>
@@ -317,13 +319,13 @@ export function StatisticsTable({
               </Table.Tr>
             )}
             {sorted.map((row) => (
-              <Table.Tr key={`${row.key.id}`} data-confidential={row.confidential || undefined}>
+              <Table.Tr key={`${row.key.id}`} data-confidential={row.flags.period.includes('c') || undefined}>
                 {ranks && <Table.Td style={{ textAlign: 'right' }}>{ranks.get(row.key.id) ?? '–'}</Table.Td>}
                 <Table.Td style={{ minWidth: 140, ...STICKY }}>
                   {keyLabel(row.key)}
                   {!withheld && row.hidden_reason && <HiddenReason reason={row.hidden_reason} />}
                 </Table.Td>
-                {withheld && row.confidential && marketColumns.every((c) => c.get(row) == null) ? (
+                {withheld && row.flags.period.includes('c') && marketColumns.every((c) => c.get(row) == null) ? (
                   // Withheld: one cell says so for every market figure of the row (the own ones follow).
                   <Table.Td colSpan={marketColumns.length} style={{ textAlign: 'center' }}>
                     <Confidential />
@@ -423,7 +425,7 @@ function StatisticsCards({
     </Stack>
   );
   const card = (title: string, figures: StatisticsFigures, key: string, row?: StatisticsRow) => {
-    const hidden = withheld && figures.confidential && columns.filter((c) => !c.id.startsWith('own_')).every((c) => c.get(figures) == null);
+    const hidden = withheld && figures.flags.period.includes('c') && columns.filter((c) => !c.id.startsWith('own_')).every((c) => c.get(figures) == null);
     const shown = hidden ? columns.filter((c) => c.id.startsWith('own_')) : columns;
     return (
       <Paper
@@ -432,7 +434,7 @@ function StatisticsCards({
         radius="md"
         p="sm"
         data-testid="statistics-card"
-        data-confidential={figures.confidential || undefined}
+        data-confidential={figures.flags.period.includes('c') || undefined}
         bg={row ? undefined : 'var(--mantine-color-default-hover)'}
       >
         <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
