@@ -58,6 +58,7 @@ export function CurrencyPicker({
 /** Coverage, currency and rate, provisional and confidential notes: what a figure stands on. */
 export function AnswerFacts({
   answer,
+  ytd = false,
   children,
 }: {
   answer: Pick<MarketStatistics, 'coverage' | 'currency' | 'rate' | 'provisional' | 'confidentiality'> & {
@@ -67,6 +68,8 @@ export function AnswerFacts({
     period?: { title: string };
     shares_overlap?: boolean;
   };
+  /** The year to date is on screen: say why its change is missing, if it is. */
+  ytd?: boolean;
   children?: React.ReactNode;
 }) {
   const { t } = useTranslation();
@@ -99,7 +102,7 @@ export function AnswerFacts({
           {t('statistics.coverage_differs', { title: lastYear.title, approved: lastYearCoverage.approved, expected: lastYearCoverage.expected })}
         </Text>
       )}
-      <ComparisonNotes comparison={answer.comparison} title={answer.period?.title} />
+      <ComparisonNotes comparison={answer.comparison} title={answer.period?.title} ytd={ytd} />
       {answer.shares_overlap && (
         <Text size="sm" data-testid="shares-overlap">
           {t('statistics.shares_overlap')}
@@ -129,10 +132,10 @@ export function AnswerFacts({
 }
 
 /** Why a change is missing (no comparable last year, other months in the year to date): the `b` flags in words. */
-function ComparisonNotes({ comparison, title }: { comparison?: MarketStatistics['comparison']; title?: string }) {
+function ComparisonNotes({ comparison, title, ytd: ytdShown }: { comparison?: MarketStatistics['comparison']; title?: string; ytd: boolean }) {
   const { t } = useTranslation();
   if (!comparison) return null;
-  const ytd = comparison.ytd_break;
+  const ytd = ytdShown ? comparison.ytd_break : null;
   const lastYear = title ? String(Number(title.slice(0, 4)) - 1) : '';
   return (
     <>
@@ -306,7 +309,7 @@ export function StatisticsScreen({ title }: ScreenProps) {
       {answer.isError && <ErrorState error={answer.error} testId="statistics-error" />}
       {answer.data && (
         <Stack gap="md" style={{ opacity: answer.isPlaceholderData ? 0.6 : 1 }}>
-          <AnswerFacts answer={answer.data}>
+          <AnswerFacts answer={answer.data} ytd={view === 'ytd'}>
             <Text size="sm" c="dimmed">
               {answer.data.comparison.last_year
                 ? t('statistics.compared_with', { title: answer.data.comparison.last_year.title })
