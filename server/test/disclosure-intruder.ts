@@ -207,6 +207,7 @@ export function intruder(truth: Truth) {
   const withheldSaysNothing = (row: Record<string, unknown>, source: string) => {
     if (row.confidential !== true) return;
     expect(row.hidden_reason ?? null, `${source} hidden_reason`).toBeNull();
+    expect(row.first_published ?? null, `${source} first_published`).toBeNull();
     for (const [group, flags] of Object.entries((row.flags as Record<string, string> | undefined) ?? {}))
       expect(flags, `${source} flags.${group}`).toMatch(/^c?b?$/);
     for (const flag of ['estimated', 'estimated_last_year', 'ytd_estimated', 'ytd_estimated_last_year'])

@@ -177,6 +177,11 @@ export const statisticsFiguresSchema = z.object({
   flags: figureFlagsSchema,
   /** Why the row is confidential (approvers of the market only; null for everyone else and for rows shown). */
   hidden_reason: z.enum(HIDDEN_REASONS).nullable(),
+  /**
+   * A revised row's volume and value as the period's first publication showed them (market answers;
+   * null when not revised, when the first publication had no such row, and for viewers when it hid it).
+   */
+  first_published: z.object({ volume: figure, value: figure }).nullable(),
   own_volume: figure.optional(),
   own_value: figure.optional(),
   own_volume_share_pct: percent.optional(),

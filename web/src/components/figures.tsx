@@ -127,10 +127,10 @@ export function EstimatedNote() {
 export const REVISED_MARK = 'r';
 
 /** The mark beside a revised figure, with its meaning for screen readers and on hover. */
-export function RevisedMark() {
+export function RevisedMark({ first }: { first?: string | null }) {
   const { t } = useTranslation();
   return (
-    <Tooltip label={t('statistics.revised_hint')} withArrow>
+    <Tooltip label={first ? t('statistics.revised_from', { first }) : t('statistics.revised_hint')} withArrow>
       <Text component="sup" size="xs" fw={700} ml={2} data-testid="revised">
         <span aria-hidden>{REVISED_MARK}</span>
         <VisuallyHidden>{t('statistics.revised')}</VisuallyHidden>

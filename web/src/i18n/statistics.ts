@@ -46,6 +46,7 @@ export const statisticsTexts = {
     'Estimated: the figure holds estimates for reports not yet in (each missing company’s last published report times the change of the companies that reported in both periods). Published again when the reports are in.',
   'statistics.revised': 'Revised',
   'statistics.revised_hint': 'Differs from the figure first published for this period.',
+  'statistics.revised_from': 'Differs from the figure first published for this period: {{first}}.',
   'statistics.revised_note':
     'Revised: the figure differs from the one first published for this period (a report approved late, or a group changed, and the period published again).',
   'statistics.reason.contributors': 'Too few companies',

@@ -220,7 +220,9 @@ describe('a cluster says what it holds', () => {
 
 describe('flags on the figures', () => {
   it('when a late report is approved, then the approver sees the figures revised at once, and viewers the published ones until it is published again', async () => {
-    expect((await market(w.viewer.headers, '2026-03')).totals.flags.period).toBe('');
+    const published = await market(w.viewer.headers, '2026-03');
+    expect(published.totals.flags.period).toBe('');
+    expect(published.totals.first_published).toBeNull();
     const approve = await t.app.inject({
       method: 'POST',
       url: `/api/v1/reports/${w.reports['2026-03/4']}/status`,
@@ -231,6 +233,9 @@ describe('flags on the figures', () => {
     // The approver reads the figures as they stand: revised against the first publication already.
     const approver = await market(w.admin.headers, '2026-03');
     expect(approver.totals.flags.period).toBe('r');
+    // And what it was first published as: what viewers read.
+    expect(approver.totals.first_published).toEqual({ volume: published.totals.volume, value: published.totals.value });
+    expect(approver.totals.volume).not.toBe(published.totals.volume);
     expect(approver.totals.flags.ytd).toBe('r');
     // Last year's year to date counts 2025-01, which is not published: provisional for the approver.
     expect(approver.totals.flags.ytd_last_year).toBe('p');
@@ -252,6 +257,9 @@ describe('flags on the figures', () => {
     const [cars, small] = w.groups.map((id) => data.rows.find((r: { key: { id: number } }) => r.key.id === id));
     expect(small).toMatchObject({ confidential: false });
     expect(small.flags.period).toBe('r');
+    // The group first held 1001 and 2001: the total of the two codes, as the first publication showed it.
+    expect(small.first_published).toEqual({ volume: data.totals.volume, value: data.totals.value });
+    expect(cars.first_published).toBeNull();
     expect(cars.flags.period).not.toContain('r');
     // The codes themselves did not change.
     const byCode = await market(w.viewer.headers, '2026-01');

@@ -133,7 +133,7 @@ async function patterns(): Promise<Map<string, Set<string>>> {
 
 /** Each published period's first and latest publication: their numbers and figures ("dimension/key" by period title). */
 async function publicationFigures(): Promise<
-  Map<string, { latest: number; first: Map<string, [string | null, string | null]>; last: Map<string, [string | null, string | null]> }>
+  Map<string, { latest: number; first: Map<string, [string | null, string | null, boolean]>; last: Map<string, [string | null, string | null]> }>
 > {
   const rows = await t.db.execute<{
     title: string;
@@ -143,15 +143,19 @@ async function publicationFigures(): Promise<
     key_id: number;
     volume: string | null;
     value: string | null;
+    hidden: boolean;
   }>(sql`
     select p.title, s.number, (select max(number) from statistics_publications x where x.period_id = s.period_id)::int as latest,
-      c.dimension, c.key_id, c.volume::text as volume, c.value::text as value
+      c.dimension, c.key_id, c.volume::text as volume, c.value::text as value, c.hidden
     from statistics_publication_cells c join statistics_publications s on s.id = c.publication_id join periods p on p.id = s.period_id
     where p.market_id = ${w.market}`);
-  const out = new Map<string, { latest: number; first: Map<string, [string | null, string | null]>; last: Map<string, [string | null, string | null]> }>();
+  const out = new Map<
+    string,
+    { latest: number; first: Map<string, [string | null, string | null, boolean]>; last: Map<string, [string | null, string | null]> }
+  >();
   for (const r of rows.rows) {
     const entry = out.get(r.title) ?? { latest: r.latest, first: new Map(), last: new Map() };
-    if (r.number === 1) entry.first.set(`${r.dimension}/${r.key_id}`, [r.volume, r.value]);
+    if (r.number === 1) entry.first.set(`${r.dimension}/${r.key_id}`, [r.volume, r.value, r.hidden]);
     if (r.number === r.latest) entry.last.set(`${r.dimension}/${r.key_id}`, [r.volume, r.value]);
     out.set(r.title, entry);
   }
@@ -261,7 +265,16 @@ async function expectedMarket(o: Options) {
     );
   const ownRow = o.ownCompany ? ownCells(rowRules.keysOf) : null;
   const ownTotal = o.ownCompany ? ownCells(() => [0]) : null;
+  // A revised row's figures as the first publication showed them: to approvers, and to others where it showed them.
+  const firstOf = (periodFlags: string, key: string) => {
+    const first = publications.get(o.period)?.first.get(key);
+    if (!periodFlags.includes('r') || !first || (apply && first[2])) return null;
+    const rate = o.eur ? eurRate(o.period)! : 10000000000n;
+    const value = units(first[1]);
+    return { volume: first[0] === null ? null : showVolume(units(first[0])), value: value === null ? null : showValue(value * rate) };
+  };
   const shape = (
+    key: string,
     f: ReturnType<typeof figures>,
     isConfidential: boolean,
     own: Cell | undefined | null,
@@ -295,6 +308,7 @@ async function expectedMarket(o: Options) {
       ytd_estimated_last_year: false,
       flags,
       hidden_reason: !apply && isConfidential ? reason() : null,
+      first_published: firstOf(flags.period, key),
     };
     if (o.viewer === 'member') {
       const ownValue = own?.value === null || own?.value === undefined ? null : own.value * rate;
@@ -314,6 +328,7 @@ async function expectedMarket(o: Options) {
               ({
                 id: r.key,
                 ...shape(
+                  `${dimension}/${r.key}`,
                   r.f,
                   confidential.has(r.key),
                   ownRow?.get(r.key),
@@ -323,6 +338,7 @@ async function expectedMarket(o: Options) {
               }) as ExpectedRow,
           ),
     totals: shape(
+      'total/0',
       total,
       totalsConfidential,
       ownTotal?.get(0),

@@ -31,6 +31,7 @@ const figures = (over: Partial<StatisticsFigures>): StatisticsFigures => ({
     ['period', 'last_year', 'change', 'ytd', 'ytd_last_year', 'ytd_change'].map((g) => [g, over.confidential ? 'c' : '']),
   ) as StatisticsFigures['flags'],
   hidden_reason: null,
+  first_published: null,
   ...over,
 });
 
@@ -115,7 +116,7 @@ describe('a statistics breakdown', () => {
     expect(screen.getByTestId('estimated-note').textContent).toMatch(/^e Estimated: the figure holds estimates for reports not yet in/);
   });
 
-  it('when a figure is flagged revised, then it carries the mark r with a note; a figure flagged b or p carries no mark of its own', () => {
+  it('when a figure is flagged revised, then it carries the mark r with a note and the first published figure on hover; a figure flagged b or p carries no mark of its own', async () => {
     const revised: StatisticsRow = {
       key: { id: 5, code: '1005', name: 'Revised' },
       ...figures({
@@ -124,6 +125,7 @@ describe('a statistics breakdown', () => {
         value_last_year: '40.0000',
         value_change_pct: '25.0',
         flags: { period: 'r', last_year: 'p', change: 'rb', ytd: '', ytd_last_year: '', ytd_change: '' },
+        first_published: { volume: '4.0000', value: '45.5000' },
       }),
     };
     expect(screen.queryByTestId('revised-note')).toBeNull();
@@ -133,6 +135,9 @@ describe('a statistics breakdown', () => {
     expect(within(row).getAllByTestId('revised')).toHaveLength(3);
     expect(within(row).queryByTestId('estimated')).toBeNull();
     expect(screen.getByTestId('revised-note').textContent).toMatch(/^r Revised: the figure differs from the one first published/);
+    // On hover, the figure first published.
+    fireEvent.mouseEnter(within(row).getAllByTestId('revised')[1]!);
+    expect(await screen.findByText('Differs from the figure first published for this period: 45.5.')).toBeTruthy();
   });
 
   it('when an approver sees a row hidden from viewers, then its key says why; a viewer, who sees it withheld, is not told', () => {

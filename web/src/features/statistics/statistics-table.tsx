@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import { ActionIcon, Group, NativeSelect, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { flagGroupOf, type StatisticsFigures, type StatisticsKey, type StatisticsRow } from '@mss/contracts/statistics';
-import { compareDecimals, formatPercent } from '../../lib/numbers.ts';
+import { compareDecimals, formatDecimal, formatMoney, formatPercent } from '../../lib/numbers.ts';
 import {
   Change,
   Confidential,
@@ -103,7 +103,7 @@ function Cell({
   const shown = value !== null && value !== undefined;
   const mark = (
     <>
-      {shown && flags.includes('r') && <RevisedMark />}
+      {shown && flags.includes('r') && <RevisedMark first={firstOf(column, figures, converted)} />}
       {shown && flags.includes('e') && <EstimatedMark />}
     </>
   );
@@ -127,6 +127,15 @@ function Cell({
       {mark}
     </>
   );
+}
+
+/** A volume's or value's figure as the period's first publication showed it, written as the table writes it. */
+function firstOf(column: FigureColumn, figures: StatisticsFigures, converted: boolean): string | null {
+  const first = figures.first_published;
+  if (!first || (column.id !== 'volume' && column.id !== 'value')) return null;
+  const figure = first[column.id];
+  if (figure === null) return null;
+  return converted && column.money ? formatMoney(figure) : formatDecimal(figure);
 }
 
 /** The key column stays in view while the figures scroll sideways (phones). */

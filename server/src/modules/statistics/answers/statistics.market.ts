@@ -7,6 +7,7 @@ import { accessIn, confidentialityOf, refuseMarket, settingsOf } from '../disclo
 import { aggregate, type AggregateRow } from '../figures/statistics.aggregate.ts';
 import type { Dimension } from '../figures/statistics.cells.ts';
 import { figuresOf, flagContextOf, liveOf, periodSeen, selectionOf, sourcesOf } from '../disclosure/statistics.confidentiality.ts';
+import { firstPublished } from '../disclosure/statistics.publications.ts';
 import {
   comparisonOf,
   findPeriodIn,
@@ -67,7 +68,14 @@ export async function findMarketStatistics(
   const lastYearBreak = lastYearBreakOf(comparison, seen.coverage, seen.lastYearCoverage);
   const ytdBreak = ytdBreakOf(comparison);
   const flags = flagContextOf(sources, roles, { changeBreak: lastYearBreak !== null, ytdBreak: ytdBreak !== null, reasons: access.approver });
-  const show = (row: AggregateRow | null): StatisticsFigures => figuresOf(row, { apply, totalsConfidential, own: access.member, flags });
+  // What a revised figure was first published as: for approvers, and for viewers where the first publication showed it.
+  const first = await firstPublished(db, period.id, dimensions, rates.get(period.id)?.rate ?? null);
+  const show = (row: AggregateRow | null): StatisticsFigures => {
+    const figures = figuresOf(row, { apply, totalsConfidential, own: access.member, flags });
+    const was = row && figures.flags.period.includes('r') ? first.get(`${row.dimension}/${row.key_id}`) : undefined;
+    if (was && (access.approver || !was.hidden)) figures.first_published = { volume: was.volume, value: was.value };
+    return figures;
+  };
   return {
     market: marketSummary(market),
     period: periodSummary(period),

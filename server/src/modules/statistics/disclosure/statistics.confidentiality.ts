@@ -232,6 +232,7 @@ export function figuresOf(row: Figured | null, options: { apply: boolean; totals
     ...estimatedOf(row, hide || !row),
     flags: flagsOf(row, hide, options.flags),
     hidden_reason: options.flags.reasons && confidential ? hiddenReasonOf(row?.reason ?? 0) : null,
+    first_published: null,
   } as StatisticsFigures;
   for (const name of FIGURE_FIELDS) out[name] = hide || !row ? null : row[name];
   if (options.flags.changeWithheld) {

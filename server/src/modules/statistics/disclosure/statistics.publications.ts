@@ -538,6 +538,23 @@ export async function publishOutstanding(db: Db, stop: () => boolean = () => fal
   return done;
 }
 
+/**
+ * The cells of a period's first publication, by "dimension/key", values converted at `rate` and
+ * rounded as the answers round them: what a revised figure was first published as.
+ */
+export async function firstPublished(
+  db: Executor,
+  periodId: number,
+  dimensions: readonly string[],
+  rate: string | null,
+): Promise<Map<string, { volume: string | null; value: string | null; hidden: boolean }>> {
+  const rows = await db.execute<{ dimension: string; key_id: number; volume: string | null; value: string | null; hidden: boolean }>(sql`
+    select c.dimension, c.key_id, c.volume::text as volume, round(c.value * coalesce(${rate}::numeric, 1), 4)::text as value, c.hidden
+    from statistics_publications s join statistics_publication_cells c on c.publication_id = s.id
+    where s.period_id = ${periodId} and s.number = 1 and c.dimension = any(${sqlArray(dimensions, 'text')})`);
+  return new Map(rows.rows.map((r) => [`${r.dimension}/${r.key_id}`, { volume: r.volume, value: r.value, hidden: r.hidden }]));
+}
+
 /** Coverage as each publication showed it (approved of expected reports at the time), and the settings it was decided with. */
 export async function publishedCoverages(
   db: Executor,
