@@ -290,7 +290,7 @@ export type MarketStatistics = z.infer<typeof marketStatisticsSchema>;
  */
 export const clusterMarketFiguresSchema = statisticsFiguresSchema
   .pick({ volume: true, value: true, contributors: true, confidential: true, estimated: true })
-  .extend({ market_id: z.number().int() });
+  .extend({ market_id: z.number().int(), flags: figureFlagsSchema.pick({ period: true }) });
 export const clusterStatisticsRowSchema = statisticsRowSchema.extend({ markets: z.array(clusterMarketFiguresSchema) });
 export const clusterStatisticsSchema = z.object({
   cluster: refSchema,

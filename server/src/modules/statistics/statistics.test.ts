@@ -583,12 +583,13 @@ describe('GET /statistics/trend, /cluster, /company', () => {
         expect(cluster.markets[0]).toMatchObject({ last_year: market.comparison.last_year, last_year_coverage: market.comparison.last_year_coverage });
         expect(cluster.rows.map(figures)).toEqual(market.rows.map(figures));
         // A market's cell beside the others: that market's volume and value, as its own answer has them.
-        const cell = ({ volume, value, contributors, confidential, estimated }: Record<string, unknown>) => ({
+        const cell = ({ volume, value, contributors, confidential, estimated, flags }: Record<string, unknown>) => ({
           volume,
           value,
           contributors,
           confidential,
           estimated,
+          flags: { period: (flags as { period: string }).period },
         });
         expect(cluster.rows.map((r: { markets: Record<string, unknown>[] }) => r.markets[0]!)).toEqual(
           market.rows.map((r: Record<string, unknown>) => ({ market_id: w.market, ...cell(r) })),

@@ -13,7 +13,18 @@ import type { ScreenProps } from '../../lib/screen.ts';
 import { TrendChart } from './statistics-charts.tsx';
 import { AnswerFacts, BreakdownPicker, CurrencyPicker, Downloads } from './statistics-screen.tsx';
 import { keyLabel, STICKY } from './statistics-table.tsx';
-import { Change, Confidential, COVERAGE_MARK, coverageItem, EstimatedMark, EstimatedNote, Num, PHONE } from '../../components/figures.tsx';
+import {
+  Change,
+  Confidential,
+  COVERAGE_MARK,
+  coverageItem,
+  EstimatedMark,
+  EstimatedNote,
+  HiddenReason,
+  Num,
+  PHONE,
+  RevisedMark,
+} from '../../components/figures.tsx';
 
 /** The last 36 months, newest first ("2026-11"). */
 function recentMonths(now = new Date()): string[] {
@@ -33,18 +44,20 @@ function Figure({
   withheld,
   money,
 }: {
-  figures: Pick<StatisticsFigures, 'volume' | 'value' | 'confidential' | 'estimated'>;
+  figures: Pick<StatisticsFigures, 'volume' | 'value'> & { flags: Pick<StatisticsFigures['flags'], 'period'> };
   measure: Measure;
   withheld: boolean;
   money: boolean;
 }) {
   const value = measure === 'value' ? figures.value : figures.volume;
+  const flags = figures.flags.period;
   // Nothing is withheld from approvers of every market (`confidentiality.applied` false): a missing figure is just missing.
-  if (withheld && figures.confidential && value === null) return <Confidential />;
+  if (withheld && flags.includes('c') && value === null) return <Confidential />;
   return (
     <>
       <Num value={value} money={money && measure === 'value'} />
-      {value !== null && figures.estimated && <EstimatedMark />}
+      {value !== null && flags.includes('r') && <RevisedMark />}
+      {value !== null && flags.includes('e') && <EstimatedMark />}
     </>
   );
 }
@@ -129,13 +142,14 @@ function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistic
   const lastYear = (f: StatisticsFigures) => (measure === 'value' ? f.value_last_year : f.volume_last_year);
   const change = (f: StatisticsFigures) => (measure === 'value' ? f.value_change_pct : f.volume_change_pct);
   const lastYearCell = (f: StatisticsFigures) =>
-    withheld && f.confidential && lastYear(f) === null ? '' : <Num value={lastYear(f)} money={money && measure === 'value'} />;
+    withheld && f.flags.last_year.includes('c') && lastYear(f) === null ? '' : <Num value={lastYear(f)} money={money && measure === 'value'} />;
   if (phone) {
     // One card per row (the total first): each market's figure, the cluster's, last year's and the change.
     const card = (label: string, figures: ClusterStatistics['totals'], key: string, total = false) => (
       <Paper key={key} withBorder radius="md" p="sm" data-testid="statistics-card" bg={total ? 'var(--mantine-color-default-hover)' : undefined}>
         <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere' }}>
           {label}
+          {!withheld && figures.hidden_reason && <HiddenReason reason={figures.hidden_reason} />}
         </Text>
         <SimpleGrid cols={2} spacing="xs" verticalSpacing={4} mt={6}>
           {answer.markets.map((m) => {
@@ -186,7 +200,10 @@ function ClusterTable({ answer, measure, keyHeader }: { answer: ClusterStatistic
   }
   const row = (label: string, figures: ClusterStatistics['totals'], key: string, bold = false) => (
     <Table.Tr key={key} style={bold ? { fontWeight: 700 } : undefined}>
-      <Table.Td style={{ minWidth: 140, ...STICKY }}>{label}</Table.Td>
+      <Table.Td style={{ minWidth: 140, ...STICKY }}>
+        {label}
+        {!withheld && figures.hidden_reason && <HiddenReason reason={figures.hidden_reason} />}
+      </Table.Td>
       {answer.markets.map((m) => {
         const cell = figures.markets.find((c) => c.market_id === m.market.id);
         return (

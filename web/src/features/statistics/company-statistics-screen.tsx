@@ -27,7 +27,7 @@ function CompanyTable({ answer }: { answer: CompanyStatistics }) {
   const money = !!answer.rate;
   // Nothing is withheld from the market's approvers (`confidentiality.applied` false): a missing figure is just missing.
   const market = (row: Row, value: string | null, isValue = false) =>
-    answer.confidentiality.applied && row.confidential && value === null ? (
+    answer.confidentiality.applied && row.flags.period.includes('c') && value === null ? (
       <Confidential />
     ) : (
       <>

@@ -6,7 +6,7 @@ import { Anchor, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { coverageDiffers, type TrendStatistics } from '@mss/contracts/statistics';
 import { statisticsQueries } from './api/statistics.ts';
 import { useMarketsWith } from '../../lib/markets.ts';
-import { Change, COVERAGE_MARK, EstimatedMark, LockIcon, Num, plot } from '../../components/figures.tsx';
+import { Change, COVERAGE_MARK, EstimatedMark, LockIcon, Num, plot, RevisedMark } from '../../components/figures.tsx';
 
 /** The periods of the sparkline: a year and the latest, so the latest is compared with last year in the same answer. */
 const SPARK_PERIODS = 13;
@@ -69,19 +69,20 @@ function MarketFigures({ name, marketId, trend, pending }: { name: string; marke
               <Text size="xs" c="dimmed">
                 {t('dashboard.total_value', { currency: trend!.currency })}
               </Text>
-              {latest.confidential && latest.value === null ? (
+              {latest.flags.period.includes('c') && latest.value === null ? (
                 <Text size="sm" c="dimmed">
                   <LockIcon /> {t('statistics.confidential')}
                 </Text>
               ) : (
                 <Text fw={700} size="lg" data-testid="dashboard-total">
                   <Num value={latest.value} />
-                  {latest.estimated && <EstimatedMark />}
+                  {latest.flags.period.includes('r') && <RevisedMark />}
+                  {latest.flags.period.includes('e') && <EstimatedMark />}
                 </Text>
               )}
               <Text size="sm">
                 <Change value={latest.value_change_pct} />
-                {latest.value_change_pct !== null && (latest.estimated || latest.estimated_last_year) && <EstimatedMark />}{' '}
+                {latest.value_change_pct !== null && latest.flags.change.includes('e') && <EstimatedMark />}{' '}
                 <Text span size="xs" c="dimmed">
                   {t('dashboard.against_last_year')}
                   {coverageDiffers(latest.coverage, latest.last_year_coverage) ? ` ${COVERAGE_MARK}` : ''}

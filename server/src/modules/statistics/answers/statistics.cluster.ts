@@ -173,7 +173,15 @@ export async function findClusterStatistics(
         own: false,
         flags: flagsOfBucket.get(marketId)!,
       });
-      return { market_id: marketId, volume: f.volume, value: f.value, contributors: f.contributors, confidential: f.confidential, estimated: f.estimated };
+      return {
+        market_id: marketId,
+        volume: f.volume,
+        value: f.value,
+        contributors: f.contributors,
+        confidential: f.confidential,
+        estimated: f.estimated,
+        flags: { period: f.flags.period },
+      };
     });
   let outRows: ClusterStatistics['rows'];
   let overlap = false;
