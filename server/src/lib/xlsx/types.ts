@@ -19,7 +19,11 @@
  */
 export type CellValue =
   /** `text`: the number as the file writes it, for exact decimals (`value` is its double). */
-  | { readonly kind: 'number'; readonly value: number; readonly text: string }
+  /**
+   * `exact`: `text` is the figure exactly (a CSV field, not a binary double: no rounding to a
+   * spreadsheet's 15 digits); `raw`: the field as written ("1.234,5"), for messages.
+   */
+  | { readonly kind: 'number'; readonly value: number; readonly text: string; readonly exact?: true; readonly raw?: string }
   | { readonly kind: 'date'; readonly value: number }
   | { readonly kind: 'string'; readonly value: string }
   | { readonly kind: 'boolean'; readonly value: boolean }

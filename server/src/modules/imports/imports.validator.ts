@@ -216,7 +216,8 @@ function displayOf(cell: Cell | undefined, date1904: boolean): string | null {
       return `${text.slice(0, end)}…`;
     }
     case 'number':
-      return String(cell.value);
+      // A CSV figure as written ("1.234,5"); a spreadsheet's number as its double.
+      return cell.raw?.trim() ?? String(cell.value);
     case 'boolean':
       return cell.value ? 'TRUE' : 'FALSE';
     case 'error':
@@ -254,7 +255,8 @@ function numberOf(cell: Cell | undefined): NumberRead {
   let value: string | null;
   if (cell!.kind === 'number') {
     const decimal = normalizeDecimal(cell!.text);
-    value = decimal === null ? null : roundSignificant(decimal, SPREADSHEET_DIGITS);
+    // A CSV figure is exact as written; a spreadsheet's is a double, kept at the digits it shows.
+    value = decimal === null || cell!.exact ? decimal : roundSignificant(decimal, SPREADSHEET_DIGITS);
   } else if (cell!.kind === 'string') value = parseHumanNumber(cell!.value);
   else if (cell!.kind === 'formula-without-value') return FORMULA_READ;
   else return INVALID_READ; // date, boolean, error
