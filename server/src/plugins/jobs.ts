@@ -58,7 +58,8 @@ export const jobsPlugin = fp<{ ctx: AppContext }>(
     sweep.unref();
     app.addHook('onClose', async () => clearInterval(sweep));
     // Periods marked published without a publication (from before publications existed) are
-    // published once, in the background; until then they are not published for viewing.
+    // published once, in the background; until then they are not published for viewing. Its query
+    // is sent before main.ts seeds an empty database (the seed publishes its own periods).
     let closing = false;
     const outstanding = publishOutstanding(ctx.db, () => closing)
       .then((published) => {
