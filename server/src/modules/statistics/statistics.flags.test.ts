@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterStatisticsSchema, marketStatisticsSchema, trendStatisticsSchema } from '@mss/contracts/statistics';
@@ -311,5 +313,28 @@ describe('a trend says where it breaks', () => {
     expect(group.points.find((p) => p.period.title === '2026-02')!.breaks).toEqual(['codes']);
     const total = await trend(`market_id=${w.market.id}&periods=24`, w.viewer.headers);
     expect(total.points.flatMap((p) => p.breaks)).toEqual([]);
+  });
+});
+
+describe('migration 0024 on publications made before it', () => {
+  it('when the reasons are filled in from what older publications stored, then every hidden cell gets the reason publishing gives it now', async () => {
+    const before = await t.db.execute<{ publication_id: number; dimension: string; key_id: number; reason: string | null }>(
+      sql`select publication_id, dimension, key_id, reason from statistics_publication_cells where hidden order by 1, 2, 3`,
+    );
+    expect(before.rows.length).toBeGreaterThan(0);
+    const statements = fs
+      .readFileSync(path.join(import.meta.dirname, '../../db/migrations/0024_figure-flags.sql'), 'utf8')
+      .split('--> statement-breakpoint')
+      .filter((statement) => statement.includes('UPDATE "statistics_publication_cells"'));
+    expect(statements).toHaveLength(1);
+    await t.db.execute(sql`update statistics_publication_cells set reason = null`);
+    await t.db.execute(sql.raw(statements[0]!));
+    const after = await t.db.execute<{ publication_id: number; dimension: string; key_id: number; reason: string | null }>(
+      sql`select publication_id, dimension, key_id, reason from statistics_publication_cells where hidden order by 1, 2, 3`,
+    );
+    // This world's primary cells have too few companies by count as well as per measure: the fill is exact here.
+    expect(after.rows).toEqual(before.rows);
+    const shown = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from statistics_publication_cells where not hidden and reason is not null`);
+    expect(shown.rows[0]!.n).toBe(0);
   });
 });
