@@ -233,3 +233,28 @@ export async function createReportWithCodes(t: TestApp, n: number) {
   if (!report) throw new Error('opening the period created no report');
   return { reporter, report };
 }
+
+/** A company of the organization that reports in the market (reporter and company roles), written directly. */
+export async function insertMemberCompany(db: Db, organizationId: number, marketId: number, name = unique('Company')): Promise<number> {
+  const id = (await db.execute<{ id: number }>(sql`insert into companies (name) values (${name}) returning id`)).rows[0]!.id;
+  await db.execute(sql`insert into company_organizations (company_id, organization_id) values (${id}, ${organizationId})`);
+  await db.execute(sql`insert into company_markets (company_id, market_id, roles) values (${id}, ${marketId}, ${'{reporter,company}'}::text[])`);
+  return id;
+}
+
+/** A report of the company in the period, in `status`, holding `rows` as its current row set, written directly. */
+export async function insertReport(
+  db: Db,
+  report: { periodId: number; companyId: number; status: number; rows: readonly { codeId: number; volume: string | null; value: string | null }[] },
+): Promise<{ id: number; uuid: string }> {
+  const made = (
+    await db.execute<{ id: number; uuid: string }>(
+      sql`insert into reports (period_id, company_id, status) values (${report.periodId}, ${report.companyId}, ${report.status}) returning id, uuid::text as uuid`,
+    )
+  ).rows[0]!;
+  const set = (await db.execute<{ id: number }>(sql`insert into report_row_sets (report_id) values (${made.id}) returning id`)).rows[0]!.id;
+  await db.execute(sql`update reports set row_set_id = ${set} where id = ${made.id}`);
+  for (const r of report.rows)
+    await db.execute(sql`insert into report_rows (row_set_id, code_id, volume, value) values (${set}, ${r.codeId}, ${r.volume}, ${r.value})`);
+  return made;
+}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterStatisticsSchema, marketStatisticsSchema, trendStatisticsSchema } from '@mss/contracts/statistics';
-import { createMarket, createOrganization, createTestApp, signInAs, type TestApp, unique } from '../../../test/helpers.ts';
+import { createMarket, createOrganization, createTestApp, insertMemberCompany, insertReport, signInAs, type TestApp, unique } from '../../../test/helpers.ts';
 
 /*
  * The flags of a figure and comparisons like with like (docs/architecture.md §8 "Flags"): a year to
@@ -48,12 +48,7 @@ async function world() {
     groups.push(group);
   }
   const companies: number[] = [];
-  for (let c = 1; c <= 4; c++) {
-    const id = (await t.db.execute<{ id: number }>(sql`insert into companies (name) values (${unique(`Company ${c}`)}) returning id`)).rows[0]!.id;
-    await t.db.execute(sql`insert into company_organizations (company_id, organization_id) values (${id}, ${org.id})`);
-    await t.db.execute(sql`insert into company_markets (company_id, market_id, roles) values (${id}, ${market.id}, ${'{reporter,company}'}::text[])`);
-    companies.push(id);
-  }
+  for (let c = 1; c <= 4; c++) companies.push(await insertMemberCompany(t.db, org.id, market.id, unique(`Company ${c}`)));
   const periods: Record<string, { id: number; uuid: string }> = {};
   const reports: Record<string, string> = {};
   for (const title of ['2025-01', '2025-03', '2026-01', '2026-02', '2026-03']) {
@@ -67,19 +62,14 @@ async function world() {
     periods[title] = period;
     for (const [i, company] of companies.entries()) {
       const late = title === '2026-03' && i === 3;
-      const report = (
-        await t.db.execute<{ id: number; uuid: string }>(
-          sql`insert into reports (period_id, company_id, status) values (${period.id}, ${company}, ${late ? 40 : 60}) returning id, uuid::text as uuid`,
-        )
-      ).rows[0]!;
-      reports[`${title}/${i + 1}`] = report.uuid;
-      const set = (await t.db.execute<{ id: number }>(sql`insert into report_row_sets (report_id) values (${report.id}) returning id`)).rows[0]!.id;
-      await t.db.execute(sql`update reports set row_set_id = ${set} where id = ${report.id}`);
       const base = 100 + i * 10 + Number(title.slice(5));
-      await t.db.execute(sql`insert into report_rows (row_set_id, code_id, volume, value) values
-        (${set}, ${codes.c1001}, ${String(base)}, ${String(base * 10)}), (${set}, ${codes.c2001}, ${String(base + 1)}, ${String(base * 11)})`);
-      if (i === 3 && title === '2026-02')
-        await t.db.execute(sql`insert into report_rows (row_set_id, code_id, volume, value) values (${set}, ${codes.c1002}, '5', '50')`);
+      const rows = [
+        { codeId: codes.c1001, volume: String(base), value: String(base * 10) },
+        { codeId: codes.c2001, volume: String(base + 1), value: String(base * 11) },
+        ...(i === 3 && title === '2026-02' ? [{ codeId: codes.c1002, volume: '5', value: '50' }] : []),
+      ];
+      const report = await insertReport(t.db, { periodId: period.id, companyId: company, status: late ? 40 : 60, rows });
+      reports[`${title}/${i + 1}`] = report.uuid;
     }
   }
   // A cluster of this market, one whose 2026-03 is not published (two companies expected), and one without periods; all in EUR.

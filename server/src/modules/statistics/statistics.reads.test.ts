@@ -2,7 +2,17 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import type { App } from '../../context.ts';
-import { createMarket, createOrganization, createTestApp, signInAs, type TestApp, testConfig, unique } from '../../../test/helpers.ts';
+import {
+  createMarket,
+  createOrganization,
+  createTestApp,
+  insertMemberCompany,
+  insertReport,
+  signInAs,
+  type TestApp,
+  testConfig,
+  unique,
+} from '../../../test/helpers.ts';
 import { publishOutstanding } from './disclosure/statistics.publications.ts';
 
 /*
@@ -32,15 +42,8 @@ async function world() {
       values (${market.id}, '2026-05', '2026-05-01', '2026-05-31', 'closed', now()) returning id, uuid::text as uuid`)
   ).rows[0]!;
   for (const [i, volume] of ['10.5', '20.25', '30'].entries()) {
-    const company = (await t.db.execute<{ id: number }>(sql`insert into companies (name) values (${unique(`Company ${i}`)}) returning id`)).rows[0]!.id;
-    await t.db.execute(sql`insert into company_organizations (company_id, organization_id) values (${company}, ${org.id})`);
-    await t.db.execute(sql`insert into company_markets (company_id, market_id, roles) values (${company}, ${market.id}, ${'{reporter,company}'}::text[])`);
-    const report = (
-      await t.db.execute<{ id: number }>(sql`insert into reports (period_id, company_id, status) values (${period.id}, ${company}, 60) returning id`)
-    ).rows[0]!.id;
-    const set = (await t.db.execute<{ id: number }>(sql`insert into report_row_sets (report_id) values (${report}) returning id`)).rows[0]!.id;
-    await t.db.execute(sql`update reports set row_set_id = ${set} where id = ${report}`);
-    await t.db.execute(sql`insert into report_rows (row_set_id, code_id, volume, value) values (${set}, ${code}, ${volume}, '100')`);
+    const company = await insertMemberCompany(t.db, org.id, market.id, unique(`Company ${i}`));
+    await insertReport(t.db, { periodId: period.id, companyId: company, status: 60, rows: [{ codeId: code, volume, value: '100' }] });
   }
   const viewer = await signInAs(t, ['viewer'], { organizationId: org.id, marketIds: [market.id] });
   const approver = await signInAs(t, ['market-admin'], { organizationId: org.id, marketIds: [market.id] });

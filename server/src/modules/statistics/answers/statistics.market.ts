@@ -4,7 +4,7 @@ import type { Db } from '../../../db/client.ts';
 import { forbidden } from '../../../errors.ts';
 import type { Principal } from '../../../auth/principal.ts';
 import { accessIn, confidentialityOf, refuseMarket, settingsOf } from '../disclosure/statistics.access.ts';
-import { aggregate, type AggregateRow } from '../figures/statistics.aggregate.ts';
+import { aggregate, type AggregateRow, ESTIMATED } from '../figures/statistics.aggregate.ts';
 import type { Dimension } from '../figures/statistics.cells.ts';
 import { figuresOf, flagContextOf, liveOf, periodSeen, selectionOf, sourcesOf } from '../disclosure/statistics.confidentiality.ts';
 import { firstPublished } from '../disclosure/statistics.publications.ts';
@@ -69,7 +69,8 @@ export async function findMarketStatistics(
   const ytdBreak = ytdBreakOf(comparison);
   const flags = flagContextOf(sources, roles, { changeBreak: lastYearBreak !== null, ytdBreak: ytdBreak !== null, reasons: access.approver });
   // What a revised figure was first published as: for approvers, and for viewers where the first publication showed it.
-  const first = await firstPublished(db, period.id, dimensions, rates.get(period.id)?.rate ?? null);
+  const revised = [...breakdown, totalsRow].some((r) => r !== null && (r.revised & ESTIMATED.p) !== 0);
+  const first = revised ? await firstPublished(db, period.id, dimensions, rates.get(period.id)?.rate ?? null) : new Map();
   const show = (row: AggregateRow | null): StatisticsFigures => {
     const figures = figuresOf(row, { apply, totalsConfidential, own: access.member, flags });
     const was = row && figures.flags.period.includes('r') ? first.get(`${row.dimension}/${row.key_id}`) : undefined;

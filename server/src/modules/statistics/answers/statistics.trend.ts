@@ -175,19 +175,13 @@ export async function findTrendStatistics(
       [...point.periods.map((p) => ({ period: p, role: 'p' as const })), ...point.lastYear.map((p) => ({ period: p, role: 'ly' as const }))],
       {
         changeBreak: point.periods.some((p) => !withLastYear.has(p.market_id)) || coverageDiffers(cover, lastYearCover),
-        changeWithheld: fewerMarkets,
+        lastYearWithheld: fewerMarkets,
+        periodBreak: breaks[index]!.length > 0,
         ytdBreak: false,
         reasons: !apply,
       },
     );
     const figures = figuresOf(row, { apply, totalsConfidential: false, own: ownCompanyId !== undefined, flags });
-    if (fewerMarkets) {
-      figures.volume_last_year = null;
-      figures.value_last_year = null;
-      if (!figures.flags.last_year.endsWith('b')) figures.flags.last_year += 'b';
-    }
-    const pointBreaks = breaks[index]!;
-    if (pointBreaks.length && !figures.flags.period.endsWith('b')) figures.flags.period += 'b';
     return {
       period: { uuid: point.uuid, title: point.title, starts_on: point.starts_on, ends_on: point.ends_on, published: point.periods.every((p) => p.published) },
       volume: figures.volume,
@@ -202,7 +196,7 @@ export async function findTrendStatistics(
       estimated_last_year: figures.estimated_last_year,
       flags: { period: figures.flags.period, last_year: figures.flags.last_year, change: figures.flags.change },
       hidden_reason: figures.hidden_reason,
-      breaks: pointBreaks,
+      breaks: breaks[index]!,
       coverage: cover,
       // No coverage to compare with where last year's figures are withheld.
       last_year_coverage: fewerMarkets ? null : lastYearCover,

@@ -154,20 +154,21 @@ export interface FlagContext {
   changeBreak: boolean;
   /** ... and is withheld (null): a cluster whose sums a year earlier hold fewer markets. */
   changeWithheld?: boolean;
+  /** Last year's figures are no base at all (a cluster month a year earlier holding fewer markets): withheld with the change, flagged `b`. */
+  lastYearWithheld?: boolean;
+  /** The period's figures break the series from the point before (a trend's `breaks`): flagged `b`. */
+  periodBreak?: boolean;
   /** The year-to-date change compares unlike months: withheld (null) and flagged `b`. */
   ytdBreak: boolean;
   /** Tell why a row is confidential (the market's approvers). */
   reasons: boolean;
 }
 
-/** A context without provisional periods, breaks or reasons. */
-export const PLAIN_FLAGS: FlagContext = { provisional: { p: false, ly: false, ytd: false, ytdly: false }, changeBreak: false, ytdBreak: false, reasons: false };
-
 /** The flag context of an answer comparing `period` with its comparison's periods, read from these sources. */
 export function flagContextOf(
   sources: Map<number, Source>,
   roles: readonly { period: PeriodRow; role: Role }[],
-  options: { changeBreak: boolean; changeWithheld?: boolean; ytdBreak: boolean; reasons: boolean },
+  options: Omit<FlagContext, 'provisional'>,
 ): FlagContext {
   const provisional = { p: false, ly: false, ytd: false, ytdly: false };
   for (const { period, role } of roles) if (sources.get(period.id)?.live) provisional[role] = true;
@@ -199,8 +200,8 @@ export function flagsOf(row: Pick<AggregateRow, 'confidential' | 'estimated' | '
     `${c ? 'c' : ''}${provisional ? 'p' : ''}${revised & mask ? 'r' : ''}${estimated & mask ? 'e' : ''}${brk ? 'b' : ''}`;
   const [P, LY, YTD, YTDLY] = [ESTIMATED.p, ESTIMATED.ly, ESTIMATED.ytd, ESTIMATED.ytdly];
   return {
-    period: flags(P, p.p),
-    last_year: flags(LY, p.ly),
+    period: flags(P, p.p, context.periodBreak),
+    last_year: flags(LY, p.ly, context.lastYearWithheld),
     change: flags(P | LY, p.p || p.ly, context.changeBreak),
     ytd: flags(YTD, p.ytd),
     ytd_last_year: flags(YTDLY, p.ytdly),
@@ -235,7 +236,11 @@ export function figuresOf(row: Figured | null, options: { apply: boolean; totals
     first_published: null,
   } as StatisticsFigures;
   for (const name of FIGURE_FIELDS) out[name] = hide || !row ? null : row[name];
-  if (options.flags.changeWithheld) {
+  if (options.flags.lastYearWithheld) {
+    out.volume_last_year = null;
+    out.value_last_year = null;
+  }
+  if (options.flags.changeWithheld || options.flags.lastYearWithheld) {
     out.volume_change_pct = null;
     out.value_change_pct = null;
   }
