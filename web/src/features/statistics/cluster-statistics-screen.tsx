@@ -117,7 +117,7 @@ function AbsentMarkets({ answer }: { answer: ClusterStatistics }) {
       </Text>
     );
   return (
-    <Text size="sm" c="orange.9" data-testid="cluster-absent">
+    <Text size="sm" fw={500} data-testid="cluster-absent">
       {t('statistics.cluster.holds', {
         markets: answer.markets.map((m) => m.market.international_name).join(', '),
         count: answer.absent.length,
