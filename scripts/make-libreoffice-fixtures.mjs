@@ -69,6 +69,26 @@ const WORKBOOKS = {
   ],
 };
 
+/**
+ * The import template as a person fills it in (Code | Volume | Value | Name | Note, codes typed as
+ * text, figures as numbers), saved by LibreOffice as xlsx and as CSV in two locales: en-US (',' and
+ * a decimal point) and sv-SE (';' and a decimal comma). The same rows as the validator's valid file.
+ */
+const TEMPLATE = [
+  ['Code', 'Volume', 'Value', 'Name', 'Note'],
+  ['1001', 12, 34.5, 'Bolts, "heavy"', null],
+  ['1002', 1234, 12.5, 'Nuts; small', null],
+  ['A-7', -3, 1234.5, 'Washers', null],
+  ['1003', 7, null, 'Screws', 'Value not reported for this code: leave column C (Value) empty.'],
+  ['1004', null, 99, 'Rivets', 'Volume not reported for this code: leave column B (Volume) empty.'],
+  ['0012', 0.125, 1234567, 'Pins\nand needles', null],
+];
+/** The CSV exports: the locale LibreOffice runs in, and the separator it is told to use (the one that locale's users get). */
+const CSV_EXPORTS = {
+  'en-US': { locale: 'en-US', separator: 44 },
+  'sv-SE': { locale: 'sv-SE', separator: 59 },
+};
+
 const STYLES = {
   date: '<number:date-style style:name="N-date"><number:year number:style="long"/><number:text>-</number:text><number:month number:style="long"/><number:text>-</number:text><number:day number:style="long"/></number:date-style>',
   bool: '<number:boolean-style style:name="N-bool"><number:boolean/></number:boolean-style>',
@@ -83,10 +103,17 @@ const STYLES = {
 };
 
 const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** A cell's text: a paragraph per line. */
 const paragraph = (text) =>
-  `<text:p>${escape(text)
-    .replace(/ {2,}/g, (spaces) => ` <text:s text:c="${spaces.length - 1}"/>`)
-    .replace(/^ /, '<text:s/>')}</text:p>`;
+  String(text)
+    .split('\n')
+    .map(
+      (line) =>
+        `<text:p>${escape(line)
+          .replace(/ {2,}/g, (spaces) => ` <text:s text:c="${spaces.length - 1}"/>`)
+          .replace(/^ /, '<text:s/>')}</text:p>`,
+    )
+    .join('');
 
 function cell(value) {
   if (value === null) return '<table:table-cell/>';
@@ -114,36 +141,52 @@ function fods(rows) {
 <office:styles>${Object.values(STYLES).join('')}</office:styles>
 <office:automatic-styles>${cellStyles}</office:automatic-styles>
 <office:body><office:spreadsheet><table:table table:name="Report">
-<table:table-column table:number-columns-repeated="3"/>
+<table:table-column table:number-columns-repeated="5"/>
 ${rows.map((row) => `<table:table-row>${row.map(cell).join('')}</table:table-row>`).join('\n')}
 </table:table></office:spreadsheet></office:body></office:document>
 `;
 }
 
+/** A LibreOffice profile of its own (no first-start wizard, no interference with a user's), in a locale. */
+function profile(work, locale) {
+  const dir = path.join(work, `profile-${locale}`);
+  fs.mkdirSync(path.join(dir, 'user'), { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'user', 'registrymodifications.xcu'),
+    `<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Setup/L10N"><prop oor:name="ooSetupSystemLocale" oor:op="fuse"><value>${locale}</value></prop></item>
+<item oor:path="/org.openoffice.Setup/L10N"><prop oor:name="ooLocale" oor:op="fuse"><value>${locale}</value></prop></item>
+</oor:items>
+`,
+  );
+  return `-env:UserInstallation=file://${dir}`;
+}
+
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mss-lo-fixtures-'));
 try {
+  // The template, filled in: as xlsx (below, with the other workbooks) and as CSV in each locale.
+  WORKBOOKS.template = TEMPLATE;
+  fs.writeFileSync(path.join(work, 'template.fods'), fods(TEMPLATE));
+  for (const [name, { locale, separator }] of Object.entries(CSV_EXPORTS)) {
+    const outdir = path.join(work, name);
+    // Separator, text delimiter '"', UTF-8 (76), from line 1; cells saved as shown (token 9).
+    const filter = `csv:Text - txt - csv (StarCalc):${separator},34,76,1,,0,false,true,true`;
+    execFileSync('soffice', [profile(work, locale), '--headless', '--calc', '--convert-to', filter, '--outdir', outdir, path.join(work, 'template.fods')], {
+      stdio: 'inherit',
+    });
+    fs.copyFileSync(path.join(outdir, 'template.csv'), path.join(OUT, `template-${name}.csv`));
+  }
   fs.mkdirSync(OUT, { recursive: true });
   for (const [name, rows] of Object.entries(WORKBOOKS)) fs.writeFileSync(path.join(work, `${name}.fods`), fods(rows));
   const sources = Object.keys(WORKBOOKS).map((name) => path.join(work, `${name}.fods`));
-  // A profile of its own: no first-start wizard, no interference with a user's LibreOffice.
-  execFileSync(
-    'soffice',
-    [
-      `-env:UserInstallation=file://${path.join(work, 'profile')}`,
-      '--headless',
-      '--calc',
-      '--convert-to',
-      'xlsx:Calc MS Excel 2007 XML',
-      '--outdir',
-      OUT,
-      ...sources,
-    ],
-    { stdio: 'inherit' },
-  );
+  execFileSync('soffice', [profile(work, 'en-US'), '--headless', '--calc', '--convert-to', 'xlsx:Calc MS Excel 2007 XML', '--outdir', OUT, ...sources], {
+    stdio: 'inherit',
+  });
   const version = execFileSync('soffice', ['--version'], { encoding: 'utf8' }).trim();
   fs.writeFileSync(
     path.join(OUT, 'README.md'),
-    `# LibreOffice fixtures\n\nWritten by \`node scripts/make-libreoffice-fixtures.mjs\` with ${version}.\nThe workbooks are described in that script; \`imports.libreoffice.test.ts\` validates them.\n`,
+    `# LibreOffice fixtures\n\nWritten by \`node scripts/make-libreoffice-fixtures.mjs\` with ${version}.\nThe workbooks are described in that script; \`imports.validator.test.ts\` validates them.\nThe \`template-*.csv\` files are the filled-in template saved as CSV by LibreOffice in the en-US and sv-SE locales.\n`,
   );
 } finally {
   fs.rmSync(work, { recursive: true, force: true });

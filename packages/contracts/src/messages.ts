@@ -129,6 +129,8 @@ export const enUS = {
   'import.too_many_rows': 'The file has too many rows (at most :max).',
   'import.corrupt': 'The file is damaged and cannot be read. Save it again as an xlsx-file and retry.',
   'import.password_protected': 'The file is password-protected. Save it without a password and upload it again.',
+  'import.csv_not_utf8': 'The CSV file is not UTF-8 text. Save it again as "CSV UTF-8" and retry.',
+  'import.csv_open_quote': 'Row :row: a quoted field is not closed; the file ends inside it.',
   'import.failed': 'The file could not be processed. Upload it again; if this happens again, contact your administrator.',
   'import.volume_must_be_empty': 'Column B must be empty for code :code, its volume is not reported (row :row).',
   'import.value_must_be_empty': 'Column C must be empty for code :code, its value is not reported (row :row).',

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { isXlsxError } from '../xlsx/errors.ts';
+import { tempFolder } from '../xlsx/test-support.ts';
 import type { Cell } from '../xlsx/types.ts';
-import { parseCsv } from './reader.ts';
+import { openCsv, parseCsv, readCsv } from './reader.ts';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 /** A report's layout: code, volume, value; the figures in B and C. */
@@ -69,8 +70,51 @@ describe('a CSV file read as rows of cells', () => {
   it('when the file is empty, binary, not UTF-8, has a quote left open or too many rows, then the reader says which, as the xlsx reader does', () => {
     expect(failure(new Uint8Array())).toBe('empty');
     expect(failure(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]))).toBe('not_xlsx');
-    expect(failure(new Uint8Array([0x31, 0x3b, 0xe9, 0x3b, 0x32]))).toBe('corrupt');
+    expect(failure(new Uint8Array([0x31, 0x3b, 0xe9, 0x3b, 0x32]))).toBe('not_utf8');
     expect(failure('1001;"12,5;3\n')).toBe('corrupt');
     expect(() => parseCsv(utf8('1;2;3\n4;5;6\n7;8;9\n'), { maxRows: 2 })).toThrow(/More than 2 rows/);
+  });
+});
+
+describe('a CSV file streamed from disk', () => {
+  const tmp = tempFolder('csv-reader-test-');
+  afterAll(() => tmp.cleanup());
+  const text =
+    '\uFEFFCode;Volume;Value;Name\r\n"0012";12,5;"1.234,5";"Smörgås ""Å"" €"\r\n\r\n1001;-3;0,0001;"two\r\nlines; with ;"\rA-7;1 234;5;x"y\n"";;;\n1002;"7";"8"';
+
+  it('when the file is read a few bytes at a time, splitting fields, quote pairs, CRLFs and multi-byte characters, then it reads as the whole text does', async () => {
+    const whole = parseCsv(utf8(text), { numericColumns: [1, 2] });
+    // Records, not lines: the quoted line break is inside record 4.
+    expect(whole.rows.map((r) => r.row)).toEqual([1, 2, 4, 5, 7]);
+    expect(whole.rows[3]!.cells.map(show)).toEqual(['A-7', '#1234', '#5', 'x"y']);
+    const file = tmp.write('split.csv', text);
+    for (const chunkBytes of [1, 2, 3, 5, 7, 64]) {
+      const read = await readCsv(file, { numericColumns: [1, 2], chunkBytes });
+      expect({ chunkBytes, ...read }).toEqual({ chunkBytes, ...whole });
+    }
+  });
+
+  it('when the columns holding figures are named by the header, then the decimal sign is judged from those columns only', async () => {
+    const file = tmp.write('named.csv', 'market,period,code,volume\nSE,2024-01,10.01,"1,5"\nSE,2024-02,10.02,2\n');
+    const read = await readCsv(file, { numericColumns: (header) => [header.indexOf('volume')] });
+    // The codes "10.01" would say "point"; only the volume counts, and "1,5" says comma.
+    expect(read.decimal).toBe(',');
+    expect(read.rows[1]!.cells.map(show)).toEqual(['SE', '2024-01', '10.01', '#1.5']);
+  });
+
+  it('when a file is not text, not UTF-8 further on, or ends inside quotes, then opening it says so before any row is handed on', async () => {
+    const open = async (bytes: string | Uint8Array) => {
+      try {
+        await openCsv(tmp.write('bad.csv', Buffer.from(bytes)), { chunkBytes: 4 });
+      } catch (error) {
+        if (isXlsxError(error)) return [error.code, error.row];
+        throw error;
+      }
+      return null;
+    };
+    expect(await open(new Uint8Array([0x31, 0x3b, 0x32, 0x0a, 0x33, 0x3b, 0x00]))).toEqual(['not_xlsx', undefined]);
+    expect(await open(new Uint8Array([0x31, 0x3b, 0x32, 0x0a, 0x33, 0x3b, 0x34, 0x0a, 0x35, 0xe9]))).toEqual(['not_utf8', undefined]);
+    expect(await open('1;2\n3;"4\n5;6\n')).toEqual(['corrupt', 2]);
+    expect(await open('')).toEqual(['empty', undefined]);
   });
 });

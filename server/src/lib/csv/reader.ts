@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { TextDecoder } from 'node:util';
 import { normalizeDecimal } from '@mss/contracts/decimal';
 import { XlsxError } from '../xlsx/errors.ts';
 import type { Cell, XlsxRow } from '../xlsx/types.ts';
@@ -7,7 +8,7 @@ import type { Cell, XlsxRow } from '../xlsx/types.ts';
  * A CSV file read as the xlsx reader reads a worksheet (rows of cells, 1-based row numbers, the same
  * typed errors), so that a report or history file may be CSV with the same checks and messages.
  *
- * - Encoding: UTF-8, with or without a byte-order mark. Bytes that are not UTF-8 are `corrupt`; a
+ * - Encoding: UTF-8, with or without a byte-order mark. Bytes that are not UTF-8 are `not_utf8`; a
  *   file holding NUL bytes is not text at all (`not_xlsx`: an .xls, a zip, an image).
  * - Records: RFC 4180. Fields may be quoted ("…", a quote inside doubled), quoted fields may hold
  *   separators and line breaks; lines end in CRLF, LF or CR. A quote left open is `corrupt`.
@@ -21,6 +22,9 @@ import type { Cell, XlsxRow } from '../xlsx/types.ts';
  *   point with `,`. A figure written in the file's convention (digits, an optional minus, the
  *   decimal sign, thousands grouped by the other sign or by spaces) becomes an exact number cell
  *   (`exact`, with `raw` as written); anything else stays text for the validator to judge.
+ *
+ * `openCsv` streams a file in two passes (the decimal sign is the whole file's, then the rows),
+ * holding one chunk at a time: a history file of millions of rows is never in memory.
  */
 
 export interface CsvReadOptions {
@@ -28,8 +32,13 @@ export interface CsvReadOptions {
   maxBytes?: number;
   /** Non-empty records (as the xlsx reader's `maxRows`). */
   maxRows?: number;
-  /** 0-based columns holding figures (a report's B and C: [1, 2]). */
-  numericColumns?: readonly number[];
+  /**
+   * 0-based columns holding figures (a report's B and C: [1, 2]), or a function of the first
+   * non-blank record's fields (a file whose header names its columns).
+   */
+  numericColumns?: readonly number[] | ((first: readonly string[]) => readonly number[]);
+  /** Bytes read at a time by `openCsv` (default 1 MiB; tests split files at every byte). */
+  chunkBytes?: number;
 }
 
 export interface CsvFile {
@@ -39,35 +48,140 @@ export interface CsvFile {
   readonly rows: readonly XlsxRow[];
 }
 
-const MiB = 1024 * 1024;
+/** An opened CSV file: its conventions, and its rows as a stream (as `XlsxWorkbook`). */
+export interface CsvSheet {
+  readonly separator: ',' | ';';
+  readonly decimal: ',' | '.';
+  /** A CSV has no date system; false, as an xlsx of the 1900 system. */
+  readonly date1904: false;
+  /** The non-empty records as rows of cells. Can be called more than once (each reads the file again). */
+  rows(): AsyncIterableIterator<XlsxRow, undefined>;
+  close(): void;
+}
 
-/** Reads and parses a CSV file (see above). Throws `XlsxError` for what is not such a file. */
+const MiB = 1024 * 1024;
+/** Bytes read at a time. */
+const CHUNK_BYTES = MiB;
+/** The first record decides the separator; it is looked for in this much of the file. */
+const SEPARATOR_PREFIX_BYTES = MiB;
+
+/** Whether bytes at the start of a file are a zip (an xlsx) or an OLE container (an .xls, an encrypted xlsx): not CSV. */
+export function isSpreadsheetContainer(head: Uint8Array): boolean {
+  const zip = head[0] === 0x50 && head[1] === 0x4b && (head[2] === 0x03 || head[2] === 0x05 || head[2] === 0x07);
+  const ole = head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0;
+  return zip || ole;
+}
+
+/** Reads and parses a CSV file into memory (small files; see `openCsv` for large ones). */
 export async function readCsv(path: string, options: CsvReadOptions = {}): Promise<CsvFile> {
-  const maxBytes = options.maxBytes ?? 200 * MiB;
-  if ((await stat(path)).size > maxBytes) throw new XlsxError('too_large', `The CSV file is larger than ${maxBytes} bytes`);
-  return parseCsv(await readFile(path), options);
+  const sheet = await openCsv(path, options);
+  const rows: XlsxRow[] = [];
+  for await (const row of sheet.rows()) rows.push(row);
+  return { separator: sheet.separator, decimal: sheet.decimal, rows };
 }
 
 /** Parses CSV bytes (see above). */
 export function parseCsv(bytes: Uint8Array, options: CsvReadOptions = {}): CsvFile {
   if (bytes.length === 0) throw new XlsxError('empty', 'The file is empty');
-  if (bytes.includes(0)) throw new XlsxError('not_xlsx', 'The file is not text');
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch (cause) {
-    throw new XlsxError('corrupt', 'The file is not UTF-8 text', { cause });
-  }
+  const text = decodeAll(bytes);
   const separator = separatorOf(text);
-  const records = recordsOf(text, separator, options.maxRows ?? Number.POSITIVE_INFINITY);
-  const numeric = new Set(options.numericColumns ?? []);
-  const decimal = decimalOf(records, numeric, separator);
-  const rows = records.map(({ row, fields }): XlsxRow => {
-    const cells: Cell[] = fields.map((field, column) => cellOf(field, numeric.has(column) ? decimal : null));
-    while (cells.length && cells.at(-1)!.kind === 'empty') cells.pop();
-    return { row, cells };
-  });
-  return { separator, decimal, rows };
+  const records: RecordRead[] = [];
+  const tokenizer = new CsvTokenizer(separator, options.maxRows ?? Number.POSITIVE_INFINITY);
+  tokenizer.push(text, records);
+  tokenizer.end(records);
+  const numeric = numericOf(options.numericColumns, records[0]?.fields);
+  const votes = new DecimalVotes();
+  for (const { fields } of records) votes.count(fields, numeric);
+  const decimal = votes.decimal(separator);
+  return { separator, decimal, rows: records.map((r) => rowOf(r, numeric, decimal)) };
+}
+
+/**
+ * Opens a CSV file for streaming: the separator from the first record, then one pass over the
+ * file for the decimal sign (and the checks: UTF-8, quotes, row count), so that a file that is
+ * not readable fails here, before any row is handed on.
+ */
+export async function openCsv(path: string, options: CsvReadOptions = {}): Promise<CsvSheet> {
+  const maxBytes = options.maxBytes ?? 200 * MiB;
+  const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
+  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
+  const { size } = await stat(path);
+  if (size === 0) throw new XlsxError('empty', 'The file is empty');
+  if (size > maxBytes) throw new XlsxError('too_large', `The CSV file is larger than ${maxBytes} bytes`);
+  const separator = separatorOf(await prefixOf(path, SEPARATOR_PREFIX_BYTES));
+  let numeric: ReadonlySet<number> | null = null;
+  const votes = new DecimalVotes();
+  for await (const records of recordBatches(path, separator, maxRows, chunkBytes)) {
+    for (const { fields } of records) {
+      numeric ??= numericOf(options.numericColumns, fields);
+      votes.count(fields, numeric);
+    }
+  }
+  const columns = numeric ?? new Set<number>();
+  const decimal = votes.decimal(separator);
+  return {
+    separator,
+    decimal,
+    date1904: false,
+    async *rows() {
+      for await (const records of recordBatches(path, separator, maxRows, chunkBytes)) for (const record of records) yield rowOf(record, columns, decimal);
+      return undefined;
+    },
+    close() {},
+  };
+}
+
+/** The start of a file as text (for the separator), cut at the last whole character. */
+async function prefixOf(path: string, bytes: number): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    const head = buffer.subarray(0, bytesRead);
+    if (head.includes(0)) throw new XlsxError('not_xlsx', 'The file is not text');
+    return new TextDecoder('utf-8').decode(head);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The file's records, a chunk's worth at a time (blank records left out). */
+async function* recordBatches(path: string, separator: ',' | ';', maxRows: number, chunkBytes: number): AsyncGenerator<RecordRead[]> {
+  const handle = await open(path, 'r');
+  try {
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+    const tokenizer = new CsvTokenizer(separator, maxRows);
+    const buffer = Buffer.alloc(chunkBytes);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, chunkBytes, null);
+      const records: RecordRead[] = [];
+      if (bytesRead === 0) {
+        tokenizer.push(decodeChunk(decoder, new Uint8Array(), false), records);
+        tokenizer.end(records);
+        if (records.length) yield records;
+        return;
+      }
+      const chunk = buffer.subarray(0, bytesRead);
+      if (chunk.includes(0)) throw new XlsxError('not_xlsx', 'The file is not text');
+      tokenizer.push(decodeChunk(decoder, chunk, true), records);
+      if (records.length) yield records;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+function decodeChunk(decoder: TextDecoder, bytes: Uint8Array, stream: boolean): string {
+  try {
+    return decoder.decode(bytes, { stream });
+  } catch (cause) {
+    throw new XlsxError('not_utf8', 'The file is not UTF-8 text', { cause });
+  }
+}
+
+function decodeAll(bytes: Uint8Array): string {
+  if (bytes.includes(0)) throw new XlsxError('not_xlsx', 'The file is not text');
+  return decodeChunk(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }), bytes, false);
 }
 
 /** The separator, judged from the first record with content, outside quotes. */
@@ -83,7 +197,7 @@ function separatorOf(text: string): ',' | ';' {
       if (content) break;
     } else if (!quoted && c === ';') semicolons++;
     else if (!quoted && c === ',') commas++;
-    if (c !== '\n' && c !== '\r') content = true;
+    if (c !== '\n' && c !== '\r' && c !== '\uFEFF') content = true;
   }
   return semicolons > 0 && commas <= semicolons ? ';' : ',';
 }
@@ -93,50 +207,144 @@ interface RecordRead {
   fields: string[];
 }
 
-/** The records (RFC 4180), blank ones left out; at most `maxRows` non-blank ones. */
-function recordsOf(text: string, separator: string, maxRows: number): RecordRead[] {
-  const out: RecordRead[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let wasQuoted = false;
-  let row = 1;
-  const endField = () => {
-    fields.push(field);
-    field = '';
-    wasQuoted = false;
-  };
-  const endRecord = () => {
-    endField();
-    if (fields.some((f) => f.trim() !== '')) {
-      if (out.length >= maxRows) throw new XlsxError('too_many_rows', `More than ${maxRows} rows`);
-      out.push({ row, fields });
-    }
-    fields = [];
-    row++;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c !== '"') field += c;
-      else if (text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else quoted = false;
-    } else if (c === '"' && field.trim() === '' && !wasQuoted) {
-      // A quoted field (spaces before the opening quote are dropped, as spreadsheets do).
-      field = '';
-      quoted = true;
-      wasQuoted = true;
-    } else if (c === separator) endField();
-    else if (c === '\r' || c === '\n') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      endRecord();
-    } else field += c;
+const QUOTE = 34;
+const CR = 13;
+const LF = 10;
+
+/** Where the tokenizer is within a field. */
+const enum At {
+  /** Nothing of the field read yet. */
+  Start,
+  /** In an unquoted field. */
+  Plain,
+  /** Inside quotes. */
+  Quoted,
+  /** A quote inside quotes: the end of the quotes, or the first of two (a quote in the text). */
+  QuoteInQuoted,
+  /** After the closing quote: whatever follows up to the separator is kept, as spreadsheets do. */
+  AfterQuoted,
+}
+
+/**
+ * RFC 4180 records from text handed over in pieces: a field, a quote pair or a CRLF may be split
+ * between two pieces. Blank records are left out (their numbers are not reused).
+ */
+class CsvTokenizer {
+  private readonly separator: number;
+  private readonly maxRows: number;
+  private fields: string[] = [];
+  private field = '';
+  private at = At.Start;
+  /** The last piece ended in CR: an LF starting the next one belongs to it. */
+  private afterCR = false;
+  private row = 1;
+  private count = 0;
+
+  constructor(separator: ',' | ';', maxRows: number) {
+    this.separator = separator.charCodeAt(0);
+    this.maxRows = maxRows;
   }
-  if (quoted) throw new XlsxError('corrupt', `A quoted field of row ${row} is not closed`);
-  if (field !== '' || fields.length) endRecord();
-  return out;
+
+  push(text: string, out: RecordRead[]): void {
+    const sep = this.separator;
+    const n = text.length;
+    let i = 0;
+    if (this.afterCR && n > 0) {
+      this.afterCR = false;
+      if (text.charCodeAt(0) === LF) i = 1;
+    }
+    while (i < n) {
+      switch (this.at) {
+        case At.Start:
+        case At.Plain:
+        case At.AfterQuoted: {
+          // Up to the next separator, line end or quote, in one slice.
+          let j = i;
+          let c = 0;
+          while (j < n) {
+            c = text.charCodeAt(j);
+            if (c === sep || c === CR || c === LF || c === QUOTE) break;
+            j++;
+          }
+          if (j > i) {
+            this.field += text.slice(i, j);
+            if (this.at === At.Start) this.at = At.Plain;
+          }
+          i = j;
+          if (j === n) break;
+          if (c === QUOTE) {
+            // A quoted field: spaces before the opening quote are dropped. A quote elsewhere is text.
+            if (this.at !== At.AfterQuoted && this.field.trim() === '') {
+              this.field = '';
+              this.at = At.Quoted;
+            } else {
+              this.field += '"';
+              if (this.at === At.Start) this.at = At.Plain;
+            }
+            i++;
+          } else if (c === sep) {
+            this.endField();
+            i++;
+          } else {
+            this.endRecord(out);
+            i++;
+            if (c === CR) {
+              if (i < n) {
+                if (text.charCodeAt(i) === LF) i++;
+              } else this.afterCR = true;
+            }
+          }
+          break;
+        }
+        case At.Quoted: {
+          const j = text.indexOf('"', i);
+          if (j < 0) {
+            this.field += text.slice(i);
+            i = n;
+          } else {
+            this.field += text.slice(i, j);
+            this.at = At.QuoteInQuoted;
+            i = j + 1;
+          }
+          break;
+        }
+        case At.QuoteInQuoted:
+          if (text.charCodeAt(i) === QUOTE) {
+            this.field += '"';
+            this.at = At.Quoted;
+            i++;
+          } else this.at = At.AfterQuoted;
+          break;
+      }
+    }
+  }
+
+  end(out: RecordRead[]): void {
+    if (this.at === At.Quoted) throw new XlsxError('corrupt', `A quoted field of row ${this.row} is not closed`, { row: this.row });
+    if (this.field !== '' || this.fields.length || this.at !== At.Start) this.endRecord(out);
+  }
+
+  private endField(): void {
+    this.fields.push(this.field);
+    this.field = '';
+    this.at = At.Start;
+  }
+
+  private endRecord(out: RecordRead[]): void {
+    this.endField();
+    const fields = this.fields;
+    this.fields = [];
+    if (fields.some((f) => f.trim() !== '')) {
+      if (++this.count > this.maxRows) throw new XlsxError('too_many_rows', `More than ${this.maxRows} rows`);
+      out.push({ row: this.row, fields });
+    }
+    this.row++;
+  }
+}
+
+function numericOf(columns: CsvReadOptions['numericColumns'], first: readonly string[] | undefined): ReadonlySet<number> {
+  if (columns === undefined) return new Set();
+  return new Set(typeof columns === 'function' ? (first ? columns(first) : []) : columns);
 }
 
 const SPACE = '[ \\u00A0\\u202F]';
@@ -144,30 +352,50 @@ const SPACE = '[ \\u00A0\\u202F]';
 const COMMA_FIGURE = new RegExp(`^-?(?:\\d+|\\d{1,3}(?:\\.\\d{3})+|\\d{1,3}(?:${SPACE}\\d{3})+)(?:,(\\d+))?$`);
 /** A figure with a decimal point: "12.5", "-1234", "1,234,567.89", "1 234.5". */
 const POINT_FIGURE = new RegExp(`^-?(?:\\d+|\\d{1,3}(?:,\\d{3})+|\\d{1,3}(?:${SPACE}\\d{3})+)(?:\\.(\\d+))?$`);
+/** Digits only (with a minus): a figure either way, that tells nothing. */
+const PLAIN_INTEGER = /^-?\d+$/;
 
-/** The decimal sign of the figures: the one the file's figures need, else the separator's custom. */
-function decimalOf(records: readonly RecordRead[], numeric: ReadonlySet<number>, separator: string): ',' | '.' {
-  let onlyComma = 0;
-  let onlyPoint = 0;
-  for (const { fields } of records)
+/** Counts the figures that can be read with only one decimal sign. */
+class DecimalVotes {
+  private onlyComma = 0;
+  private onlyPoint = 0;
+
+  count(fields: readonly string[], numeric: ReadonlySet<number>): void {
     for (const column of numeric) {
       const text = fields[column]?.trim().replace(/^\u2212/, '-');
-      if (!text) continue;
+      if (!text || PLAIN_INTEGER.test(text)) continue;
       const comma = COMMA_FIGURE.test(text);
       const point = POINT_FIGURE.test(text);
-      if (comma && !point) onlyComma++;
-      if (point && !comma) onlyPoint++;
+      if (comma && !point) this.onlyComma++;
+      if (point && !comma) this.onlyPoint++;
     }
-  if (onlyComma > 0 && onlyPoint === 0) return ',';
-  if (onlyPoint > 0 && onlyComma === 0) return '.';
-  return separator === ';' ? ',' : '.';
+  }
+
+  /** The one the file's figures need, else the separator's custom. */
+  decimal(separator: ',' | ';'): ',' | '.' {
+    if (this.onlyComma > 0 && this.onlyPoint === 0) return ',';
+    if (this.onlyPoint > 0 && this.onlyComma === 0) return '.';
+    return separator === ';' ? ',' : '.';
+  }
+}
+
+const EMPTY: Cell = { kind: 'empty' };
+
+function rowOf({ row, fields }: RecordRead, numeric: ReadonlySet<number>, decimal: ',' | '.'): XlsxRow {
+  const cells: Cell[] = fields.map((field, column) => cellOf(field, numeric.has(column) ? decimal : null));
+  while (cells.length && cells.at(-1)!.kind === 'empty') cells.pop();
+  return { row, cells };
 }
 
 /** A field as a cell: empty, an exact number (a figure in the file's convention), or text. */
 function cellOf(field: string, decimal: ',' | '.' | null): Cell {
-  if (field.trim() === '') return { kind: 'empty' };
+  if (field.trim() === '') return EMPTY;
   if (decimal !== null) {
     const text = field.trim().replace(/^\u2212/, '-');
+    if (PLAIN_INTEGER.test(text)) {
+      const exact = normalizeDecimal(text);
+      if (exact !== null) return { kind: 'number', value: Number(exact), text: exact, exact: true, raw: field };
+    }
     const match = (decimal === ',' ? COMMA_FIGURE : POINT_FIGURE).test(text);
     if (match) {
       const grouping = decimal === ',' ? /[.\s\u00A0\u202F]/g : /[,\s\u00A0\u202F]/g;

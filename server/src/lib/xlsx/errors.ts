@@ -19,15 +19,20 @@ export type XlsxErrorCode =
   /** Broken or hostile XML (DOCTYPE), dangling references, values that do not parse. */
   | 'corrupt'
   /** A workbook without any worksheet. */
-  | 'no_sheet';
+  | 'no_sheet'
+  /** A text (CSV) file whose bytes are not UTF-8. */
+  | 'not_utf8';
 
 export class XlsxError extends Error {
   readonly code: XlsxErrorCode;
+  /** The row the failure is in, where the reader knows it (a CSV quote left open). */
+  readonly row: number | undefined;
 
-  constructor(code: XlsxErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: XlsxErrorCode, message: string, options?: { cause?: unknown; row?: number }) {
     super(message, options);
     this.name = 'XlsxError';
     this.code = code;
+    this.row = options?.row;
   }
 }
 

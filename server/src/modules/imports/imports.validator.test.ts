@@ -500,7 +500,7 @@ describe('import validator on files written by LibreOffice', () => {
 });
 
 describe('import validator: what is not a spreadsheet', () => {
-  it('refuses CSV bytes, random bytes and a damaged zip as not xlsx, whatever the name', async () => {
+  it('refuses random bytes, an image and a damaged zip as not xlsx, whatever the name', async () => {
     // A real workbook of some 13 KB with one byte of its sheet's compressed data changed: its CRC fails.
     const rows = Array.from(
       { length: 400 },
@@ -512,8 +512,8 @@ describe('import validator: what is not a spreadsheet', () => {
     damaged[sheetAt + 200] = damaged[sheetAt + 200]! ^ 0x20;
     expect(damaged.length).toBeGreaterThan(5_000);
     for (const [name, bytes] of [
-      ['report.xlsx', 'Code;Volume;Value\n1001;1;2\n'],
       ['random.xlsx', Buffer.from([0x13, 0x37, 0x00, 0xff, 0x42])],
+      ['image.csv', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d])],
       ['damaged.xlsx', damaged],
       ['archive.xlsx', buildZip([{ name: 'hello.txt', data: 'not a workbook' }])],
     ] as const) {
@@ -671,5 +671,86 @@ describe('handing rows to a sink while reading', () => {
       throw new Error('disk full');
     };
     await expect(validateReportFile(file, manyCodes, { slot: null, sink: { batchSize: 100, write } })).rejects.toThrow('disk full');
+  });
+});
+
+// CSV: the filled-in template saved as CSV by LibreOffice (en-US and sv-SE) and in Excel's format
+// (fixtures/excel/README.md), against the same template saved as xlsx by LibreOffice.
+const csvFixture = (writer: 'libreoffice' | 'excel', name: string) => path.join(import.meta.dirname, 'fixtures', writer, name);
+/** The template's rows are the valid file's rows; the header is row 1, as in the xlsx. */
+const TEMPLATE_ROWS = VALID_ROWS;
+
+describe('import validator on CSV files', () => {
+  it('reads the template saved as xlsx by LibreOffice: the rows the CSV exports must match', async () => {
+    const result = await validateReportFile(csvFixture('libreoffice', 'template.xlsx'), CODES, options);
+    expect(result.errors).toEqual([]);
+    expect(result.rows).toEqual(TEMPLATE_ROWS);
+  });
+
+  it.each([
+    ['libreoffice', 'template-en-US.csv'],
+    ['libreoffice', 'template-sv-SE.csv'],
+    ['excel', 'template-en-US.csv'],
+    ['excel', 'template-sv-SE.csv'],
+  ] as const)('imports %s’s %s exactly as the xlsx: the same rows, the Name and Note columns ignored', async (writer, name) => {
+    const result = await validateReportFile(csvFixture(writer, name), CODES, options);
+    expect(result.errors).toEqual([]);
+    expect(result).toMatchObject({ ok: true, headerRow: 1, dataRowCount: 6, rowsWithoutFigures: 0 });
+    expect(result.rows).toEqual(TEMPLATE_ROWS);
+  });
+
+  it('lists a CSV’s row errors with the same messages and keys as an xlsx’s, each cell as written in the file', async () => {
+    const csv = [
+      'Code;Volume;Value',
+      'X-404;1;1',
+      '1006;1;1',
+      '1005;1;1',
+      '1001;1;1',
+      '1001;2;2',
+      '1002;abc;"1,2,3"',
+      '1003;1;5',
+      '1004;5;1',
+      ';5;6',
+      '1,5;1;1',
+      'A-7;10000000000000000;1',
+      'X-404;x;',
+    ].join('\r\n');
+    const result = await validate(tmp.write('errors.csv', csv));
+    expect(messages(result)).toEqual(ROW_ERRORS);
+    expect(result.errors.map((e) => e.column?.cell)).toEqual([
+      'X-404',
+      '1006',
+      '1005',
+      '1001',
+      'abc',
+      '1,2,3',
+      '5',
+      '5',
+      null,
+      '1,5',
+      '10000000000000000',
+      'X-404',
+      'x',
+    ]);
+  });
+
+  it('keeps a decimal comma’s figure as written in the error list ("1.234,5" of a code that takes no value)', async () => {
+    const result = await validate(tmp.write('comma.csv', '1003;1;"1.234,5"\n'));
+    expect(result.errors[0]).toMatchObject({ key: 'import.value_must_be_empty', column: { letter: 'C', cell: '1.234,5' } });
+  });
+
+  it('says what is wrong with a CSV that cannot be read: not UTF-8, a quote left open (with its row), too many rows', async () => {
+    const latin1 = Buffer.from('Code;Volume;Value\n1001;1;2\nSm\xf6rg\xe5s;1;2\n', 'latin1');
+    expect(messages(await validate(tmp.write('latin1.csv', latin1)))).toEqual([
+      [null, 'The CSV file is not UTF-8 text. Save it again as "CSV UTF-8" and retry.'],
+    ]);
+    expect(messages(await validate(tmp.write('quote.csv', '1001;1;2\n1002;"3;4\n1003;5;6\n')))).toEqual([
+      [2, 'Row 2: a quoted field is not closed; the file ends inside it.'],
+    ]);
+    expect(messages(await validate(tmp.write('rows.csv', 'Code;Volume;Value\n1001;1;2\n1002;1;2\n'), { limits: { maxRows: 1 } }))).toEqual([
+      [null, 'The file has too many rows (at most 1).'],
+    ]);
+    // A text that is not a report: its layout is wrong, as an xlsx of it would be.
+    expect(messages(await validate(tmp.write('letter.csv', 'Dear member,\nplease find attached\n')))).toEqual([[null, 'Invalid column count.']]);
   });
 });

@@ -6,8 +6,10 @@
  * Layout: column A code, B volume, C value; 1-based spreadsheet row numbers in every message.
  *
  * Rules, in this order (a file-level failure stops there; row rules collect every error):
- * 1. xlsx, judged by content (zip signature and workbook parts, never the file name):
- *    'import.not_xlsx'. A damaged xlsx is 'import.corrupt', a file over the size caps or a
+ * 1. xlsx or CSV, judged by content (a zip or OLE container is read as an xlsx, anything else as
+ *    CSV text: `lib/sheet.ts`; never the file name). Neither: 'import.not_xlsx' (the spec's
+ *    text); a CSV that is not UTF-8 'import.csv_not_utf8', one whose quote is left open
+ *    'import.csv_open_quote' (with the row). A damaged xlsx is 'import.corrupt', a file over the size caps or a
  *    zip bomb 'import.too_large', more data rows than allowed (the header does not count)
  *    'import.too_many_rows', a workbook
  *    without a worksheet 'import.empty'.
@@ -69,11 +71,11 @@ import {
   type XlsxLimits,
   excelSerialToDate,
   isXlsxError,
-  openXlsx,
   parseHumanNumber,
   withXlsxSlot,
   XlsxError,
 } from '../../lib/xlsx/index.ts';
+import { openSheet } from '../../lib/sheet.ts';
 
 export interface CodeInfo {
   id: number;
@@ -475,7 +477,7 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
     try {
       // The row limit is on data rows: the reader, which counts every non-empty row, may read
       // one more (the header), and the data rows are counted against the limit below.
-      const workbook = await openXlsx(path, { limits: { ...options.limits, maxRows: maxDataRows + 1 } });
+      const workbook = await openSheet(path, { limits: { ...options.limits, maxRows: maxDataRows + 1 }, numericColumns: [B, C] });
       date1904 = workbook.date1904;
       for await (const { row, cells } of readAheadUntil(workbook.rows(), ready)) {
         codes ??= await ready;
@@ -567,6 +569,12 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
           return failure(fileError('import.too_large', {}, locale), counts);
         case 'too_many_rows':
           return failure(fileError('import.too_many_rows', { max: maxDataRows.toLocaleString('en-US') }, locale), counts);
+        case 'not_utf8':
+          return failure(fileError('import.csv_not_utf8', {}, locale), counts);
+        case 'corrupt':
+          // A CSV's quote left open names its row; anything else damaged is the file's.
+          if (error.row !== undefined) return failure({ ...fileError('import.csv_open_quote', { row: error.row }, locale), row: error.row }, counts);
+          return failure(fileError('import.corrupt', {}, locale), counts);
         default:
           return failure(fileError('import.corrupt', {}, locale), counts);
       }
