@@ -70,4 +70,37 @@ test.describe('imports', () => {
     await expect(ofThisPeriod.filter({ hasText: 'corrected.xlsx' })).toContainText('The file was imported');
     await expect(ofThisPeriod.filter({ hasText: 'with-errors.xlsx' })).toContainText('The file has errors');
   });
+
+  test('the reporter downloads the template as CSV, fills it in as a system would (";" and decimal commas) and imports it; a CSV with errors lists them', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    const title = periodTitle('CSV');
+    await openPeriodOfSweden(await apiAs('market-admin@demo.test'), title, { starts: '2027-05-01', ends: '2027-05-31', deadline: '2027-06-10' });
+    await signIn(page, 'reporter@demo.test');
+    await openReportLink(page, title).click();
+    await expect(page.getByRole('heading', { name: 'Data import' })).toBeVisible();
+    await expect(page.getByText('CSV: UTF-8, fields separated by ";" or ",", a decimal comma or point.')).toBeVisible();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Template as CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/\.csv$/);
+    const template = (await import('node:fs')).readFileSync(await download.path(), 'utf8');
+    const lines = template.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toBe('Code,Volume,Value,Name,Note');
+    // The first two codes filled in, written the way a Swedish system writes them.
+    const [first, second] = [lines[1]!.split(',')[0]!, lines[2]!.split(',')[0]!];
+    const csv = `Code;Volume;Value\r\n${first};12,5;1.234,75\r\n${second};-2;0,5\r\n`;
+
+    await upload(page, 'errors.csv', Buffer.from(`Code;Volume;Value\r\n${first};12,5 st;1\r\n`), 'text/csv');
+    const status = page.getByTestId('import-status');
+    await expect(status).toContainText('The file has errors', { timeout: 20_000 });
+    const bad = page.getByTestId('import-errors').getByRole('row').filter({ hasText: 'Column B contains invalid characters on row 2.' });
+    await expect(bad.getByRole('cell').nth(3)).toHaveText('12,5 st');
+
+    await upload(page, 'from-erp.csv', Buffer.from(csv), 'text/csv');
+    await expect(status).toContainText('The file was imported', { timeout: 20_000 });
+    const rows = page.getByTestId('report-rows');
+    await expect(rows.getByRole('row').filter({ hasText: first })).toContainText('1,234.75');
+    await expect(rows.getByRole('row').filter({ hasText: second })).toContainText('-2');
+  });
 });

@@ -30,8 +30,8 @@ export const VALID_ROWS: (string | number | null)[][] = [
 export const periodTitle = (prefix = 'E2E') => `${prefix} ${Date.now()}`;
 
 /** On a report's import screen: chooses the file and uploads it. */
-export async function upload(page: Page, name: string, content: Buffer): Promise<void> {
-  await page.locator('input[type="file"]').setInputFiles({ name, mimeType: XLSX_MIME, buffer: content });
+export async function upload(page: Page, name: string, content: Buffer, mimeType = XLSX_MIME): Promise<void> {
+  await page.locator('input[type="file"]').setInputFiles({ name, mimeType, buffer: content });
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
 }
 

@@ -41,7 +41,7 @@ export const reportsApi = {
 
 /** Download addresses: plain links (GET with the session cookie). */
 export const reportDownloads = {
-  template: (reportUuid: string) => buildUrl(`reports/${reportUuid}/template`),
+  template: (reportUuid: string, format: 'xlsx' | 'csv' = 'xlsx') => buildUrl(`reports/${reportUuid}/template`, format === 'csv' ? { query: { format } } : {}),
 };
 
 export const reportQueries = {

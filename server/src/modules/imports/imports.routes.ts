@@ -10,7 +10,7 @@ import { uploadedContent, uploadedFileName } from '../../lib/files.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { findReportRow } from '../reports/reports.service.ts';
 import { acceptUpload, availableCodesFor, findImport, findImportErrors, findImportFile, findImports, findMarkedImportFile } from './imports.service.ts';
-import { writeErrorSheet, writeTemplate } from './imports.sheets.ts';
+import { csvSeparatorFor, templateCsv, writeErrorSheet, writeTemplate } from './imports.sheets.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 import { uuidParams } from '../../lib/uuid.ts';
@@ -43,7 +43,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: `Upload the report's xlsx (multipart field "file", at most ${ctx.config.IMPORT_MAX_MB} MB); processed in the background`,
+        summary: `Upload the report's file, xlsx or CSV (multipart field "file", at most ${ctx.config.IMPORT_MAX_MB} MB); processed in the background`,
         params: uuidParams,
         consumes: ['multipart/form-data'],
         response: { 202: dataOf(z.object({ uuid: z.string(), status: z.string() })) },
@@ -72,12 +72,27 @@ export function importsRoutes(app: App, ctx: AppContext) {
   );
   app.get(
     '/reports/:uuid/template',
-    { schema: { tags, summary: 'An xlsx prefilled with the codes available to the company in the market', params: uuidParams }, preValidation: signedIn },
+    {
+      schema: {
+        tags,
+        summary:
+          'The import template prefilled with the codes available to the company in the market: an xlsx, or with format=csv a CSV (UTF-8; "," in en-US, ";" with a decimal comma in the other languages)',
+        params: uuidParams,
+        querystring: z.object({ format: z.enum(['xlsx', 'csv']).default('xlsx') }),
+      },
+      preValidation: signedIn,
+    },
     async (request, reply) => {
-      const report = await findReportRow(ctx.db, principalOf(request), request.params.uuid);
+      const principal = principalOf(request);
+      const report = await findReportRow(ctx.db, principal, request.params.uuid);
       const codes = await availableCodesFor(ctx.db, report.id);
+      const name = `${report.company.name} ${report.market.iso_code} ${report.period.title}`;
+      if (request.query.format === 'csv') {
+        attachment(reply, `${name}.csv`);
+        return reply.header('Content-Type', 'text/csv; charset=utf-8').send(templateCsv(codes, csvSeparatorFor(principal.locale)));
+      }
       const content = await xlsxBuffer((out) => writeTemplate(codes, out));
-      attachment(reply, `${report.company.name} ${report.market.iso_code} ${report.period.title}.xlsx`);
+      attachment(reply, `${name}.xlsx`);
       return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(content);
     },
   );
@@ -120,7 +135,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
     async (request, reply) => {
       const file = await findMarkedImportFile(ctx.db, principalOf(request), request.params.uuid, MARKED_BY);
       // "Report May (errors marked).xlsx": the reporter's own file, told apart from it.
-      attachment(reply, `${file.name.replace(/\.xlsx$/i, '')} (errors marked).xlsx`);
+      attachment(reply, `${file.name.replace(/\.(xlsx|csv)$/i, '')} (errors marked).xlsx`);
       return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(file.content);
     },
   );
@@ -136,7 +151,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
         ),
       );
       // Named after the file it lists the errors of: "errors Report May.xlsx".
-      attachment(reply, `errors ${fileName.replace(/\.xlsx$/i, '')}.xlsx`);
+      attachment(reply, `errors ${fileName.replace(/\.(xlsx|csv)$/i, '')}.xlsx`);
       return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(content);
     },
   );

@@ -16,7 +16,8 @@ import { runPreflight } from '../preflight/preflight.service.ts';
 import { findReportRow, reportsFor, visibleReports } from '../reports/reports.service.ts';
 import { createRowSet, deleteStaleRowSets, insertRows, setCurrentRowSet } from '../reports/row-sets.ts';
 import { applyReportEvent, assertReportEvent } from '../reports/reports.workflow.ts';
-import { columnName, type TemplateCode } from './imports.sheets.ts';
+import { columnName, type TemplateCode, writeRowsAsXlsx } from './imports.sheets.ts';
+import { openSheet, sheetFormatOf } from '../../lib/sheet.ts';
 import type { CodeInfo, CodeLookup } from './imports.validator.ts';
 import { validateReportFile } from './imports.validator.ts';
 import { type Principal } from '../../auth/principal.ts';
@@ -537,7 +538,8 @@ export async function findImportFile(db: Db, principal: Principal, uuid: string)
 
 /**
  * The uploaded file with its faulty cells marked: each row error's cell (column A when the error
- * names no column) gets a fill and a comment with the error in the reader's language. Errors of
+ * names no column) gets a fill and a comment with the error in the reader's language. A CSV
+ * cannot hold marks: its rows are written into an xlsx (each at its row number) and marked there. Errors of
  * the whole file, and the note where a cut list stops, have no cell and are not marked (the
  * screen and the error list say them). 404 for an import without row errors.
  */
@@ -553,13 +555,19 @@ export async function findMarkedImportFile(db: Db, principal: Principal, uuid: s
     const error = renderImportError(storedError(e), principal.locale);
     return { row: error.row!, column: error.column ? error.column.letter.charCodeAt(0) - 65 : 0, note: error.message };
   });
-  // A read like the import's: in a slot, within the same limits.
-  const content = await withFileOnDisk(db, found.file_id, 'upload.xlsx', (filePath) => withXlsxSlot(() => markXlsx(filePath, marks, { author }))).catch(
-    (error: unknown) => {
-      if (isXlsxError(error)) throw new AppError('validation', 'import.not_markable');
-      throw error;
-    },
-  );
+  // A read like the import's: in a slot, within the same limits. A CSV is marked in an xlsx of its rows.
+  const content = await withFileOnDisk(db, found.file_id, 'upload', (filePath) =>
+    withXlsxSlot(async () => {
+      if ((await sheetFormatOf(filePath)) === 'xlsx') return markXlsx(filePath, marks, { author });
+      const sheet = await openSheet(filePath, { numericColumns: [1, 2] });
+      const asXlsx = `${filePath}.xlsx`;
+      await writeRowsAsXlsx(sheet.rows(), asXlsx);
+      return markXlsx(asXlsx, marks, { author });
+    }),
+  ).catch((error: unknown) => {
+    if (isXlsxError(error)) throw new AppError('validation', 'import.not_markable');
+    throw error;
+  });
   return { name: found.file_name, content };
 }
 

@@ -399,14 +399,54 @@ describe('importing a report file', () => {
     ]);
   });
 
-  it('when the file is not an xlsx, then the import is invalid with the catalogue message', async () => {
+  it('when the file is neither xlsx nor CSV text, then the import is invalid with the catalogue message', async () => {
     const w = await world();
-    const res = await upload(w.reporter, w.report.uuid, 'report.xlsx', Buffer.from('code;volume;value\n1001;1;1\n'));
+    const res = await upload(w.reporter, w.report.uuid, 'report.xlsx', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]));
     const done = await settled(w.reporter, res.json().data.uuid);
     expect(done.message).toBe('The file report.xlsx could not be uploaded due to containing invalid data.');
     expect(done.errors.map((e: { message: string }) => e.message)).toEqual([
       "Invalid file. Please make sure the file you're trying to import is an xlsx-file.",
     ]);
+  });
+
+  it('when a CSV is uploaded (";" and decimal commas, CRLF, a byte-order mark), then its rows are stored exactly as an xlsx’s would be', async () => {
+    const w = await world();
+    const csv = '\uFEFFCode;Volume;Value;Name\r\n1001;1.234,5;"0,0001";Small\r\n1002;-3;12345678901234,1234;"Large; really"\r\n';
+    const res = await upload(w.reporter, w.report.uuid, 'from our ERP.csv', Buffer.from(csv));
+    expect(res.statusCode).toBe(202);
+    const done = await settled(w.reporter, res.json().data.uuid);
+    expect(done).toMatchObject({ status: 'done', row_count: 2, file_name: 'from our ERP.csv' });
+    expect((await rowsOf(w)).map((r: { code: string; volume: string; value: string }) => [r.code, r.volume, r.value])).toEqual([
+      ['1001', '1234.5000', '0.0001'],
+      ['1002', '-3.0000', '12345678901234.1234'],
+    ]);
+  });
+
+  it('when a CSV has row errors, then the same list, error sheet and a marked xlsx of its rows as for an xlsx', async () => {
+    const w = await world();
+    const csv = 'Code,Volume,Value\n1001,"12,5 st",1\n\n1004,1,1\n1002,2,"1,234.5"\n';
+    const res = await upload(w.reporter, w.report.uuid, 'report.csv', Buffer.from(csv));
+    const done = await settled(w.reporter, res.json().data.uuid);
+    expect(done.status).toBe('invalid');
+    expect(done.errors.map((e: { row: number; message: string; column: { cell: string } | null }) => [e.row, e.message, e.column?.cell])).toEqual([
+      [2, 'Column B contains invalid characters on row 2.', '12,5 st'],
+      [4, 'The code is not available to you (row 4).', '1004'],
+    ]);
+    const sheet = await t.app.inject({ url: `/api/v1/imports/${done.uuid}/errors`, headers: w.reporter });
+    expect(sheet.statusCode).toBe(200);
+    expect(sheet.headers['content-disposition']).toContain('errors report.xlsx');
+    const marked = await t.app.inject({ url: `/api/v1/imports/${done.uuid}/marked`, headers: w.reporter });
+    expect(marked.statusCode).toBe(200);
+    expect(marked.headers['content-disposition']).toContain('report (errors marked).xlsx');
+    const book = await openWorkbook(marked.rawPayload);
+    const ws = book.worksheets[0]!;
+    // Each record at its own row (the blank record 3 stays blank), the faulty cells marked.
+    expect([2, 3, 4, 5].map((r) => ws.getRow(r).getCell(1).text)).toEqual(['1001', '', '1004', '1002']);
+    expect(ws.getCell('B2').text).toBe('12,5 st');
+    expect(ws.getCell('C5').value).toBe(1234.5);
+    expect(String(ws.getCell('B2').note && JSON.stringify(ws.getCell('B2').note))).toContain('Column B contains invalid characters on row 2.');
+    expect(String(ws.getCell('A4').note && JSON.stringify(ws.getCell('A4').note))).toContain('The code is not available to you (row 4).');
+    expect(ws.getCell('A2').note).toBeUndefined();
   });
 
   it('when an approver or another company uploads, then it is refused', async () => {
@@ -533,6 +573,20 @@ describe('importing a report file', () => {
     book.close();
     // 1003 is inactive (30) and 1004 not the company's: neither is offered.
     expect(codesInFile).toEqual(['1001', '1002']);
+  });
+
+  it('when the template is downloaded as CSV, then the same columns and codes, and filled in it imports', async () => {
+    const w = await world();
+    const res = await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}/template?format=csv`, headers: w.reporter });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toContain('.csv');
+    // The reader's language is en-US: "," and a decimal point.
+    expect(res.body).toBe('\uFEFFCode,Volume,Value,Name,Note\r\n1001,,,Small,\r\n1002,,,Large,\r\n');
+    const filled = res.body.replace('1001,,,', '1001,12.5,3,').replace('1002,,,', '1002,-1,"1,000.25",');
+    const done = await settled(w.reporter, (await upload(w.reporter, w.report.uuid, 'template.csv', Buffer.from(filled))).json().data.uuid);
+    expect(done).toMatchObject({ status: 'done', row_count: 2 });
+    expect((await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}/template?format=ods`, headers: w.reporter })).statusCode).toBe(422);
   });
 });
 

@@ -136,6 +136,9 @@ function ImportWorkspace({ report }: { report: Report }) {
         <Button component="a" href={reportDownloads.template(report.uuid)} download variant="light">
           {t('reporting.import.template')}
         </Button>
+        <Button component="a" href={reportDownloads.template(report.uuid, 'csv')} download variant="subtle">
+          {t('reporting.import.template_csv')}
+        </Button>
         {actions.upload && (
           <Button variant="light" onClick={() => void copyPrevious()} loading={copy.isPending}>
             {t('reporting.import.copy_previous')}
@@ -226,8 +229,9 @@ export function UploadPanel({ reportUuid, onAccepted }: { reportUuid: string; on
         <Group align="flex-end">
           <FileInput
             label={t('reporting.import.file')}
+            description={t('reporting.import.file_help')}
             placeholder={t('reporting.import.choose_file')}
-            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            accept=".xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
             value={file}
             onChange={setFile}
             clearable

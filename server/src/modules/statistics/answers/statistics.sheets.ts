@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Locale } from '@mss/contracts/enums';
 import type { MessageParams } from '@mss/contracts/messages';
+import { csvDocument, csvText } from '../../../lib/csv/writer.ts';
 import { type SheetTextKey, sheetText } from './statistics.sheet-texts.ts';
 import type {
   ClusterStatistics,
@@ -383,18 +384,6 @@ export async function tableXlsx(table: Table): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const csvField = (v: unknown) => {
-  const text = v === null || v === undefined ? '' : String(v);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
-
-/**
- * A text that a spreadsheet would run as a formula ("=…", "+…", "-…", "@…", or a tab or carriage
- * return first) gets an apostrophe in front, which a person reads past and a spreadsheet shows as
- * text (docs/user-guide.md says so); the xlsx needs none (its cells are text cells).
- */
-const csvText = (v: unknown) => (typeof v === 'string' && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
-
 /** A decimal string without needless trailing zeros: "1250.5000" is 1250.5, "100.0000" is 100. */
 const plainDecimal = (v: unknown) => (typeof v === 'string' && /^-?\d+\.\d*$/.test(v) ? v.replace(/\.?0+$/, '') : v);
 
@@ -404,9 +393,9 @@ const plainDecimal = (v: unknown) => (typeof v === 'string' && /^-?\d+\.\d*$/.te
  * the table, RFC 4180 quoted, comma separated, figures as plain decimals.
  */
 export function tableCsv(table: Table): string {
-  const lines = table.preamble.map(([name, value]) => `${csvField(csvText(name))},${csvField(csvText(value))}`);
-  if (lines.length) lines.push('');
-  lines.push(table.columns.map((c) => csvField(c.title)).join(','));
-  for (const row of table.rows) lines.push(table.columns.map((c) => csvField(c.kind === 'text' ? csvText(c.get(row)) : plainDecimal(c.get(row)))).join(','));
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  const records: unknown[][] = table.preamble.map(([name, value]) => [csvText(name), csvText(value)]);
+  if (records.length) records.push([]);
+  records.push(table.columns.map((c) => c.title));
+  for (const row of table.rows) records.push(table.columns.map((c) => (c.kind === 'text' ? csvText(c.get(row)) : plainDecimal(c.get(row)))));
+  return csvDocument(records);
 }
