@@ -43,7 +43,7 @@ test.describe('your own account', () => {
     await signInAsAdmin(page, 'Nordic Sales Association');
     const banner = page.getByRole('banner');
     await expect(banner.getByTestId('organization-name')).toHaveText('Nordic Sales Association');
-    await banner.getByRole('button', { name: 'Your settings' }).click();
+    await banner.getByRole('button', { name: /Your settings/ }).click();
     await page.getByRole('button', { name: 'Switch to Baltic Sales Association' }).click();
     await expect(page.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
     await expect(banner.getByTestId('organization-name')).toHaveText('Baltic Sales Association');

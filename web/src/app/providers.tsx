@@ -7,14 +7,14 @@ import { Notifications } from '@mantine/notifications';
 import { queryClient } from '../api/query-client.ts';
 import { i18n } from '../i18n/index.ts';
 import { GlobalLoadingOverlay } from '../components/feedback.tsx';
-import { theme } from './theme.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
 
 /** Everything a screen may rely on: theme, query cache, translations, modals, toasts, loading overlay. */
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <MantineProvider theme={theme} defaultColorScheme="light">
+        <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
           <ModalsProvider>
             <Notifications position="top-right" />
             <GlobalLoadingOverlay />

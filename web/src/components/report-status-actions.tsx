@@ -48,7 +48,7 @@ export function ReportStatusActions({ report, onChanged }: { report: ReportSumma
     <Group gap="xs">
       {actions.submit && !blocked && <Button onClick={() => void submit()}>{t('reporting.action.submit')}</Button>}
       {actions.submit && blocked && (
-        <Text size="sm" c="red.8" data-testid="submit-blocked" maw={520}>
+        <Text size="sm" c="red.9" data-testid="submit-blocked" maw={520}>
           {t(`reporting.action.${blocked}`)}
         </Text>
       )}
