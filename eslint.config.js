@@ -47,6 +47,8 @@ const MODULE_IMPORTS = {
   users: ['auth'],
   approvals: ['periods/periods.queries.ts', 'reports'],
   imports: ['preflight', 'reports'],
+  // A history import reads files as imports do, writes reports through their workflow and publishes.
+  history: ['imports/imports.validator.ts', 'imports/imports.sheets.ts', 'imports/imports.service.ts', 'reports/reports.workflow.ts', 'statistics'],
   // The period workflow moves reports and publishes statistics; nothing below imports it.
   periods: ['reports/reports.workflow.ts', 'statistics'],
   preflight: ['periods/periods.queries.ts'],

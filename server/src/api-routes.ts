@@ -19,6 +19,7 @@ import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
 import { periodsRoutes } from './modules/periods/periods.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { approvalsRoutes } from './modules/approvals/approvals.routes.ts';
+import { historyRoutes } from './modules/history/history.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { statisticsRoutes } from './modules/statistics/statistics.routes.ts';
 import { communicationsRoutes } from './modules/communications/communications.routes.ts';
@@ -48,6 +49,7 @@ export const apiRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (api, { 
   reportsRoutes(v1, ctx);
   approvalsRoutes(v1, ctx);
   importsRoutes(v1, ctx);
+  historyRoutes(v1, ctx);
   statisticsRoutes(v1, ctx);
   communicationsRoutes(v1, ctx);
 };

@@ -57,6 +57,8 @@ const envSchema = z.object({
   DB_MAINTENANCE_MINUTES: z.coerce.number().min(0).max(1440).default(1),
   /** Largest report file accepted for import, in megabytes. */
   IMPORT_MAX_MB: z.coerce.number().positive().max(500).default(20),
+  /** Largest history file (an association's past, one long table) accepted, in megabytes. */
+  HISTORY_MAX_MB: z.coerce.number().positive().max(2000).default(300),
   /** Open SMTP connections of the pooled transport that sends communications. */
   MAIL_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(3),
   /** Communication mails sent per second at most (the SMTP pool's rate limit). */

@@ -1052,3 +1052,99 @@ export const workflowNotifications = pgTable(
     check('workflow_notifications_status_check', sql`${t.status} in ('queued', 'sent', 'failed')`),
   ],
 );
+
+/**
+ * An association's history imported in one step (docs/decisions.md "History import"): a file,
+ * checked (a dry run), imported on request (periods, approved reports), then published on
+ * request. Run by the job queue; `status` says where it is:
+ * queued → checking → checked | invalid; importing → imported | cancelled | failed;
+ * publishing → published (or imported again, when publishing stopped).
+ */
+export const historyImports = pgTable(
+  'history_imports',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull().unique().defaultRandom(),
+    organization_id: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Who uploaded the file, and who asked for the import (the reports' history names them). */
+    user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    imported_by: integer('imported_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The markets the person who asked for the latest step may import into (checked again by the job). */
+    market_ids: integer('market_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::int[]`),
+    file_id: integer('file_id')
+      .notNull()
+      .references(() => files.id),
+    status: text('status').notNull().default('queued'),
+    /** The file's data rows, and the rows holding a figure (what the import writes). */
+    data_rows: integer('data_rows'),
+    row_count: integer('row_count'),
+    error_count: integer('error_count').notNull().default(0),
+    /** The dry run's answer: per market and period, the rows and companies, and whether the period exists. */
+    plan: jsonb('plan'),
+    /** The import's answer: periods created, reports created, replaced and unchanged. */
+    result: jsonb('result'),
+    /** Progress of the running step: rows read and written, periods done. */
+    rows_read: integer('rows_read').notNull().default(0),
+    rows_done: integer('rows_done').notNull().default(0),
+    periods_done: integer('periods_done').notNull().default(0),
+    periods_total: integer('periods_total').notNull().default(0),
+    cancel_requested: boolean('cancel_requested').notNull().default(false),
+    attempts: integer('attempts').notNull().default(0),
+    heartbeat_at: timestamp('heartbeat_at', { withTimezone: true }),
+    created_at: timestamps.created_at,
+    /** When the running step started and the last step ended. */
+    started_at: timestamp('started_at', { withTimezone: true }),
+    finished_at: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('history_imports_organization_idx').on(t.organization_id),
+    check(
+      'history_imports_status_check',
+      sql`${t.status} in ('queued', 'checking', 'checked', 'invalid', 'importing', 'imported', 'cancelled', 'failed', 'publishing', 'published')`,
+    ),
+  ],
+);
+
+/** A history import's errors, in file order (as `import_errors`, with any column letter). */
+export const historyImportErrors = pgTable(
+  'history_import_errors',
+  {
+    history_import_id: integer('history_import_id')
+      .notNull()
+      .references(() => historyImports.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    row: integer('row'),
+    key: text('key').notNull(),
+    params: jsonb('params')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    column_letter: text('column_letter'),
+    column_name: text('column_name'),
+    cell: text('cell'),
+  },
+  (t) => [primaryKey({ columns: [t.history_import_id, t.position] })],
+);
+
+/**
+ * The checked rows of a running history import, staged while the file is read so that each
+ * period is then written in one transaction of its own (unlogged on a PostgreSQL server: they are
+ * read again from the file after a crash). Emptied when the import ends.
+ */
+export const historyImportRows = pgTable(
+  'history_import_rows',
+  {
+    history_import_id: integer('history_import_id').notNull(),
+    market_id: integer('market_id').notNull(),
+    period_start: date('period_start').notNull(),
+    company_id: integer('company_id').notNull(),
+    code_id: integer('code_id').notNull(),
+    volume: numeric('volume', { precision: 20, scale: 4 }),
+    value: numeric('value', { precision: 20, scale: 4 }),
+  },
+  (t) => [index('history_import_rows_period_idx').on(t.history_import_id, t.market_id, t.period_start)],
+);

@@ -5,6 +5,7 @@ import type { Database } from '../db/client.ts';
 export const IMPORT_QUEUE = 'report-import';
 export const COMMUNICATION_QUEUE = 'communication-send';
 export const NOTIFICATION_QUEUE = 'workflow-notifications';
+export const HISTORY_QUEUE = 'history-import';
 
 /**
  * A running job's lease (issue 21): the process running it renews it every half of this, and a
@@ -21,6 +22,8 @@ export interface JobQueue {
   sendImport(importId: number): Promise<void>;
   /** Queues a run of a communication's send, now or at `startAfter`. Runs are idempotent. */
   sendCommunication(communicationId: number, startAfter?: Date): Promise<void>;
+  /** Queues the next step of a history import (check, import or publish: its status says which). */
+  sendHistory(historyImportId: number): Promise<void>;
   /** Asks for a sweep of the waiting workflow notifications: one at a time across all processes. */
   sweepNotifications(): Promise<void>;
   /**
@@ -68,6 +71,7 @@ export async function startJobQueue(options: {
   processImport: (importId: number) => Promise<void>;
   processCommunication: (communicationId: number) => Promise<void>;
   sweepNotifications: () => Promise<void>;
+  processHistory: (historyImportId: number) => Promise<void>;
   /** Files processed at once by this process. */
   concurrency?: number;
   /** Runs of one import in all (the first and the retries). */
@@ -95,6 +99,9 @@ export async function startJobQueue(options: {
     // One sweep active at a time across every process (policy singleton), at most one asked for
     // per interval (singletonSeconds): each waiting notification is mailed by one process, once.
     await boss.createQueue(NOTIFICATION_QUEUE, { policy: 'singleton', retryLimit: 2, retryDelay: 5, expireInSeconds: 900, ...leased });
+    // A history import's step may run for many minutes (millions of rows); the lease, not the
+    // expiry, tells a dead process's step. Retried from the start of the step (it is idempotent).
+    await boss.createQueue(HISTORY_QUEUE, { retryLimit: 3, retryDelay: 2, expireInSeconds: 4 * 3600, ...leased });
   });
   const workerId = await boss.work<{ importId: number }>(
     IMPORT_QUEUE,
@@ -113,8 +120,19 @@ export async function startJobQueue(options: {
   await boss.work(NOTIFICATION_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1, localConcurrency: 1 }, async () => {
     await options.sweepNotifications();
   });
+  const historyWorker = await boss.work<{ historyImportId: number }>(
+    HISTORY_QUEUE,
+    { batchSize: 1, pollingIntervalSeconds: 1, localConcurrency: 1 },
+    async (jobs) => {
+      for (const job of jobs) await options.processHistory(job.data.historyImportId);
+    },
+  );
   let stopping: Promise<void> | null = null;
   return {
+    async sendHistory(historyImportId) {
+      await boss.send(HISTORY_QUEUE, { historyImportId }, leased);
+      if (!stopping) boss.notifyWorker(historyWorker);
+    },
     async sendCommunication(communicationId, startAfter) {
       const later = startAfter && startAfter.getTime() > Date.now();
       await boss.send(COMMUNICATION_QUEUE, { communicationId }, later ? { startAfter, ...leased } : leased);

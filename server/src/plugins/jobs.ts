@@ -6,6 +6,7 @@ import { appUrlOf } from '../modules/communications/communications.routes.ts';
 import { recoverCommunications, runCommunicationSend } from '../modules/communications/communications.sender.ts';
 import { sendWorkflowNotifications } from '../modules/communications/notifications.ts';
 import { IMPORT_MAX_ATTEMPTS, processImport, recoverImports } from '../modules/imports/imports.service.ts';
+import { processHistory, recoverHistoryImports } from '../modules/history/history.service.ts';
 import { publishOutstanding } from '../modules/statistics/disclosure/statistics.publications.ts';
 
 /**
@@ -38,6 +39,7 @@ export const jobsPlugin = fp<{ ctx: AppContext }>(
       sweepNotifications: async () => {
         await sendWorkflowNotifications({ db: ctx.db, mailer, log: app.log, appUrl: appUrlOf(ctx) });
       },
+      processHistory: (id) => processHistory(ctx.db, app.log, id),
       attempts: IMPORT_MAX_ATTEMPTS,
       notifySweepSeconds: Math.max(1, Math.round(config.NOTIFY_SWEEP_SECONDS)),
     });
@@ -48,6 +50,8 @@ export const jobsPlugin = fp<{ ctx: AppContext }>(
     app.addHook('onClose', async () => queue.stop(config.SHUTDOWN_JOB_GRACE_SECONDS));
     const recovered = await recoverImports(ctx.db, ctx.queue);
     if (recovered) app.log.info({ recovered }, 'unfinished imports queued again');
+    const histories = await recoverHistoryImports(ctx.db, ctx.queue);
+    if (histories) app.log.info({ histories }, 'unfinished history import steps queued again');
     const sends = await recoverCommunications(ctx.db, ctx.database.kind === 'pglite', (id) => ctx.queue!.sendCommunication(id));
     if (sends) app.log.info({ sends }, 'communications waiting to be sent queued again');
     // Every NOTIFY_SWEEP_SECONDS a sweep is asked for (digests once an hour); asked by several

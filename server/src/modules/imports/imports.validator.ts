@@ -186,7 +186,7 @@ const FIGURES = {
 } as const satisfies Record<string, { disabledBy: CodeDisabledStatus; mustBeEmpty: MessageKey; invalid: MessageKey; letter: string }>;
 type FigureColumn = (typeof FIGURES)[keyof typeof FIGURES];
 
-function isBlank(cell: Cell | undefined): boolean {
+export function isBlank(cell: Cell | undefined): boolean {
   return cell === undefined || cell.kind === 'empty' || (cell.kind === 'string' && cell.value.trim() === '');
 }
 
@@ -194,7 +194,7 @@ function isBlank(cell: Cell | undefined): boolean {
 export const DISPLAY_MAX = 60;
 
 /** Column A as a code: the text, '' for blank, undefined when the cell cannot be a code. */
-function codeOf(cell: Cell | undefined): string | undefined {
+export function codeOf(cell: Cell | undefined): string | undefined {
   if (isBlank(cell)) return '';
   if (cell!.kind === 'string') return cell!.value.trim();
   if (cell!.kind === 'number' && Number.isSafeInteger(cell!.value)) return String(cell!.value);
@@ -206,7 +206,7 @@ function codeOf(cell: Cell | undefined): string | undefined {
  * its first DISPLAY_MAX characters and "…": the row number finds it, and 50,000 errors of a file
  * of long texts would otherwise store and serve megabytes of them.
  */
-function displayOf(cell: Cell | undefined, date1904: boolean): string | null {
+export function displayOf(cell: Cell | undefined, date1904: boolean): string | null {
   if (cell === undefined) return null;
   switch (cell.kind) {
     case 'string': {
@@ -233,7 +233,7 @@ function displayOf(cell: Cell | undefined, date1904: boolean): string | null {
   }
 }
 
-type NumberRead = { kind: 'empty' } | { kind: 'number'; value: string } | { kind: 'invalid' } | { kind: 'formula' };
+export type NumberRead = { kind: 'empty' } | { kind: 'number'; value: string } | { kind: 'invalid' } | { kind: 'formula' };
 
 const EMPTY_READ: NumberRead = { kind: 'empty' };
 const INVALID_READ: NumberRead = { kind: 'invalid' };
@@ -246,13 +246,13 @@ const FORMULA_READ: NumberRead = { kind: 'formula' };
  * cells of a report are such; checked with one regular expression instead of three passes.
  */
 const PLAIN_NUMBER = /^-?(?:0|[1-9]\d{0,14})(?:\.\d{0,3}[1-9])?$/;
-function isPlainNumber(text: string): boolean {
+export function isPlainNumber(text: string): boolean {
   if (!PLAIN_NUMBER.test(text) || text === '-0') return false;
   const digits = text.length - (text.charCodeAt(0) === 45 ? 1 : 0) - (text.includes('.') ? 1 : 0);
   return digits <= SPREADSHEET_DIGITS;
 }
 
-function numberOf(cell: Cell | undefined): NumberRead {
+export function numberOf(cell: Cell | undefined): NumberRead {
   if (isBlank(cell)) return EMPTY_READ;
   let value: string | null;
   if (cell!.kind === 'number') {
@@ -284,7 +284,7 @@ function isHeader(cells: readonly Cell[], codes: CodeLookup): boolean {
 }
 
 /** A bounded error list. */
-class ErrorList {
+export class ErrorList {
   readonly errors: ImportError[] = [];
   omitted = 0;
   private readonly max: number;
@@ -323,7 +323,7 @@ class ErrorList {
   }
 }
 
-function fileError(key: MessageKey, params: MessageParams, locale: Locale | undefined): ImportError {
+export function fileError(key: MessageKey, params: MessageParams, locale: Locale | undefined): ImportError {
   return { row: null, code: null, key, params, message: translate(key, params, locale) };
 }
 

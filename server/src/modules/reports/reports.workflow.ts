@@ -4,6 +4,7 @@ import { ReportStatus } from '@mss/contracts/enums';
 import type { MessageKey } from '@mss/contracts/messages';
 import { nextReportStatus, type ReportEvent, type ReportEventRefusal, reportEventRefusal } from '@mss/contracts/reports';
 import type { Executor } from '../../db/client.ts';
+import { sqlArray } from '../../db/sql-array.ts';
 import { periods, reports, reportStatusChanges } from '../../db/schema.ts';
 import { AppError, type ErrorCode } from '../../errors.ts';
 import { addApprovedReport } from '../statistics/figures/statistics.cells.ts';
@@ -148,4 +149,40 @@ async function changeStatus(tx: Executor, input: ChangeInput): Promise<ReportTra
   const kind = NOTIFIED_EVENTS[input.event];
   if (kind) await recordWorkflowNotifications(tx, { reportId: input.reportId, kind, actor: input.actor, comment: input.comment });
   return { reportId: input.reportId, from, to };
+}
+
+/**
+ * A history import's reports of one period (docs/decisions.md "History import"), in the caller's
+ * transaction: the companies without a report there get one, approved; the others are approved
+ * whatever their status (their rows are being replaced by the association's). Each gets one
+ * history row by the administrator who ran the import, with `comment`. No notifications: nobody
+ * acts on a history. The caller writes the rows and drops the period's stored cells (an approved
+ * report's rows change here, which `addApprovedReport` does not cover).
+ * Returns each company's report id.
+ */
+export async function applyHistoryReports(
+  tx: Executor,
+  input: { periodId: number; companyIds: readonly number[]; actor: number; comment: string },
+): Promise<Map<number, number>> {
+  const to = ReportStatus.Approved;
+  const { rows } = await tx.execute<{ id: number; company_id: number }>(sql`
+    with existing as (
+      select id, company_id, status from ${reports}
+      where period_id = ${input.periodId} and company_id = any(${sqlArray(input.companyIds, 'int')})
+      for update
+    ), created as (
+      insert into ${reports} (period_id, company_id, status, approved_at)
+      select ${input.periodId}, c.id, ${to}, now() from unnest(${sqlArray(input.companyIds, 'int')}) as c(id)
+      where not exists (select 1 from existing e where e.company_id = c.id)
+      returning id, company_id, null::int as status
+    ), changed as (
+      update ${reports} r set status = ${to}, approved_at = now(), updated_at = now()
+      from existing e where r.id = e.id
+      returning r.id, r.company_id, e.status
+    ), history as (
+      insert into ${reportStatusChanges} (report_id, user_id, from_status, to_status, comment)
+      select id, ${input.actor}::int, status, ${to}::int, ${input.comment}::text from (select * from created union all select * from changed) x
+    )
+    select id, company_id from created union all select id, company_id from changed`);
+  return new Map(rows.map((r) => [r.company_id, r.id]));
 }
