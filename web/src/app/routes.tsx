@@ -56,6 +56,7 @@ const InformationModalEditScreen = screen(() => import('../features/information-
 const OrganizationAddScreen = screen(() => import('../features/organizations/organization-screens.tsx'), 'OrganizationAddScreen');
 const OrganizationEditScreen = screen(() => import('../features/organizations/organization-screens.tsx'), 'OrganizationEditScreen');
 const OrganizationListScreen = screen(() => import('../features/organizations/organization-screens.tsx'), 'OrganizationListScreen');
+const HistoryImportScreen = screen(() => import('../features/history/history-screen.tsx'), 'HistoryImportScreen');
 const ReleaseAddScreen = screen(() => import('../features/releases/release-screens.tsx'), 'ReleaseAddScreen');
 const ReleaseEditScreen = screen(() => import('../features/releases/release-screens.tsx'), 'ReleaseEditScreen');
 const ReleaseListScreen = screen(() => import('../features/releases/release-screens.tsx'), 'ReleaseListScreen');
@@ -199,6 +200,8 @@ export const appRoutes: AppRoute[] = [
   ),
   protectedRoute('/approval-list/:periodUuid', 'title.approval_list', ApprovalListScreen, somewhere('approve-reports')),
   protectedRoute('/period-list/:market?', 'title.period_list', PeriodListScreen, somewhere('manage-periods'), { group: 'reporting' }),
+  // The server also asks for approve-reports in each market the file names (docs/decisions.md "History import").
+  protectedRoute('/history-import', 'title.history_import', HistoryImportScreen, somewhere('manage-periods'), { group: 'reporting' }),
   protectedRoute('/communication', 'title.communication', CommunicationScreen, somewhere('send-communications'), { group: 'reporting' }),
   protectedRoute('/cluster-approval/:periodUuid', 'title.cluster_approval', ApprovalListScreen, somewhere('approve-cluster-reports')),
   protectedRoute('/cluster-period-list', 'title.cluster_period_list', ClusterPeriodListScreen, somewhere('approve-cluster-reports'), { group: 'reporting' }),

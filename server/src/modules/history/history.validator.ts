@@ -219,6 +219,9 @@ class RowKeys {
   }
 }
 
+/** Data rows between two progress reports (and looks at `stop`). */
+const PROGRESS_ROWS = 5_000;
+
 /** Validates the history file at `path` (see above). Never throws for a bad file; I/O errors propagate. */
 export async function validateHistoryFile(path: string, lookup: HistoryLookup, options: HistoryValidateOptions = {}): Promise<HistoryValidation> {
   const { locale } = options;
@@ -296,7 +299,7 @@ export async function validateHistoryFile(path: string, lookup: HistoryLookup, o
         if (HISTORY_COLUMNS.every((c) => isBlank(cells[columns![c]]))) continue;
         dataRowCount++;
         if (dataRowCount > maxRows) throw new XlsxError('too_many_rows', `more than ${maxRows} data rows`);
-        if (dataRowCount % 50_000 === 0) {
+        if (dataRowCount % PROGRESS_ROWS === 0) {
           if (options.stop?.()) break;
           await options.onProgress?.(dataRowCount);
         }

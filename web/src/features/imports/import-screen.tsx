@@ -16,7 +16,7 @@ import { AdminPage } from '../../components/page.tsx';
 import { importDownloads, importKeys, importQueries, importRunning } from './api/imports.ts';
 import { useReportingMutation } from '../../api/reporting.ts';
 import { reportDownloads, reportKeys, reportQueries, reportsApi } from '../../api/reports.ts';
-import { uploadReportFile } from './api/upload.ts';
+import { uploadReportFile } from '../../api/upload.ts';
 import { PreflightResults } from '../../components/preflight-results.tsx';
 import { SentBackComment } from '../../components/status-badges.tsx';
 import { QueryState, Section } from '../../components/query-state.tsx';

@@ -1,6 +1,6 @@
 import { translate } from '@mss/contracts/messages';
-import { ensureFreshSession, handleUnauthorized } from '../../../api/session.ts';
-import { ApiError, buildHeaders, buildUrl } from '../../../api/transport.ts';
+import { ensureFreshSession, handleUnauthorized } from './session.ts';
+import { ApiError, buildHeaders, buildUrl } from './transport.ts';
 
 export interface UploadOptions {
   /** Called with the fraction sent, 0..1. */
@@ -9,7 +9,7 @@ export interface UploadOptions {
 }
 
 export interface UploadAccepted {
-  /** The import's uuid, to poll GET /imports/{uuid}. */
+  /** The import's uuid, to poll (GET /imports/{uuid}, GET /history-imports/{uuid}). */
   uuid: string;
   status: string;
 }
@@ -22,19 +22,22 @@ function parse(text: string): unknown {
   }
 }
 
+/** POST /reports/{uuid}/file: a report's file (see `uploadFile`). */
+export const uploadReportFile = (reportUuid: string, file: File, options: UploadOptions = {}) => uploadFile(`reports/${reportUuid}/file`, file, options);
+
 /**
- * POST /reports/{uuid}/file with XMLHttpRequest, the one way a browser reports upload progress.
- * Same as the api client: session refresh first, the same headers (X-Requested-With,
- * Accept-Language), credentials, ApiError on failure, a 401 signs out.
+ * A file (multipart field "file") posted with XMLHttpRequest, the one way a browser reports
+ * upload progress. Same as the api client: session refresh first, the same headers
+ * (X-Requested-With, Accept-Language), credentials, ApiError on failure, a 401 signs out.
  */
-export async function uploadReportFile(reportUuid: string, file: File, options: UploadOptions = {}): Promise<UploadAccepted> {
+export async function uploadFile(path: string, file: File, options: UploadOptions = {}): Promise<UploadAccepted> {
   await ensureFreshSession();
   const body = new FormData();
   body.append('file', file, file.name);
   try {
     return await new Promise<UploadAccepted>((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open('POST', buildUrl(`reports/${reportUuid}/file`));
+      xhr.open('POST', buildUrl(path));
       xhr.withCredentials = true;
       buildHeaders(body).forEach((value, name) => xhr.setRequestHeader(name, value));
       xhr.upload.onprogress = (event) => {

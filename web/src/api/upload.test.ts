@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../api/transport.ts';
+import { ApiError } from './transport.ts';
 import { uploadReportFile } from './upload.ts';
 
 /** A stand-in XMLHttpRequest that records the request and answers as told. */
