@@ -51,8 +51,8 @@ interface Queue {
   sendHistory(id: number): Promise<void>;
 }
 
-/** Rows staged per statement while the file is read. */
-const STAGE_BATCH_ROWS = 20_000;
+/** Rows staged per statement while the file is read: short statements, so that other requests get the connection in between. */
+const STAGE_BATCH_ROWS = 5_000;
 /** Steps that run (one per organization at a time, but a check). */
 const RUNNING = ['checking', 'importing', 'publishing'] as const;
 

@@ -258,6 +258,15 @@ export async function validateHistoryFile(path: string, lookup: HistoryLookup, o
   const exactKeys = 12 * 200 * radix[0]! * radix[1]! * radix[2]! < Number.MAX_SAFE_INTEGER;
   const stringKeys = new Map<string, number>();
   const repeatsByString: [number, number][] = [];
+  const last: {
+    marketText?: string;
+    market?: HistoryMarket;
+    periodText?: string | null;
+    month?: string | null;
+    companyText?: string | null;
+    company?: ReturnType<typeof companyOf>;
+    summary?: HistoryPeriodSummary & { companies: Set<number> };
+  } = {};
   let batch: HistoryRow[] = [];
   let writing: Promise<void> | null = null;
   const flush = async () => {
@@ -310,18 +319,37 @@ export async function validateHistoryFile(path: string, lookup: HistoryLookup, o
         });
         const before = errors.length + omitted;
 
+        // Consecutive rows mostly repeat the market, month and company: each read once per change.
         const marketCell = cells[columns.market];
-        const iso = marketCell?.kind === 'string' ? marketCell.value.trim().toUpperCase() : '';
-        const market = lookup.marketsByIso.get(iso);
+        const marketText = marketCell?.kind === 'string' ? marketCell.value : '';
+        if (marketText !== last.marketText) last.market = lookup.marketsByIso.get(marketText.trim().toUpperCase());
+        last.marketText = marketText;
+        const market = last.market;
         if (!market) add(row, 'history.unknown_market', { row }, at('market'));
         else if (!market.administered) add(row, 'history.market_not_administered', { market: market.iso_code, row }, at('market'));
 
-        const month = monthOf(cells[columns.period], date1904);
+        const periodCell = cells[columns.period];
+        const periodText = periodCell?.kind === 'string' ? periodCell.value : null;
+        let month: string | null;
+        if (periodText !== null && periodText === last.periodText) month = last.month ?? null;
+        else {
+          month = monthOf(periodCell, date1904);
+          last.periodText = periodText;
+          last.month = month;
+        }
         const existing = month && market ? market.periods.get(month) : undefined;
         if (!month) add(row, 'history.invalid_period', { row }, at('period'));
         else if (existing && !existing.whole_month) add(row, 'history.period_dates', { market: market!.iso_code, period: month, row }, at('period'));
 
-        const company = companyOf(cells[columns.company], lookup);
+        const companyCell = cells[columns.company];
+        const companyText = companyCell?.kind === 'string' ? companyCell.value : null;
+        let company: ReturnType<typeof companyOf>;
+        if (companyText !== null && companyText === last.companyText) company = last.company;
+        else {
+          company = companyOf(companyCell, lookup);
+          last.companyText = companyText;
+          last.company = company;
+        }
         if (company === 'ambiguous') add(row, 'history.ambiguous_company', { row }, at('company'));
         else if (!company) add(row, 'history.unknown_company', { row }, at('company'));
         else if (market && !company.marketIds.has(market.id))
@@ -375,8 +403,9 @@ export async function validateHistoryFile(path: string, lookup: HistoryLookup, o
         }
         if (volume === null && value === null) continue;
         rowCount++;
-        const summaryKey = `${market.id}:${month}`;
-        let summary = summaries.get(summaryKey);
+        let summary = last.summary && last.summary.market_id === market.id && last.summary.period === month ? last.summary : undefined;
+        const summaryKey = summary ? '' : `${market.id}:${month}`;
+        summary ??= summaries.get(summaryKey);
         if (!summary) {
           summary = {
             market_id: market.id,
@@ -389,6 +418,7 @@ export async function validateHistoryFile(path: string, lookup: HistoryLookup, o
           };
           summaries.set(summaryKey, summary);
         }
+        last.summary = summary;
         summary.rows++;
         summary.companies.add(theCompany.id);
         if (options.sink && errors.length + omitted === 0) {
