@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { listQuerySchema, marketSummarySchema, refSchema } from './common.ts';
+import { preflightSchema } from './preflight.ts';
 
 // Imports of report files: wire schemas.
 
 export const IMPORT_STATUSES = ['queued', 'processing', 'invalid', 'done', 'failed'] as const;
+/** Where an import's rows came from: a file uploaded (the app, POST /reports/{uuid}/file), or PUT /reports/{uuid}/rows. */
+export const IMPORT_SOURCES = ['upload', 'api'] as const;
 export const importSchema = z.object({
   uuid: z.string(),
   status: z.enum(IMPORT_STATUSES),
+  source: z.enum(IMPORT_SOURCES),
   report: z.object({ uuid: z.string(), status: z.number().int() }),
   company: refSchema,
   market: marketSummarySchema,
@@ -52,6 +56,26 @@ export const importDetailSchema = importSchema.extend({
   errors_note: z.string().nullable(),
 });
 export type ImportDetail = z.infer<typeof importDetailSchema>;
+
+/**
+ * The answer of PUT /reports/{uuid}/rows: with `dry_run`, what the rows would give (nothing
+ * stored, no import); otherwise the import it made, done or invalid, with the report's preflight.
+ */
+export const rowsImportSchema = z.object({
+  dry_run: z.boolean(),
+  /** The rows pass every rule (with dry_run: would be stored). */
+  valid: z.boolean(),
+  /** The import, listed in the import history with source "api"; null for a dry run. */
+  import: importSchema.nullable(),
+  /** Rows holding a figure that are (or would be) stored; 0 when the rows are refused. */
+  rows_accepted: z.number().int(),
+  /** Every error of the rows; `errors` holds the first 100, with row and field. */
+  error_count: z.number().int(),
+  errors: z.array(importErrorSchema),
+  /** The report's preflight after the rows were stored; null for a dry run or refused rows. */
+  preflight: preflightSchema.nullable(),
+});
+export type RowsImport = z.infer<typeof rowsImportSchema>;
 /** Columns GET /imports sorts by; the first (newest first with direction=desc) is the default. */
 export const IMPORT_SORTS = ['created_at', 'file_name', 'status', 'company', 'market', 'period', 'user', 'row_count', 'error_count'] as const;
 /**

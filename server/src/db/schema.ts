@@ -601,6 +601,8 @@ export const imports = pgTable(
       .references(() => files.id),
     /** queued → processing → invalid | done | failed */
     status: text('status').notNull().default('queued'),
+    /** Where the rows came from: a file uploaded in the app (or POST …/file), or PUT /reports/{uuid}/rows. */
+    source: text('source').notNull().default('upload'),
     /** The report status before the upload, to return to (20 or 50). */
     report_status_before: integer('report_status_before').notNull(),
     row_count: integer('row_count'),
@@ -617,6 +619,7 @@ export const imports = pgTable(
   (t) => [
     index('imports_report_idx').on(t.report_id),
     check('imports_status_check', sql`${t.status} in ('queued', 'processing', 'invalid', 'done', 'failed')`),
+    check('imports_source_check', sql`${t.source} in ('upload', 'api')`),
   ],
 );
 
@@ -1147,4 +1150,27 @@ export const historyImportRows = pgTable(
     value: numeric('value', { precision: 20, scale: 4 }),
   },
   (t) => [index('history_import_rows_period_idx').on(t.history_import_id, t.market_id, t.period_start)],
+);
+
+/**
+ * Answers given to requests sent with an `Idempotency-Key` (PUT /reports/{uuid}/rows): the same
+ * key from the same user gets the same answer again, and nothing is done twice. Kept a day.
+ * `status` null: the first request is still being answered.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** The request the key was first used for (method, path and query) and a hash of its body. */
+    request: text('request').notNull(),
+    body_hash: text('body_hash').notNull(),
+    status: integer('status'),
+    answer: jsonb('answer'),
+    created_at: timestamps.created_at,
+  },
+  (t) => [uniqueIndex('idempotency_keys_user_key_unique').on(t.user_id, t.key)],
 );

@@ -1,14 +1,16 @@
 import { open } from 'node:fs/promises';
 import { type CsvReadOptions, isSpreadsheetContainer, openCsv } from './csv/reader.ts';
-import { DEFAULT_XLSX_LIMITS, type XlsxLimits, openXlsx } from './xlsx/index.ts';
+import { isJsonArray, readJsonRows } from './json-rows.ts';
+import { DEFAULT_XLSX_LIMITS, type XlsxLimits, openXlsx, XlsxError } from './xlsx/index.ts';
 import type { XlsxRow } from './xlsx/types.ts';
 
 /**
  * An uploaded sheet, xlsx or CSV, judged by its content (never its name): a zip or an OLE
  * container goes to the xlsx reader (which tells an .xls, a damaged or a password-protected file
- * apart), anything else is read as CSV text (which refuses bytes that are not text).
+ * apart), a JSON array to the JSON rows reader (the rows `PUT /reports/{uuid}/rows` takes,
+ * `json-rows.ts`), anything else is read as CSV text (which refuses bytes that are not text).
  */
-export type SheetFormat = 'xlsx' | 'csv';
+export type SheetFormat = 'xlsx' | 'csv' | 'json';
 
 export interface Sheet {
   readonly format: SheetFormat;
@@ -16,6 +18,8 @@ export interface Sheet {
   readonly date1904: boolean;
   /** A CSV's separator and decimal sign as detected; null for an xlsx. */
   readonly csv: { readonly separator: ',' | ';'; readonly decimal: ',' | '.' } | null;
+  /** Whether the first row may be a header (not in JSON rows: every element is a row). */
+  readonly mayHaveHeader: boolean;
   rows(): AsyncIterableIterator<XlsxRow, undefined>;
   close(): void;
 }
@@ -30,10 +34,11 @@ export interface SheetOptions {
 export async function sheetFormatOf(path: string): Promise<SheetFormat> {
   const handle = await open(path, 'r');
   try {
-    const head = new Uint8Array(8);
-    const { bytesRead } = await handle.read(head, 0, 8, 0);
+    const head = new Uint8Array(64);
+    const { bytesRead } = await handle.read(head, 0, 64, 0);
     // An empty file goes to the xlsx reader, which says it is empty.
-    return bytesRead === 0 || isSpreadsheetContainer(head) ? 'xlsx' : 'csv';
+    if (bytesRead === 0 || isSpreadsheetContainer(head)) return 'xlsx';
+    return isJsonArray(head.subarray(0, bytesRead)) ? 'json' : 'csv';
   } finally {
     await handle.close();
   }
@@ -41,9 +46,26 @@ export async function sheetFormatOf(path: string): Promise<SheetFormat> {
 
 /** Opens an uploaded sheet; throws `XlsxError` as the xlsx reader does, for either format. */
 export async function openSheet(path: string, options: SheetOptions = {}): Promise<Sheet> {
-  if ((await sheetFormatOf(path)) === 'xlsx') {
+  const format = await sheetFormatOf(path);
+  if (format === 'xlsx') {
     const workbook = await openXlsx(path, { limits: options.limits });
-    return { format: 'xlsx', date1904: workbook.date1904, csv: null, rows: () => workbook.rows(), close: () => workbook.close() };
+    return { format, date1904: workbook.date1904, csv: null, mayHaveHeader: true, rows: () => workbook.rows(), close: () => workbook.close() };
+  }
+  if (format === 'json') {
+    const rows = await readJsonRows(path, options.limits?.maxSheetBytes ?? DEFAULT_XLSX_LIMITS.maxSheetBytes);
+    const maxRows = options.limits?.maxRows ?? DEFAULT_XLSX_LIMITS.maxRows;
+    if (rows.length > maxRows) throw new XlsxError('too_many_rows', `More than ${maxRows} rows`);
+    return {
+      format,
+      date1904: false,
+      csv: null,
+      mayHaveHeader: false,
+      rows: async function* () {
+        yield* rows;
+        return undefined;
+      },
+      close: () => {},
+    };
   }
   const csv = await openCsv(path, {
     // The bytes a worksheet's XML may have: a CSV of the same rows is smaller.
@@ -51,5 +73,12 @@ export async function openSheet(path: string, options: SheetOptions = {}): Promi
     maxRows: options.limits?.maxRows ?? DEFAULT_XLSX_LIMITS.maxRows,
     numericColumns: options.numericColumns,
   });
-  return { format: 'csv', date1904: false, csv: { separator: csv.separator, decimal: csv.decimal }, rows: () => csv.rows(), close: () => csv.close() };
+  return {
+    format: 'csv',
+    date1904: false,
+    csv: { separator: csv.separator, decimal: csv.decimal },
+    mayHaveHeader: true,
+    rows: () => csv.rows(),
+    close: () => csv.close(),
+  };
 }

@@ -366,6 +366,8 @@ export const uiEnUS = {
   'history.show': 'Show',
   'history.show_file': 'Show {{file}}',
   'reporting.import.template_csv': 'Template as CSV',
+  'reporting.import.source_api': 'API',
+  'reporting.import.source_api_hint': 'Rows sent by a system through the API (PUT /reports/{uuid}/rows)',
   'reporting.import.copy_previous': 'Copy from previous period',
   'reporting.import.report_imports': 'Imports of this report',
   'reporting.sent_back.title': 'Sent back for corrections',

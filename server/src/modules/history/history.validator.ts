@@ -293,7 +293,8 @@ export async function validateHistoryFile(path: string, lookup: HistoryLookup, o
           return [found.volume, found.value].filter((c): c is number => c !== undefined);
         },
       });
-      format = sheet.format;
+      // A JSON array of rows names no columns: its first row is refused as a header.
+      format = sheet.format === 'xlsx' ? 'xlsx' : 'csv';
       const date1904 = sheet.date1904;
       for await (const { row, cells } of sheet.rows()) {
         if (columns === null) {

@@ -1,8 +1,9 @@
 import { PassThrough, Readable } from 'node:stream';
 import { z } from 'zod';
 import { dataOf, listOf } from '@mss/contracts/common';
-import { importDetailSchema, importListQuerySchema, importSchema } from '@mss/contracts/imports';
+import { importDetailSchema, importListQuerySchema, importSchema, rowsImportSchema } from '@mss/contracts/imports';
 import type { FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App, AppContext } from '../../context.ts';
 import { validationError } from '../../errors.ts';
 import { contentDisposition } from '../../lib/content-disposition.ts';
@@ -14,8 +15,31 @@ import { csvSeparatorFor, templateCsv, writeErrorSheet, writeTemplate } from './
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 import { uuidParams } from '../../lib/uuid.ts';
+import { withIdempotency } from '../../lib/idempotency.ts';
+import { importRowsOfBody } from './imports.rows.ts';
+import { isJsonArray } from '../../lib/json-rows.ts';
+import { AppError } from '../../errors.ts';
 
 const tags = ['imports'];
+
+const ROWS_DESCRIPTION = `The body is the report's rows, as JSON or as CSV:
+
+- \`application/json\`: an array of \`{ "code": "1001", "volume": 12.5, "value": "1234.5" }\`. A number is taken
+  as written (digit for digit, never through a double); a string is read as a spreadsheet's text cell
+  ("1 234,5"); null or a missing key is an empty cell. Element i is row i + 1 in the messages.
+- \`text/csv\`: a report file as CSV (UTF-8, ";" or ",", the decimal sign detected), a header row optional.
+
+The rows replace the report's rows when every one passes the rules of a report file (the same messages);
+otherwise nothing changes and the answer lists the errors (row and field). The import is listed in the
+import history with source "api". \`dry_run=true\` checks only: nothing is stored and no import is recorded.
+With an \`Idempotency-Key\` header, repeating the request with the same key and body gives the same answer
+(header \`Idempotent-Replayed: true\`) and changes nothing; the same key with another body is refused.
+
+Example:
+
+    curl -X PUT "$APP/api/v1/reports/$REPORT/rows" \\
+      -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -H "Idempotency-Key: 2026-11-erp-1" \\
+      -d '[{"code":"1001","volume":12.5,"value":1234.5},{"code":"1002","volume":3,"value":null}]'`;
 /** The author of the comments in a marked file. */
 const MARKED_BY = 'Market Sales Statistics';
 /** Room for the multipart framing around the file: boundaries and the part's headers with its name. */
@@ -32,6 +56,16 @@ async function xlsxBuffer(write: (out: NodeJS.WritableStream) => Promise<void>):
 
 function attachment(reply: FastifyReply, name: string) {
   return reply.header('Content-Disposition', contentDisposition(name));
+}
+
+/** A body that parses as JSON and is an array. */
+function isJsonArrayText(content: Buffer): boolean {
+  if (!isJsonArray(content.subarray(0, 64))) return false;
+  try {
+    return Array.isArray(JSON.parse(content.toString('utf8')));
+  } catch {
+    return false;
+  }
 }
 
 export function importsRoutes(app: App, ctx: AppContext) {
@@ -66,10 +100,51 @@ export function importsRoutes(app: App, ctx: AppContext) {
       // once, and Node reads and discards the rest of the body. Closing the connection instead
       // would save that reading, but a client still sending then gets a reset that can swallow
       // the answer (seen as EPIPE here; a browser shows a network error instead of the message).
-      const result = await acceptUpload(ctx.db, principalOf(request), request.params.uuid, readFile, ctx.queue);
-      return reply.code(202).send({ data: result });
+      const { uuid, status } = await acceptUpload(ctx.db, principalOf(request), request.params.uuid, readFile, ctx.queue);
+      return reply.code(202).send({ data: { uuid, status } });
     },
   );
+  // The rows as a body (JSON or CSV), read as bytes: a JSON number is kept as written (the
+  // default parser would make it a double), and a CSV is read by the sheet reader.
+  app.register(async (scoped) => {
+    scoped.addContentTypeParser(['application/json', 'text/csv'], { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) => done(null, body));
+    scoped.withTypeProvider<ZodTypeProvider>().put(
+      '/reports/:uuid/rows',
+      {
+        schema: {
+          tags,
+          summary: "Replace the report's rows from a member's system: JSON or CSV, checked by the rules of a report file",
+          description: ROWS_DESCRIPTION,
+          params: uuidParams,
+          querystring: z.object({ dry_run: z.enum(['true', 'false']).default('false') }),
+          headers: z.object({ 'idempotency-key': z.string().optional() }),
+          consumes: ['application/json', 'text/csv'],
+          response: { 200: dataOf(rowsImportSchema) },
+        },
+        preValidation: signedIn,
+      },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        const type = String(request.headers['content-type'] ?? '');
+        const format = type.startsWith('text/csv') ? 'csv' : type.startsWith('application/json') ? 'json' : null;
+        if (!format || !Buffer.isBuffer(request.body)) throw new AppError('validation', 'import.rows_body');
+        const content = request.body;
+        // JSON must be an array (of rows): anything else is not rows, whatever it holds.
+        if (format === 'json' && !isJsonArrayText(content)) throw new AppError('validation', 'import.rows_body');
+        const dryRun = request.query.dry_run === 'true';
+        const answer = await withIdempotency(
+          ctx.db,
+          { userId: principal.userId, key: request.headers['idempotency-key'], request: `PUT ${request.url}`, body: content },
+          async () => ({
+            status: 200,
+            body: { data: await importRowsOfBody(ctx.db, request.log, principal, request.params.uuid, { content, format }, dryRun) },
+          }),
+        );
+        if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
+        return reply.code(answer.status as 200).send(answer.body as { data: z.infer<typeof rowsImportSchema> });
+      },
+    );
+  });
   app.get(
     '/reports/:uuid/template',
     {

@@ -114,7 +114,8 @@ export async function acceptUpload(
   reportUuid: string,
   readFile: () => Promise<{ name: string; content: Buffer | AsyncIterable<Buffer> }>,
   queue: { sendImport(importId: number): Promise<void> } | null,
-): Promise<{ uuid: string; status: string }> {
+  source: 'upload' | 'api' = 'upload',
+): Promise<{ id: number; uuid: string; status: string }> {
   const report = await findReportRow(db, principal, reportUuid);
   const mayAct = await reportsFor(db, principal, report);
   assertReportEvent({ status: report.status, periodStatus: report.period.status }, 'upload', mayAct);
@@ -127,7 +128,7 @@ export async function acceptUpload(
       const moved = await applyReportEvent(tx, { event: 'upload', reportId: report.id, actor: principal.userId, mayAct });
       const [row] = await tx
         .insert(imports)
-        .values({ report_id: report.id, user_id: principal.userId, file_id: fileId, report_status_before: moved.from })
+        .values({ report_id: report.id, user_id: principal.userId, file_id: fileId, report_status_before: moved.from, source })
         .returning({ id: imports.id, uuid: imports.uuid, status: imports.status });
       return row!;
     })
@@ -137,7 +138,7 @@ export async function acceptUpload(
     });
   // Without a worker in this process the import waits, queued, for the next one that starts.
   await queue?.sendImport(created.id);
-  return { uuid: created.uuid, status: created.status };
+  return { id: created.id, uuid: created.uuid, status: created.status };
 }
 
 /** Rows handed to the database at a time while the file is still being read. */
@@ -353,6 +354,7 @@ const importColumns = {
   id: imports.id,
   uuid: imports.uuid,
   status: imports.status,
+  source: imports.source,
   row_count: imports.row_count,
   error_count: imports.error_count,
   created_at: imports.created_at,
@@ -388,6 +390,7 @@ function toImport(row: ImportRowData): Import {
   return {
     uuid: row.uuid,
     status: row.status as Import['status'],
+    source: row.source as Import['source'],
     report: row.report,
     company: row.company,
     market: row.market,

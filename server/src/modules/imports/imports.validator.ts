@@ -479,12 +479,14 @@ async function validate(path: string, lookupOrPromise: CodeLookup | Promise<Code
       // one more (the header), and the data rows are counted against the limit below.
       const workbook = await openSheet(path, { limits: { ...options.limits, maxRows: maxDataRows + 1 }, numericColumns: [B, C] });
       date1904 = workbook.date1904;
+      // JSON rows name their fields: no layout to get wrong, column C is there even when every value is null.
+      if (!workbook.mayHaveHeader) usesC = true;
       for await (const { row, cells } of readAheadUntil(workbook.rows(), ready)) {
         codes ??= await ready;
         if (!seenNonBlank) {
           if (cells.every((cell) => isBlank(cell))) continue;
           seenNonBlank = true;
-          if (isHeader(cells, codes)) {
+          if (workbook.mayHaveHeader && isHeader(cells, codes)) {
             headerRow = row;
             headerNames = [cells[A], cells[B], cells[C]].map((cell) => (isBlank(cell) ? null : displayOf(cell, date1904)));
             if (!isBlank(cells[C])) usesC = true;

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { Anchor, Button, Group } from '@mantine/core';
+import { Anchor, Badge, Button, Group } from '@mantine/core';
 import type { Import } from '@mss/contracts/imports';
 import type { Column } from '../../components/data-table.tsx';
 import { importDownloads } from './api/imports.ts';
@@ -31,9 +31,17 @@ export function importColumns(t: TFunction, { withReport }: { withReport: boolea
       label: t('reporting.import.file'),
       sortable: true,
       render: (item) => (
-        <Anchor href={importDownloads.importFile(item.uuid)} download size="sm" style={{ overflowWrap: 'anywhere' }}>
-          {item.file_name}
-        </Anchor>
+        <>
+          <Anchor href={importDownloads.importFile(item.uuid)} download size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {item.file_name}
+          </Anchor>
+          {/* Rows a member's system sent (PUT /reports/{uuid}/rows), not a file uploaded here. */}
+          {item.source === 'api' && (
+            <Badge size="xs" variant="light" color="gray" ml={6} title={t('reporting.import.source_api_hint')}>
+              {t('reporting.import.source_api')}
+            </Badge>
+          )}
+        </>
       ),
     },
     { key: 'status', label: t('reporting.status'), sortable: true, render: (item) => <ImportStatusBadge status={item.status} /> },

@@ -8,6 +8,7 @@ export function importDetail(status: ImportDetail['status'], errors: ImportDetai
   return {
     uuid: 'imp-1',
     status,
+    source: 'upload',
     report: { uuid: 'rep-1', status: ReportStatus.ProcessingFile },
     company: { id: 1, name: 'Nordlys Trading AB' },
     market,
