@@ -120,13 +120,14 @@ export const AUTHORIZATION_MATRIX: Record<string, { own: string; other: string }
   'POST /reports/:uuid/preflight': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
   'POST /reports/:uuid/file': { own: '403 403 409 403 403 404 404 404 404 401', other: '404 403 404 404 404 404 404 404 404 401' },
   'GET /reports/:uuid/template': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
+  'PUT /reports/:uuid/rows': { own: '403 403 409 403 403 404 404 404 404 401', other: '404 403 404 404 404 404 404 404 404 401' },
   'GET /imports': { own: '200 200 200 200 200 200 200 200 200 401', other: '200 200 200 200 200 200 200 200 200 401' },
   'GET /imports/:uuid': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
   'GET /imports/:uuid/file': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
   'GET /imports/:uuid/errors': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
-  // The world's import has a row error but its bytes are no workbook: those who may see it get 422 (the file cannot be
-  // marked), everyone else 404 (imports.test.ts has a real marked file: 200 for the reporter and the approver).
-  'GET /imports/:uuid/marked': { own: '422 422 422 422 422 404 404 404 404 401', other: '404 422 404 404 404 404 404 404 404 401' },
+  // The world's import has a row error and its file is text ("not a workbook"): read as CSV, its rows are marked in an xlsx
+  // (200) for those who may see it; everyone else 404.
+  'GET /imports/:uuid/marked': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
   // Statistics (docs/architecture.md §8): approvers and viewers of the market; company figures for approvers and the company's own users;
   // cluster statistics for admins, cluster-admin and cluster-viewer. just-stats is Denmark's only (the demo), so SE is 403.
   // What the statistics screens offer to pick: every signed-in user asks about themselves (no ids).
@@ -145,6 +146,18 @@ export const AUTHORIZATION_MATRIX: Record<string, { own: string; other: string }
   'GET /communications/:uuid/attachments/:id': { own: '200 200 403 403 200 403 403 403 403 401', other: '404 200 403 403 404 403 403 403 403 401' },
   'DELETE /communications/:uuid/attachments/:id': { own: '204 204 403 403 204 403 403 403 403 401', other: '404 204 403 403 404 403 403 403 403 401' },
   'GET /users/me/notifications': { own: '200 200 200 200 200 200 200 200 200 401', other: '200 200 200 200 200 200 200 200 200 401' },
+  'GET /users/me/tokens': { own: '200 200 200 200 200 200 200 200 200 401', other: '200 200 200 200 200 200 200 200 200 401' },
+  'POST /users/me/tokens': { own: '422 422 422 422 422 422 422 422 422 401', other: '422 422 422 422 422 422 422 422 422 401' },
+  'DELETE /users/me/tokens/:id': { own: '404 404 404 404 404 404 404 404 404 401', other: '404 404 404 404 404 404 404 404 404 401' },
+  // History imports: an organization's administrators of periods and approvals (a super-admin acts in no one organization).
+  'POST /history-imports': { own: '202 403 403 202 202 403 403 403 403 401', other: '202 403 403 202 202 403 403 403 403 401' },
+  'GET /history-imports': { own: '200 403 403 200 200 403 403 403 403 401', other: '200 403 403 200 200 403 403 403 403 401' },
+  'GET /history-imports/template': { own: '200 403 403 200 200 403 403 403 403 401', other: '200 403 403 200 200 403 403 403 403 401' },
+  'GET /history-imports/:uuid': { own: '200 403 403 200 200 403 403 403 403 401', other: '404 403 403 404 404 403 403 403 403 401' },
+  'GET /history-imports/:uuid/errors': { own: '200 403 403 200 200 403 403 403 403 401', other: '404 403 403 404 404 403 403 403 403 401' },
+  'POST /history-imports/:uuid/import': { own: '409 403 403 409 409 403 403 403 403 401', other: '404 403 403 404 404 403 403 403 403 401' },
+  'POST /history-imports/:uuid/publish': { own: '409 403 403 409 409 403 403 403 403 401', other: '404 403 403 404 404 403 403 403 403 401' },
+  'POST /history-imports/:uuid/cancel': { own: '409 403 403 409 409 403 403 403 403 401', other: '404 403 403 404 404 403 403 403 403 401' },
   'PUT /users/me/notifications': { own: '422 422 422 422 422 422 422 422 422 401', other: '422 422 422 422 422 422 422 422 422 401' },
   'GET /statistics/choices': { own: '200 200 200 200 200 200 200 200 200 401', other: '200 200 200 200 200 200 200 200 200 401' },
   'GET /statistics/market': { own: '200 200 200 200 200 200 200 403 200 401', other: '404 200 404 404 404 404 404 404 404 401' },

@@ -261,6 +261,11 @@ const REQUESTS: Record<string, Build> = {
   'POST /reports/:uuid/preflight': (_w, s) => ({ url: `/reports/${s.report}/preflight` }),
   'POST /reports/:uuid/file': (_w, s) => ({ url: `/reports/${s.report}/file`, file: NOT_A_WORKBOOK }),
   'GET /reports/:uuid/template': (_w, s) => ({ url: `/reports/${s.report}/template` }),
+  // Own side: a body that is no rows (422 once allowed in); the other side: rows.
+  'PUT /reports/:uuid/rows': (_w, s, _t, side) => ({
+    url: `/reports/${s.report}/rows`,
+    payload: side === 'own' ? { rows: 'none' } : [{ code: '1001', volume: '1' }],
+  }),
 
   'GET /imports': (_w, s) => ({ url: `/imports?report_uuid=${s.report}` }),
   'GET /imports/:uuid': (_w, s) => ({ url: `/imports/${s.import}` }),
@@ -293,6 +298,22 @@ const REQUESTS: Record<string, Build> = {
     const communication = await disposable.communication(t, w.headers['super-admin'], s.market);
     return { url: `/communications/${communication}/attachments/${await disposable.attachment(t, w.headers['super-admin'], communication)}` };
   },
+  'GET /users/me/tokens': () => ({ url: '/users/me/tokens' }),
+  'POST /users/me/tokens': () => ({ url: '/users/me/tokens', payload: {} }),
+  // No token of that id is the caller's: 404 for everyone signed in.
+  'DELETE /users/me/tokens/:id': () => ({ url: '/users/me/tokens/2147483000' }),
+
+  // History imports: each side's organization has one, whose file had errors (import and publish
+  // are refused by its state, 409; cancel too, it does not run).
+  'POST /history-imports': () => ({ url: '/history-imports', file: NOT_A_WORKBOOK }),
+  'GET /history-imports': () => ({ url: '/history-imports' }),
+  'GET /history-imports/template': () => ({ url: '/history-imports/template' }),
+  'GET /history-imports/:uuid': async (_w, s, t) => ({ url: `/history-imports/${await historyImportOf(t, s)}` }),
+  'GET /history-imports/:uuid/errors': async (_w, s, t) => ({ url: `/history-imports/${await historyImportOf(t, s)}/errors` }),
+  'POST /history-imports/:uuid/import': async (_w, s, t) => ({ url: `/history-imports/${await historyImportOf(t, s)}/import` }),
+  'POST /history-imports/:uuid/publish': async (_w, s, t) => ({ url: `/history-imports/${await historyImportOf(t, s)}/publish` }),
+  'POST /history-imports/:uuid/cancel': async (_w, s, t) => ({ url: `/history-imports/${await historyImportOf(t, s)}/cancel` }),
+
   'GET /users/me/notifications': () => ({ url: '/users/me/notifications' }),
   'PUT /users/me/notifications': () => ({ url: '/users/me/notifications', payload: {} }),
 
@@ -302,6 +323,25 @@ const REQUESTS: Record<string, Build> = {
   'GET /statistics/trend': (_w, s) => ({ url: `/statistics/trend?market_id=${s.market}&periods=24` }),
   'GET /statistics/company': async (_w, s, t) => ({ url: `/statistics/company?company_id=${s.company}&period_uuid=${await publishedPeriod(t, s)}` }),
 };
+
+/** A history import of the side's organization whose file had errors (made once per side). */
+const historyImports = new Map<number, Promise<string>>();
+function historyImportOf(t: TestApp, s: Side): Promise<string> {
+  let made = historyImports.get(s.organization);
+  if (!made) {
+    made = (async () => {
+      const file = await t.db.execute<{ id: number }>(
+        sql`insert into files (name, mime_type, size, sha256, complete) values ('history.csv', 'text/csv', 0, '', true) returning id`,
+      );
+      const row = await t.db.execute<{ uuid: string }>(sql`
+        insert into history_imports (organization_id, file_id, status, error_count) values (${s.organization}, ${file.rows[0]!.id}, 'invalid', 1)
+        returning uuid::text as uuid`);
+      return row.rows[0]!.uuid;
+    })();
+    historyImports.set(s.organization, made);
+  }
+  return made;
+}
 
 /** The side's latest published period of its market, else its open one. */
 async function publishedPeriod(t: TestApp, s: Side): Promise<string> {

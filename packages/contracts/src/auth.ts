@@ -49,9 +49,17 @@ export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
 export const messageResponseSchema = z.object({ data: z.object({ message: z.string() }) });
 
+/**
+ * What an integration token may do: everything its user may (`all`), or only send its company's
+ * reports' rows and files and read those reports and imports (`upload-reports`).
+ */
+export const TOKEN_SCOPES = ['all', 'upload-reports'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
 export const tokenBodySchema = z.strictObject({
   email,
   password,
+  scope: z.enum(TOKEN_SCOPES).optional(),
   // Longer than DEVICE_NAME_PATTERN allows, so that a name just too long still gets the
   // specification's "Device name is missing or invalid."
   device_name: z.string().max(255).optional(),
@@ -66,3 +74,19 @@ export const DEVICE_NAME_PATTERN = /^[\p{L}\p{N} ._\-:()@#/]{1,100}$/u;
 
 /** POST /auth/organization: a signed-in user of several organizations works in another one. */
 export const switchOrganizationBodySchema = z.strictObject({ organization: z.string().max(100) });
+
+/** An integration token as its owner sees it on the profile (never the token itself). */
+export const integrationTokenSchema = z.object({
+  id: z.number().int(),
+  device_name: z.string().nullable(),
+  scope: z.enum(TOKEN_SCOPES),
+  created_at: z.string(),
+  last_used_at: z.string(),
+  expires_at: z.string(),
+});
+export type IntegrationToken = z.infer<typeof integrationTokenSchema>;
+/** POST /users/me/tokens: a new token for the signed-in user (shown once). */
+export const newTokenBodySchema = z.strictObject({
+  device_name: z.string().max(255),
+  scope: z.enum(TOKEN_SCOPES).default('all'),
+});

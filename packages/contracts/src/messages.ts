@@ -163,6 +163,7 @@ export const enUS = {
   'idempotency.mismatch': 'This Idempotency-Key was used for another request; use a new key for each request.',
   'idempotency.in_progress': 'A request with this Idempotency-Key is still being answered; send it again in a moment.',
   'import.rows_body': 'Send the rows as JSON (an array of {"code", "volume", "value"}) or as CSV (text/csv).',
+  'auth.token_scope': "This token may only upload its company's reports.",
   'import.sheet.row': 'Row',
   'import.sheet.code': 'Code',
   'import.sheet.volume': 'Volume',

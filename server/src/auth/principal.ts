@@ -13,6 +13,8 @@ export interface Principal {
   userId: number;
   sessionId: number;
   sessionKind: 'session' | 'token';
+  /** What the session may do: 'all' (a browser session, a full token) or 'upload-reports' (a limited token, session-auth.ts). */
+  tokenScope: 'all' | 'upload-reports';
   /** The organization chosen at sign-in; null for a super-admin, who acts in every organization. */
   organizationId: number | null;
   /**

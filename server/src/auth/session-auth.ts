@@ -6,7 +6,8 @@ import { sessions } from '../db/schema.ts';
 import type { AppContext } from '../context.ts';
 import { localeOf } from '../i18n.ts';
 import type { Principal } from './principal.ts';
-import { invalidToken, unauthenticated } from '../errors.ts';
+import { AppError, invalidToken, unauthenticated } from '../errors.ts';
+import type { TokenScope } from '@mss/contracts/auth';
 import { hashToken } from './passwords.ts';
 
 export const SESSION_COOKIE = 'mss_session';
@@ -29,6 +30,7 @@ export function credentialOf(request: FastifyRequest): { token: string; kind: 's
 type PrincipalRow = {
   session_id: number;
   kind: 'session' | 'token';
+  scope: TokenScope;
   user_id: number;
   organization_id: number | null;
   last_used_at: Date;
@@ -55,7 +57,7 @@ async function loadPrincipalRow(ctx: AppContext, tokenHash: string, kind: 'sessi
   const market = (m: string) =>
     sql.raw(`json_build_object('id', ${m}.id, 'international_name', ${m}.international_name, 'local_name', ${m}.local_name, 'iso_code', ${m}.iso_code)`);
   const result = await ctx.db.execute<PrincipalRow>(sql`
-    select s.id as session_id, s.kind, s.user_id, s.organization_id, s.last_used_at,
+    select s.id as session_id, s.kind, s.scope, s.user_id, s.organization_id, s.last_used_at,
       case when s.kind = 'session' then least(s.expires_at, s.created_at + make_interval(secs => ${absoluteSeconds})) else s.expires_at end as valid_until,
       json_build_object('id', u.id, 'uuid', u.uuid, 'email', u.email, 'first_name', u.first_name, 'last_name', u.last_name, 'phone', u.phone, 'locale', u.locale) as "user",
       coalesce((select json_agg(r.role order by r.role) from user_roles r where r.user_id = u.id), '[]') as roles,
@@ -111,6 +113,7 @@ function toPrincipal(row: PrincipalRow): SessionPrincipal {
     userId: row.user_id,
     sessionId: row.session_id,
     sessionKind: row.kind,
+    tokenScope: row.scope,
     organizationId: row.organization_id,
     administers,
     companyId: row.company?.id ?? null,
@@ -175,6 +178,33 @@ export function notSignedIn(request: FastifyRequest) {
 /** preValidation hook for routes that need a signed-in user, whatever they hold. */
 export function requireSignedIn(ctx: AppContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    if (!(await resolvePrincipal(ctx, request))) throw notSignedIn(request);
+    const principal = await resolvePrincipal(ctx, request);
+    if (!principal) throw notSignedIn(request);
+    if (principal.tokenScope === 'upload-reports' && !UPLOAD_SCOPE_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) {
+      throw new AppError('forbidden', 'auth.token_scope');
+    }
   };
 }
+
+/**
+ * What a token limited to uploading (`upload-reports`) may call: its user, the reports it may see
+ * and their rows and templates, sending rows or a file, and the imports. Anything else (submitting,
+ * statistics, administration) answers 403 "This token may only upload its company's reports.".
+ * The routes still check their own rights: the token is never more than its user.
+ */
+const UPLOAD_SCOPE_ROUTES = new Set(
+  [
+    'GET /users/me',
+    'GET /reports',
+    'GET /reports/:uuid',
+    'GET /reports/:uuid/rows',
+    'GET /reports/:uuid/template',
+    'PUT /reports/:uuid/rows',
+    'POST /reports/:uuid/file',
+    'GET /imports',
+    'GET /imports/:uuid',
+    'GET /imports/:uuid/errors',
+    'GET /imports/:uuid/marked',
+    'GET /imports/:uuid/file',
+  ].map((route) => route.replace(' /', ' /api/v1/')),
+);

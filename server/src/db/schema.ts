@@ -241,6 +241,8 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     organization_id: integer('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
     device_name: text('device_name'),
+    /** What a token may do: 'all' (what its user may), or 'upload-reports' (its company's reports' rows and files, and reading them). */
+    scope: text('scope').notNull().default('all'),
     ip: text('ip'),
     user_agent: text('user_agent'),
     created_at: timestamps.created_at,
@@ -248,7 +250,11 @@ export const sessions = pgTable(
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
     revoked_at: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [index('sessions_user_idx').on(t.user_id), check('sessions_kind_check', sql`${t.kind} in ('session', 'token')`)],
+  (t) => [
+    index('sessions_user_idx').on(t.user_id),
+    check('sessions_kind_check', sql`${t.kind} in ('session', 'token')`),
+    check('sessions_scope_check', sql`${t.scope} in ('all', 'upload-reports')`),
+  ],
 );
 
 /** Failed login attempts, per e-mail and address, for throttling across API instances. */

@@ -110,8 +110,8 @@ export function authRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const { email, password, organization, device_name } = request.body;
-      const session = await issueToken(ctx, { email, password, organization, deviceName: device_name, ...clientOf(request) });
+      const { email, password, organization, device_name, scope } = request.body;
+      const session = await issueToken(ctx, { email, password, organization, deviceName: device_name, scope, ...clientOf(request) });
       return reply.code(201).send({ data: { token: session.token, token_type: 'Bearer' as const, expires_in: session.expiresIn } });
     },
   );

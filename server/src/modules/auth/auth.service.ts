@@ -1,3 +1,4 @@
+import type { IntegrationToken, TokenScope } from '@mss/contracts/auth';
 import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { DEVICE_NAME_PATTERN, LOGIN_DECAY_SECONDS, LOGIN_MAX_ATTEMPTS, MIN_PASSWORD_LENGTH, PASSWORD_RESET_LIFETIME_HOURS } from '@mss/contracts/auth';
 import type { MessageKey } from '@mss/contracts/messages';
@@ -111,7 +112,15 @@ export interface NewSession {
 
 export async function createSession(
   ctx: AppContext,
-  input: { userId: number; organizationId: number | null; kind: 'session' | 'token'; deviceName?: string; ip: string; userAgent?: string },
+  input: {
+    userId: number;
+    organizationId: number | null;
+    kind: 'session' | 'token';
+    deviceName?: string;
+    scope?: TokenScope;
+    ip: string;
+    userAgent?: string;
+  },
 ): Promise<NewSession> {
   const token = newToken();
   // A browser session never outlives its absolute lifetime, however the two settings are set.
@@ -125,6 +134,7 @@ export async function createSession(
     user_id: input.userId,
     organization_id: input.organizationId,
     device_name: input.deviceName ?? null,
+    scope: input.scope ?? 'all',
     ip: input.ip,
     user_agent: input.userAgent?.slice(0, 500) ?? null,
     expires_at: sql`now() + make_interval(secs => ${expiresIn})`,
@@ -132,7 +142,7 @@ export async function createSession(
   return { token, expiresIn };
 }
 
-export async function issueToken(ctx: AppContext, input: Credentials & { deviceName?: string; userAgent?: string }): Promise<NewSession> {
+export async function issueToken(ctx: AppContext, input: Credentials & { deviceName?: string; scope?: TokenScope; userAgent?: string }): Promise<NewSession> {
   if (!input.deviceName || !DEVICE_NAME_PATTERN.test(input.deviceName)) {
     throw validationError('device_name', 'auth.device_name_invalid');
   }
@@ -141,7 +151,7 @@ export async function issueToken(ctx: AppContext, input: Credentials & { deviceN
   // our records.". Per door, never per account: unknown e-mail and wrong password still answer alike.
   const result = await checkCredentials(ctx, input, 'auth.invalid_credentials');
   if (result.kind === 'choose-organization') throw validationError('organization', 'auth.organization_required');
-  return createSession(ctx, { ...result, kind: 'token', deviceName: input.deviceName, ip: input.ip, userAgent: input.userAgent });
+  return createSession(ctx, { ...result, kind: 'token', deviceName: input.deviceName, scope: input.scope, ip: input.ip, userAgent: input.userAgent });
 }
 
 /**
@@ -161,6 +171,33 @@ export async function refreshSession(ctx: AppContext, sessionId: number): Promis
     where id = ${sessionId} and revoked_at is null
     returning greatest(0, floor(extract(epoch from expires_at - now())))::int as expires_in`);
   return result.rows[0]?.expires_in ?? 0;
+}
+
+/** The user's live integration tokens, newest first (what the profile lists; never the token). */
+export async function listTokens(ctx: AppContext, userId: number): Promise<IntegrationToken[]> {
+  const rows = await ctx.db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.user_id, userId), eq(sessions.kind, 'token'), isNull(sessions.revoked_at), sql`${sessions.expires_at} > now()`))
+    .orderBy(sql`${sessions.id} desc`);
+  return rows.map((r) => ({
+    id: r.id,
+    device_name: r.device_name,
+    scope: r.scope as TokenScope,
+    created_at: r.created_at.toISOString(),
+    last_used_at: r.last_used_at.toISOString(),
+    expires_at: r.expires_at.toISOString(),
+  }));
+}
+
+/** Revokes one of the user's tokens; false when it is not one (another user's, a browser session, revoked). */
+export async function revokeToken(ctx: AppContext, userId: number, id: number): Promise<boolean> {
+  const revoked = await ctx.db
+    .update(sessions)
+    .set({ revoked_at: sql`now()` })
+    .where(and(eq(sessions.id, id), eq(sessions.user_id, userId), eq(sessions.kind, 'token'), isNull(sessions.revoked_at)))
+    .returning({ id: sessions.id });
+  return revoked.length > 0;
 }
 
 export async function revokeSession(ctx: AppContext, sessionId: number): Promise<void> {

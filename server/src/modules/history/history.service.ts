@@ -157,8 +157,9 @@ export async function acceptHistoryFile(
 }
 
 async function findRow(db: Db, principal: Principal, uuid: string): Promise<Row> {
-  if (!isUuid(uuid) || principal.organizationId === null) throw notFound();
+  // Who may import history at all, first (a super-admin, who acts in no one organization, may not).
   await assertMayImport(db, principal);
+  if (!isUuid(uuid) || principal.organizationId === null) throw notFound();
   const [row] = await db
     .select()
     .from(historyImports)

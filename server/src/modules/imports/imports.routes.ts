@@ -9,7 +9,8 @@ import { validationError } from '../../errors.ts';
 import { contentDisposition } from '../../lib/content-disposition.ts';
 import { uploadedContent, uploadedFileName } from '../../lib/files.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
-import { findReportRow } from '../reports/reports.service.ts';
+import { findReportRow, reportsFor } from '../reports/reports.service.ts';
+import { assertReportEvent } from '../reports/reports.workflow.ts';
 import { acceptUpload, availableCodesFor, findImport, findImportErrors, findImportFile, findImports, findMarkedImportFile } from './imports.service.ts';
 import { csvSeparatorFor, templateCsv, writeErrorSheet, writeTemplate } from './imports.sheets.ts';
 import { principalOf } from '../../auth/principal.ts';
@@ -125,6 +126,10 @@ export function importsRoutes(app: App, ctx: AppContext) {
       },
       async (request, reply) => {
         const principal = principalOf(request);
+        // Who and when before what: another organization's report is not found, a report that takes
+        // no file says so, and only then is the body judged.
+        const report = await findReportRow(ctx.db, principal, request.params.uuid);
+        assertReportEvent({ status: report.status, periodStatus: report.period.status }, 'upload', await reportsFor(ctx.db, principal, report));
         const type = String(request.headers['content-type'] ?? '');
         const format = type.startsWith('text/csv') ? 'csv' : type.startsWith('application/json') ? 'json' : null;
         if (!format || !Buffer.isBuffer(request.body)) throw new AppError('validation', 'import.rows_body');

@@ -38,7 +38,7 @@ async function world() {
     headers: XHR,
     payload: { email: user.email, password: PASSWORD, device_name: 'ERP' },
   });
-  const bearer = { authorization: `Bearer ${issued.json().data.token}` };
+  const bearer: Record<string, string> = { authorization: `Bearer ${issued.json().data.token}` };
   const admin = await signInAs(t, ['market-admin'], { organizationId: org.id, marketIds: [market.id] });
   const created = await t.app.inject({
     method: 'POST',
@@ -171,5 +171,47 @@ describe('PUT /reports/{uuid}/rows', () => {
         .from(imports)
         .where(eq(imports.report_id, other.report.id)),
     ).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('integration tokens on the profile', () => {
+  it('when a user makes a token limited to uploading, then it sends rows and reads its reports, and nothing else; revoked, it is refused', async () => {
+    const w = await world();
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/me/tokens',
+      headers: w.cookie,
+      payload: { device_name: 'ERP (upload)', scope: 'upload-reports' },
+    });
+    expect(made.statusCode).toBe(201);
+    const limited = { authorization: `Bearer ${made.json().data.token}` };
+    // Listed with its name and scope, never the token; the one POST /auth/token made is there too.
+    const listed = (await t.app.inject({ url: '/api/v1/users/me/tokens', headers: w.cookie })).json().data;
+    expect(listed.map((x: { device_name: string; scope: string }) => [x.device_name, x.scope])).toEqual([
+      ['ERP (upload)', 'upload-reports'],
+      ['ERP', 'all'],
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(made.json().data.token);
+
+    expect((await put({ ...w, bearer: limited }, '[{"code":"1001","volume":1,"value":2}]')).json().data.valid).toBe(true);
+    expect((await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: limited })).statusCode).toBe(200);
+    // Submitting, the statistics and the profile's tokens are beyond it.
+    const submit = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${w.report.uuid}/status`, headers: limited, payload: { status: 40 } });
+    expect(submit.statusCode).toBe(403);
+    expect(submit.json().message).toBe("This token may only upload its company's reports.");
+    expect((await t.app.inject({ url: '/api/v1/statistics/choices', headers: limited })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/api/v1/users/me/tokens', headers: limited })).statusCode).toBe(403);
+    // A full token cannot manage tokens either: only the person, signed in.
+    expect((await t.app.inject({ url: '/api/v1/users/me/tokens', headers: w.bearer })).statusCode).toBe(403);
+
+    const id = listed[0].id;
+    const other = await world();
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/users/me/tokens/${id}`, headers: other.cookie })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/users/me/tokens/${id}`, headers: w.cookie })).statusCode).toBe(204);
+    expect((await t.app.inject({ url: `/api/v1/reports/${w.report.uuid}`, headers: limited })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/api/v1/users/me/tokens', headers: w.cookie })).json().data).toHaveLength(1);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/users/me/tokens', headers: w.cookie, payload: { device_name: '<script>' } })).statusCode).toBe(
+      422,
+    );
   });
 });

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { eq } from 'drizzle-orm';
 import { abilitySchema, passwordChangeBodySchema, profileBodySchema, userSchema } from '@mss/contracts/users';
+import { DEVICE_NAME_PATTERN, integrationTokenSchema, newTokenBodySchema } from '@mss/contracts/auth';
+import type { FastifyRequest } from 'fastify';
 import { users } from '../../db/schema.ts';
-import { validationError } from '../../errors.ts';
-import { changeOwnPassword } from '../auth/auth.service.ts';
+import { forbidden, notFound, validationError } from '../../errors.ts';
+import { changeOwnPassword, createSession, listTokens, revokeToken } from '../auth/auth.service.ts';
 import type { App, AppContext } from '../../context.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
@@ -14,6 +16,65 @@ const tags = ['users'];
 // cached): the user's markets and company markets are those of the session's organization (all
 // of them for a super-admin, who belongs to none).
 export function usersRoutes(app: App, ctx: AppContext) {
+  // The signed-in user's integration tokens (the profile screen): listed, made (the token is shown
+  // once) and revoked. Only a browser session manages them: a token makes no tokens.
+  const browserSession = async (request: FastifyRequest) => {
+    const principal = principalOf(request);
+    if (principal.sessionKind !== 'session') throw forbidden();
+    return principal;
+  };
+  app.get(
+    '/users/me/tokens',
+    {
+      schema: {
+        tags,
+        summary: "The signed-in user's live integration tokens, newest first",
+        response: { 200: z.object({ data: z.array(integrationTokenSchema) }) },
+      },
+      preValidation: requireSignedIn(ctx),
+    },
+    async (request) => ({ data: await listTokens(ctx, (await browserSession(request)).userId) }),
+  );
+  app.post(
+    '/users/me/tokens',
+    {
+      schema: {
+        tags,
+        summary: "A new integration token for the signed-in user, in the session's organization (the token is in this answer only)",
+        body: newTokenBodySchema,
+        response: { 201: z.object({ data: z.object({ token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() }) }) },
+      },
+      preValidation: requireSignedIn(ctx),
+    },
+    async (request, reply) => {
+      const principal = await browserSession(request);
+      const { device_name, scope } = request.body;
+      if (!DEVICE_NAME_PATTERN.test(device_name)) throw validationError('device_name', 'auth.device_name_invalid');
+      const session = await createSession(ctx, {
+        userId: principal.userId,
+        organizationId: principal.organizationId,
+        kind: 'token',
+        deviceName: device_name,
+        scope,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      return reply.code(201).send({ data: { token: session.token, token_type: 'Bearer' as const, expires_in: session.expiresIn } });
+    },
+  );
+  app.delete(
+    '/users/me/tokens/:id',
+    {
+      schema: { tags, summary: "Revoke one of the signed-in user's integration tokens", params: z.object({ id: z.coerce.number().int().positive() }) },
+      preValidation: requireSignedIn(ctx),
+    },
+    async (request, reply) => {
+      const principal = await browserSession(request);
+      if (!(await revokeToken(ctx, principal.userId, request.params.id))) throw notFound();
+      return reply.code(204).send();
+    },
+  );
+
   app.get(
     '/users/me',
     { schema: { tags, summary: 'The signed-in user', response: { 200: z.object({ data: userSchema }) } }, preValidation: requireSignedIn(ctx) },

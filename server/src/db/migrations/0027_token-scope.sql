@@ -1,0 +1,2 @@
+ALTER TABLE "sessions" ADD COLUMN "scope" text DEFAULT 'all' NOT NULL;--> statement-breakpoint
+ALTER TABLE "sessions" ADD CONSTRAINT "sessions_scope_check" CHECK ("sessions"."scope" in ('all', 'upload-reports'));
