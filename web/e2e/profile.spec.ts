@@ -53,4 +53,25 @@ test.describe('your own account', () => {
     await expect(page.getByRole('row').filter({ hasText: 'Estonia' })).toHaveCount(1);
     await expect(page.getByRole('row').filter({ hasText: 'Sweden' })).toHaveCount(0);
   });
+
+  test('a reporter makes an integration token limited to uploading, sends rows with it, and revokes it', async ({ page, request }) => {
+    await signIn(page, 'reporter@demo.test');
+    await page.goto('/profile');
+    const name = `ERP ${Date.now()}`;
+    await page.getByRole('textbox', { name: 'Device or system name' }).fill(name);
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = (await page.getByTestId('token-value').textContent())!.trim();
+    const listed = page.getByTestId('tokens').getByRole('row').filter({ hasText: name });
+    await expect(listed).toContainText('Uploading reports only');
+
+    // The token works for what it may do, and not beyond.
+    const bearer = { Authorization: `Bearer ${token}` };
+    expect((await request.get('/api/v1/reports?per_page=1', { headers: bearer })).status()).toBe(200);
+    expect((await request.get('/api/v1/statistics/choices', { headers: bearer })).status()).toBe(403);
+
+    await listed.getByRole('button', { name: `Revoke ${name}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await expect(page.getByTestId('tokens').getByRole('row').filter({ hasText: name })).toHaveCount(0);
+    expect((await request.get('/api/v1/reports?per_page=1', { headers: bearer })).status()).toBe(401);
+  });
 });

@@ -592,6 +592,25 @@ export const uiEnUS = {
   // Communication (docs/architecture.md §6)
 
   // The signed-in user's own settings (header menu)
+  'profile.tokens.title': 'Integration tokens',
+  'profile.tokens.hint':
+    "A token lets your company's system (an ERP, a script) send reports' rows in your name (PUT /api/v1/reports/{uuid}/rows; see the user guide). Give each system its own, and revoke it when the system no longer needs it.",
+  'profile.tokens.none': 'You have no integration tokens.',
+  'profile.tokens.device': 'Device or system name',
+  'profile.tokens.scope_label': 'Allowed',
+  'profile.tokens.system': 'System',
+  'profile.tokens.scope.all': 'Everything you may do',
+  'profile.tokens.scope.upload-reports': 'Uploading reports only',
+  'profile.tokens.created': 'Created',
+  'profile.tokens.last_used': 'Last used',
+  'profile.tokens.create': 'Create token',
+  'profile.tokens.made': 'Your new token',
+  'profile.tokens.made_hint': 'Copy it now into your system: it is not shown again. Send it as "Authorization: Bearer <token>".',
+  'profile.tokens.copy': 'Copy',
+  'profile.tokens.copied': 'Copied',
+  'profile.tokens.revoke': 'Revoke',
+  'profile.tokens.revoke_named': 'Revoke {{name}}',
+  'profile.tokens.confirm_revoke': 'Revoke the token of {{name}}? The system using it can no longer sign in with it.',
   'profile.menu': 'Your settings',
   'profile.workflow_mails': 'E-mail me about report workflow',
   'profile.workflow_mails_hint': 'Approvers hear of submitted reports; reporters of sent-back and approved ones.',

@@ -11,6 +11,7 @@ import { AdminPage } from '../../components/page.tsx';
 import { requiredMessage, showSaveError } from '../../lib/form.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { profileApi } from './api/profile.ts';
+import { TokensPanel } from './tokens-panel.tsx';
 
 const DETAILS = ['first_name', 'last_name', 'phone', 'locale'] as const;
 const PASSWORD = ['current_password', 'password', 'password_confirmation'] as const;
@@ -117,6 +118,8 @@ export function ProfileScreen({ title, mails }: ScreenProps & { mails?: ReactNod
           </Stack>
         </form>
       </Paper>
+
+      <TokensPanel />
 
       {mails && (
         <Paper withBorder radius="md" p="lg" maw={720}>
