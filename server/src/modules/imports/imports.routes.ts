@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { dataOf, listOf } from '@mss/contracts/common';
 import { importDetailSchema, importListQuerySchema, importSchema, rowsImportSchema } from '@mss/contracts/imports';
 import type { FastifyReply } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App, AppContext } from '../../context.ts';
 import { validationError } from '../../errors.ts';
 import { contentDisposition } from '../../lib/content-disposition.ts';
@@ -22,6 +22,12 @@ import { isJsonArray } from '../../lib/json-rows.ts';
 import { AppError } from '../../errors.ts';
 
 const tags = ['imports'];
+
+/** The rows as JSON, as the document shows them (a CSV body is a report file's CSV). */
+const figure = z.union([z.number(), z.string()]).nullable().optional();
+const rowsBodySchema = z
+  .array(z.object({ code: z.union([z.string(), z.number().int()]), volume: figure, value: figure }))
+  .describe('The rows: a JSON number is kept digit for digit; a string is read as a spreadsheet cell ("1 234,5"); null or missing is empty.');
 
 const ROWS_DESCRIPTION = `The body is the report's rows, as JSON or as CSV:
 
@@ -120,8 +126,13 @@ export function importsRoutes(app: App, ctx: AppContext) {
           querystring: z.object({ dry_run: z.enum(['true', 'false']).default('false') }),
           headers: z.object({ 'idempotency-key': z.string().optional() }),
           consumes: ['application/json', 'text/csv'],
+          // For the document and the generated client: the JSON form. The body is read as bytes
+          // (below) and judged by the report file's rules, not by this schema.
+          body: rowsBodySchema,
           response: { 200: dataOf(rowsImportSchema) },
         },
+        validatorCompiler: (route) =>
+          route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]),
         preValidation: signedIn,
       },
       async (request, reply) => {
@@ -132,8 +143,8 @@ export function importsRoutes(app: App, ctx: AppContext) {
         assertReportEvent({ status: report.status, periodStatus: report.period.status }, 'upload', await reportsFor(ctx.db, principal, report));
         const type = String(request.headers['content-type'] ?? '');
         const format = type.startsWith('text/csv') ? 'csv' : type.startsWith('application/json') ? 'json' : null;
-        if (!format || !Buffer.isBuffer(request.body)) throw new AppError('validation', 'import.rows_body');
-        const content = request.body;
+        const content: unknown = request.body;
+        if (!format || !Buffer.isBuffer(content)) throw new AppError('validation', 'import.rows_body');
         // JSON must be an array (of rows): anything else is not rows, whatever it holds.
         if (format === 'json' && !isJsonArrayText(content)) throw new AppError('validation', 'import.rows_body');
         const dryRun = request.query.dry_run === 'true';
