@@ -43,6 +43,26 @@ export function uploadedFileName(filename: string, fallback: string): string {
   return truncateText(filename, 200) || fallback;
 }
 
+/** Room for the multipart framing around a file: boundaries and the part's headers with its name. */
+const MULTIPART_FRAMING_BYTES = 64 * 1024;
+
+/**
+ * The uploaded file (multipart field "file") of a request, streamed: its name and its content as
+ * it arrives, at most `maxMb` megabytes ("The file is too large", naming the limit). A body declared
+ * larger than any file taken is refused without reading it; one of unknown length is cut at the
+ * limit as it arrives. Call it only once who and when are checked: a refusal before it answers
+ * without the body having been read.
+ */
+export async function uploadedFile(request: FastifyRequest, maxMb: number, fallbackName: string): Promise<{ name: string; content: AsyncIterable<Buffer> }> {
+  const maxBytes = Math.floor(maxMb * 1024 * 1024);
+  const tooLarge = () => validationError('file', 'files.too_large', { max: `${maxMb} MB` });
+  if (!request.isMultipart()) throw validationError('file', 'validation.required');
+  if (Number(request.headers['content-length']) > maxBytes + MULTIPART_FRAMING_BYTES) throw tooLarge();
+  const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
+  if (!part || part.fieldname !== 'file') throw validationError('file', 'validation.required');
+  return { name: uploadedFileName(part.filename, fallbackName), content: uploadedContent(part, tooLarge) };
+}
+
 /**
  * The whole content of an uploaded file, or `tooLarge` when it went over the part's size limit.
  * `toBuffer()` alone lets some over-limit files through: when the file reaches the limit exactly at

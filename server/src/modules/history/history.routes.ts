@@ -4,10 +4,9 @@ import { dataOf } from '@mss/contracts/common';
 import { historyImportDetailSchema, historyImportSchema } from '@mss/contracts/history';
 import { translate } from '@mss/contracts/messages';
 import type { App, AppContext } from '../../context.ts';
-import { validationError } from '../../errors.ts';
 import { contentDisposition } from '../../lib/content-disposition.ts';
 import { csvDocument } from '../../lib/csv/writer.ts';
-import { uploadedContent, uploadedFileName } from '../../lib/files.ts';
+import { uploadedFile } from '../../lib/files.ts';
 import { uuidParams } from '../../lib/uuid.ts';
 import { writeXlsx, XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { principalOf } from '../../auth/principal.ts';
@@ -26,7 +25,6 @@ import {
 import { forbidden } from '../../errors.ts';
 
 const tags = ['history imports'];
-const MULTIPART_FRAMING_BYTES = 64 * 1024;
 
 async function xlsxBuffer(rows: (string | number | null)[][], header: string[], sheetName: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -38,7 +36,6 @@ async function xlsxBuffer(rows: (string | number | null)[][], header: string[], 
 
 export function historyRoutes(app: App, ctx: AppContext) {
   const signedIn = requireSignedIn(ctx);
-  const maxBytes = Math.floor(ctx.config.HISTORY_MAX_MB * 1024 * 1024);
 
   app.post(
     '/history-imports',
@@ -52,14 +49,7 @@ export function historyRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw validationError('file', 'validation.required');
-      const tooLarge = () => validationError('file', 'files.too_large', { max: `${ctx.config.HISTORY_MAX_MB} MB` });
-      const readFile = async () => {
-        if (Number(request.headers['content-length']) > maxBytes + MULTIPART_FRAMING_BYTES) throw tooLarge();
-        const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
-        if (!part || part.fieldname !== 'file') throw validationError('file', 'validation.required');
-        return { name: uploadedFileName(part.filename, 'history.csv'), content: uploadedContent(part, tooLarge) };
-      };
+      const readFile = () => uploadedFile(request, ctx.config.HISTORY_MAX_MB, 'history.csv');
       const result = await acceptHistoryFile(ctx.db, principalOf(request), readFile, ctx.queue);
       return reply.code(202).send({ data: result });
     },

@@ -5,9 +5,8 @@ import { importDetailSchema, importListQuerySchema, importSchema, rowsImportSche
 import type { FastifyReply } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App, AppContext } from '../../context.ts';
-import { validationError } from '../../errors.ts';
 import { contentDisposition } from '../../lib/content-disposition.ts';
-import { uploadedContent, uploadedFileName } from '../../lib/files.ts';
+import { uploadedFile } from '../../lib/files.ts';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { findReportRow, reportsFor } from '../reports/reports.service.ts';
 import { assertReportEvent } from '../reports/reports.workflow.ts';
@@ -49,8 +48,6 @@ Example:
       -d '[{"code":"1001","volume":12.5,"value":1234.5},{"code":"1002","volume":3,"value":null}]'`;
 /** The author of the comments in a marked file. */
 const MARKED_BY = 'Market Sales Statistics';
-/** Room for the multipart framing around the file: boundaries and the part's headers with its name. */
-const MULTIPART_FRAMING_BYTES = 64 * 1024;
 
 /** Writes an xlsx into memory (templates and error lists are small: one row per code or error). */
 async function xlsxBuffer(write: (out: NodeJS.WritableStream) => Promise<void>): Promise<Buffer> {
@@ -92,17 +89,8 @@ export function importsRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw validationError('file', 'validation.required');
-      const tooLarge = () => validationError('file', 'files.too_large', { max: `${ctx.config.IMPORT_MAX_MB} MB` });
       // Read only once acceptUpload has checked who and when; stored as it arrives.
-      const readFile = async () => {
-        // A body declared larger than any file we take is refused without reading it (a body of
-        // unknown length is cut at the limit as it arrives).
-        if (Number(request.headers['content-length']) > maxBytes + MULTIPART_FRAMING_BYTES) throw tooLarge();
-        const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
-        if (!part || part.fieldname !== 'file') throw validationError('file', 'validation.required');
-        return { name: uploadedFileName(part.filename, 'report.xlsx'), content: uploadedContent(part, tooLarge) };
-      };
+      const readFile = () => uploadedFile(request, ctx.config.IMPORT_MAX_MB, 'report.xlsx');
       // Refused before the whole body was read (not allowed, or too large): the answer goes out at
       // once, and Node reads and discards the rest of the body. Closing the connection instead
       // would save that reading, but a client still sending then gets a reset that can swallow
