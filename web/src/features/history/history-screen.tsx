@@ -8,6 +8,7 @@ import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage } from '../../components/page.tsx';
 import { Section } from '../../components/query-state.tsx';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
+import { FileErrors } from '../../components/file-errors.tsx';
 import { isApiError } from '../../api/transport.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { formatNumber } from '../../lib/numbers.ts';
@@ -253,62 +254,12 @@ function HistoryPanel({ uuid }: { uuid: string }) {
 
 function HistoryErrors({ detail }: { detail: HistoryImportDetail }) {
   const { t } = useTranslation();
-  const phone = useMediaQuery('(max-width: 40em)');
   return (
     <Stack gap="xs">
       <Text size="sm" fw={600}>
         {t('history.errors_count', { count: detail.error_count, formatted: formatNumber(detail.error_count), shown: detail.errors.length })}
       </Text>
-      {/* Focusable, so that a keyboard scrolls it (WCAG 2.1.1). */}
-      <ScrollArea.Autosize mah={420} type="auto" offsetScrollbars viewportProps={{ tabIndex: 0, 'aria-label': t('reporting.import.errors') }}>
-        {phone ? (
-          // A phone: each error an entry (where, then the message), not four narrow columns.
-          <Stack gap="xs" data-testid="history-errors" bg="var(--mantine-color-body)" p="xs" style={{ borderRadius: 4 }}>
-            {detail.errors.map((error, i) => (
-              <Stack key={i} gap={0}>
-                <Text size="xs" c="dimmed">
-                  {[
-                    error.row !== null ? t('reporting.import.row_number', { row: error.row }) : null,
-                    error.column ? `${error.column.name} (${error.column.letter}): ${error.column.cell ?? t('reporting.import.cell_empty')}` : null,
-                  ]
-                    .filter(Boolean)
-                    .join(' · ')}
-                </Text>
-                <Text size="sm">{error.message}</Text>
-              </Stack>
-            ))}
-          </Stack>
-        ) : (
-          <Table withTableBorder stickyHeader aria-label={t('reporting.import.errors')} data-testid="history-errors" bg="var(--mantine-color-body)">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('reporting.import.row')}</Table.Th>
-                <Table.Th>{t('reporting.import.column')}</Table.Th>
-                <Table.Th>{t('reporting.import.cell')}</Table.Th>
-                <Table.Th>{t('reporting.import.message')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {detail.errors.map((error, i) => (
-                <Table.Tr key={i}>
-                  <Table.Td>{error.row ?? ''}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{error.column ? `${error.column.name} (${error.column.letter})` : ''}</Table.Td>
-                  <Table.Td>
-                    {error.column?.cell ? (
-                      <Text span ff="monospace" size="sm">
-                        {error.column.cell}
-                      </Text>
-                    ) : (
-                      ''
-                    )}
-                  </Table.Td>
-                  <Table.Td>{error.message}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </ScrollArea.Autosize>
+      <FileErrors errors={detail.errors} testId="history-errors" />
       <Anchor href={historyDownloads.errors(detail.uuid)} download size="sm">
         {t('history.download_errors')}
       </Anchor>

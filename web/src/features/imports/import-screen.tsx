@@ -2,8 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMediaQuery } from '@mantine/hooks';
-import { Alert, Anchor, Button, FileInput, Group, Progress, ScrollArea, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Button, FileInput, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { CopyPreview, Report } from '@mss/contracts/reports';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
 import { DataTable } from '../../components/data-table.tsx';
@@ -12,6 +11,7 @@ import { isApiError } from '../../api/http.ts';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
+import { FileErrors } from '../../components/file-errors.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { importDownloads, importKeys, importQueries, importRunning } from './api/imports.ts';
 import { useReportingMutation } from '../../api/reporting.ts';
@@ -270,7 +270,6 @@ export function ImportStatusPanel({ importUuid, fresh = false, onEnded }: { impo
 
 function ImportResult({ detail }: { detail: ImportDetail }) {
   const { t } = useTranslation();
-  const phone = useMediaQuery('(max-width: 40em)');
   const running = importRunning(detail.status);
   const color = running ? 'blue' : detail.status === 'done' ? 'teal' : 'red';
   return (
@@ -290,64 +289,7 @@ function ImportResult({ detail }: { detail: ImportDetail }) {
         )}
         {detail.errors.length > 0 && (
           <>
-            {/* At most 100 rows, in a box of their own: the rest of the screen stays in reach. */}
-            <ScrollArea.Autosize mah={420} type="auto" offsetScrollbars>
-              {phone ? (
-                // A phone: each error an entry (where, then the spec's message), not five narrow columns.
-                <Stack gap="xs" data-testid="import-errors" bg="var(--mantine-color-body)" p="xs" style={{ borderRadius: 4 }}>
-                  {detail.errors.map((error, i) => (
-                    <Stack key={i} gap={0}>
-                      <Text size="xs" c="dimmed">
-                        {[
-                          error.row !== null ? t('reporting.import.row_number', { row: error.row }) : null,
-                          error.code,
-                          error.column ? `${error.column.name} (${error.column.letter}): ${error.column.cell ?? t('reporting.import.cell_empty')}` : null,
-                        ]
-                          .filter(Boolean)
-                          .join(' · ')}
-                      </Text>
-                      <Text size="sm">{error.message}</Text>
-                    </Stack>
-                  ))}
-                </Stack>
-              ) : (
-                <Table withTableBorder stickyHeader aria-label={t('reporting.import.errors')} data-testid="import-errors" bg="var(--mantine-color-body)">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('reporting.import.row')}</Table.Th>
-                      <Table.Th>{t('reporting.rows.code')}</Table.Th>
-                      <Table.Th>{t('reporting.import.column')}</Table.Th>
-                      <Table.Th>{t('reporting.import.cell')}</Table.Th>
-                      <Table.Th>{t('reporting.import.message')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {detail.errors.map((error, i) => (
-                      <Table.Tr key={i}>
-                        <Table.Td>{error.row ?? ''}</Table.Td>
-                        <Table.Td>{error.code ?? ''}</Table.Td>
-                        {/* The column as the file names it (its letter beside), and what the cell held, as read. */}
-                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{error.column ? `${error.column.name} (${error.column.letter})` : ''}</Table.Td>
-                        <Table.Td>
-                          {error.column?.cell ? (
-                            <Text span ff="monospace" size="sm">
-                              {error.column.cell}
-                            </Text>
-                          ) : error.column ? (
-                            <Text span c="dimmed" size="sm">
-                              {t('reporting.import.cell_empty')}
-                            </Text>
-                          ) : (
-                            ''
-                          )}
-                        </Table.Td>
-                        <Table.Td>{error.message}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              )}
-            </ScrollArea.Autosize>
+            <FileErrors errors={detail.errors} withCode testId="import-errors" />
             {detail.errors_truncated && (
               <Text size="sm" data-testid="import-errors-shown">
                 {t(detail.errors_note ? 'reporting.import.errors_shown_cut' : 'reporting.import.errors_shown', {
