@@ -138,6 +138,15 @@ function toPrincipal(row: PrincipalRow): SessionPrincipal {
  * (cleared by every change: see principal-cache.ts), otherwise in one query.
  */
 export async function resolvePrincipal(ctx: AppContext, request: FastifyRequest): Promise<Principal | null> {
+  const principal = await findPrincipal(ctx, request);
+  // A token limited to uploading goes nowhere else, whichever check of the route asked first.
+  if (principal?.tokenScope === 'upload-reports' && !UPLOAD_SCOPE_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) {
+    throw new AppError('forbidden', 'auth.token_scope');
+  }
+  return principal;
+}
+
+async function findPrincipal(ctx: AppContext, request: FastifyRequest): Promise<Principal | null> {
   if (request.principal) return request.principal;
   const credential = credentialOf(request);
   if (!credential) return null;
@@ -178,22 +187,20 @@ export function notSignedIn(request: FastifyRequest) {
 /** preValidation hook for routes that need a signed-in user, whatever they hold. */
 export function requireSignedIn(ctx: AppContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    const principal = await resolvePrincipal(ctx, request);
-    if (!principal) throw notSignedIn(request);
-    if (principal.tokenScope === 'upload-reports' && !UPLOAD_SCOPE_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) {
-      throw new AppError('forbidden', 'auth.token_scope');
-    }
+    if (!(await resolvePrincipal(ctx, request))) throw notSignedIn(request);
   };
 }
 
 /**
  * What a token limited to uploading (`upload-reports`) may call: its user, the reports it may see
- * and their rows and templates, sending rows or a file, and the imports. Anything else (submitting,
- * statistics, administration) answers 403 "This token may only upload its company's reports.".
- * The routes still check their own rights: the token is never more than its user.
+ * and their rows and templates, sending rows or a file, and the imports (and signing itself out).
+ * Anything else (submitting, statistics, administration) answers 403 "This token may only upload
+ * its company's reports.", checked where every route finds who asks (`resolvePrincipal`). The
+ * routes still check their own rights: the token is never more than its user.
  */
 const UPLOAD_SCOPE_ROUTES = new Set(
   [
+    'POST /auth/logout',
     'GET /users/me',
     'GET /reports',
     'GET /reports/:uuid',

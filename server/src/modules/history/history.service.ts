@@ -98,27 +98,39 @@ export async function historyLookupFor(db: Executor, organizationId: number, adm
   const memberships = companyIds.length ? await db.select().from(companyMarkets).where(inArray(companyMarkets.company_id, companyIds)) : [];
   const companyCodeRows = companyIds.length ? await db.select().from(companyCodes).where(inArray(companyCodes.company_id, companyIds)) : [];
 
+  // Grouped in one pass each (an organization may have 100,000 codes and hundreds of companies).
+  const group = <K, V>(rows: readonly { key: K; value: V }[]) => {
+    const out = new Map<K, Set<V>>();
+    for (const { key, value } of rows) {
+      let set = out.get(key);
+      if (!set) out.set(key, (set = new Set()));
+      set.add(value);
+    }
+    return out;
+  };
+  const codesOfMarket = group(marketCodes.map((c) => ({ key: c.market_id, value: c.code_id })));
+  const marketsOfCompany = group(memberships.map((x) => ({ key: x.company_id, value: x.market_id })));
+  const codesOfCompany = group(companyCodeRows.map((x) => ({ key: x.company_id, value: x.code_id })));
+  const periodsOfMarket = new Map<number, Map<string, { id: number; whole_month: boolean }>>();
+  for (const p of periodRows) {
+    let months = periodsOfMarket.get(p.market_id);
+    if (!months) periodsOfMarket.set(p.market_id, (months = new Map()));
+    if (!months.has(p.month)) months.set(p.month, { id: p.id, whole_month: p.whole });
+  }
   const marketsByIso = new Map<string, HistoryMarket>();
   for (const m of orgMarkets) {
-    const monthPeriods = new Map<string, { id: number; whole_month: boolean }>();
-    for (const p of periodRows) if (p.market_id === m.id && !monthPeriods.has(p.month)) monthPeriods.set(p.month, { id: p.id, whole_month: p.whole });
     marketsByIso.set(m.iso_code.toUpperCase(), {
       id: m.id,
       iso_code: m.iso_code,
       administered: administered.includes(m.id),
-      codeIds: new Set(marketCodes.filter((c) => c.market_id === m.id).map((c) => c.code_id)),
-      periods: monthPeriods,
+      codeIds: codesOfMarket.get(m.id) ?? new Set(),
+      periods: periodsOfMarket.get(m.id) ?? new Map(),
     });
   }
   const companiesById = new Map(
     companyRows.map((c) => [
       c.id,
-      {
-        id: c.id,
-        name: c.name,
-        marketIds: new Set(memberships.filter((x) => x.company_id === c.id).map((x) => x.market_id)),
-        codeIds: new Set(companyCodeRows.filter((x) => x.company_id === c.id).map((x) => x.code_id)),
-      },
+      { id: c.id, name: c.name, marketIds: marketsOfCompany.get(c.id) ?? new Set<number>(), codeIds: codesOfCompany.get(c.id) ?? new Set<number>() },
     ]),
   );
   const companiesByName = new Map<string, (typeof companiesById extends Map<number, infer C> ? C : never)[]>();

@@ -64,12 +64,36 @@ function attachment(reply: FastifyReply, name: string) {
 
 /** A body that parses as JSON and is an array. */
 function isJsonArrayText(content: Buffer): boolean {
-  if (!isJsonArray(content.subarray(0, 64))) return false;
+  return jsonRowsOf(content) !== null;
+}
+
+/** The JSON array of a body, or null. */
+function jsonRowsOf(content: Buffer): unknown[] | null {
+  if (!isJsonArray(content.subarray(0, 64))) return null;
   try {
-    return Array.isArray(JSON.parse(content.toString('utf8')));
+    const parsed: unknown = JSON.parse(content.toString('utf8'));
+    return Array.isArray(parsed) ? parsed : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+const ROW_FIELDS = new Set(['code', 'volume', 'value']);
+
+/**
+ * A key a JSON row does not name is refused (422 on `<row index>.<key>`, as every write body's):
+ * a misspelt "vol" would otherwise leave the volume silently empty.
+ */
+function assertKnownRowKeys(content: Buffer): void {
+  const rows = jsonRowsOf(content) ?? [];
+  const fieldErrors: Record<string, { key: 'validation.unknown_key'; params: { attribute: string } }[]> = {};
+  rows.forEach((row, index) => {
+    if (row === null || typeof row !== 'object' || Array.isArray(row)) return;
+    for (const key of Object.keys(row))
+      if (!ROW_FIELDS.has(key)) fieldErrors[`${index}.${key}`] = [{ key: 'validation.unknown_key', params: { attribute: key } }];
+  });
+  const first = Object.keys(fieldErrors)[0];
+  if (first) throw new AppError('validation', 'validation.unknown_key', { attribute: first.slice(first.indexOf('.') + 1) }, fieldErrors);
 }
 
 export function importsRoutes(app: App, ctx: AppContext) {
@@ -135,6 +159,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
         if (!format || !Buffer.isBuffer(content)) throw new AppError('validation', 'import.rows_body');
         // JSON must be an array (of rows): anything else is not rows, whatever it holds.
         if (format === 'json' && !isJsonArrayText(content)) throw new AppError('validation', 'import.rows_body');
+        if (format === 'json') assertKnownRowKeys(content);
         const dryRun = request.query.dry_run === 'true';
         const answer = await withIdempotency(
           ctx.db,

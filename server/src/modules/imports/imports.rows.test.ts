@@ -160,6 +160,10 @@ describe('PUT /reports/{uuid}/rows', () => {
     expect((await anonymous(XHR)).statusCode).toBe(401);
     // Without a token, a state-changing request must come from the application (CSRF), first of all.
     expect((await anonymous({})).statusCode).toBe(403);
+    // A key a row does not name: refused, so that a misspelt "vol" does not leave the volume empty.
+    const unknown = await put(w, '[{"code":"1001","volume":1},{"code":"1001","vol":5}]');
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json()).toEqual({ message: 'The vol field is not allowed.', errors: { '1.vol': ['The vol field is not allowed.'] } });
     for (const body of ['{"code":"1001"}', '[{"code":"1001",', ''])
       expect((await put(w, body)).json()).toMatchObject({ message: 'Send the rows as JSON (an array of {"code", "volume", "value"}) or as CSV (text/csv).' });
     expect((await put(w, 'code=1001', { type: 'application/x-www-form-urlencoded' })).statusCode).toBe(422);
@@ -200,6 +204,10 @@ describe('integration tokens on the profile', () => {
     expect(submit.statusCode).toBe(403);
     expect(submit.json().message).toBe("This token may only upload its company's reports.");
     expect((await t.app.inject({ url: '/api/v1/statistics/choices', headers: limited })).statusCode).toBe(403);
+    // Routes whose check is an ability (the code list, which a reporter may read), and token refresh, too.
+    expect((await t.app.inject({ url: '/api/v1/admin/codes', headers: w.bearer })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/v1/admin/codes', headers: limited })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: limited })).statusCode).toBe(403);
     expect((await t.app.inject({ url: '/api/v1/users/me/tokens', headers: limited })).statusCode).toBe(403);
     // A full token cannot manage tokens either: only the person, signed in.
     expect((await t.app.inject({ url: '/api/v1/users/me/tokens', headers: w.bearer })).statusCode).toBe(403);
