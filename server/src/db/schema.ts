@@ -1095,6 +1095,12 @@ export const historyImports = pgTable(
     error_count: integer('error_count').notNull().default(0),
     /** The dry run's answer: per market and period, the rows and companies, and whether the period exists. */
     plan: jsonb('plan'),
+    /**
+     * When the dry run found the file valid with each market's month in one run of rows: a digest
+     * of what the organization had then (history.service.ts `lookupDigest`). An import that finds
+     * the same writes each period as the file is read, with nothing staged.
+     */
+    direct_digest: text('direct_digest'),
     /** The import's answer: periods created, reports created, replaced and unchanged. */
     result: jsonb('result'),
     /** Progress of the running step: rows read and written, periods done. */
@@ -1142,7 +1148,10 @@ export const historyImportErrors = pgTable(
 /**
  * The checked rows of a running history import, staged while the file is read so that each
  * period is then written in one transaction of its own (unlogged on a PostgreSQL server: they are
- * read again from the file after a crash). Emptied when the import ends.
+ * read again from the file after a crash). Emptied when the import ends. One staged row holds a
+ * run of the file's rows of one market, month and company, as three arrays of the same length
+ * (code, volume, value): a row of the table per row of the file made staging the slowest part of
+ * an import (docs/performance.md).
  */
 export const historyImportRows = pgTable(
   'history_import_rows',
@@ -1151,9 +1160,9 @@ export const historyImportRows = pgTable(
     market_id: integer('market_id').notNull(),
     period_start: date('period_start').notNull(),
     company_id: integer('company_id').notNull(),
-    code_id: integer('code_id').notNull(),
-    volume: numeric('volume', { precision: 20, scale: 4 }),
-    value: numeric('value', { precision: 20, scale: 4 }),
+    code_ids: integer('code_ids').array().notNull(),
+    volume_list: numeric('volume_list', { precision: 20, scale: 4 }).array().notNull(),
+    value_list: numeric('value_list', { precision: 20, scale: 4 }).array().notNull(),
   },
   (t) => [index('history_import_rows_period_idx').on(t.history_import_id, t.market_id, t.period_start)],
 );

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { canInMarket } from '@mss/contracts/abilities';
 import type { Locale } from '@mss/contracts/enums';
@@ -358,27 +359,60 @@ async function storeErrors(db: Executor, id: number, errors: readonly HistoryErr
   }
 }
 
-/** Reads and checks the file; `sink` stages the rows (the import) or nothing (the dry run). */
-async function readFile(run: Run, sink?: (rows: HistoryRow[]) => Promise<void>) {
-  const lookup = await historyLookupFor(run.db, run.row.organization_id, run.row.market_ids);
+/**
+ * Reads and checks the file against `lookup`; `sink` takes the valid rows in batches (the import)
+ * or none does (the dry run). Stops early when cancelling is asked for (`cancelled`) or `stop` says so.
+ */
+async function readFile(run: Run, lookup: HistoryLookup, sink?: (rows: HistoryRow[]) => Promise<void>, stop: () => boolean = () => false) {
   let cancelled = false;
   const result = await withFileOnDisk(run.db, run.row.file_id, 'history', (path) =>
     validateHistoryFile(path, lookup, {
       sink: sink ? { batchSize: STAGE_BATCH_ROWS, write: sink } : undefined,
       onProgress: async (rowsRead) => {
         const { cancel } = await ours(run.db, run, { rows_read: rowsRead });
-        cancelled = cancel;
+        cancelled ||= cancel;
       },
-      stop: () => cancelled,
+      stop: () => cancelled || stop(),
     }),
   );
   return { result, cancelled };
 }
 
+/**
+ * A digest of what the validator is given (markets, their codes and periods, companies, their
+ * markets and codes, codes): the same file checked against a lookup of the same digest has the
+ * same answer.
+ */
+export function lookupDigest(lookup: HistoryLookup): string {
+  const hash = createHash('sha256');
+  const put = (...parts: unknown[]) => hash.update(`${JSON.stringify(parts)}\n`);
+  const sorted = (set: ReadonlySet<number>) => [...set].sort((x, y) => x - y);
+  for (const [iso, m] of [...lookup.marketsByIso].sort(([x], [y]) => x.localeCompare(y)))
+    put(
+      'm',
+      iso,
+      m.id,
+      m.iso_code,
+      m.administered,
+      sorted(m.codeIds),
+      [...m.periods].sort(([x], [y]) => x.localeCompare(y)),
+    );
+  for (const c of [...lookup.companiesById.values()].sort((x, y) => x.id - y.id)) put('c', c.id, c.name, sorted(c.marketIds), sorted(c.codeIds));
+  for (const [name, list] of [...lookup.companiesByName].sort(([x], [y]) => x.localeCompare(y)))
+    put(
+      'n',
+      name,
+      list.map((c) => c.id).sort((x, y) => x - y),
+    );
+  for (const k of [...lookup.codesByCode.values()].sort((x, y) => x.id - y.id)) put('k', k.id, k.code, k.disabled_status);
+  return hash.digest('hex');
+}
+
 /** The dry run: every problem, or what the import would do. Changes nothing but the import's own row. */
 async function check(run: Run): Promise<void> {
   const { db } = run;
-  const { result, cancelled } = await readFile(run);
+  const lookup = await historyLookupFor(db, run.row.organization_id, run.row.market_ids);
+  const { result, cancelled } = await readFile(run, lookup);
   if (cancelled) {
     await ours(db, run, { status: 'cancelled', finished_at: sql`now()` });
     return;
@@ -416,6 +450,7 @@ async function check(run: Run): Promise<void> {
   await storeErrors(db, run.id, []);
   await ours(db, run, {
     status: 'checked',
+    direct_digest: result.contiguous ? lookupDigest(lookup) : null,
     error_count: 0,
     data_rows: result.dataRowCount,
     row_count: result.rowCount,
@@ -425,82 +460,234 @@ async function check(run: Run): Promise<void> {
   });
 }
 
-/** Stages a batch of checked rows. */
+/**
+ * Stages a batch of checked rows: one staged row per market, month and company of the batch, its
+ * codes and figures as arrays (a file sorted by company and period stages ~40 rows a batch).
+ */
 async function stage(db: Db, id: number, rows: readonly HistoryRow[]): Promise<void> {
+  const runs = new Map<string, { market_id: number; period_start: string; company_id: number; codes: number[]; volumes: string[]; values: string[] }>();
+  for (const r of rows) {
+    const key = `${r.market_id}:${r.period_start}:${r.company_id}`;
+    let run = runs.get(key);
+    if (!run) runs.set(key, (run = { market_id: r.market_id, period_start: r.period_start, company_id: r.company_id, codes: [], volumes: [], values: [] }));
+    run.codes.push(r.code_id);
+    // Checked figures: plain decimals (or none), so each array's literal is written here.
+    run.volumes.push(r.volume ?? 'NULL');
+    run.values.push(r.value ?? 'NULL');
+  }
+  const all = [...runs.values()];
+  const literal = (items: readonly (string | number)[]) => `{${items.join(',')}}`;
   await db.execute(sql`
-    insert into ${historyImportRows} (history_import_id, market_id, period_start, company_id, code_id, volume, value)
-    select ${id}, market_id, period_start, company_id, code_id, volume, value
+    insert into ${historyImportRows} (history_import_id, market_id, period_start, company_id, code_ids, volume_list, value_list)
+    select ${id}, market_id, period_start, company_id, code_ids::int[], volume_list::numeric[], value_list::numeric[]
     from unnest(${sqlArray(
-      rows.map((r) => r.market_id),
+      all.map((r) => r.market_id),
       'int',
     )}, ${sqlArray(
-      rows.map((r) => r.period_start),
+      all.map((r) => r.period_start),
       'date',
     )}, ${sqlArray(
-      rows.map((r) => r.company_id),
+      all.map((r) => r.company_id),
       'int',
     )}, ${sqlArray(
-      rows.map((r) => r.code_id),
-      'int',
+      all.map((r) => literal(r.codes)),
+      'text',
     )}, ${sqlArray(
-      rows.map((r) => r.volume),
-      'numeric',
+      all.map((r) => literal(r.volumes)),
+      'text',
     )}, ${sqlArray(
-      rows.map((r) => r.value),
-      'numeric',
-    )}) as t(market_id, period_start, company_id, code_id, volume, value)`);
+      all.map((r) => literal(r.values)),
+      'text',
+    )}) as t(market_id, period_start, company_id, code_ids, volume_list, value_list)`);
 }
 
 /**
  * The import: the file is read and checked again (the organization may have changed since the
- * dry run) while its rows are staged; then each market's period is written in one transaction:
- * the period (created closed when missing), one approved report per company holding exactly the
- * file's rows. A report whose approved rows already are the file's is left as it is, so the same
- * file imported again changes nothing. Cancelling stops between two periods.
+ * dry run), and each market's period is written in one transaction: the period (created closed
+ * when missing), one approved report per company holding exactly the file's rows. A report whose
+ * approved rows already are the file's is left as it is, so the same file imported again changes
+ * nothing. Cancelling stops between two periods.
+ *
+ * When the dry run found each month's rows in one run and the organization is as it was then
+ * (`direct_digest`), the file's answer is known to be the same: each period is written as soon as
+ * its rows are read. Otherwise the rows are staged while the whole file is checked, and the
+ * periods written from the staging once it is valid.
  */
 async function importRows(run: Run): Promise<void> {
   const { db, id } = run;
   await db.delete(historyImportRows).where(eq(historyImportRows.history_import_id, id));
-  const { result, cancelled } = await readFile(run, (rows) => stage(db, id, rows));
-  if (cancelled) return endCancelled(run, emptyResult());
-  if (!result.ok) {
-    await db.delete(historyImportRows).where(eq(historyImportRows.history_import_id, id));
-    await storeErrors(db, id, result.errors);
-    await ours(db, run, { status: 'invalid', error_count: result.errorCount, plan: null, finished_at: sql`now()` });
-    return;
+  const lookup = await historyLookupFor(db, run.row.organization_id, run.row.market_ids);
+  const [file] = await db.select({ name: files.name }).from(files).where(eq(files.id, run.row.file_id));
+  const writer = periodWriter(run, translate('history.status_comment', { file_name: file?.name ?? '' }));
+  try {
+    await writeMonths(run, lookup, writer);
+  } finally {
+    // Nothing left being written when the step ends, however it ends.
+    await writer.drain().catch(() => {});
   }
+}
+
+async function writeMonths(run: Run, lookup: HistoryLookup, writer: ReturnType<typeof periodWriter>): Promise<void> {
+  const { db, id } = run;
+  if (run.row.direct_digest !== null && run.row.direct_digest === lookupDigest(lookup)) {
+    await ours(db, run, { periods_total: (run.row.plan as HistoryPlan | null)?.periods.length ?? 0 });
+    // One period's rows at a time, written when the next period's begin.
+    let current: { key: string; rows: HistoryRow[] } | null = null;
+    const writeCurrent = async () => {
+      const rows = current!.rows;
+      current = null;
+      return writer.write(rows[0]!.market_id, rows[0]!.period_start.slice(0, 7), rows, givenRows(rows));
+    };
+    let cancelled = false;
+    const read = await readFile(
+      run,
+      lookup,
+      async (rows) => {
+        for (const row of rows) {
+          const key = `${row.market_id}:${row.period_start}`;
+          if (current && current.key !== key && !cancelled) cancelled = (await writeCurrent()) === 'cancel';
+          if (!current || current.key !== key) current = { key, rows: [] };
+          current.rows.push(row);
+        }
+      },
+      () => cancelled,
+    );
+    cancelled ||= read.cancelled;
+    if (!cancelled && read.result.ok && current) cancelled = (await writeCurrent()) === 'cancel';
+    await writer.drain();
+    // Checked as in the dry run, so valid (were it not, each period written stays whole).
+    if (!cancelled && !read.result.ok) return endInvalid(run, read.result);
+    return cancelled ? endCancelled(run, writer.outcome) : endImported(run, writer, read.result.dataRowCount);
+  }
+
+  const { result, cancelled } = await readFile(run, lookup, (rows) => stage(db, id, rows));
+  if (cancelled) return endCancelled(run, emptyResult());
+  if (!result.ok) return endInvalid(run, result);
   await db.execute(sql`analyze ${historyImportRows}`);
   await ours(db, run, { rows_read: result.dataRowCount, periods_total: result.periods.length, row_count: result.rowCount });
-  const [file] = await db.select({ name: files.name }).from(files).where(eq(files.id, run.row.file_id));
-  const comment = translate('history.status_comment', { file_name: file?.name ?? '' });
+  for (const p of result.periods) {
+    const rows = stagedRows(id, p.market_id, `${p.period}-01`);
+    if ((await writer.write(p.market_id, p.period, p.company_ids, rows, p.rows)) === 'cancel') {
+      await writer.drain();
+      return endCancelled(run, writer.outcome);
+    }
+  }
+  await writer.drain();
+  await endImported(run, writer, result.dataRowCount);
+}
+
+/**
+ * Writes periods, each in a transaction of its own, and counts what it did. On a PostgreSQL server
+ * two months are written at once (each on a connection of its own, while the file is read on):
+ * months are independent, each locked by its writer. The embedded database has one connection, so
+ * there one at a time.
+ */
+function periodWriter(run: Run, comment: string) {
   const outcome = emptyResult();
+  const concurrency = (run.db.$client.options.max ?? 1) > 1 ? 2 : 1;
+  const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | null = null;
   let rowsDone = 0;
   let periodsDone = 0;
-  for (const p of result.periods) {
-    const { cancel } = await ours(db, run, { rows_done: rowsDone, periods_done: periodsDone });
-    if (cancel) return endCancelled(run, outcome);
-    const written = await db.transaction(async (tx) => {
-      await ours(tx, run);
-      return writePeriod(tx, {
-        importId: id,
-        marketId: p.market_id,
-        month: p.period,
-        companyIds: p.company_ids,
-        actor: run.row.imported_by ?? run.row.user_id!,
-        comment,
-      });
-    });
-    outcome.periods_created += written.created ? 1 : 0;
-    outcome.reports_created += written.reportsCreated;
-    outcome.reports_replaced += written.reportsReplaced;
-    outcome.reports_unchanged += written.reportsUnchanged;
-    if (written.changed) outcome.period_ids.push(written.periodId);
-    outcome.all_period_ids.push(written.periodId);
-    rowsDone += p.rows;
-    periodsDone++;
-  }
-  await db.delete(historyImportRows).where(eq(historyImportRows.history_import_id, id));
-  await ours(db, run, { status: 'imported', rows_done: rowsDone, periods_done: periodsDone, result: outcome, finished_at: sql`now()` });
+  const settle = async (all: boolean) => {
+    while (inFlight.size >= (all ? 1 : concurrency)) await Promise.race(inFlight);
+    if (failure) throw failure.error;
+  };
+  return {
+    outcome,
+    get rowsDone() {
+      return rowsDone;
+    },
+    get periodsDone() {
+      return periodsDone;
+    },
+    /**
+     * One market's month: its rows given as `rows` (a select of company_id, code_id, volume,
+     * value), its companies as ids or as the rows they come from. Returns once the month is being
+     * written ('cancel' when cancelling was asked for first: nothing written).
+     */
+    async write(marketId: number, month: string, companies: readonly number[] | readonly HistoryRow[], rows: SQL, count?: number): Promise<'cancel' | 'done'> {
+      await settle(false);
+      const { cancel } = await ours(run.db, run, { rows_done: rowsDone, periods_done: periodsDone });
+      if (cancel) return 'cancel';
+      const companyIds =
+        typeof companies[0] === 'number' ? (companies as number[]) : [...new Set((companies as HistoryRow[]).map((r) => r.company_id))].sort((x, y) => x - y);
+      const task: Promise<void> = run.db
+        .transaction(async (tx) => {
+          // Still this run's step (a run taken over writes nothing more; one taken over after
+          // this check writes what the run taking over would: writing a month is idempotent).
+          const [mine] = await tx
+            .select({ id: historyImports.id })
+            .from(historyImports)
+            .where(and(eq(historyImports.id, run.id), eq(historyImports.attempts, run.attempt)));
+          if (!mine) throw new TakenOver();
+          return writePeriod(tx, { marketId, month, companyIds, rows, actor: run.row.imported_by ?? run.row.user_id!, comment });
+        })
+        .then(
+          (written) => {
+            outcome.periods_created += written.created ? 1 : 0;
+            outcome.reports_created += written.reportsCreated;
+            outcome.reports_replaced += written.reportsReplaced;
+            outcome.reports_unchanged += written.reportsUnchanged;
+            if (written.changed) outcome.period_ids.push(written.periodId);
+            outcome.all_period_ids.push(written.periodId);
+            rowsDone += count ?? companies.length;
+            periodsDone++;
+          },
+          (error: unknown) => {
+            failure ??= { error };
+          },
+        )
+        .finally(() => inFlight.delete(task));
+      inFlight.add(task);
+      return 'done';
+    },
+    /** Waits for every month being written; throws the first failure. */
+    drain: () => settle(true),
+  };
+}
+
+/** A period's staged rows, one per code. */
+const stagedRows = (importId: number, marketId: number, start: string) => sql`
+  select s.company_id, u.code_id, u.volume, u.value from ${historyImportRows} s
+  cross join lateral unnest(s.code_ids, s.volume_list, s.value_list) as u(code_id, volume, value)
+  where s.history_import_id = ${importId} and s.market_id = ${marketId} and s.period_start = ${start}::date`;
+
+/** Rows read from the file, as a select. */
+const givenRows = (rows: readonly HistoryRow[]) => sql`
+  select * from unnest(${sqlArray(
+    rows.map((r) => r.company_id),
+    'int',
+  )}, ${sqlArray(
+    rows.map((r) => r.code_id),
+    'int',
+  )}, ${sqlArray(
+    rows.map((r) => r.volume),
+    'numeric',
+  )}, ${sqlArray(
+    rows.map((r) => r.value),
+    'numeric',
+  )}) as u(company_id, code_id, volume, value)`;
+
+async function endInvalid(run: Run, result: { errors: HistoryError[]; errorCount: number }): Promise<void> {
+  await run.db.delete(historyImportRows).where(eq(historyImportRows.history_import_id, run.id));
+  await storeErrors(run.db, run.id, result.errors);
+  await ours(run.db, run, { status: 'invalid', error_count: result.errorCount, plan: null, direct_digest: null, finished_at: sql`now()` });
+}
+
+async function endImported(run: Run, writer: ReturnType<typeof periodWriter>, rowsRead: number): Promise<void> {
+  await run.db.delete(historyImportRows).where(eq(historyImportRows.history_import_id, run.id));
+  // Millions of rows may have come in: the planner's numbers of them, at once (the embedded
+  // database has no autovacuum to do it).
+  await run.db.execute(sql`analyze report_rows, reports, report_row_sets`);
+  await ours(run.db, run, {
+    status: 'imported',
+    rows_read: rowsRead,
+    rows_done: writer.rowsDone,
+    periods_done: writer.periodsDone,
+    result: writer.outcome,
+    finished_at: sql`now()`,
+  });
 }
 
 const emptyResult = (): HistoryResult => ({
@@ -521,7 +708,7 @@ async function endCancelled(run: Run, outcome: HistoryResult): Promise<void> {
 /** One market's period, in the caller's transaction. */
 async function writePeriod(
   tx: Executor,
-  input: { importId: number; marketId: number; month: string; companyIds: number[]; actor: number; comment: string },
+  input: { marketId: number; month: string; companyIds: number[]; rows: SQL; actor: number; comment: string },
 ): Promise<{ periodId: number; created: boolean; changed: boolean; reportsCreated: number; reportsReplaced: number; reportsUnchanged: number }> {
   const start = `${input.month}-01`;
   const { rows: found } = await tx.execute<{ id: number }>(sql`
@@ -540,8 +727,7 @@ async function writePeriod(
     created = true;
   }
   await lockPeriod(tx, periodId);
-  const staged = sql`select code_id, volume, value from ${historyImportRows} s
-    where s.history_import_id = ${input.importId} and s.market_id = ${input.marketId} and s.period_start = ${start}::date`;
+  const staged = input.rows;
   // Approved reports whose rows already are the file's, figure for figure (numeric equality: 1.50 is 1.5).
   const { rows: unchangedRows } = await tx.execute<{ company_id: number }>(sql`
     select r.company_id from ${reports} r
@@ -550,9 +736,9 @@ async function writePeriod(
       and not exists (
         select code_id, volume, value from report_rows rr where rr.row_set_id = r.row_set_id and (rr.volume is not null or rr.value is not null)
         except
-        ${staged} and s.company_id = r.company_id and (s.volume is not null or s.value is not null))
+        select code_id, volume, value from (${staged}) st where st.company_id = r.company_id and (st.volume is not null or st.value is not null))
       and not exists (
-        ${staged} and s.company_id = r.company_id and (s.volume is not null or s.value is not null)
+        select code_id, volume, value from (${staged}) st where st.company_id = r.company_id and (st.volume is not null or st.value is not null)
         except
         select code_id, volume, value from report_rows rr where rr.row_set_id = r.row_set_id)`);
   const unchanged = new Set(unchangedRows.map((r) => r.company_id));
@@ -569,11 +755,10 @@ async function writePeriod(
   const setOfCompany = new Map(sets.map((s) => [toWrite[ids.indexOf(s.report_id)]!, s.id]));
   await tx.execute(sql`
     insert into report_rows (row_set_id, code_id, volume, value)
-    select m.set_id, s.code_id, s.volume, s.value
-    from ${historyImportRows} s
-    join unnest(${sqlArray([...setOfCompany.keys()], 'int')}, ${sqlArray([...setOfCompany.values()], 'int')}) as m(company_id, set_id) on m.company_id = s.company_id
-    where s.history_import_id = ${input.importId} and s.market_id = ${input.marketId} and s.period_start = ${start}::date
-      and (s.volume is not null or s.value is not null)`);
+    select m.set_id, st.code_id, st.volume, st.value
+    from (${staged}) st
+    join unnest(${sqlArray([...setOfCompany.keys()], 'int')}, ${sqlArray([...setOfCompany.values()], 'int')}) as m(company_id, set_id) on m.company_id = st.company_id
+    where st.volume is not null or st.value is not null`);
   await tx.execute(sql`
     update ${reports} r set row_set_id = m.set_id
     from unnest(${sqlArray(ids, 'int')}, ${sqlArray(

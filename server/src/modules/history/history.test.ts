@@ -13,7 +13,7 @@ import {
   XHR,
 } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
-import { codeMarkets, codes, companyCodes, historyImportRows, periods, reportStatusChanges, reports } from '../../db/schema.ts';
+import { codeMarkets, codes, companyCodes, historyImportRows, historyImports, periods, reportStatusChanges, reports } from '../../db/schema.ts';
 import { openWorkbook } from '../../../test/workbook.ts';
 
 let t: TestApp;
@@ -277,6 +277,63 @@ describe('history import', () => {
     const after = await t.db.select().from(reports).where(eq(reports.period_id, jan24.id));
     expect(after.find((r) => r.company_id === w.bolt)).toEqual(before.find((r) => r.company_id === w.bolt));
     expect(after.find((r) => r.company_id === w.acme)!.row_set_id).not.toBe(before.find((r) => r.company_id === w.acme)!.row_set_id);
+  });
+
+  it('when a file’s months are interleaved, then the import stages them and writes the same reports as from a file in order', async () => {
+    const w = await world();
+    // The same rows as history(w), January 2024 split by a row of January 2025.
+    const lines = history(w).split('\r\n');
+    const interleaved = [lines[0], lines[1], lines[4], lines[2], lines[3], lines[5], lines[6]].join('\n');
+    const uuid = (await upload(w.admin, 'interleaved.csv', interleaved)).json().data.uuid;
+    expect(await settled(w.admin, uuid)).toMatchObject({ status: 'checked' });
+    const [checked] = await t.db.select().from(historyImports).where(eq(historyImports.uuid, uuid));
+    expect(checked!.direct_digest).toBeNull();
+    await step(w, uuid, 'import');
+    expect(await settled(w.admin, uuid)).toMatchObject({ status: 'imported', result: { periods_created: 3, reports_created: 5 } });
+    const jan24 = (await periodOf(w.a.id, '2024-01-01'))!;
+    expect(await rowsOf(jan24.id)).toEqual([
+      { company_id: w.acme, code: '10', volume: '12.5000', value: '100.0000', status: 60 },
+      { company_id: w.acme, code: '20', volume: '7.0000', value: null, status: 60 },
+      { company_id: w.bolt, code: '10', volume: '3.0000', value: '40.0000', status: 60 },
+    ]);
+    // A file in order writes each period as it is read: the same reports.
+    const w2 = await world();
+    const ordered = (await upload(w2.admin, 'history.csv', history(w2))).json().data.uuid;
+    await settled(w2.admin, ordered);
+    const [direct] = await t.db.select().from(historyImports).where(eq(historyImports.uuid, ordered));
+    expect(direct!.direct_digest).toMatch(/^[0-9a-f]{64}$/);
+    await step(w2, ordered, 'import');
+    expect(await settled(w2.admin, ordered)).toMatchObject({ status: 'imported', result: { periods_created: 3, reports_created: 5 } });
+    const rows2 = await rowsOf((await periodOf(w2.a.id, '2024-01-01'))!.id);
+    expect(rows2.map(({ company_id, ...r }) => ({ ...r, acme: company_id === w2.acme }))).toEqual(
+      (await rowsOf(jan24.id)).map(({ company_id, ...r }) => ({ ...r, acme: company_id === w.acme })),
+    );
+  });
+
+  it('when the organization changed between the dry run and the import, then the import checks the whole file again before writing anything', async () => {
+    const w = await world();
+    // More rows of market A than the reader hands over at once (5,000), then one of market B.
+    const extra = await t.db
+      .insert(codes)
+      .values(Array.from({ length: 250 }, (_, i) => ({ organization_id: w.org.id, code: String(1000 + i), name: `Code ${1000 + i}` })))
+      .returning();
+    await t.db.insert(codeMarkets).values(extra.map((c) => ({ code_id: c.id, market_id: w.a.id })));
+    await t.db.insert(companyCodes).values(extra.flatMap((c) => [w.acme, w.bolt].map((company_id) => ({ company_id, code_id: c.id }))));
+    const A = w.a.iso_code;
+    const lines = ['Market;Period;Company;Code;Volume;Value'];
+    for (let m = 1; m <= 11; m++)
+      for (const company of [w.acme, w.bolt]) for (const c of extra) lines.push(`${A};2023-${String(m).padStart(2, '0')};${company};${c.code};1;2`);
+    lines.push(`${w.b.iso_code};2025-01;${w.acme};10;1;2`);
+    const uuid = (await upload(w.admin, 'history.csv', lines.join('\n'))).json().data.uuid;
+    expect(await settled(w.admin, uuid)).toMatchObject({ status: 'checked' });
+    // Acme no longer reports in market B: the file's last row is refused now, after 5,500 rows of
+    // market A (written as they were read, were the dry run's answer taken as it was).
+    await t.db.execute(sql`delete from company_markets where company_id = ${w.acme} and market_id = ${w.b.id}`);
+    await step(w, uuid, 'import');
+    const ended = await settled(w.admin, uuid);
+    expect(ended.status).toBe('invalid');
+    expect(ended.errors.map((e: { row: number; key: string }) => [e.row, e.key])).toEqual([[lines.length, 'history.company_not_in_market']]);
+    expect((await t.db.execute(sql`select 1 from periods where market_id = ${w.a.id}`)).rows).toEqual([]);
   });
 
   it('when a period of the file exists with a report in progress, then the dry run counts it and the import approves it with the file’s rows', async () => {

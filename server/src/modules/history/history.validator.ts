@@ -99,6 +99,8 @@ export interface HistoryValidation {
   rowCount: number;
   /** Per market and period, in order (empty unless ok). */
   periods: HistoryPeriodSummary[];
+  /** Each market's month's rows (those holding a figure) come one after the other in the file. */
+  contiguous: boolean;
   format: 'xlsx' | 'csv';
 }
 
@@ -240,6 +242,7 @@ export async function validateHistoryFile(path: string, lookup: HistoryLookup, o
     dataRowCount: 0,
     rowCount: 0,
     periods: [],
+    contiguous: false,
     format: 'csv',
   });
 
@@ -248,6 +251,7 @@ export async function validateHistoryFile(path: string, lookup: HistoryLookup, o
   let format: 'xlsx' | 'csv' = 'xlsx';
   let dataRowCount = 0;
   let rowCount = 0;
+  let contiguous = true;
   const keys = new RowKeys();
   const summaries = new Map<string, HistoryPeriodSummary & { companies: Set<number> }>();
   // Mixed radix for the row keys: months since 1900, then markets, companies and codes by index.
@@ -419,6 +423,8 @@ export async function validateHistoryFile(path: string, lookup: HistoryLookup, o
           };
           summaries.set(summaryKey, summary);
         }
+        // A month's rows resumed after another's: the file is not in runs of months.
+        if (summary !== last.summary && summary.rows > 0) contiguous = false;
         last.summary = summary;
         summary.rows++;
         summary.companies.add(theCompany.id);
@@ -449,7 +455,7 @@ export async function validateHistoryFile(path: string, lookup: HistoryLookup, o
       }
     }
     if (columns === null) return { ...fail('import.empty'), format };
-    if (options.stop?.()) return { ok: false, errors: [], errorCount: 0, dataRowCount, rowCount, periods: [], format };
+    if (options.stop?.()) return { ok: false, errors: [], errorCount: 0, dataRowCount, rowCount, periods: [], contiguous, format };
     const repeats = exactKeys ? keys.repeats() : repeatsByString;
     for (const [row, first] of repeats) add(row, 'history.duplicate_row', { row, first });
     if (rowCount === 0 && errors.length + omitted === 0) return { ...fail('import.empty'), format };
@@ -461,13 +467,13 @@ export async function validateHistoryFile(path: string, lookup: HistoryLookup, o
         const params = { count: errorCount.toLocaleString('en-US'), max: maxErrors.toLocaleString('en-US'), row: errors.at(-1)?.row ?? 0 };
         errors.push({ row: null, key: 'import.too_many_errors', params, message: translate('import.too_many_errors', params, locale), column: null });
       }
-      return { ok: false, errors, errorCount, dataRowCount, rowCount, periods: [], format };
+      return { ok: false, errors, errorCount, dataRowCount, rowCount, periods: [], contiguous, format };
     }
     await flush();
     const periods = [...summaries.values()]
       .map(({ companies, ...summary }) => ({ ...summary, company_ids: [...companies].sort((a, b) => a - b) }))
       .sort((a, b) => a.market.localeCompare(b.market) || a.period.localeCompare(b.period));
-    return { ok: true, errors: [], errorCount: 0, dataRowCount, rowCount, periods, format };
+    return { ok: true, errors: [], errorCount: 0, dataRowCount, rowCount, periods, contiguous, format };
   } finally {
     if (writing) await writing;
   }

@@ -92,6 +92,16 @@ export function liveCells(options: LiveOptions): SQL {
       join companies co on co.id = r.company_id
       where r.period_id = any(${ids}) and r.row_set_id is not null ${reports === 'approved' ? sql`and r.status = 60` : sql``} ${company}
         and ${countedCompany(sql`co`, sql`p`)}`;
+  // Given row sets, their rows are looked up by them (the index), whatever the planner guesses of
+  // the join: without it, a table of millions of rows not analyzed since a history import was
+  // read whole for each publication.
+  const rowSetFilter =
+    typeof reports === 'object'
+      ? sql`and rr.row_set_id = any(${sqlArray(
+          reports.rowSets.map((r) => r.rowSetId),
+          'int',
+        )})`
+      : sql``;
   const branches: SQL[] = [];
   for (const dimension of options.dimensions) {
     if (dimension === 'code') branches.push(sql`select period_id, company_id, 'code' as dimension, code_id as key_id, volume, value from rw`);
@@ -137,7 +147,7 @@ export function liveCells(options: LiveOptions): SQL {
     with rep as (${rep}), rw as (
       select rep.period_id, rep.company_id, rep.market_id, rep.organization_id, rr.code_id, rr.volume, rr.value
       from rep join report_rows rr on rr.row_set_id = rep.row_set_id
-      where rr.volume is not null or rr.value is not null
+      where (rr.volume is not null or rr.value is not null) ${rowSetFilter}
       ${estimateRows}
     )${sections}, per_company (period_id, company_id, dimension, key_id, volume, value) as (
       ${sql.join(branches, sql` union all `)}
