@@ -8,3 +8,15 @@ export type SqlArrayType = 'int' | 'bigint' | 'text' | 'numeric' | 'date' | 'uui
  * element. (Drizzle spreads a bare array into a list of parameters; `sql.param` keeps it whole.)
  */
 export const sqlArray = (values: readonly (string | number | null)[], type: SqlArrayType): SQL => sql`${sql.param([...values])}::${sql.raw(type)}[]`;
+
+/**
+ * Rows given as columns of equal length, as a table for `from`: `unnest($1::int[], $2::numeric[])
+ * as alias(code_id, volume)`, one array parameter per column.
+ */
+export function sqlUnnest(alias: string, columns: readonly (readonly [name: string, values: readonly (string | number | null)[], type: SqlArrayType])[]): SQL {
+  const arrays = sql.join(
+    columns.map(([, values, type]) => sqlArray(values, type)),
+    sql`, `,
+  );
+  return sql`unnest(${arrays}) as ${sql.raw(alias)}(${sql.raw(columns.map(([name]) => name).join(', '))})`;
+}

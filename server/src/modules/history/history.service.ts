@@ -9,7 +9,7 @@ import { isMessageKey, type MessageKey, type MessageParams, translate } from '@m
 import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../../auth/principal.ts';
 import type { Db, Executor } from '../../db/client.ts';
-import { sqlArray } from '../../db/sql-array.ts';
+import { sqlArray, sqlUnnest } from '../../db/sql-array.ts';
 import {
   codeMarkets,
   codes,
@@ -480,25 +480,14 @@ async function stage(db: Db, id: number, rows: readonly HistoryRow[]): Promise<v
   await db.execute(sql`
     insert into ${historyImportRows} (history_import_id, market_id, period_start, company_id, code_ids, volume_list, value_list)
     select ${id}, market_id, period_start, company_id, code_ids::int[], volume_list::numeric[], value_list::numeric[]
-    from unnest(${sqlArray(
-      all.map((r) => r.market_id),
-      'int',
-    )}, ${sqlArray(
-      all.map((r) => r.period_start),
-      'date',
-    )}, ${sqlArray(
-      all.map((r) => r.company_id),
-      'int',
-    )}, ${sqlArray(
-      all.map((r) => literal(r.codes)),
-      'text',
-    )}, ${sqlArray(
-      all.map((r) => literal(r.volumes)),
-      'text',
-    )}, ${sqlArray(
-      all.map((r) => literal(r.values)),
-      'text',
-    )}) as t(market_id, period_start, company_id, code_ids, volume_list, value_list)`);
+    from ${sqlUnnest('t', [
+      ['market_id', all.map((r) => r.market_id), 'int'],
+      ['period_start', all.map((r) => r.period_start), 'date'],
+      ['company_id', all.map((r) => r.company_id), 'int'],
+      ['code_ids', all.map((r) => literal(r.codes)), 'text'],
+      ['volume_list', all.map((r) => literal(r.volumes)), 'text'],
+      ['value_list', all.map((r) => literal(r.values)), 'text'],
+    ])}`);
 }
 
 /**
@@ -576,6 +565,9 @@ async function writeMonths(run: Run, lookup: HistoryLookup, writer: ReturnType<t
   await endImported(run, writer, result.dataRowCount);
 }
 
+/** Months written, or markets published, at once: two on a PostgreSQL server, one on the embedded database (one connection). */
+const parallelism = (db: Db) => ((db.$client.options.max ?? 1) > 1 ? 2 : 1);
+
 /**
  * Writes periods, each in a transaction of its own, and counts what it did. On a PostgreSQL server
  * two months are written at once (each on a connection of its own, while the file is read on):
@@ -584,7 +576,7 @@ async function writeMonths(run: Run, lookup: HistoryLookup, writer: ReturnType<t
  */
 function periodWriter(run: Run, comment: string) {
   const outcome = emptyResult();
-  const concurrency = (run.db.$client.options.max ?? 1) > 1 ? 2 : 1;
+  const concurrency = parallelism(run.db);
   const inFlight = new Set<Promise<void>>();
   let failure: { error: unknown } | null = null;
   let rowsDone = 0;
@@ -603,8 +595,8 @@ function periodWriter(run: Run, comment: string) {
     },
     /**
      * One market's month: its rows given as `rows` (a select of company_id, code_id, volume,
-     * value), its companies as ids or as the rows they come from. Returns once the month is being
-     * written ('cancel' when cancelling was asked for first: nothing written).
+     * value), its companies as ids or as the rows they come from. Returns once the month is written,
+     * or being written beside another ('cancel' when cancelling was asked for first: nothing written).
      */
     async write(marketId: number, month: string, companies: readonly number[] | readonly HistoryRow[], rows: SQL, count?: number): Promise<'cancel' | 'done'> {
       await settle(false);
@@ -640,6 +632,10 @@ function periodWriter(run: Run, comment: string) {
         )
         .finally(() => inFlight.delete(task));
       inFlight.add(task);
+      // One at a time: the month is written before the file is read on. Reading while a month's
+      // dozen statements go back and forth delays each of their answers by the reading in between
+      // (the connection is answered on this thread): 2 years imported in 33 s instead of 23.
+      if (concurrency === 1) await settle(true);
       return 'done';
     },
     /** Waits for every month being written; throws the first failure. */
@@ -655,19 +651,12 @@ const stagedRows = (importId: number, marketId: number, start: string) => sql`
 
 /** Rows read from the file, as a select. */
 const givenRows = (rows: readonly HistoryRow[]) => sql`
-  select * from unnest(${sqlArray(
-    rows.map((r) => r.company_id),
-    'int',
-  )}, ${sqlArray(
-    rows.map((r) => r.code_id),
-    'int',
-  )}, ${sqlArray(
-    rows.map((r) => r.volume),
-    'numeric',
-  )}, ${sqlArray(
-    rows.map((r) => r.value),
-    'numeric',
-  )}) as u(company_id, code_id, volume, value)`;
+  select * from ${sqlUnnest('u', [
+    ['company_id', rows.map((r) => r.company_id), 'int'],
+    ['code_id', rows.map((r) => r.code_id), 'int'],
+    ['volume', rows.map((r) => r.volume), 'numeric'],
+    ['value', rows.map((r) => r.value), 'numeric'],
+  ])}`;
 
 async function endInvalid(run: Run, result: { errors: HistoryError[]; errorCount: number }): Promise<void> {
   await run.db.delete(historyImportRows).where(eq(historyImportRows.history_import_id, run.id));
@@ -792,18 +781,27 @@ async function publish(run: Run): Promise<void> {
   const ids = result.period_ids;
   const publishable = ids.length
     ? await db
-        .select({ id: periods.id })
+        .select({ id: periods.id, market_id: periods.market_id })
         .from(periods)
         .where(and(inArray(periods.id, ids), sql`${periods.status} <> 'draft'`))
         .orderBy(periods.starts_on, periods.id)
     : [];
   await ours(db, run, { periods_total: publishable.length, periods_done: 0 });
+  // Each market's months oldest first (an estimate is made from the latest earlier published
+  // month); on a PostgreSQL server two markets at once.
+  const markets = new Map<number, number[]>();
+  for (const p of publishable) markets.set(p.market_id, [...(markets.get(p.market_id) ?? []), p.id]);
+  const queue = [...markets.values()];
   let done = 0;
-  for (const { id } of publishable) {
-    await publishPeriod(db, id, { actorId: run.row.imported_by, mark: true });
-    done++;
-    await ours(db, run, { periods_done: done });
-  }
+  const publisher = async () => {
+    for (let months = queue.shift(); months; months = queue.shift())
+      for (const id of months) {
+        await publishPeriod(db, id, { actorId: run.row.imported_by, mark: true });
+        done++;
+        await ours(db, run, { periods_done: done });
+      }
+  };
+  await Promise.all(Array.from({ length: parallelism(db) }, publisher));
   await ours(db, run, { status: 'published', result: { ...result, periods_published: done }, finished_at: sql`now()` });
 }
 

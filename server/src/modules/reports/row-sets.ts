@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { sqlArray } from '../../db/sql-array.ts';
+import { sqlUnnest } from '../../db/sql-array.ts';
 import { codeMarkets, codes, companyCodes, periods, reportRows, reportRowSets, reports } from '../../db/schema.ts';
 import { CodeDisabledStatus } from '@mss/contracts/enums';
 
@@ -29,16 +29,11 @@ export async function insertRows(db: Executor, rowSetId: number, rows: readonly 
   await db.execute(sql`
     insert into ${reportRows} (row_set_id, code_id, volume, value)
     select ${rowSetId}, code_id, volume, value
-    from unnest(${sqlArray(
-      rows.map((r) => r.code_id),
-      'int',
-    )}, ${sqlArray(
-      rows.map((r) => r.volume),
-      'numeric',
-    )}, ${sqlArray(
-      rows.map((r) => r.value),
-      'numeric',
-    )}) as t(code_id, volume, value)`);
+    from ${sqlUnnest('t', [
+      ['code_id', rows.map((r) => r.code_id), 'int'],
+      ['volume', rows.map((r) => r.volume), 'numeric'],
+      ['value', rows.map((r) => r.value), 'numeric'],
+    ])}`);
 }
 
 /**

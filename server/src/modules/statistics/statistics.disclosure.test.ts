@@ -5,6 +5,7 @@ import { parseDecimal, rat } from '../../../test/auditor/rational.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { buildDisclosureWorld, type DisclosureSpec, type DisclosureWorld } from '../../../test/disclosure-world.ts';
 import { type Estimate, estimateKey, intruder, primaryTargets, type Truth, unknownKey } from '../../../test/disclosure-intruder.ts';
+import { processHistory } from '../history/history.service.ts';
 
 /*
  * Confidentiality proven, not hoped for (issue 19): an intruder that holds every figure a viewer, a
@@ -52,6 +53,12 @@ class Scenario {
     const uuid = this.world.periodIds[this.world.key(market, period)]!.uuid;
     const res = await t.app.inject({ method: 'POST', url: `/api/v1/periods/${uuid}/${action}`, headers: this.world.headers.marketAdmin });
     expect(res.statusCode, res.body).toBe(200);
+    await this.published(market, period);
+    return res.json().data;
+  }
+
+  /** Notes a new publication of the period (made through the API or a history import): whom it counts, and its estimates. */
+  async published(market: string, period: string) {
     const counted = [
       ...new Set(
         this.spec.rows
@@ -93,7 +100,6 @@ class Scenario {
         (this.truth.estimated ??= new Map()).set(estimateKey(market, period, company, code, m), parseDecimal(r[m] ?? '0'));
     }
     (this.truth.estimates ??= new Map()).set(key, list);
-    return res.json().data;
   }
 
   async approve(market: string, period: string, company: string) {
@@ -378,6 +384,91 @@ describe('disclosure control, attacked', () => {
         codes.find((r) => r.key.id === s.world.codeIds[code]),
         code,
       ).toMatchObject({ confidential: true, volume: null });
+  }, 600_000);
+});
+
+/** Runs a history import's step as the queue would (this app runs no jobs) and waits for its answer. */
+async function historyStep(s: Scenario, uuid: string, action: 'check' | 'import' | 'publish', done: string) {
+  const { sql } = await import('drizzle-orm');
+  if (action !== 'check') {
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/history-imports/${uuid}/${action}`, headers: s.world.headers.marketAdmin });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  const [row] = (await t.db.execute<{ id: number }>(sql`select id from history_imports where uuid = ${uuid}`)).rows;
+  await processHistory(t.db, t.app.log, row!.id);
+  const detail = (await t.app.inject({ url: `/api/v1/history-imports/${uuid}`, headers: s.world.headers.marketAdmin })).json().data;
+  expect(detail.status, JSON.stringify(detail.errors)).toBe(done);
+  return detail;
+}
+
+describe('disclosure control, attacked after a history import', () => {
+  it('when a history import brings a late report of returns and zeros into a published period and publishes it again, then neither publication nor their difference gives a company away', async () => {
+    const row = (company: string, code: string, volume: string, value: string): Row => ({ market: 'SE', period: '2026-03', company, code, volume, value });
+    // E's report is the late one: it arrives in the association's history file, with a return,
+    // a zero and a code only it and one other company report.
+    const late: Row[] = [
+      row('E', '1001', '280.0000', '2800.0000'),
+      row('E', '1004', '-25.0000', '-250.0000'),
+      row('E', '2001', '0.0000', '0.0000'),
+      row('E', '2002', '12.0000', '125.5000'),
+    ];
+    const spec: DisclosureSpec = {
+      markets: [{ iso: 'SE', currency: 'SEK' }],
+      codes: ['1001', '1002', '1004', '2001', '2002'],
+      groups: [{ title: 'G1', codes: ['1001', '1004', '2001'] }],
+      sections: [
+        { name: 'S1', start: 1000, length: 100 },
+        { name: 'S2', start: 2000, length: 100 },
+      ],
+      companies: ['A', 'B', 'C', 'D', 'E'],
+      periods: ['2026-03'],
+      rows: [
+        ...rowsOf('SE', '2026-03', 'A', { '1001': [700, 7000], '1002': [500, 5000], '2001': [5, 50] }),
+        ...rowsOf('SE', '2026-03', 'B', { '1001': [300, 3000], '1004': [-30, -300], '2002': [190, 1900] }),
+        row('B', '1002', '0.0000', '0.0000'),
+        ...rowsOf('SE', '2026-03', 'C', { '1001': [250, 2500], '1004': [-50, -500], '2002': [175, 1750] }),
+        ...rowsOf('SE', '2026-03', 'D', { '1001': [310, 3100], '2001': [85, 850], '2002': [160, 1600] }),
+        ...late,
+      ],
+      late: [{ market: 'SE', period: '2026-03', company: 'E' }],
+    };
+    const s = await scenario(spec);
+    await s.publish('SE', '2026-03');
+    await s.collect({ downloads: true });
+    expect(await s.attack()).toEqual([]);
+
+    // The codes each company reports (the world writes reports straight into the database; an
+    // import, of a report's file or a history, checks them).
+    const { sql } = await import('drizzle-orm');
+    await t.db.execute(sql`
+      insert into company_codes (company_id, code_id)
+      select c, k from unnest(${`{${Object.values(s.world.companyIds).join(',')}}`}::int[]) c cross join unnest(${`{${Object.values(s.world.codeIds).join(',')}}`}::int[]) k`);
+    // The history file: E's rows of March (the figures with a decimal comma, as members export them).
+    const csv = [
+      'Market;Period;Company;Code;Volume;Value',
+      ...late.map((r) => `SE;2026-03;E;${r.code};${r.volume.replace('.', ',')};${r.value.replace('.', ',')}`),
+    ].join('\r\n');
+    const boundary = '----mss-disclosure-history';
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/history-imports',
+      headers: { ...s.world.headers.marketAdmin, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="history.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
+      ),
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(202);
+    const uuid = uploaded.json().data.uuid as string;
+    await historyStep(s, uuid, 'check', 'checked');
+    expect((await historyStep(s, uuid, 'import', 'imported')).result).toMatchObject({ reports_replaced: 1, reports_created: 0 });
+    expect((await historyStep(s, uuid, 'publish', 'published')).result).toMatchObject({ periods_published: 1 });
+    s.truth.approved.add('SE/2026-03/E');
+    await s.published('SE', '2026-03');
+    expect(s.publications.get('SE/2026-03')!.map((c) => c.length)).toEqual([4, 5]);
+    await s.collect();
+    expect(await s.attack()).toEqual([]);
+    // E's figures alone are what the two publications differ by: every cell of them is attacked.
+    expect(s.targets().filter((x) => x.source.includes('2 without 1')).length).toBeGreaterThan(0);
   }, 600_000);
 });
 

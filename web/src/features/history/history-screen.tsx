@@ -2,14 +2,14 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMediaQuery } from '@mantine/hooks';
-import { Alert, Anchor, Badge, Button, FileInput, Group, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import type { HistoryImport, HistoryImportDetail } from '@mss/contracts/history';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage } from '../../components/page.tsx';
 import { Section } from '../../components/query-state.tsx';
-import { errorMessage, feedback } from '../../components/feedback.tsx';
+import { feedback } from '../../components/feedback.tsx';
 import { FileErrors } from '../../components/file-errors.tsx';
-import { isApiError } from '../../api/transport.ts';
+import { FileUploadPanel } from '../../components/file-upload.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 import { formatNumber } from '../../lib/numbers.ts';
 import { historyApi, historyDownloads, historyKeys, historyQueries, historyRunning } from './api.ts';
@@ -20,6 +20,7 @@ import { historyApi, historyDownloads, historyKeys, historyQueries, historyRunni
  */
 export function HistoryImportScreen({ title }: ScreenProps) {
   const { t } = useTranslation();
+  const client = useQueryClient();
   const list = useQuery(historyQueries.list());
   const [chosen, setChosen] = useState<string | null>(null);
   const current = chosen ?? list.data?.[0]?.uuid ?? null;
@@ -39,59 +40,20 @@ export function HistoryImportScreen({ title }: ScreenProps) {
             {t('history.template_csv')}
           </Anchor>
         </Text>
-        <UploadPanel onAccepted={setChosen} />
+        <FileUploadPanel
+          title={t('history.upload_title')}
+          label={t('history.file')}
+          action={t('history.check')}
+          upload={(file, onProgress) => historyApi.upload(file, { onProgress })}
+          onAccepted={async (uuid) => {
+            await client.invalidateQueries({ queryKey: historyKeys.list });
+            setChosen(uuid);
+          }}
+        />
         {current && <HistoryPanel key={current} uuid={current} />}
         {list.data && list.data.length > 0 && <EarlierImports items={list.data} current={current} onChoose={setChosen} />}
       </Stack>
     </AdminPage>
-  );
-}
-
-function UploadPanel({ onAccepted }: { onAccepted: (uuid: string) => void }) {
-  const { t } = useTranslation();
-  const client = useQueryClient();
-  const [file, setFile] = useState<File | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const upload = async () => {
-    if (!file) return;
-    setError(null);
-    setProgress(0);
-    try {
-      const accepted = await historyApi.upload(file, { onProgress: setProgress });
-      setFile(null);
-      await client.invalidateQueries({ queryKey: historyKeys.list });
-      onAccepted(accepted.uuid);
-    } catch (e) {
-      setError(isApiError(e) && e.errors.file?.[0] ? e.errors.file[0] : errorMessage(e));
-    } finally {
-      setProgress(null);
-    }
-  };
-  return (
-    <Section title={t('history.upload_title')}>
-      <Stack gap="xs">
-        <Group align="flex-end">
-          <FileInput
-            label={t('history.file')}
-            description={t('reporting.import.file_help')}
-            placeholder={t('reporting.import.choose_file')}
-            accept=".xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-            value={file}
-            onChange={setFile}
-            clearable
-            disabled={progress !== null}
-            error={error}
-            w={360}
-            maw="100%"
-          />
-          <Button onClick={() => void upload()} disabled={!file} loading={progress !== null}>
-            {t('history.check')}
-          </Button>
-        </Group>
-        {progress !== null && <Progress value={Math.round(progress * 100)} aria-label={t('reporting.import.progress')} animated />}
-      </Stack>
-    </Section>
   );
 }
 

@@ -2,16 +2,16 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Anchor, Button, FileInput, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { CopyPreview, Report } from '@mss/contracts/reports';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
 import { DataTable } from '../../components/data-table.tsx';
 import { ImportActions, importColumns } from './import-columns.tsx';
-import { isApiError } from '../../api/http.ts';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
-import { errorMessage, feedback } from '../../components/feedback.tsx';
+import { feedback } from '../../components/feedback.tsx';
 import { FileErrors } from '../../components/file-errors.tsx';
+import { FileUploadPanel } from '../../components/file-upload.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { importDownloads, importKeys, importQueries, importRunning } from './api/imports.ts';
 import { useReportingMutation } from '../../api/reporting.ts';
@@ -148,8 +148,11 @@ function ImportWorkspace({ report }: { report: Report }) {
       </Group>
 
       {actions.upload && (
-        <UploadPanel
-          reportUuid={report.uuid}
+        <FileUploadPanel
+          title={t('reporting.import.upload_title')}
+          label={t('reporting.import.file')}
+          action={t('reporting.import.upload')}
+          upload={(file, onProgress) => uploadReportFile(report.uuid, file, { onProgress })}
           onAccepted={(importUuid) => {
             setUploadedImport(importUuid);
             void refreshReport();
@@ -199,55 +202,6 @@ function ImportWorkspace({ report }: { report: Report }) {
         </Anchor>
       </Text>
     </Stack>
-  );
-}
-
-/** Choose a file, upload it with a progress bar; the server answers 202 with the import's uuid. */
-export function UploadPanel({ reportUuid, onAccepted }: { reportUuid: string; onAccepted: (importUuid: string) => void }) {
-  const { t } = useTranslation();
-  const [file, setFile] = useState<File | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const upload = async () => {
-    if (!file) return;
-    setError(null);
-    setProgress(0);
-    try {
-      const accepted = await uploadReportFile(reportUuid, file, { onProgress: setProgress });
-      setFile(null);
-      onAccepted(accepted.uuid);
-    } catch (e) {
-      setError(isApiError(e) && e.errors.file?.[0] ? e.errors.file[0] : errorMessage(e));
-    } finally {
-      setProgress(null);
-    }
-  };
-  const uploading = progress !== null;
-  return (
-    <Section title={t('reporting.import.upload_title')}>
-      <Stack gap="xs">
-        <Group align="flex-end">
-          <FileInput
-            label={t('reporting.import.file')}
-            description={t('reporting.import.file_help')}
-            placeholder={t('reporting.import.choose_file')}
-            accept=".xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-            value={file}
-            onChange={setFile}
-            clearable
-            disabled={uploading}
-            error={error}
-            w={360}
-          />
-          <Button onClick={() => void upload()} disabled={!file} loading={uploading}>
-            {t('reporting.import.upload')}
-          </Button>
-        </Group>
-        {uploading && (
-          <Progress value={Math.round(progress * 100)} aria-label={t('reporting.import.progress')} role="progressbar" data-testid="upload-progress" animated />
-        )}
-      </Stack>
-    </Section>
   );
 }
 
