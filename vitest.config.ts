@@ -15,6 +15,8 @@ export default defineConfig({
           name: 'server',
           include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
           environment: 'node',
+          // The translations, as the server has them (app.ts imports them), for tests of modules used without the app.
+          setupFiles: ['server/test/setup.ts'],
           // Each file boots its own database; two cores, so keep files few at a time.
           maxWorkers: 2,
           testTimeout: 30_000,

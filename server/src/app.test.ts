@@ -30,11 +30,16 @@ describe('the API as a whole', () => {
     expect(res.json()).toEqual({ message: 'Could not find what you were looking for.' });
   });
 
-  it('when Accept-Language asks for a locale with an empty catalogue, then the message falls back to en-US', async () => {
-    for (const language of ['sv-SE', 'fi-FI,fi;q=0.9', 'de-DE', '']) {
-      const res = await t.app.inject({ url: '/api/v1/users/me', headers: { 'accept-language': language } });
+  it('when Accept-Language asks for one of the five languages, then the message is in it; any other gets en-US', async () => {
+    for (const [language, message] of [
+      ['sv-SE', 'Du är inte inloggad.'],
+      ['fi-FI,fi;q=0.9', 'Et ole kirjautunut sisään.'],
+      ['de-DE', 'You are not signed in.'],
+      ['', 'You are not signed in.'],
+    ]) {
+      const res = await t.app.inject({ url: '/api/v1/users/me', headers: { 'accept-language': language! } });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ message: 'You are not signed in.' });
+      expect(res.json()).toEqual({ message });
     }
   });
 

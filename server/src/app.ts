@@ -1,3 +1,5 @@
+// Every message, enumeration and e-mail in the reader's language (the translations into the shared catalogue).
+import '@mss/contracts/locales';
 import Fastify, { type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';

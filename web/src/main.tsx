@@ -9,6 +9,7 @@ import { setNavigator, startSessionSync } from './api/session.ts';
 import { feedback } from './components/feedback.tsx';
 import { AppProviders } from './app/providers.tsx';
 import { createAppRouter } from './app/router.tsx';
+import { startLocale } from './i18n/index.ts';
 
 const router = createAppRouter();
 
@@ -16,10 +17,13 @@ setNavigator((path) => void router.navigate(path));
 startSessionSync();
 setErrorReporter((error, kind) => (kind === 'query' ? feedback.toastError(error) : feedback.errorOf(error)));
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
+// The first screen in the start language (the browser's): its texts first, when it is not en-US.
+void startLocale().then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <AppProviders>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  ),
 );

@@ -285,6 +285,9 @@ export const enUS = {
   'attribute.start': 'start',
   'attribute.starts_on': 'start date',
   'attribute.status': 'status',
+  // A report row's figures, as the preflight's messages name them (ours).
+  'attribute.volume': 'volume',
+  'attribute.value': 'value',
   'attribute.subject': 'subject',
   'attribute.title': 'title',
   'attribute.to_currency_id': 'to currency',
@@ -334,7 +337,11 @@ export const enUS = {
 export type MessageKey = keyof typeof enUS;
 export type Catalogue = Partial<Record<MessageKey, string>>;
 
-/** Only en-US is filled (docs/product.md §1); the other catalogues fall back to it key by key. */
+/**
+ * The catalogue of each language. Here only en-US: the translations are in `locales/`, put into
+ * these by `@mss/contracts/locales` (the server imports it; the web loads one language at a time).
+ * A key a catalogue lacks falls back to en-US.
+ */
 export const catalogues: Record<Locale, Catalogue> = {
   'en-US': enUS,
   'sv-SE': {},

@@ -3,6 +3,7 @@ import type { EnumerationName } from '@mss/contracts/enums';
 import type { Enumerations } from '@mss/contracts/protocol';
 import { http, type ApiBody } from './http.ts';
 import { enumerationLocale } from './locale.ts';
+import { getSession } from './session.ts';
 
 export const protocolKeys = {
   all: ['protocol'] as const,
@@ -13,8 +14,8 @@ export function fetchEnumerations(locale: string): Promise<Enumerations> {
   return http.get<ApiBody<Enumerations>>(`protocol/enums/${encodeURIComponent(locale)}`).then((body) => body.data);
 }
 
-/** Enumerations do not change while the app runs: fetched once per locale. */
-export function enumerationsQuery(locale: string = enumerationLocale()) {
+/** Enumerations do not change while the app runs: fetched once per locale (the signed-in user's, else the browser's). */
+export function enumerationsQuery(locale: string = enumerationLocale(getSession().user?.locale)) {
   return queryOptions({
     queryKey: protocolKeys.enumerations(locale),
     queryFn: () => fetchEnumerations(locale),

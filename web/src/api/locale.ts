@@ -16,8 +16,13 @@ export function supportedBrowserLocale(): Locale | null {
   return null;
 }
 
-/** docs/product.md §7: enumerations are fetched in the browser language, falling back to sv-SE. */
-export function enumerationLocale(): Locale {
+/**
+ * docs/product.md §7: enumerations are fetched in the browser language, falling back to sv-SE;
+ * once signed in, in the user's own language (the interface's), so that a status reads in the
+ * language of the screen around it.
+ */
+export function enumerationLocale(userLocale?: string | null): Locale {
+  if (isLocale(userLocale)) return userLocale;
   return supportedBrowserLocale() ?? 'sv-SE';
 }
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { matchRoutes } from 'react-router';
 import type { Ability } from '@mss/contracts/abilities';
 import type { User } from '@mss/contracts/users';
-import { getSession, readTokenTimes, setNavigator, storeTokenTimes } from '../api/session.ts';
+import { getSession, readTokenTimes, setNavigator, setSession, storeTokenTimes } from '../api/session.ts';
 import { fakeApi, globalAbility, makeUser, marketAbility } from '../test/fake-api.ts';
 import { type RoutePermission, decideAccess, guardLoader, isAllowed } from './guard.ts';
 import { type AppRoute, appRoutes } from './routes.tsx';
@@ -264,6 +264,14 @@ describe('the guard before each navigation', () => {
     await navigateTo('/login');
 
     expect(api.calls.map((c) => c.url)).toEqual(['/api/v1/protocol/enums/fi-FI', '/api/v1/protocol/enums/sv-SE']);
+  });
+
+  it('when signed in, then the enumerations are in the user’s own language, whatever the browser’s', async () => {
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['de-DE']);
+    const api = fakeApi().withEnumerations();
+    setSession({ user: makeUser({ locale: 'dk-DK' }), abilities: [] });
+    await navigateTo('/login');
+    expect(api.calls.map((c) => c.url)).toEqual(['/api/v1/protocol/enums/dk-DK']);
   });
 });
 

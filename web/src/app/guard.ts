@@ -3,7 +3,6 @@ import { type AbilitySubject, canAll, canAny } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
 import type { User } from '@mss/contracts/users';
 import { initSession } from '../features/auth/api/auth.ts';
-import { enumerationLocale } from '../api/locale.ts';
 import { queryClient } from '../api/query-client.ts';
 import { abilitySubject, getSession, isSessionValid, LOGIN_PATH, logout } from '../api/session.ts';
 import { enumerationsQuery } from '../api/enumerations.ts';
@@ -44,7 +43,7 @@ export function decideAccess(route: GuardedRoute, session: { signedIn: boolean; 
 /** Enumerations are loaded before every navigation, cached per locale; a failure does not block the screen. */
 export async function loadEnumerations(): Promise<void> {
   try {
-    await queryClient.ensureQueryData(enumerationsQuery(enumerationLocale()));
+    await queryClient.ensureQueryData(enumerationsQuery());
   } catch (error) {
     console.error('Could not load the enumerations.', error);
   }

@@ -1,7 +1,7 @@
 import { enUS as messages } from '@mss/contracts/messages';
 
 /** i18next interpolates {{name}}; the shared catalogue writes :name. */
-function toI18next(catalogue: Record<string, string>): Record<string, string> {
+export function toI18next(catalogue: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(catalogue).map(([key, text]) => [key, text.replace(/:([a-z_]+)/g, '{{$1}}')]));
 }
 

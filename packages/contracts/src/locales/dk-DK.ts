@@ -276,6 +276,8 @@ export const dkDK: Record<MessageKey, string> = {
   'attribute.start': 'start',
   'attribute.starts_on': 'startdato',
   'attribute.status': 'status',
+  'attribute.volume': 'mængde',
+  'attribute.value': 'værdi',
   'attribute.subject': 'emne',
   'attribute.title': 'titel',
   'attribute.to_currency_id': 'til valuta',

@@ -280,6 +280,8 @@ export const fiFI: Record<MessageKey, string> = {
   'attribute.start': 'alku',
   'attribute.starts_on': 'alkamispäivä',
   'attribute.status': 'tila',
+  'attribute.volume': 'määrä',
+  'attribute.value': 'arvo',
   'attribute.subject': 'aihe',
   'attribute.title': 'otsikko',
   'attribute.to_currency_id': 'kohdevaluutta',

@@ -272,6 +272,8 @@ export const noNO: Record<MessageKey, string> = {
   'attribute.start': 'start',
   'attribute.starts_on': 'startdato',
   'attribute.status': 'status',
+  'attribute.volume': 'volum',
+  'attribute.value': 'verdi',
   'attribute.subject': 'emne',
   'attribute.title': 'tittel',
   'attribute.to_currency_id': 'til-valuta',

@@ -275,6 +275,8 @@ export const svSE: Record<MessageKey, string> = {
   'attribute.start': 'start',
   'attribute.starts_on': 'startdatum',
   'attribute.status': 'status',
+  'attribute.volume': 'volym',
+  'attribute.value': 'värde',
   'attribute.subject': 'ämne',
   'attribute.title': 'titel',
   'attribute.to_currency_id': 'målvaluta',

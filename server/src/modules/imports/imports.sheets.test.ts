@@ -135,7 +135,7 @@ describe('error sheet', () => {
     expect(ws.getCell('A2').value).toBe(2);
   });
 
-  it('leaves Row empty for errors about the whole file and writes into a stream', async () => {
+  it("leaves Row empty for errors about the whole file and writes into a stream, its header in the reader's language", async () => {
     const path = tmp.path('errors-file.xlsx');
     await writeErrorSheet(
       [
@@ -152,8 +152,9 @@ describe('error sheet', () => {
     );
     const rows = await collect(path);
     expect(rows.map((r) => ({ row: r.row, cells: r.cells.map(text) }))).toEqual([
-      { row: 1, cells: ['Row', 'Code', 'Column', 'In the cell', 'Error'] },
-      { row: 2, cells: [null, null, null, null, "Invalid file. Please make sure the file you're trying to import is an xlsx-file."] },
+      { row: 1, cells: ['Rad', 'Kod', 'Kolumn', 'I cellen', 'Fel'] },
+      // The message from its key, in the reader's language.
+      { row: 2, cells: [null, null, null, null, 'Ogiltig fil. Kontrollera att filen du försöker importera är en xlsx-fil.'] },
     ]);
   });
 });

@@ -384,8 +384,8 @@ describe('importing a report file', () => {
       .innerJoin(imports, eq(imports.id, importErrors.import_id))
       .where(eq(imports.uuid, res.json().data.uuid));
     expect(stored).toEqual([{ position: 0, row: 1, code: '9999', key: 'import.invalid_code', params: { row: 1 }, message: null }]);
-    // Only en-US has texts (docs/product.md §1): another language falls back to it, rendered when served. The
-    // file has no header row: its column A is named as the template names it.
+    // Rendered when served, in the request's language. The file has no header row: its column A is
+    // named as the template names it.
     const served = await t.app.inject({ url: `/api/v1/imports/${res.json().data.uuid}`, headers: { ...w.reporter, 'accept-language': 'sv-SE' } });
     expect(served.json().data.errors).toEqual([
       {
@@ -393,8 +393,8 @@ describe('importing a report file', () => {
         code: '9999',
         key: 'import.invalid_code',
         params: { row: 1 },
-        message: 'Invalid code on row 1.',
-        column: { letter: 'A', name: 'Code', cell: '9999' },
+        message: 'Ogiltig kod på rad 1.',
+        column: { letter: 'A', name: 'Kod', cell: '9999' },
       },
     ]);
   });

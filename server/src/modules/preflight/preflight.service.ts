@@ -182,7 +182,11 @@ export async function deviationThreshold(db: Executor, reportId: number): Promis
 function render(findings: Finding[], createdAt: Date, locale?: Locale): Preflight {
   return {
     severity: Math.max(...findings.map((f) => f.severity)),
-    results: findings.map((f) => ({ ...f, message: translate(f.key, f.params, locale) })),
+    results: findings.map((f) => {
+      // The figure a finding names ("volume", "value") is a word of the reader's language.
+      const { field, ...params } = f.params;
+      return { ...f, message: translate(f.key, params, locale, field === undefined ? {} : { field: String(field) }) };
+    }),
     created_at: createdAt.toISOString(),
   };
 }

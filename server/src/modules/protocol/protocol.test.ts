@@ -32,10 +32,10 @@ describe('GET /protocol/enums/{locale}', () => {
     expect(Object.keys(data.role.values)).toHaveLength(9);
   });
 
-  it('when asked for a locale with an empty catalogue, then the labels fall back to en-US', async () => {
+  it('when asked for another of the five languages, then the labels are in it', async () => {
     const res = await t.app.inject({ url: '/api/v1/protocol/enums/sv-SE' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.report_status.i18n['60']).toBe('Approved');
+    expect(res.json().data.report_status.i18n['60']).toBe('Godkänd');
   });
 
   it('when the locale is not supported, then 422', async () => {
