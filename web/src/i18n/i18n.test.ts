@@ -22,7 +22,10 @@ const translations = {
   'no-NO': { ...uiNoNO, ...statisticsNoNO },
 } satisfies Record<string, Record<Key, string>>;
 
-/** Texts that are the same words in the language (or hold only placeholders): listed, so that a text added later and left English fails. */
+/**
+ * Texts that are the same words in the language, and the product's name (one name in every language):
+ * listed, so that a text added later and left English fails.
+ */
 const SAME_AS_ENGLISH: Record<keyof typeof translations, readonly Key[]> = {
   'sv-SE': [
     'app.name',
@@ -47,7 +50,7 @@ const SAME_AS_ENGLISH: Record<keyof typeof translations, readonly Key[]> = {
     'statistics.trend.title',
     'statistics.trend.period',
   ],
-  'fi-FI': ['reporting.import.source_api', 'admin.field.id', 'feedback.ok'],
+  'fi-FI': ['app.name', 'reporting.import.source_api', 'admin.field.id', 'feedback.ok'],
   'dk-DK': [
     'app.name',
     'nav.group.administration',
@@ -76,6 +79,7 @@ const SAME_AS_ENGLISH: Record<keyof typeof translations, readonly Key[]> = {
     'statistics.download_csv',
   ],
   'no-NO': [
+    'app.name',
     'reporting.status',
     'reporting.rows.compare.period',
     'reporting.approval.status_filter',

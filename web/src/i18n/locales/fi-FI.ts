@@ -2,7 +2,7 @@ import type { UiKey } from '../en-US.ts';
 
 /** Finnish (fi-FI): every text of the web interface (en-US.ts). Glossary: docs/glossary-fi-FI.md. */
 export const uiFiFI: Record<UiKey, string> = {
-  'app.name': 'Markkinoiden myyntitilastot',
+  'app.name': 'Market Sales Statistics',
   'app.loading': 'Ladataan…',
   'app.page_title': '{{title}} - {{product}}',
   // The one wording of an empty list or table, everywhere (issue 11).

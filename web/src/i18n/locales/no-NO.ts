@@ -2,7 +2,7 @@ import type { UiKey } from '../en-US.ts';
 
 /** Norwegian Bokmål (no-NO): every text of the web interface (en-US.ts). Glossary: docs/glossary-no-NO.md. */
 export const uiNoNO: Record<UiKey, string> = {
-  'app.name': 'Salgsstatistikk',
+  'app.name': 'Market Sales Statistics',
   'app.loading': 'Laster…',
   'app.page_title': '{{title}} - {{product}}',
   // The one wording of an empty list or table, everywhere.
