@@ -207,13 +207,13 @@ export const dkDK: Record<MessageKey, string> = {
   'validation.search_min': 'Søgningen skal være på mere end 2 tegn.',
   // Of our own: NUL, other control characters or half a UTF-16 surrogate pair in a text input.
   'validation.characters': 'Feltet :attribute indeholder tegn, der ikke er tilladt.',
-  // Of our own: field messages a person can act on (issue 11).
+  // Of our own: field messages a person can act on.
   'validation.gt.numeric': 'Feltet :attribute skal være større end :min.',
   'validation.array': 'Feltet :attribute skal være en liste.',
   'validation.currency_code': 'Feltet :attribute skal bestå af tre bogstaver, f.eks. EUR.',
   'validation.market_code': 'Feltet :attribute skal bestå af to eller tre bogstaver, f.eks. DK.',
   'validation.code_characters': 'Feltet :attribute må kun indeholde bogstaver, cifre, punktummer, bindestreger og understregninger.',
-  // Of our own: a key that a write body's schema does not name (issue 20).
+  // Of our own: a key that a write body's schema does not name.
   'validation.unknown_key': 'Feltet :attribute er ikke tilladt.',
 
   // Of our own: what a field is called in a field message, written as in the middle of a sentence.

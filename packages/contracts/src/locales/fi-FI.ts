@@ -209,13 +209,13 @@ export const fiFI: Record<MessageKey, string> = {
   'validation.search_min': 'Hakusanassa on oltava enemmän kuin 2 merkkiä.',
   // Of our own: NUL, other control characters or half a UTF-16 surrogate pair in a text input.
   'validation.characters': 'Kentässä :attribute on merkkejä, jotka eivät ole sallittuja.',
-  // Of our own: field messages a person can act on (issue 11).
+  // Of our own: field messages a person can act on.
   'validation.gt.numeric': 'Kentässä :attribute on oltava luku, joka on suurempi kuin :min.',
   'validation.array': 'Kentässä :attribute on oltava luettelo.',
   'validation.currency_code': 'Kentässä :attribute on oltava kolme kirjainta, esimerkiksi EUR.',
   'validation.market_code': 'Kentässä :attribute on oltava kaksi tai kolme kirjainta, esimerkiksi FI.',
   'validation.code_characters': 'Kentässä :attribute saa olla vain kirjaimia, numeroita, pisteitä, yhdysmerkkejä ja alaviivoja.',
-  // Of our own: a key that a write body's schema does not name (issue 20). A misspelt key used to be
+  // Of our own: a key that a write body's schema does not name. A misspelt key used to be
   // ignored, so a PUT that meant to keep a list emptied it; :attribute is the key as sent, not a label.
   'validation.unknown_key': 'Kenttä :attribute ei ole sallittu.',
 

@@ -205,13 +205,13 @@ export const svSE: Record<MessageKey, string> = {
   'validation.search_min': 'Sökningen måste vara längre än 2 tecken.',
   // Of our own: NUL, other control characters or half a UTF-16 surrogate pair in a text input.
   'validation.characters': ':attribute innehåller otillåtna tecken.',
-  // Of our own: field messages a person can act on (issue 11).
+  // Of our own: field messages a person can act on.
   'validation.gt.numeric': ':attribute måste vara större än :min.',
   'validation.array': ':attribute måste vara en lista.',
   'validation.currency_code': ':attribute måste bestå av tre bokstäver, till exempel EUR.',
   'validation.market_code': ':attribute måste bestå av två eller tre bokstäver, till exempel SE.',
   'validation.code_characters': ':attribute får bara innehålla bokstäver, siffror, punkter, bindestreck och understreck.',
-  // Of our own: a key that a write body's schema does not name (issue 20); :attribute is the key as sent.
+  // Of our own: a key that a write body's schema does not name; :attribute is the key as sent.
   'validation.unknown_key': 'Fältet :attribute är inte tillåtet.',
 
   // What a field is called in a field message, written as in the middle of a sentence

@@ -267,6 +267,24 @@ const MARCH_ROWS: Row[] = [
   ...rowsOf('SE', '2026-03', 'E', { '1001': [70, 800], '1002': [40, 380], '2001': [10, 90], '2002': [15, 150] }),
 ];
 
+/** A row of Sweden's March 2026. */
+const row = (company: string, code: string, volume: string, value: string): Row => ({ market: 'SE', period: '2026-03', company, code, volume, value });
+
+/** Sweden's March 2026 of five companies, company E's report the late one: the codes, group G1's codes, the rows; sections 1xxx and 2xxx. */
+const lateMarch = (codes: string[], group: string[], rows: Row[]): DisclosureSpec => ({
+  markets: [{ iso: 'SE', currency: 'SEK' }],
+  codes,
+  groups: [{ title: 'G1', codes: group }],
+  sections: [
+    { name: 'S1', start: 1000, length: 100 },
+    { name: 'S2', start: 2000, length: 100 },
+  ],
+  companies: ['A', 'B', 'C', 'D', 'E'],
+  periods: ['2026-03'],
+  rows,
+  late: [{ market: 'SE', period: '2026-03', company: 'E' }],
+});
+
 // ---------------------------------------------------------------------------------------------
 
 const PERIODS = ['2025-01', '2025-02', '2026-01', '2026-02'];
@@ -341,19 +359,11 @@ describe('disclosure control, attacked', () => {
   }, 600_000);
 
   it('when members report returns (a company alone, two together, a late one), zeros and an exactly dominant share, then nothing is worked out or narrowed, before or after the late report', async () => {
-    const row = (company: string, code: string, volume: string, value: string): Row => ({ market: 'SE', period: '2026-03', company, code, volume, value });
-    const spec: DisclosureSpec = {
-      markets: [{ iso: 'SE', currency: 'SEK' }],
-      // 1003 and 1004 are returns codes.
-      codes: ['1001', '1002', '1003', '1004', '2001', '2002'],
-      groups: [{ title: 'G1', codes: ['1001', '1003', '2001'] }],
-      sections: [
-        { name: 'S1', start: 1000, length: 100 },
-        { name: 'S2', start: 2000, length: 100 },
-      ],
-      companies: ['A', 'B', 'C', 'D', 'E'],
-      periods: ['2026-03'],
-      rows: [
+    // 1003 and 1004 are returns codes.
+    const spec = lateMarch(
+      ['1001', '1002', '1003', '1004', '2001', '2002'],
+      ['1001', '1003', '2001'],
+      [
         ...rowsOf('SE', '2026-03', 'A', { '1001': [700, 7000], '1003': [-40, -401], '2001': [5, 50], '2002': [186, 1860] }),
         row('A', '1002', '500.0000', '5000.0000'),
         ...rowsOf('SE', '2026-03', 'B', { '1001': [300, 3000], '1004': [-30, -300], '2002': [190, 1900] }),
@@ -367,8 +377,7 @@ describe('disclosure control, attacked', () => {
         row('E', '1004', '-25.0000', '-250.0000'),
         row('E', '2001', '10.0000', '100.0000'),
       ],
-      late: [{ market: 'SE', period: '2026-03', company: 'E' }],
-    };
+    );
     const s = await scenario(spec);
     await lateApproval(s, 'E');
     // 1002 (A's 500 beside two zeros) and 2001 (D's 85 of 100) break the rules: viewers never see them.
@@ -403,7 +412,6 @@ async function historyStep(s: Scenario, uuid: string, action: 'check' | 'import'
 
 describe('disclosure control, attacked after a history import', () => {
   it('when a history import brings a late report of returns and zeros into a published period and publishes it again, then neither publication nor their difference gives a company away', async () => {
-    const row = (company: string, code: string, volume: string, value: string): Row => ({ market: 'SE', period: '2026-03', company, code, volume, value });
     // E's report is the late one: it arrives in the association's history file, with a return,
     // a zero and a code only it and one other company report.
     const late: Row[] = [
@@ -412,17 +420,10 @@ describe('disclosure control, attacked after a history import', () => {
       row('E', '2001', '0.0000', '0.0000'),
       row('E', '2002', '12.0000', '125.5000'),
     ];
-    const spec: DisclosureSpec = {
-      markets: [{ iso: 'SE', currency: 'SEK' }],
-      codes: ['1001', '1002', '1004', '2001', '2002'],
-      groups: [{ title: 'G1', codes: ['1001', '1004', '2001'] }],
-      sections: [
-        { name: 'S1', start: 1000, length: 100 },
-        { name: 'S2', start: 2000, length: 100 },
-      ],
-      companies: ['A', 'B', 'C', 'D', 'E'],
-      periods: ['2026-03'],
-      rows: [
+    const spec = lateMarch(
+      ['1001', '1002', '1004', '2001', '2002'],
+      ['1001', '1004', '2001'],
+      [
         ...rowsOf('SE', '2026-03', 'A', { '1001': [700, 7000], '1002': [500, 5000], '2001': [5, 50] }),
         ...rowsOf('SE', '2026-03', 'B', { '1001': [300, 3000], '1004': [-30, -300], '2002': [190, 1900] }),
         row('B', '1002', '0.0000', '0.0000'),
@@ -430,8 +431,7 @@ describe('disclosure control, attacked after a history import', () => {
         ...rowsOf('SE', '2026-03', 'D', { '1001': [310, 3100], '2001': [85, 850], '2002': [160, 1600] }),
         ...late,
       ],
-      late: [{ market: 'SE', period: '2026-03', company: 'E' }],
-    };
+    );
     const s = await scenario(spec);
     await s.publish('SE', '2026-03');
     await s.collect({ downloads: true });

@@ -5,7 +5,7 @@ export const uiFiFI: Record<UiKey, string> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Ladataan…',
   'app.page_title': '{{title}} - {{product}}',
-  // The one wording of an empty list or table, everywhere (issue 11).
+  // The one wording of an empty list or table, everywhere.
   'common.empty': 'Ei näytettävää.',
 
   // Screen titles
