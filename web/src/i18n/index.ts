@@ -17,24 +17,28 @@ const loaders: Record<Translated, () => Promise<Record<string, string>[]>> = {
       import('@mss/contracts/locales/sv-SE').then((m) => toI18next(m.svSE)),
       import('./locales/sv-SE.ts').then((m) => m.uiSvSE),
       import('./locales/statistics.sv-SE.ts').then((m) => m.statisticsSvSE),
+      import('./locales/communications.sv-SE.ts').then((m) => m.communicationsSvSE),
     ]),
   'fi-FI': () =>
     Promise.all([
       import('@mss/contracts/locales/fi-FI').then((m) => toI18next(m.fiFI)),
       import('./locales/fi-FI.ts').then((m) => m.uiFiFI),
       import('./locales/statistics.fi-FI.ts').then((m) => m.statisticsFiFI),
+      import('./locales/communications.fi-FI.ts').then((m) => m.communicationsFiFI),
     ]),
   'dk-DK': () =>
     Promise.all([
       import('@mss/contracts/locales/dk-DK').then((m) => toI18next(m.dkDK)),
       import('./locales/dk-DK.ts').then((m) => m.uiDkDK),
       import('./locales/statistics.dk-DK.ts').then((m) => m.statisticsDkDK),
+      import('./locales/communications.dk-DK.ts').then((m) => m.communicationsDkDK),
     ]),
   'no-NO': () =>
     Promise.all([
       import('@mss/contracts/locales/no-NO').then((m) => toI18next(m.noNO)),
       import('./locales/no-NO.ts').then((m) => m.uiNoNO),
       import('./locales/statistics.no-NO.ts').then((m) => m.statisticsNoNO),
+      import('./locales/communications.no-NO.ts').then((m) => m.communicationsNoNO),
     ]),
 };
 

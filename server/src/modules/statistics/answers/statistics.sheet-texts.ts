@@ -1,5 +1,6 @@
 import type { Locale } from '@mss/contracts/enums';
 import { fillPlaceholders, type MessageParams } from '@mss/contracts/messages';
+import { sheetTextsDkDK, sheetTextsFiFI, sheetTextsNoNO, sheetTextsSvSE } from './statistics.sheet-texts.locales.ts';
 
 /*
  * The texts of the statistics downloads (xlsx and csv): the header block and the column titles.
@@ -86,13 +87,13 @@ const enUS = {
 
 export type SheetTextKey = keyof typeof enUS;
 
-/** Only en-US is filled (docs/product.md §1); the other locales fall back to it key by key, as the shared catalogue does. */
-const catalogues: Record<Locale, Partial<Record<SheetTextKey, string>>> = {
+/** Each language's texts (statistics.sheet-texts.locales.ts, typed against en-US: a key missing does not compile). */
+const catalogues: Record<Locale, Record<SheetTextKey, string>> = {
   'en-US': enUS,
-  'sv-SE': {},
-  'fi-FI': {},
-  'dk-DK': {},
-  'no-NO': {},
+  'sv-SE': sheetTextsSvSE,
+  'fi-FI': sheetTextsFiFI,
+  'dk-DK': sheetTextsDkDK,
+  'no-NO': sheetTextsNoNO,
 };
 
 export function sheetText(locale: Locale, key: SheetTextKey, params?: MessageParams): string {
