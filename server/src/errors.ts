@@ -18,6 +18,13 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
  */
 export type FieldErrors = Record<string, { key: MessageKey; params?: MessageParams; fields?: FieldParams }[]>;
 
+/**
+ * Placeholders of the top-level message filled with another message of the catalogue, in the
+ * request's language: "The company :name" for `:model`, a period's state for `:status`. A name or a
+ * state written into `params` by a service would stay English in every language.
+ */
+export type NestedParams = Record<string, { key: MessageKey; params?: MessageParams }>;
+
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
@@ -27,6 +34,7 @@ export class AppError extends Error {
     readonly headers: Record<string, string> = {},
     /** Placeholders of the top-level message that stand for fields (see `FieldErrors`). */
     readonly fields: FieldParams = {},
+    readonly nested: NestedParams = {},
   ) {
     super(messageKey);
     this.name = 'AppError';

@@ -2,6 +2,7 @@ import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { canInMarket } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
+import type { MessageKey, MessageParams } from '@mss/contracts/messages';
 import type { Db } from '../db/client.ts';
 import { markets, organizations } from '../db/schema.ts';
 import { AppError, notFound, validationError } from '../errors.ts';
@@ -39,8 +40,9 @@ export function assertInOrganization(principal: Principal, organizationId: numbe
   if (principal.organizationId !== null && principal.organizationId !== organizationId) throw notFound();
 }
 
-export function inUse(model: string): AppError {
-  return new AppError('conflict', 'generic.in_use', { model });
+/** "The company Busy AB is still in use and cannot be deleted.", the record named in the request's language. */
+export function inUse(model: { key: MessageKey; params?: MessageParams }): AppError {
+  return new AppError('conflict', 'generic.in_use', {}, undefined, {}, {}, { model });
 }
 
 /**

@@ -37,7 +37,8 @@ export function sendError(error: FastifyError | AppError, request: FastifyReques
     // The top-level message of a field error names the field, as the field's own message does.
     const firstField = error.fieldErrors ? Object.keys(error.fieldErrors)[0] : undefined;
     const fields = { ...(firstField ? { attribute: firstField } : {}), ...error.fields };
-    return reply.code(error.status).send({ message: render(request, error.messageKey, error.params, fields), ...(errors ? { errors } : {}) });
+    const nested = Object.fromEntries(Object.entries(error.nested).map(([name, message]) => [name, render(request, message.key, message.params)]));
+    return reply.code(error.status).send({ message: render(request, error.messageKey, { ...error.params, ...nested }, fields), ...(errors ? { errors } : {}) });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     // A Map: an unknown key is the client's own text ("constructor" must not reach Object.prototype).
@@ -84,7 +85,7 @@ export function sendError(error: FastifyError | AppError, request: FastifyReques
   // Drizzle wraps the driver's error; the SQLSTATE is on the cause.
   const pgError = (error as { cause?: PgErrorLike }).cause ?? (error as PgErrorLike);
   const pgCode = (error as { code?: string }).code ?? pgError.code;
-  if (pgCode === '23503') return reply.code(409).send({ message: render(request, 'generic.in_use', { model: 'This record' }) });
+  if (pgCode === '23503') return reply.code(409).send({ message: render(request, 'generic.in_use', { model: render(request, 'model.record') }) });
   if (pgCode === '23505') {
     // The loser of a race that the service's own check could not see answers as that check would.
     const unique = pgError.constraint ? UNIQUE_FIELDS[pgError.constraint] : undefined;

@@ -7,7 +7,7 @@ import { AppError, validationError } from '../../errors.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { checkPasswordRules, EMAIL_PATTERN, normalizeEmail } from '../auth/auth.service.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { administersAll } from '../../lib/scope.ts';
+import { administersAll, inUse } from '../../lib/scope.ts';
 import { type Principal } from '../../auth/principal.ts';
 
 /** Users the actor administers: members of their organization (a super-admin: everyone). */
@@ -297,7 +297,7 @@ async function revokeSessionsIn(tx: Executor, userId: number, organizationIds: n
  */
 export async function deleteAdminUser(db: Db, principal: Principal, id: number): Promise<void> {
   const user = await findUserRow(db, principal, id);
-  if (user.id === principal.userId) throw new AppError('conflict', 'generic.in_use', { model: 'Your own account' });
+  if (user.id === principal.userId) throw inUse({ key: 'model.own_account' });
   const organizationId = principal.organizationId;
   if (organizationId !== null) {
     const [elsewhere] = await db

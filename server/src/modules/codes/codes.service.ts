@@ -167,13 +167,13 @@ export async function deleteCode(db: Db, principal: Principal, id: number): Prom
     db.select({ n: count() }).from(companyCodes).where(eq(companyCodes.code_id, id)),
     db.select({ n: count() }).from(reportRows).where(eq(reportRows.code_id, id)),
   ]);
-  if (assigned!.n > 0 || reported!.n > 0) throw inUse(`The code ${code.code}`);
+  if (assigned!.n > 0 || reported!.n > 0) throw inUse({ key: 'model.code', params: { code: code.code } });
   try {
     await db.delete(codes).where(eq(codes.id, id));
   } catch (error) {
     // Rows written since the count: the database's check (migration 0010) waited for their import
     // to commit and refused the delete; answered as the count would have.
-    if (sqlStateOf(error) === '23503') throw inUse(`The code ${code.code}`);
+    if (sqlStateOf(error) === '23503') throw inUse({ key: 'model.code', params: { code: code.code } });
     throw error;
   }
 }

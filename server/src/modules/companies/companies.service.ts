@@ -385,7 +385,7 @@ export async function deleteCompany(db: Db, principal: Principal, id: number): P
         ),
       ),
   ]);
-  if (staff!.n > 0 || (principal.organizationId !== null && otherOrgs!.n > 0)) throw inUse(`The company ${company.name}`);
+  if (staff!.n > 0 || (principal.organizationId !== null && otherOrgs!.n > 0)) throw inUse({ key: 'model.company', params: { name: company.name } });
   await db.delete(companies).where(eq(companies.id, id));
   await deleteFile(db, company.logotype_file_id);
 }

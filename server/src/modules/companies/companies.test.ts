@@ -124,6 +124,9 @@ describe('companies', () => {
     const refused = await t.app.inject({ method: 'DELETE', url: `/api/v1/companies/${busy.id}`, headers: admin.headers });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('The company Busy AB is still in use and cannot be deleted.');
+    // A Swedish reader reads the whole sentence in Swedish, the record named too.
+    const swedish = await t.app.inject({ method: 'DELETE', url: `/api/v1/companies/${busy.id}`, headers: { ...admin.headers, 'accept-language': 'sv-SE' } });
+    expect(swedish.json().message).toBe('Företaget Busy AB används fortfarande och kan inte tas bort.');
     const idle = (await post({ name: 'Idle AB' })).json().data;
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/companies/${idle.id}`, headers: admin.headers })).statusCode).toBe(204);
   });

@@ -86,6 +86,6 @@ export async function deleteCurrency(db: Db, id: number): Promise<void> {
       .from(currencyConversions)
       .where(or(eq(currencyConversions.from_currency_id, id), eq(currencyConversions.to_currency_id, id))),
   ]);
-  if (usedByMarkets!.n > 0 || usedByConversions!.n > 0) throw inUse(`The currency ${currency.iso_code}`);
+  if (usedByMarkets!.n > 0 || usedByConversions!.n > 0) throw inUse({ key: 'model.currency', params: { code: currency.iso_code } });
   await db.delete(currencies).where(eq(currencies.id, id));
 }

@@ -141,7 +141,7 @@ export async function deleteMarket(db: Db, principal: Principal, id: number): Pr
     db.select({ n: count() }).from(companyMarkets).where(eq(companyMarkets.market_id, id)),
     db.select({ n: count() }).from(userMarkets).where(eq(userMarkets.market_id, id)),
   ]);
-  if (companies!.n > 0 || users!.n > 0) throw inUse(`The market ${market.international_name}`);
+  if (companies!.n > 0 || users!.n > 0) throw inUse({ key: 'model.market', params: { name: market.international_name } });
   await db.delete(markets).where(eq(markets.id, id));
   await deleteFile(db, market.logotype_file_id);
 }

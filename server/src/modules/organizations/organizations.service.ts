@@ -123,7 +123,7 @@ export async function deleteOrganization(db: Db, principal: Principal, id: numbe
     db.select({ n: count() }).from(codeSections).where(eq(codeSections.organization_id, id)),
     db.select({ n: count() }).from(codeGroups).where(eq(codeGroups.organization_id, id)),
   ]);
-  if (counts.some(([c]) => c!.n > 0)) throw inUse(`The organization ${organization.name}`);
+  if (counts.some(([c]) => c!.n > 0)) throw inUse({ key: 'model.organization', params: { name: organization.name } });
   await db.delete(organizations).where(eq(organizations.id, id));
 }
 

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, isNull, notExists, or, sql } from 'drizzle-orm';
 import { canInMarket } from '@mss/contracts/abilities';
-import type { Period, PeriodCoverage, PeriodInput, PeriodPublication, PublicationPreview } from '@mss/contracts/periods';
+import type { Period, PeriodCoverage, PeriodInput, PeriodPublication, PeriodStatus, PublicationPreview } from '@mss/contracts/periods';
 import { ReportStatus } from '@mss/contracts/enums';
 import { sqlArray } from '../../db/sql-array.ts';
 import { countedCompany } from '../statistics/figures/statistics.cells.ts';
@@ -123,9 +123,13 @@ export type PeriodAction = 'open' | 'close' | 'publish' | 'republish' | 'unpubli
 export async function periodPublicationPreview(db: Db, principal: Principal, uuid: string): Promise<PublicationPreview> {
   const period = await findPeriodRow(db, principal, uuid);
   assertManages(principal, period.market_id);
-  if (period.status === 'draft') throw new AppError('conflict', 'period.invalid_status_for_action', { status: period.status });
+  if (period.status === 'draft') throw periodStateRefusal(period.status);
   return previewPublication(db, period.id);
 }
+
+/** "The period is closed, so this cannot be done.", the state in the request's language. */
+const periodStateRefusal = (status: PeriodStatus) =>
+  new AppError('conflict', 'period.invalid_status_for_action', {}, undefined, {}, {}, { status: { key: `period.state.${status}` } });
 
 /**
  * Period state changes. Opening (from draft, or re-opening a closed period) creates an Ongoing
@@ -137,7 +141,7 @@ export async function periodPublicationPreview(db: Db, principal: Principal, uui
 export async function changePeriod(db: Db, principal: Principal, uuid: string, action: PeriodAction): Promise<Period> {
   const period = await findPeriodRow(db, principal, uuid);
   assertManages(principal, period.market_id);
-  const refuse = () => new AppError('conflict', 'period.invalid_status_for_action', { status: period.status });
+  const refuse = () => periodStateRefusal(period.status as PeriodStatus);
   if (action === 'publish' || action === 'republish') {
     if (period.status === 'draft' || (action === 'republish' && period.published_at === null)) throw refuse();
     // Not in a transaction: the pattern takes a while to decide, and is written in a short one.

@@ -152,6 +152,9 @@ describe('periods', () => {
     const close = await act(marketAdmin.headers, p.uuid, 'close');
     expect(close.statusCode).toBe(409);
     expect(close.json().message).toBe('The period is draft, so this cannot be done.');
+    // In Finnish, the state too.
+    const finnish = await act({ ...marketAdmin.headers, 'accept-language': 'fi-FI' }, p.uuid, 'close');
+    expect(finnish.json().message).toBe('Kauden tila on luonnos, joten tätä ei voi tehdä.');
   });
 
   it('when a user manages another market or another organization, then the period is refused or invisible', async () => {
