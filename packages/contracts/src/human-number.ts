@@ -1,4 +1,4 @@
-import { normalizeDecimal } from '@mss/contracts/decimal';
+import { normalizeDecimal } from './decimal.ts';
 
 /**
  * Parses a number as people type it into a text cell. Rules:

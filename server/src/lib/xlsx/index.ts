@@ -18,7 +18,7 @@ export { DEFAULT_XLSX_LIMITS, type XlsxLimits } from './limits.ts';
 export { openXlsx, readXlsxRows, type XlsxReadOptions, type XlsxWorkbook } from './reader.ts';
 export type { Cell, CellKind, CellValue, XlsxRow } from './types.ts';
 export { excelSerialToDate, dateToExcelSerial, isDateFormatCode } from './dates.ts';
-export { parseHumanNumber } from './human-number.ts';
+export { parseHumanNumber } from '@mss/contracts/human-number';
 export { XLSX_MAX_CONCURRENT_READS, createSlotLimiter, withXlsxSlot, type SlotLimiter } from './slot.ts';
 export { columnLetters, cellReference } from './refs.ts';
 export { markXlsx, type CellMark, type MarkOptions } from './mark.ts';

@@ -45,8 +45,12 @@ export function deviationPercent(before: string, now: string, threshold: number)
  * The checks of docs/architecture.md §5, as a pure function: an empty report is an Error; each code of the
  * previous report missing now is a Warning; a negative volume or value is a Warning; a change
  * above the threshold (percent) against the previous report is Info, saying whether it rose or
- * fell; otherwise Success.
+ * fell, and a Warning past WARNING_FACTOR times the threshold (a +3,370 % change is not ranked
+ * with a +21 % one); otherwise Success. Within a severity, the larger change first.
  */
+/** A change this many times the organization's deviation setting or more is a Warning, not Info. */
+export const WARNING_FACTOR = 5;
+
 /** Negative figures listed one by one, at most this many (then one finding says how many more). */
 export const NEGATIVE_FINDINGS_MAX = 50;
 
@@ -80,7 +84,8 @@ export function preflightFindings(
         const percent = deviationPercent(a, b, thresholdPercent);
         if (percent !== null) {
           findings.push({
-            severity: PreflightSeverity.Info,
+            severity:
+              thresholdPercent > 0 && deviationPercent(a, b, thresholdPercent * WARNING_FACTOR) !== null ? PreflightSeverity.Warning : PreflightSeverity.Info,
             key: decimalUnits(b, 4) > decimalUnits(a, 4) ? 'preflight.deviation_rise' : 'preflight.deviation_fall',
             params: { code: row.code, name: row.name, field, percent, period: previous.title },
           });
@@ -109,7 +114,8 @@ export function preflightFindings(
   const total = negatives?.total ?? counted;
   if (total > listed) findings.push({ severity: PreflightSeverity.Warning, key: 'preflight.negative_more', params: { count: total - listed } });
   if (findings.length === 0) findings.push({ severity: PreflightSeverity.Success, key: 'preflight.ok', params: {} });
-  return findings.sort((x, y) => y.severity - x.severity);
+  const size = (f: Finding) => (typeof f.params.percent === 'number' ? f.params.percent : 0);
+  return findings.sort((x, y) => y.severity - x.severity || size(y) - size(x));
 }
 
 /**

@@ -32,10 +32,24 @@ describe('preflight checks', () => {
     const previous = { title: 'P', rows: [row(1, 100, 100), row(2, 0, 100)] };
     expect(preflightFindings([row(1, 120, 100), row(2, 50, 100)], previous, 20)).toEqual([{ severity: 10, key: 'preflight.ok', params: {} }]);
     const findings = preflightFindings([row(1, 121, 50), row(2, 50, 100)], previous, 20);
+    // The larger change first.
     expect(findings.map((f) => [f.severity, f.params.field, f.params.percent])).toEqual([
-      [20, 'volume', 21],
       [20, 'value', 50],
+      [20, 'volume', 21],
     ]);
+  });
+
+  it('when a change is five times the threshold or more, then it is a Warning, ranked above the smaller changes', () => {
+    const previous = { title: 'P', rows: [row(1, 100, 100), row(2, 100, 100)] };
+    // +3,370 % and +21 % against 20 %: the first is a Warning (over 100 %), the second Info; exactly 100 % stays Info.
+    const findings = preflightFindings([row(1, 3470, 200), row(2, 121, 100)], previous, 20);
+    expect(findings.map((f) => [f.severity, f.params.code, f.params.field, f.params.percent])).toEqual([
+      [30, '1001', 'volume', 3370],
+      [20, '1001', 'value', 100],
+      [20, '1002', 'volume', 21],
+    ]);
+    // A threshold of 0 reports every change, as Info.
+    expect(preflightFindings([row(1, 3470, 100)], { title: 'P', rows: [row(1, 100, 100)] }, 0).map((f) => f.severity)).toEqual([20]);
   });
 
   it('when the change is just over or at a fractional threshold, then it is decided exactly (no float)', () => {
@@ -80,6 +94,7 @@ describe('preflight checks', () => {
 
   it('orders findings from the most severe', () => {
     const findings = preflightFindings([row(1, 500, 100)], { title: 'P', rows: [row(1, 100, 100), row(2, 1, 1)] }, 20);
-    expect(findings.map((f) => f.severity)).toEqual([30, 20]);
+    expect(findings.map((f) => f.severity)).toEqual([30, 30]);
+    expect(preflightFindings([row(1, 150, 100)], { title: 'P', rows: [row(1, 100, 100), row(2, 1, 1)] }, 20).map((f) => f.severity)).toEqual([30, 20]);
   });
 });
