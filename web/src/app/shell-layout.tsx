@@ -40,7 +40,7 @@ function initials(name: string): string {
     .join('');
 }
 
-function Brand() {
+function Brand({ organization }: { organization?: string }) {
   const { t } = useTranslation();
   return (
     <UnstyledButton component={Link} to="/">
@@ -48,10 +48,18 @@ function Brand() {
         <ThemeIcon size={32} radius="md">
           <BrandMark size={20} />
         </ThemeIcon>
-        {/* At phone width the name is smaller, so that it and "Sign out" both fit whole beside the menu button. */}
-        <Text fw={700} fz={{ base: 'sm', xs: 'md', sm: 'lg' }} style={{ whiteSpace: 'nowrap' }} data-testid="product-name">
-          {t('app.name')}
-        </Text>
+        <Stack gap={0} miw={0}>
+          {/* At phone width the name is smaller, so that it and "Sign out" both fit whole beside the menu button. */}
+          <Text fw={700} fz={{ base: 'sm', xs: 'md', sm: 'lg' }} lh={1.2} style={{ whiteSpace: 'nowrap' }} data-testid="product-name">
+            {t('app.name')}
+          </Text>
+          {/* On a phone the user menu (which names the organization) is hidden: the organization shows here. */}
+          {organization && (
+            <Text size="xs" c="dimmed" lh={1.2} truncate="end" maw="calc(100vw - 190px)" hiddenFrom="sm" data-testid="phone-organization-name">
+              {organization}
+            </Text>
+          )}
+        </Stack>
       </Group>
     </UnstyledButton>
   );
@@ -91,7 +99,7 @@ export function ShellLayout() {
         <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.open')} />
-            <Brand />
+            <Brand organization={user.organization?.name ?? t('header.no_organization')} />
           </Group>
           <Group gap="md" wrap="nowrap">
             {/* The user menu: the signed-in user's own settings. */}

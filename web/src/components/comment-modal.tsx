@@ -29,7 +29,7 @@ export function CommentModal({
     onCancel();
   };
   return (
-    <Modal opened={opened} onClose={close} title={title} centered>
+    <Modal opened={opened} onClose={close} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
       <Stack>
         <Textarea
           label={t('reporting.comment')}

@@ -224,10 +224,12 @@ export function DataTable<T extends object, K extends QueryKey = QueryKey>({
     body = rows.map((row) => (
       <Table.Tr key={rowKey(row)}>
         {columns.map((column) => (
-          <Table.Td key={column.key}>{column.render ? column.render(row) : String((row as Record<string, unknown>)[column.key] ?? '')}</Table.Td>
+          <Table.Td key={column.key} data-label={column.label}>
+            {column.render ? column.render(row) : String((row as Record<string, unknown>)[column.key] ?? '')}
+          </Table.Td>
         ))}
         {rowActions && (
-          <Table.Td>
+          <Table.Td data-actions>
             <Group gap="xs" justify="flex-end" wrap="nowrap">
               {rowActions(row)}
             </Group>
@@ -260,7 +262,8 @@ export function DataTable<T extends object, K extends QueryKey = QueryKey>({
         </Group>
       )}
       <Table.ScrollContainer minWidth={600}>
-        <Table striped highlightOnHover withTableBorder verticalSpacing="xs" aria-label={label} aria-busy={result.isFetching}>
+        {/* On a phone each row is a card (stacked-tables.css). */}
+        <Table striped highlightOnHover withTableBorder verticalSpacing="xs" aria-label={label} aria-busy={result.isFetching} data-stack>
           <Table.Thead>
             <Table.Tr>
               {columns.map((column) => {

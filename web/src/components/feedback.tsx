@@ -64,6 +64,8 @@ const setLoading = (delta: number) => {
   for (const listener of loadingListeners) listener();
 };
 
+const dismiss = () => ({ 'aria-label': i18n.t('feedback.dismiss') });
+
 export const feedback = {
   error: (message: ReactNode, title?: ReactNode) => messageModal('error', message, title),
   /** The error modal with the message of any thrown error (ApiError or not). */
@@ -85,11 +87,12 @@ export const feedback = {
         onClose: () => resolve(false),
       });
     }),
+  // A toast's close button is named (axe: button-name), in the language of the moment.
   toast: (message: ReactNode, options: { title?: ReactNode; color?: 'blue' | 'teal' | 'red' | 'yellow' } = {}) => {
-    notifications.show({ message, title: options.title, color: options.color ?? 'blue', autoClose: 5000 });
+    notifications.show({ message, title: options.title, color: options.color ?? 'blue', autoClose: 5000, closeButtonProps: dismiss() });
   },
   toastError: (error: unknown) => {
-    notifications.show({ message: errorMessage(error), color: 'red', title: i18n.t('feedback.error_title'), autoClose: 7000 });
+    notifications.show({ message: errorMessage(error), color: 'red', title: i18n.t('feedback.error_title'), autoClose: 7000, closeButtonProps: dismiss() });
   },
   loading: {
     show: () => setLoading(1),

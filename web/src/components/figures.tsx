@@ -67,7 +67,7 @@ export function Change({ value }: { value: string | null | undefined }) {
     );
   const sign = decimalSign(value);
   return (
-    <Text span c={sign > 0 ? 'teal.8' : sign < 0 ? 'red.8' : undefined} style={{ whiteSpace: 'nowrap' }}>
+    <Text span c={sign > 0 ? 'teal' : sign < 0 ? 'red' : undefined} style={{ whiteSpace: 'nowrap' }}>
       {formatPercent(value, { signed: true })}
     </Text>
   );

@@ -37,7 +37,7 @@ function ComparisonNote({ comparison }: { comparison: ReportRowsComparison }) {
 function Change({ pct, strong = false, label }: { pct: string | null; strong?: boolean; label: string }) {
   if (pct === null) return null;
   return (
-    <Text span size="xs" display="block" c={strong ? 'orange.9' : 'dimmed'} fw={strong ? 700 : undefined} title={label}>
+    <Text span size="xs" display="block" c={strong ? 'orange' : 'dimmed'} fw={strong ? 700 : undefined} title={label}>
       {formatChangePct(pct)}
     </Text>
   );
@@ -167,7 +167,7 @@ export function RowsTable({
     body = shown.map((row) => {
       const mark = row.deviates ? (
         <>
-          <Text span c="orange.9" fw={700} mr={4} aria-hidden title={t('reporting.rows.compare.deviates', { percent, period: periodTitle(previous) })}>
+          <Text span c="orange" fw={700} mr={4} aria-hidden title={t('reporting.rows.compare.deviates', { percent, period: periodTitle(previous) })}>
             ⚠
           </Text>
           <VisuallyHidden>{t('reporting.rows.compare.deviates', { percent, period: periodTitle(previous) })}</VisuallyHidden>
@@ -179,7 +179,7 @@ export function RowsTable({
       if (!wide) {
         // A phone: the earlier figures and changes stack under each figure, labelled by period.
         const earlierLine = (title: string, figure: string | null, pct: string | null, strong: boolean) => (
-          <Text span size="xs" display="block" c={strong ? 'orange.9' : 'dimmed'} fw={strong ? 700 : undefined} style={{ whiteSpace: 'nowrap' }}>
+          <Text span size="xs" display="block" c={strong ? 'orange' : 'dimmed'} fw={strong ? 700 : undefined} style={{ whiteSpace: 'nowrap' }}>
             {title}: {figure === null ? '–' : formatDecimal(figure)}
             {pct !== null && (
               <>
@@ -388,12 +388,13 @@ export function RowsTable({
           )}
         </Group>
       )}
-      {/* Never wider than the screen: a long code name or figure scrolls inside the table's box. */}
-      {wide ? (
-        <Table.ScrollContainer minWidth={560 + 240 * shownEarlier.length}>{table}</Table.ScrollContainer>
-      ) : (
-        <Table.ScrollContainer minWidth={0}>{table}</Table.ScrollContainer>
-      )}
+      {/* Never wider than the screen: a long code name or figure scrolls inside the table's box, which a keyboard can scroll too (WCAG 2.1.1). */}
+      <Table.ScrollContainer
+        minWidth={wide ? 560 + 240 * shownEarlier.length : 0}
+        scrollAreaProps={{ viewportProps: { tabIndex: 0, 'aria-label': t('reporting.rows.title') } }}
+      >
+        {table}
+      </Table.ScrollContainer>
       {pages > 1 && <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} size="sm" aria-label={t('reporting.rows.pages')} />}
     </Stack>
   );

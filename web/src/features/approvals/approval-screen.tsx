@@ -66,7 +66,7 @@ function ApprovalCoverage({ coverage }: { coverage: PeriodCoverage }) {
   const complete = coverage.approved >= coverage.expected;
   return (
     <Group gap="sm" wrap="nowrap" data-testid="approval-coverage">
-      <Text size="sm" fw={600} c={complete ? 'teal.8' : 'orange.8'} style={{ whiteSpace: 'nowrap' }}>
+      <Text size="sm" fw={600} c={complete ? 'teal' : 'orange'} style={{ whiteSpace: 'nowrap' }}>
         {t('reporting.period.coverage', coverage)}
       </Text>
       <Progress
@@ -231,7 +231,14 @@ function ApprovalTable({ reports: all }: { reports: ReportSummary[] }) {
           </Table>
         </Table.ScrollContainer>
       )}
-      <Drawer opened={opened !== null} onClose={() => setOpened(null)} position="right" size="min(72rem, 100%)" title={opened ? companyOf(opened) : ''}>
+      <Drawer
+        opened={opened !== null}
+        onClose={() => setOpened(null)}
+        position="right"
+        size="min(72rem, 100%)"
+        title={opened ? companyOf(opened) : ''}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
         {opened && <ReportDetail uuid={opened} />}
       </Drawer>
     </Stack>

@@ -414,6 +414,7 @@ function DeliveryAttempts({ delivery }: { delivery: Delivery }) {
         }
         size="lg"
         centered
+        closeButtonProps={{ 'aria-label': t('common.close') }}
       >
         {/* One block per attempt, not a table: it reads the same on a phone. */}
         <Stack component="ol" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} data-testid="attempt-history">

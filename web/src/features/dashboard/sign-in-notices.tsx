@@ -25,7 +25,15 @@ export function SignInNotices({ hasOrganization }: { hasOrganization: boolean })
   if (modal) {
     const close = () => dismiss.mutate(modal.id);
     return (
-      <Modal opened onClose={close} title={<Text fw={700}>{modal.title}</Text>} centered size="lg" data-testid="information-modal">
+      <Modal
+        opened
+        onClose={close}
+        title={<Text fw={700}>{modal.title}</Text>}
+        centered
+        size="lg"
+        data-testid="information-modal"
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
         <Stack>
           <Text style={{ whiteSpace: 'pre-wrap' }}>{modal.body}</Text>
           <Group justify="flex-end">
@@ -47,6 +55,7 @@ export function SignInNotices({ hasOrganization }: { hasOrganization: boolean })
         centered
         size="lg"
         data-testid="release-notes"
+        closeButtonProps={{ 'aria-label': t('common.close') }}
       >
         <Stack>
           <Text size="sm" c="dimmed">

@@ -230,7 +230,8 @@ function PeriodTable({
     <QueryState query={query} empty={(rows) => rows.length === 0}>
       {(periods) => (
         <Table.ScrollContainer minWidth={800}>
-          <Table striped highlightOnHover withTableBorder aria-label={t('title.period_list')}>
+          {/* On a phone each period is a card, its actions at the foot (stacked-tables.css). */}
+          <Table striped highlightOnHover withTableBorder aria-label={t('title.period_list')} data-stack>
             <Table.Thead>
               <Table.Tr>
                 {showMarket && <Table.Th>{t('reporting.market')}</Table.Th>}
@@ -248,29 +249,29 @@ function PeriodTable({
                 const manage = canInMarket(subject, 'manage-periods', period.market.id);
                 return (
                   <Table.Tr key={period.uuid}>
-                    {showMarket && <Table.Td>{period.market.international_name}</Table.Td>}
+                    {showMarket && <Table.Td data-label={t('reporting.market')}>{period.market.international_name}</Table.Td>}
                     <Table.Td fw={600}>{period.title}</Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label={t('reporting.period.dates')}>
                       {formatDate(period.starts_on)} – {formatDate(period.ends_on)}
                       <PeriodLength startsOn={period.starts_on} endsOn={period.ends_on} />
                     </Table.Td>
-                    <Table.Td>{formatDate(period.deadline)}</Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label={t('reporting.period.deadline')}>{formatDate(period.deadline)}</Table.Td>
+                    <Table.Td data-label={t('reporting.status')}>
                       <PeriodStatusBadge status={period.status} />
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label={t('reporting.period.published')}>
                       <PublishedCell period={period} />
                     </Table.Td>
-                    <Table.Td ta="right">
+                    <Table.Td ta="right" data-label={t('reporting.period.reports')}>
                       {period.report_count}
                       {period.coverage && period.status !== 'draft' && (
-                        <Text size="xs" c={period.coverage.approved < period.coverage.expected ? 'orange.8' : 'teal.8'} style={{ whiteSpace: 'nowrap' }}>
+                        <Text size="xs" c={period.coverage.approved < period.coverage.expected ? 'orange' : 'teal'} style={{ whiteSpace: 'nowrap' }}>
                           {t('reporting.period.coverage', period.coverage)}
                         </Text>
                       )}
                     </Table.Td>
-                    <Table.Td>
-                      <Group gap={4} justify="flex-end" wrap="nowrap">
+                    <Table.Td data-actions>
+                      <Group gap={4} justify="flex-end" wrap="wrap">
                         {manage &&
                           periodActions(period).map((action) => (
                             <Button key={action} size="xs" variant="light" disabled={busy === period.uuid} onClick={() => void act(period, action)}>

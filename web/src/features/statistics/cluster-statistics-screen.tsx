@@ -82,12 +82,12 @@ function UnlikeNotes({ answer }: { answer: ClusterStatistics }) {
     <>
       {anyEstimated(answer) && <EstimatedNote />}
       {missing.length > 0 && (
-        <Text size="sm" c="orange.9" data-testid="cluster-no-last-year">
+        <Text size="sm" c="orange" data-testid="cluster-no-last-year">
           {t('statistics.cluster.no_last_year', { markets: missing.map((m) => m.market.international_name).join(', ') })}
         </Text>
       )}
       {differing.length > 0 && (
-        <Text size="sm" c="orange.9" data-testid="coverage-differs">
+        <Text size="sm" c="orange" data-testid="coverage-differs">
           {t('statistics.cluster.coverage_differs', {
             markets: differing.map((m) => m.market.international_name).join(', '),
             detail: differing.map((m) => coverageItem(t, `${m.market.iso_code} ${m.period.title}`, m.coverage, m.last_year_coverage!)).join('; '),

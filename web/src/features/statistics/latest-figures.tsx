@@ -99,10 +99,11 @@ function MarketFigures({ name, marketId, trend, pending }: { name: string; marke
               color="blue"
               fillOpacity={0.15}
               strokeWidth={1.5}
+              role="img"
               aria-label={t('dashboard.sparkline', { market: name })}
             />
           </Group>
-          <Text size="xs" c={latest.coverage.approved < latest.coverage.expected ? 'orange.8' : 'dimmed'}>
+          <Text size="xs" c={latest.coverage.approved < latest.coverage.expected ? 'orange' : 'dimmed'}>
             {t('statistics.coverage', latest.coverage)}
             {coverageDiffers(latest.coverage, latest.last_year_coverage) && latest.last_year_coverage
               ? ` · ${COVERAGE_MARK} ${t('dashboard.coverage_last_year', latest.last_year_coverage)}`

@@ -176,7 +176,7 @@ export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; s
               </Text>
             )}
             {unequalPoints.length > 0 && (
-              <Text size="xs" c="orange.9" data-testid="trend-coverage-differs">
+              <Text size="xs" c="orange" data-testid="trend-coverage-differs">
                 {t('statistics.trend.coverage_differs', {
                   list: unequalPoints.map((p) => coverageItem(t, p.period.title, p.coverage, p.last_year_coverage!)).join('; '),
                 })}
