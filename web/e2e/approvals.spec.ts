@@ -130,7 +130,7 @@ test.describe('approvals', () => {
     const admin = await signedInPage(browser, 'market-admin@demo.test');
     await admin.goto(`/statistics?market=${period.market.id}&period=${periodUuid}&by=code`);
     const coverage = admin.getByTestId('coverage');
-    await expect(coverage).toHaveText(/^Approved 0 of \d+$/);
+    await expect(coverage).toHaveText(/^0 of \d+ approved$/);
     const expected = (await coverage.textContent())!.replace('Approved 0', 'Approved 1');
     // To the approval list and back within the app (no reload: the answer above stays in its cache).
     await admin.getByRole('link', { name: 'Period list' }).click();

@@ -34,7 +34,7 @@ test.describe('communications', () => {
     await pick(page, 'Roles', /^Reporter$/);
     await pick(page, 'Period', title);
     // Where the report is, in a person's words: not submitted yet (ongoing, a file being read or refused), or sent back.
-    for (const stage of ['Not submitted yet', 'Sent back for corrections']) await pick(page, 'Where their report is', stage);
+    for (const stage of ['Not submitted yet', 'Waiting for completion (sent back)']) await pick(page, 'Where their report is', stage);
     await page.getByRole('button', { name: 'Save draft' }).click();
 
     // Saved: the draft opens on its recipients, with the count.
@@ -52,8 +52,8 @@ test.describe('communications', () => {
     await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
 
     // The preflight: rendered for the first recipient, sent to the author, shown on screen.
-    await page.getByRole('tab', { name: 'Preflight' }).click();
-    await page.getByRole('button', { name: 'Send preflight' }).click();
+    await page.getByRole('tab', { name: 'Test e-mail' }).click();
+    await page.getByRole('button', { name: 'Send test e-mail' }).click();
     const rendered = page.getByTestId('rendered-mail');
     await expect(rendered).toBeVisible();
     await expect(page.getByTestId('rendered-subject')).toHaveText(subject);

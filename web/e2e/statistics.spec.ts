@@ -88,7 +88,7 @@ test.describe('statistics', () => {
     const total = await dataOf<Market>(page.request, `/api/v1/statistics/market?period_uuid=${periodUuid}&by=total`);
     await expect(sweden.getByTestId('dashboard-total')).toHaveText(shown(total.totals.value!));
     await expect(sweden).toContainText(`+${total.totals.value_change_pct} % against a year earlier`.replace(' %', '\u00a0%'));
-    await expect(sweden).toContainText('Approved 5 of 5');
+    await expect(sweden).toContainText('5 of 5 approved');
     await expect(sweden.locator('svg.recharts-surface')).toBeVisible();
     await expect(card.getByTestId('dashboard-market-figures').filter({ hasText: 'Finland' })).toContainText('Latest published: 2026-09');
     await sweden.getByRole('link', { name: 'Latest published: 2026-09' }).click();
@@ -96,7 +96,7 @@ test.describe('statistics', () => {
     await expect(page).toHaveURL(new RegExp(`/statistics\\?market=${marketId}&period=${periodUuid}$`));
     await expect(field(page, 'Market')).toHaveValue('Sweden (SE)');
     await expect(field(page, 'Period')).toHaveValue('2026-09');
-    await expect(page.getByTestId('coverage')).toHaveText('Approved 5 of 5');
+    await expect(page.getByTestId('coverage')).toHaveText('5 of 5 approved');
     await expect(page.getByTestId('currency-line')).toHaveText('Values in SEK');
 
     const table = page.getByTestId('statistics-table');
@@ -263,7 +263,7 @@ test.describe('statistics', () => {
     await pick(page, 'Period', '2026-10 · not published');
     await expect(field(page, 'Period')).toHaveValue('2026-10 · not published');
     await expect(page.getByTestId('provisional')).toContainText('Provisional figures');
-    await expect(page.getByTestId('coverage')).toHaveText('Approved 2 of 5');
+    await expect(page.getByTestId('coverage')).toHaveText('2 of 5 approved');
     // 2025-10 had all five approved: every change says it compares unequal coverage, and the
     // trend draws 2026-10 apart from its line.
     await expect(page.getByTestId('coverage-differs')).toContainText('† Coverage differs from 2025-10 (approved 5 of 5 then)');

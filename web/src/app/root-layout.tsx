@@ -5,17 +5,19 @@ import { Box, Button, Center, Loader, Progress, Stack, Text, Title } from '@mant
 import { translate } from '@mss/contracts/messages';
 import { useSession } from '../api/session.ts';
 import { setInterfaceLocale } from '../i18n/index.ts';
-import type { RouteHandle } from './router.tsx';
+import { type RouteHandle, titleFor } from './router.tsx';
 
 /** "<screen title> - Market Sales Statistics", refreshed after each navigation. */
 function usePageTitle() {
   const { t } = useTranslation();
   const matches = useMatches();
   const location = useLocation();
-  const titleKey = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.title)?.handle as RouteHandle | undefined;
+  const { user } = useSession();
+  const handle = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.title)?.handle as RouteHandle | undefined;
+  const titleKey = handle ? titleFor(handle, user) : undefined;
   useEffect(() => {
     const product = t('app.name');
-    document.title = titleKey ? t('app.page_title', { title: t(titleKey.title), product }) : product;
+    document.title = titleKey ? t('app.page_title', { title: t(titleKey), product }) : product;
   }, [location.key, titleKey, t]);
 }
 

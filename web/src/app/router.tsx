@@ -5,16 +5,25 @@ import { useTranslation } from 'react-i18next';
 import { ShellLayout } from './shell-layout.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 import { guardLoader } from './guard.ts';
+import { useSession } from '../api/session.ts';
 import { RootLayout, RootErrorBoundary, RootHydrateFallback } from './root-layout.tsx';
 import { type AppRoute, appRoutes } from './routes.tsx';
 
 export interface RouteHandle {
   title: AppRoute['title'];
+  /** The title the navbar gives the route for this user ("My reports" for a company's user), when it differs: one name for one screen. */
+  userTitle?: NonNullable<AppRoute['nav']>['title'];
+}
+
+/** A route's title for the signed-in user: the navbar's name for it, else the route's. */
+export function titleFor(handle: RouteHandle, user: Parameters<NonNullable<RouteHandle['userTitle']>>[0] | null | undefined): AppRoute['title'] {
+  return (user && handle.userTitle?.(user)) || handle.title;
 }
 
 function RouteScreen({ route }: { route: AppRoute }) {
   const params = useParams();
   const { t } = useTranslation();
+  const { user } = useSession();
   const Screen = route.screen;
   return (
     <Suspense
@@ -24,7 +33,7 @@ function RouteScreen({ route }: { route: AppRoute }) {
         </Center>
       }
     >
-      <Screen params={params} title={t(route.title)} />
+      <Screen params={params} title={t(titleFor({ title: route.title, userTitle: route.nav?.title }, user))} />
     </Suspense>
   );
 }
@@ -33,7 +42,7 @@ function toRouteObject(route: AppRoute): RouteObject {
   return {
     path: route.path,
     loader: guardLoader(route),
-    handle: { title: route.title } satisfies RouteHandle,
+    handle: { title: route.title, userTitle: route.nav?.title } satisfies RouteHandle,
     element: <RouteScreen route={route} />,
   };
 }

@@ -12,6 +12,7 @@ export const uiEnUS = {
   'app.page_title': '{{title}} - {{product}}',
   // The one wording of an empty list or table, everywhere (issue 11).
   'common.empty': 'Nothing to show.',
+  'common.close': 'Close',
 
   // Screen titles
   'title.dashboard': 'Dashboard',
@@ -370,7 +371,7 @@ export const uiEnUS = {
   'reporting.import.source_api_hint': 'Rows sent by a system through the API (PUT /reports/{uuid}/rows)',
   'reporting.import.copy_previous': 'Copy from previous period',
   'reporting.import.report_imports': 'Imports of this report',
-  'reporting.sent_back.title': 'Sent back for corrections',
+  'reporting.sent_back.title': 'Waiting for completion: the approver sent the report back',
   'reporting.sent_back.no_comment': 'The approver left no comment.',
   'reporting.action.submit_blocked': 'The report cannot be submitted while its preflight has errors: correct them (see the preflight below), then submit.',
   'reporting.action.submit_no_rows': 'The report has no rows yet: upload a file or copy the previous period, then submit.',

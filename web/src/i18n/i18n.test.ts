@@ -12,14 +12,20 @@ import { statisticsSvSE } from './locales/statistics.sv-SE.ts';
 import { statisticsFiFI } from './locales/statistics.fi-FI.ts';
 import { statisticsDkDK } from './locales/statistics.dk-DK.ts';
 import { statisticsNoNO } from './locales/statistics.no-NO.ts';
+import { communicationTexts } from '../features/communications/texts.ts';
+import { importTexts } from '../components/import-texts.ts';
+import { communicationsSvSE } from './locales/communications.sv-SE.ts';
+import { communicationsFiFI } from './locales/communications.fi-FI.ts';
+import { communicationsDkDK } from './locales/communications.dk-DK.ts';
+import { communicationsNoNO } from './locales/communications.no-NO.ts';
 
-type Key = UiKey | keyof typeof statisticsTexts;
-const english: Record<Key, string> = { ...uiEnUS, ...statisticsTexts };
+type Key = UiKey | keyof typeof statisticsTexts | keyof typeof communicationTexts | keyof typeof importTexts;
+const english: Record<Key, string> = { ...uiEnUS, ...statisticsTexts, ...communicationTexts, ...importTexts };
 const translations = {
-  'sv-SE': { ...uiSvSE, ...statisticsSvSE },
-  'fi-FI': { ...uiFiFI, ...statisticsFiFI },
-  'dk-DK': { ...uiDkDK, ...statisticsDkDK },
-  'no-NO': { ...uiNoNO, ...statisticsNoNO },
+  'sv-SE': { ...uiSvSE, ...statisticsSvSE, ...communicationsSvSE },
+  'fi-FI': { ...uiFiFI, ...statisticsFiFI, ...communicationsFiFI },
+  'dk-DK': { ...uiDkDK, ...statisticsDkDK, ...communicationsDkDK },
+  'no-NO': { ...uiNoNO, ...statisticsNoNO, ...communicationsNoNO },
 } satisfies Record<string, Record<Key, string>>;
 
 /**
@@ -49,8 +55,14 @@ const SAME_AS_ENGLISH: Record<keyof typeof translations, readonly Key[]> = {
     'statistics.view.period',
     'statistics.trend.title',
     'statistics.trend.period',
+    'communication.list.status_filter',
+    'communication.col.status',
+    'communication.deliveries.status',
+    'communication.preflight.html',
+    'communication.variable.period',
+    'communication.filter.period',
   ],
-  'fi-FI': ['app.name', 'reporting.import.source_api', 'admin.field.id', 'feedback.ok'],
+  'fi-FI': ['app.name', 'reporting.import.source_api', 'admin.field.id', 'feedback.ok', 'communication.preflight.html'],
   'dk-DK': [
     'app.name',
     'nav.group.administration',
@@ -77,6 +89,13 @@ const SAME_AS_ENGLISH: Record<keyof typeof translations, readonly Key[]> = {
     'statistics.total',
     'statistics.download_xlsx',
     'statistics.download_csv',
+    'communication.list.status_filter',
+    'communication.col.status',
+    'communication.tab.send',
+    'communication.recipients.email',
+    'communication.preflight.html',
+    'communication.send.button',
+    'communication.deliveries.status',
   ],
   'no-NO': [
     'app.name',
@@ -91,6 +110,12 @@ const SAME_AS_ENGLISH: Record<keyof typeof translations, readonly Key[]> = {
     'admin.user.status',
     'feedback.ok',
     'profile.tokens.system',
+    'communication.list.status_filter',
+    'communication.col.status',
+    'communication.tab.send',
+    'communication.preflight.html',
+    'communication.send.button',
+    'communication.deliveries.status',
   ],
 };
 

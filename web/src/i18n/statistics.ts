@@ -27,7 +27,7 @@ export const statisticsTexts = {
   'statistics.view.period': 'Period',
   'statistics.view.ytd': 'Year to date',
   'statistics.total': 'Total',
-  'statistics.coverage': 'Approved {{approved}} of {{expected}}',
+  'statistics.coverage': '{{approved}} of {{expected}} approved',
   'statistics.currency_line': 'Values in {{iso}}',
   'statistics.rate_line': 'Values in {{to}}: 1 {{from}} = {{rate}} {{to}} (rate valid from {{date}})',
   'statistics.rate_inverse': '(the inverse of the stored {{to}} → {{from}} rate)',

@@ -105,7 +105,7 @@ describe('the communication composer', () => {
     serve(communication());
     renderAt('/communication?uuid=com-1&tab=send');
 
-    expect(await screen.findByText(/Send a preflight first/)).toBeTruthy();
+    expect(await screen.findByText(/Send a test e-mail first/)).toBeTruthy();
     const send = screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
     expect(send.disabled).toBe(true);
   });

@@ -8,6 +8,7 @@ import type { ReportSummary } from '@mss/contracts/reports';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import { reportQueries } from '../../api/reports.ts';
 import { ReportStatusBadge } from '../../components/report-badges.tsx';
+import { reportLink } from '../../lib/report-link.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { OPEN_REPORT_STATUSES } from '../../lib/report-status.ts';
 
@@ -53,7 +54,7 @@ function OpenReports() {
         to={(report) => `/import/${report.uuid}`}
         note={(report) =>
           report.sent_back_comment !== null && (
-            <Text size="sm" c="orange.9" data-testid="dashboard-sent-back" style={{ whiteSpace: 'pre-wrap' }}>
+            <Text size="sm" c="orange" data-testid="dashboard-sent-back" style={{ whiteSpace: 'pre-wrap' }}>
               {t('dashboard.sent_back', { comment: report.sent_back_comment || t('reporting.sent_back.no_comment') })}
             </Text>
           )
@@ -90,7 +91,8 @@ function ReportTable({
   if (reports.length === 0) return <Text c="dimmed">{pending ? t('app.loading') : empty}</Text>;
   return (
     <Table.ScrollContainer minWidth={520}>
-      <Table aria-label={label}>
+      {/* On a phone each report is a card, its cells one under the other (stacked-tables.css). */}
+      <Table aria-label={label} data-stack>
         <Table.Tbody>
           {reports.map((report) => (
             <Table.Tr key={report.uuid}>
@@ -143,9 +145,7 @@ function RecentReports({ companyId, uploader }: { companyId: number; uploader: b
         reports={reports}
         pending={query.isPending}
         empty={t('dashboard.no_recent_reports', { duration: t('duration.day', { count: RECENT_DAYS }) })}
-        to={(report) =>
-          uploader ? `/import/${report.uuid}` : `/report-statistics/${report.company.id}/${report.market.id}/${report.period.uuid}/${report.uuid}`
-        }
+        to={(report) => reportLink(report, uploader)}
         last={(report) => (
           <Text size="sm">
             {report.status === ReportStatus.Approved
@@ -226,9 +226,9 @@ function OpenPeriods() {
       {periods.length === 0 ? (
         <Text c="dimmed">{query.isPending ? t('app.loading') : t('dashboard.no_open_periods')}</Text>
       ) : (
-        // Columns keep their natural width (a status or "Overdue" is never cut); at phone width the table scrolls inside its card.
+        // Columns keep their natural width (a status or "Overdue" is never cut); on a phone each period is a card, its deadline and progress under its name (stacked-tables.css).
         <Table.ScrollContainer minWidth={520}>
-          <Table aria-label={t('dashboard.open_periods')}>
+          <Table aria-label={t('dashboard.open_periods')} data-stack>
             <Table.Tbody>
               {periods.map((p) => (
                 <Table.Tr key={p.period.uuid}>

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Anchor, Button, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { ReportStatus } from '@mss/contracts/enums';
 import type { CopyPreview, Report } from '@mss/contracts/reports';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
 import { DataTable } from '../../components/data-table.tsx';
@@ -11,6 +12,7 @@ import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { feedback } from '../../components/feedback.tsx';
 import { FileErrors } from '../../components/file-errors.tsx';
+import '../../components/import-texts.ts';
 import { FileUploadPanel } from '../../components/file-upload.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { importDownloads, importKeys, importQueries, importRunning } from './api/imports.ts';
@@ -160,6 +162,12 @@ function ImportWorkspace({ report }: { report: Report }) {
         />
       )}
       {!actions.upload && report.period.status === 'closed' && <Alert color="gray">{t('reporting.import.period_closed')}</Alert>}
+      {/* Submit is gone while the last file is invalid: say why, and what brings it back. */}
+      {report.status === ReportStatus.InvalidFile && report.period.status === 'open' && (
+        <Alert color="orange" title={t('reporting.import.invalid_file_title')} data-testid="invalid-file-explained">
+          {t('reporting.import.invalid_file_body')}
+        </Alert>
+      )}
 
       {currentImport && (
         <ImportStatusPanel key={currentImport} importUuid={currentImport} fresh={currentImport === uploadedImport} onEnded={() => void refreshReport()} />

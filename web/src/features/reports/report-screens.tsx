@@ -2,7 +2,8 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Anchor, Button, Select, Stack, Table, Text } from '@mantine/core';
-import { useSession } from '../../api/session.ts';
+import { canInMarket } from '@mss/contracts/abilities';
+import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage } from '../../components/page.tsx';
 import { approvalQueries } from '../../api/approvals.ts';
@@ -15,6 +16,7 @@ import { ReportProgressCells } from '../../components/status-badges.tsx';
 import { ReportStatusBadge } from '../../components/report-badges.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 import { formatNumber } from '../../lib/numbers.ts';
+import { reportLink } from '../../lib/report-link.ts';
 import { type MarketChoice, useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 
 /**
@@ -23,11 +25,13 @@ import { type MarketChoice, useMarketParam, useMarketsWith } from '../../lib/mar
  */
 export function ReportHistoryScreen({ title, params }: ScreenProps) {
   const { t } = useTranslation();
-  const { user } = useSession();
+  const session = useSession();
+  const { user } = session;
   const { markets } = useMarketsWith('view-report-history');
   // /history (the navbar's entry): the first of the user's markets.
   const marketId = useMarketParam(params.market, 'view-report-history') ?? (params.market ? undefined : markets[0]?.id);
   const companyId = user?.company?.id;
+  const uploader = marketId !== undefined && canInMarket(abilitySubject(session), 'upload-reports', marketId);
   return (
     <AdminPage title={title}>
       <MarketPicker base="/history" value={marketId} ability="view-report-history" />
@@ -47,12 +51,7 @@ export function ReportHistoryScreen({ title, params }: ScreenProps) {
             { key: 'row_count', label: t('reporting.row_count'), sortable: true, render: (report) => formatNumber(report.row_count) },
           ]}
           rowActions={(report) => (
-            <Button
-              component={Link}
-              to={`/report-statistics/${report.company.id}/${report.market.id}/${report.period.uuid}/${report.uuid}`}
-              size="xs"
-              variant="subtle"
-            >
+            <Button component={Link} to={reportLink(report, uploader && report.company.id === companyId)} size="xs" variant="subtle">
               {t('reporting.open_report')}
             </Button>
           )}
@@ -94,7 +93,7 @@ export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
           <QueryState query={list} empty={(rows) => rows.length === 0}>
             {(reports) => (
               <Table.ScrollContainer minWidth={560}>
-                <Table striped withTableBorder aria-label={title}>
+                <Table striped withTableBorder aria-label={title} data-stack>
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>{t('reporting.company')}</Table.Th>

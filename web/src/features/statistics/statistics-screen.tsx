@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useQueries, useQuery } from '@tanstack/react-query';
@@ -98,7 +98,7 @@ export function AnswerFacts({
         {children}
       </Group>
       {differs && lastYear && lastYearCoverage && (
-        <Text size="sm" c="orange.9" data-testid="coverage-differs">
+        <Text size="sm" c="orange" data-testid="coverage-differs">
           {t('statistics.coverage_differs', { title: lastYear.title, approved: lastYearCoverage.approved, expected: lastYearCoverage.expected })}
         </Text>
       )}
@@ -247,6 +247,12 @@ export function StatisticsScreen({ title }: ScreenProps) {
   const [trendPick, setTrendPick] = useState<{ row: StatisticsRow; scope: string } | null>(null);
   const trendRow = trendPick?.scope === scope ? trendPick.row : null;
   const setTrendRow = (row: StatisticsRow | null) => setTrendPick(row ? { row, scope } : null);
+  // A row's trend button redraws the chart below the table (4,000 px down on a phone): bring it into view.
+  const trendChart = useRef<HTMLDivElement>(null);
+  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
+  useEffect(() => {
+    if (trendPick) trendChart.current?.scrollIntoView({ block: 'start', behavior: reducedMotion ? 'auto' : 'smooth' });
+  }, [trendPick, reducedMotion]);
 
   const trendKey = TREND_KEY[effectiveBy];
   const trendQuery: TrendStatisticsQuery = {
@@ -334,10 +340,12 @@ export function StatisticsScreen({ title }: ScreenProps) {
           />
           {effectiveBy === 'company' && <ShareChart rows={answer.data.rows} />}
           {marketId && (
-            <TrendChart
-              query={trendQuery}
-              subtitle={trendRow ? keyLabel(trendRow.key) : `${answer.data.market.international_name} · ${t('statistics.total')}`}
-            />
+            <div ref={trendChart} style={{ scrollMarginTop: 'calc(var(--app-shell-header-height, 0px) + var(--mantine-spacing-md))' }}>
+              <TrendChart
+                query={trendQuery}
+                subtitle={trendRow ? keyLabel(trendRow.key) : `${answer.data.market.international_name} · ${t('statistics.total')}`}
+              />
+            </div>
           )}
           {trendRow && (
             <Anchor component="button" size="sm" onClick={() => setTrendRow(null)}>

@@ -1,11 +1,13 @@
 import type { UiKey } from '../en-US.ts';
+import type { importTexts } from '../../components/import-texts.ts';
 
 /** Danish (dk-DK): every text of the web interface (en-US.ts). Glossary: docs/glossary-dk-DK.md. */
-export const uiDkDK: Record<UiKey, string> = {
+export const uiDkDK: Record<UiKey | keyof typeof importTexts, string> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Indlæser…',
   'app.page_title': '{{title}} - {{product}}',
   'common.empty': 'Intet at vise.',
+  'common.close': 'Luk',
 
   // Screen titles
   'title.dashboard': 'Overblik',
@@ -370,7 +372,7 @@ export const uiDkDK: Record<UiKey, string> = {
   'reporting.import.source_api_hint': 'Rækker sendt af et system via API’et (PUT /reports/{uuid}/rows)',
   'reporting.import.copy_previous': 'Kopiér fra forrige periode',
   'reporting.import.report_imports': 'Importer til denne indberetning',
-  'reporting.sent_back.title': 'Sendt tilbage til rettelse',
+  'reporting.sent_back.title': 'Afventer færdiggørelse: godkenderen sendte indberetningen tilbage',
   'reporting.sent_back.no_comment': 'Godkenderen har ikke skrevet en kommentar.',
   'reporting.action.submit_blocked':
     'Indberetningen kan ikke indsendes, så længe forhåndskontrollen finder fejl: ret dem (se forhåndskontrollen nedenfor), og indsend derefter.',
@@ -406,6 +408,19 @@ export const uiDkDK: Record<UiKey, string> = {
   'reporting.import.column': 'Kolonne',
   'reporting.import.cell': 'I cellen',
   'reporting.import.cell_empty': '(tom)',
+  'reporting.import.invalid_file_title': 'Den seneste fil blev ikke importeret, så indberetningen kan ikke indsendes',
+  'reporting.import.invalid_file_body':
+    'Indberetningen beholder de rækker, den havde før den fil. Ret fejlene nedenfor i din fil, og upload den igen; så kommer Indsend tilbage.',
+  'reporting.import.what_to_do': 'Sådan gør du',
+  'reporting.import.hint.remove_unit': 'Fjern enheden eller teksten, og behold kun tallet: {{number}}',
+  'reporting.import.hint.ambiguous': '{{cell}} kan læses som tusinder eller som et decimaltal: skriv {{thousands}} eller {{decimal}}',
+  'reporting.import.hint.number': 'Skriv kun et tal (for eksempel 1234 eller 12,5), eller lad cellen være tom.',
+  'reporting.import.hint.invalid_code': '{{code}} er ikke en kode: skabelonen viser de koder, du indberetter.',
+  'reporting.import.hint.code_not_available': '{{code}} er ikke en af dine koder på dette marked: se skabelonen, eller spørg din administrator.',
+  'reporting.import.hint.code_inactive': 'Koden indberettes ikke længere: fjern rækken.',
+  'reporting.import.hint.duplicate_code': 'Behold én række for koden {{code}}: læg tallene fra dens rækker sammen.',
+  'reporting.import.hint.column_count':
+    'Hold tallene i kolonne A til C; en ekstra kolonne skal have et navn i overskriftsrækken (som skabelonens Navn og Bemærkning).',
   'reporting.import.row_number': 'Række {{row}}',
   'reporting.import.errors_shown': 'De første {{shown}} af {{total}} fejl vises her; fejlarket viser dem alle.',
   'reporting.import.errors_shown_cut': 'De første {{shown}} af {{total}} fejl vises her; fejlarket viser de første {{listed}}.',

@@ -1,12 +1,14 @@
 import type { UiKey } from '../en-US.ts';
+import type { importTexts } from '../../components/import-texts.ts';
 
 /** Finnish (fi-FI): every text of the web interface (en-US.ts). Glossary: docs/glossary-fi-FI.md. */
-export const uiFiFI: Record<UiKey, string> = {
+export const uiFiFI: Record<UiKey | keyof typeof importTexts, string> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Ladataan…',
   'app.page_title': '{{title}} - {{product}}',
   // The one wording of an empty list or table, everywhere.
   'common.empty': 'Ei näytettävää.',
+  'common.close': 'Sulje',
 
   // Screen titles
   'title.dashboard': 'Etusivu',
@@ -369,7 +371,7 @@ export const uiFiFI: Record<UiKey, string> = {
   'reporting.import.source_api_hint': 'Järjestelmän API:n kautta lähettämät rivit (PUT /reports/{uuid}/rows)',
   'reporting.import.copy_previous': 'Kopioi edelliseltä kaudelta',
   'reporting.import.report_imports': 'Tämän raportin tuonnit',
-  'reporting.sent_back.title': 'Palautettu korjattavaksi',
+  'reporting.sent_back.title': 'Odottaa täydennystä: hyväksyjä palautti raportin',
   'reporting.sent_back.no_comment': 'Hyväksyjä ei jättänyt kommenttia.',
   'reporting.action.submit_blocked':
     'Raporttia ei voi lähettää hyväksyttäväksi, kun sen esitarkistuksessa on virheitä. Korjaa ne (katso esitarkistus alla) ja lähetä raportti sitten.',
@@ -406,6 +408,18 @@ export const uiFiFI: Record<UiKey, string> = {
   'reporting.import.column': 'Sarake',
   'reporting.import.cell': 'Solun sisältö',
   'reporting.import.cell_empty': '(tyhjä)',
+  'reporting.import.invalid_file_title': 'Viimeisintä tiedostoa ei tuotu, joten raporttia ei voi lähettää',
+  'reporting.import.invalid_file_body':
+    'Raportissa säilyvät rivit, jotka sillä oli ennen tätä tiedostoa. Korjaa alla luetellut virheet tiedostoosi ja lataa se uudelleen; sen jälkeen Lähetä-painike palaa.',
+  'reporting.import.what_to_do': 'Toimi näin',
+  'reporting.import.hint.remove_unit': 'Poista yksikkö tai teksti ja jätä vain luku: {{number}}',
+  'reporting.import.hint.ambiguous': '{{cell}} voidaan lukea tuhansina tai desimaalilukuna: kirjoita {{thousands}} tai {{decimal}}',
+  'reporting.import.hint.number': 'Kirjoita pelkkä luku (esimerkiksi 1234 tai 12,5) tai jätä solu tyhjäksi.',
+  'reporting.import.hint.invalid_code': '{{code}} ei ole koodi: pohjassa on luettelo raportoimistasi koodeista.',
+  'reporting.import.hint.code_not_available': '{{code}} ei ole koodisi tällä markkinalla: katso pohja tai kysy ylläpitäjältäsi.',
+  'reporting.import.hint.code_inactive': 'Koodia ei enää raportoida: poista rivi.',
+  'reporting.import.hint.duplicate_code': 'Jätä koodille {{code}} yksi rivi: laske sen rivien luvut yhteen.',
+  'reporting.import.hint.column_count': 'Pidä luvut sarakkeissa A–C; ylimääräinen sarake tarvitsee nimen otsikkoriville (kuten pohjan Nimi ja Huomautus).',
   'reporting.import.row_number': 'Rivi {{row}}',
   'reporting.import.errors_shown': 'Tässä näytetään {{total}} virheestä ensimmäiset {{shown}}. Virhetaulukossa ovat kaikki.',
   'reporting.import.errors_shown_cut': 'Tässä näytetään {{total}} virheestä ensimmäiset {{shown}}. Virhetaulukossa ovat ensimmäiset {{listed}}.',

@@ -1,12 +1,14 @@
 import type { UiKey } from '../en-US.ts';
+import type { importTexts } from '../../components/import-texts.ts';
 
 /** Norwegian Bokmål (no-NO): every text of the web interface (en-US.ts). Glossary: docs/glossary-no-NO.md. */
-export const uiNoNO: Record<UiKey, string> = {
+export const uiNoNO: Record<UiKey | keyof typeof importTexts, string> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Laster…',
   'app.page_title': '{{title}} - {{product}}',
   // The one wording of an empty list or table, everywhere.
   'common.empty': 'Ingenting å vise.',
+  'common.close': 'Lukk',
 
   // Screen titles
   'title.dashboard': 'Oversikt',
@@ -368,7 +370,7 @@ export const uiNoNO: Record<UiKey, string> = {
   'reporting.import.source_api_hint': 'Rader sendt av et system via API-et (PUT /reports/{uuid}/rows)',
   'reporting.import.copy_previous': 'Kopier fra forrige periode',
   'reporting.import.report_imports': 'Importer til denne rapporten',
-  'reporting.sent_back.title': 'Sendt tilbake for korrigering',
+  'reporting.sent_back.title': 'Venter på komplettering: godkjenneren sendte rapporten tilbake',
   'reporting.sent_back.no_comment': 'Godkjenneren la ikke igjen noen kommentar.',
   'reporting.action.submit_blocked':
     'Rapporten kan ikke sendes inn så lenge forhåndskontrollen har feil. Rett feilene (se forhåndskontrollen nedenfor), og send deretter inn.',
@@ -403,6 +405,18 @@ export const uiNoNO: Record<UiKey, string> = {
   'reporting.import.column': 'Kolonne',
   'reporting.import.cell': 'I cellen',
   'reporting.import.cell_empty': '(tom)',
+  'reporting.import.invalid_file_title': 'Den siste filen ble ikke importert, så rapporten kan ikke sendes inn',
+  'reporting.import.invalid_file_body':
+    'Rapporten beholder radene den hadde før den filen. Rett feilene nedenfor i filen din og last den opp igjen; da kommer Send inn tilbake.',
+  'reporting.import.what_to_do': 'Slik gjør du',
+  'reporting.import.hint.remove_unit': 'Fjern enheten eller teksten, behold bare tallet: {{number}}',
+  'reporting.import.hint.ambiguous': '{{cell}} kan leses som tusener eller som et desimaltall: skriv {{thousands}} eller {{decimal}}',
+  'reporting.import.hint.number': 'Skriv bare et tall (for eksempel 1234 eller 12,5), eller la cellen stå tom.',
+  'reporting.import.hint.invalid_code': '{{code}} er ikke en kode: malen viser kodene du rapporterer.',
+  'reporting.import.hint.code_not_available': '{{code}} er ikke en av kodene dine i dette markedet: se malen, eller spør administratoren din.',
+  'reporting.import.hint.code_inactive': 'Koden rapporteres ikke lenger: fjern raden.',
+  'reporting.import.hint.duplicate_code': 'Behold én rad for koden {{code}}: legg sammen tallene fra radene.',
+  'reporting.import.hint.column_count': 'Hold tallene i kolonne A til C; en ekstra kolonne trenger et navn i overskriftsraden (som malens Navn og Merknad).',
   'reporting.import.row_number': 'Rad {{row}}',
   'reporting.import.errors_shown': 'De første {{shown}} av {{total}} feil vises her; feilarket viser alle.',
   'reporting.import.errors_shown_cut': 'De første {{shown}} av {{total}} feil vises her; feilarket viser de første {{listed}}.',

@@ -22,7 +22,7 @@ export const statisticsDkDK: Record<keyof typeof statisticsTexts, string> = {
   'statistics.view.period': 'Periode',
   'statistics.view.ytd': 'År til dato',
   'statistics.total': 'Total',
-  'statistics.coverage': 'Godkendt {{approved}} af {{expected}}',
+  'statistics.coverage': '{{approved}} af {{expected}} godkendt',
   'statistics.currency_line': 'Værdier i {{iso}}',
   'statistics.rate_line': 'Værdier i {{to}}: 1 {{from}} = {{rate}} {{to}} (kurs gyldig fra {{date}})',
   'statistics.rate_inverse': '(den omvendte af den gemte kurs {{to}} → {{from}})',

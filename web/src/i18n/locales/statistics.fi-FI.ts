@@ -22,7 +22,7 @@ export const statisticsFiFI: Record<keyof typeof statisticsTexts, string> = {
   'statistics.view.period': 'Kausi',
   'statistics.view.ytd': 'Vuoden alusta',
   'statistics.total': 'Yhteensä',
-  'statistics.coverage': 'Hyväksytty {{approved}}/{{expected}}',
+  'statistics.coverage': '{{approved}}/{{expected}} hyväksytty',
   'statistics.currency_line': 'Arvojen valuutta: {{iso}}',
   'statistics.rate_line': 'Arvojen valuutta: {{to}}. 1 {{from}} = {{rate}} {{to}} (kurssi voimassa {{date}} alkaen)',
   'statistics.rate_inverse': '(tallennetun kurssin {{to}} → {{from}} käänteisluku)',

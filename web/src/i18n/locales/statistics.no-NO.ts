@@ -22,7 +22,7 @@ export const statisticsNoNO: Record<keyof typeof statisticsTexts, string> = {
   'statistics.view.period': 'Periode',
   'statistics.view.ytd': 'Hittil i år',
   'statistics.total': 'Totalt',
-  'statistics.coverage': 'Godkjent {{approved}} av {{expected}}',
+  'statistics.coverage': '{{approved}} av {{expected}} godkjent',
   'statistics.currency_line': 'Verdier i {{iso}}',
   'statistics.rate_line': 'Verdier i {{to}}: 1 {{from}} = {{rate}} {{to}} (kurs gyldig fra {{date}})',
   'statistics.rate_inverse': '(omvendt av den lagrede kursen {{to}} → {{from}})',

@@ -22,7 +22,7 @@ export const statisticsSvSE: Record<keyof typeof statisticsTexts, string> = {
   'statistics.view.period': 'Period',
   'statistics.view.ytd': 'Ackumulerat',
   'statistics.total': 'Totalt',
-  'statistics.coverage': 'Godkända {{approved}} av {{expected}}',
+  'statistics.coverage': '{{approved}} av {{expected}} godkända',
   'statistics.currency_line': 'Värden i {{iso}}',
   'statistics.rate_line': 'Värden i {{to}}: 1 {{from}} = {{rate}} {{to}} (kurs giltig från {{date}})',
   'statistics.rate_inverse': '(inversen av den lagrade kursen {{to}} → {{from}})',

@@ -1,11 +1,13 @@
 import type { UiKey } from '../en-US.ts';
+import type { importTexts } from '../../components/import-texts.ts';
 
 /** Swedish (sv-SE): every text of the web interface (en-US.ts). Glossary: docs/glossary-sv-SE.md. */
-export const uiSvSE: Record<UiKey, string> = {
+export const uiSvSE: Record<UiKey | keyof typeof importTexts, string> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Laddar…',
   'app.page_title': '{{title}} - {{product}}',
   'common.empty': 'Inget att visa.',
+  'common.close': 'Stäng',
 
   // Screen titles
   'title.dashboard': 'Översikt',
@@ -366,7 +368,7 @@ export const uiSvSE: Record<UiKey, string> = {
   'reporting.import.source_api_hint': 'Rader som ett system har skickat via API:et (PUT /reports/{uuid}/rows)',
   'reporting.import.copy_previous': 'Kopiera från föregående period',
   'reporting.import.report_imports': 'Rapportens importer',
-  'reporting.sent_back.title': 'Skickad tillbaka för komplettering',
+  'reporting.sent_back.title': 'Väntar på komplettering: godkännaren skickade tillbaka rapporten',
   'reporting.sent_back.no_comment': 'Godkännaren lämnade ingen kommentar.',
   'reporting.action.submit_blocked':
     'Rapporten kan inte skickas in så länge förhandskontrollen visar fel: rätta dem (se förhandskontrollen nedan) och skicka sedan in.',
@@ -402,6 +404,19 @@ export const uiSvSE: Record<UiKey, string> = {
   'reporting.import.column': 'Kolumn',
   'reporting.import.cell': 'I cellen',
   'reporting.import.cell_empty': '(tom)',
+  'reporting.import.invalid_file_title': 'Den senaste filen importerades inte, så rapporten kan inte skickas in',
+  'reporting.import.invalid_file_body':
+    'Rapporten behåller raderna den hade före den filen. Rätta felen som listas nedan i din fil och ladda upp den igen; då kommer ”Skicka in” tillbaka.',
+  'reporting.import.what_to_do': 'Gör så här',
+  'reporting.import.hint.remove_unit': 'Ta bort enheten eller texten, behåll bara talet: {{number}}',
+  'reporting.import.hint.ambiguous': '{{cell}} kan läsas som tusental eller som decimaltal: skriv {{thousands}} eller {{decimal}}',
+  'reporting.import.hint.number': 'Skriv bara ett tal (till exempel 1234 eller 12,5), eller lämna cellen tom.',
+  'reporting.import.hint.invalid_code': '{{code}} är inte en kod: mallen listar de koder du rapporterar.',
+  'reporting.import.hint.code_not_available': '{{code}} är inte en av dina koder på den här marknaden: se mallen, eller fråga din administratör.',
+  'reporting.import.hint.code_inactive': 'Koden rapporteras inte längre: ta bort raden.',
+  'reporting.import.hint.duplicate_code': 'Behåll en rad för koden {{code}}: lägg ihop siffrorna från dess rader.',
+  'reporting.import.hint.column_count':
+    'Håll siffrorna i kolumnerna A till C; en extra kolumn behöver ett namn i rubrikraden (som mallens Namn och Anmärkning).',
   'reporting.import.row_number': 'Rad {{row}}',
   'reporting.import.errors_shown': 'De första {{shown}} av {{total}} fel visas här. Fellistan innehåller alla.',
   'reporting.import.errors_shown_cut': 'De första {{shown}} av {{total}} fel visas här. Fellistan innehåller de första {{listed}}.',
