@@ -113,6 +113,11 @@ test.describe('statistics', () => {
     await expect(trend.locator('svg.recharts-surface').first()).toBeVisible();
     await expect(trend.locator('.recharts-line').first()).toBeAttached();
     await expect(trend).toContainText('Sweden · Total');
+    // The chart's figures as a table (its text alternative), opened from under it.
+    await trend.getByText('The figures as a table').click();
+    const figures = trend.getByRole('table', { name: /^Trend/ });
+    await expect(figures.getByRole('columnheader', { name: 'A year earlier' })).toBeVisible();
+    await expect(figures.getByRole('row').nth(1)).toBeVisible();
 
     // Breakdown by code group, values in euros: the groups are all shown (the codes hidden inside
     // them are hidden in pairs, so no group minus its shown codes gives one away).

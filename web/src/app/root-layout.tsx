@@ -44,9 +44,10 @@ export function RootLayout() {
 }
 
 export function RootHydrateFallback() {
+  const { t } = useTranslation();
   return (
     <Center h="100dvh">
-      <Loader type="bars" aria-label="Loading" />
+      <Loader type="bars" aria-label={t('app.loading')} />
     </Center>
   );
 }

@@ -143,7 +143,7 @@ export function ShellLayout() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="xs" aria-label="Main navigation">
+      <AppShell.Navbar p="xs" aria-label={t('nav.main')}>
         <AppShell.Section grow component={ScrollArea}>
           {NAV_GROUPS.map((group) => {
             const items = entries.filter((e) => e.group === group);

@@ -82,6 +82,7 @@ export const uiEnUS = {
   'nav.group.administration': 'Administration',
   'nav.group.help': 'Help',
   'nav.open': 'Open navigation',
+  'nav.main': 'Main navigation',
 
   // Header
   'header.sign_out': 'Sign out',

@@ -123,6 +123,7 @@ export const statisticsTexts = {
   'statistics.trend.withheld_other': '{{count}} periods are confidential and left out of the chart.',
   'statistics.share_chart.title': 'Shares by company',
   'statistics.share_chart.series': 'Share',
+  'statistics.chart_table': 'The figures as a table',
   'statistics.cluster.label': 'Cluster',
   'statistics.cluster.month': 'Month',
   'statistics.cluster.total': 'Cluster total',

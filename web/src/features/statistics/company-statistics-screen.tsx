@@ -18,6 +18,7 @@ import { formatPercent } from '../../lib/numbers.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AnswerFacts, CurrencyPicker, Downloads } from './statistics-screen.tsx';
 import { STICKY } from './statistics-table.tsx';
+import { ChartTable } from './statistics-charts.tsx';
 import { Change, Confidential, COVERAGE_MARK, EstimatedMark, EstimatedNote, Num, PHONE, plot, RevisedMark, RevisedNote } from '../../components/figures.tsx';
 
 function CompanyTable({ answer }: { answer: CompanyStatistics }) {
@@ -74,6 +75,7 @@ function CompanyTable({ answer }: { answer: CompanyStatistics }) {
       </Stack>
     );
   }
+  // The company's own figures first (at 1440 px they are in view without scrolling), the market's after.
   const cells = (row: Row) => (
     <>
       <Table.Td style={{ textAlign: 'right' }}>
@@ -82,7 +84,6 @@ function CompanyTable({ answer }: { answer: CompanyStatistics }) {
       <Table.Td style={{ textAlign: 'right' }}>
         <Change value={row.own_volume_change_pct} />
       </Table.Td>
-      <Table.Td style={{ textAlign: 'right' }}>{market(row, row.volume)}</Table.Td>
       <Table.Td style={{ textAlign: 'right' }}>{row.own_volume_share_pct ? formatPercent(row.own_volume_share_pct) : '–'}</Table.Td>
       <Table.Td style={{ textAlign: 'right' }}>
         <Num value={row.own_value} money={money} />
@@ -90,8 +91,9 @@ function CompanyTable({ answer }: { answer: CompanyStatistics }) {
       <Table.Td style={{ textAlign: 'right' }}>
         <Change value={row.own_value_change_pct} />
       </Table.Td>
-      <Table.Td style={{ textAlign: 'right' }}>{market(row, row.value, true)}</Table.Td>
       <Table.Td style={{ textAlign: 'right' }}>{row.own_value_share_pct ? formatPercent(row.own_value_share_pct) : '–'}</Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>{market(row, row.volume)}</Table.Td>
+      <Table.Td style={{ textAlign: 'right' }}>{market(row, row.value, true)}</Table.Td>
       <Table.Td style={{ textAlign: 'right' }}>
         <Change value={row.value_change_pct} />
       </Table.Td>
@@ -105,12 +107,12 @@ function CompanyTable({ answer }: { answer: CompanyStatistics }) {
             <Table.Th style={STICKY}>{t('statistics.by.code')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.own_volume')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.change')}</Table.Th>
-            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.market_volume')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.own_volume_share')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.own_value')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.change')}</Table.Th>
-            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.market_value')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.own_value_share')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.market_volume')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('statistics.col.market_value')}</Table.Th>
             <Table.Th style={{ textAlign: 'right' }}>
               {t('statistics.col.market_change')}
               {mark}
@@ -166,6 +168,16 @@ function ShareHistory({ answer }: { answer: CompanyStatistics }) {
           connectNulls={false}
           withLegend
           yAxisProps={{ width: 56 }}
+        />
+      )}
+      {data.length >= 2 && (
+        <ChartTable
+          label={t('statistics.trend.own_share_title')}
+          columns={[t('statistics.trend.period'), value, volume]}
+          rows={answer.history.map((p) => ({
+            key: p.period.title,
+            cells: [p.period.title, formatPercent(p.own_value_share_pct), formatPercent(p.own_volume_share_pct)],
+          }))}
         />
       )}
     </Paper>

@@ -1,14 +1,14 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useQuery } from '@tanstack/react-query';
 import { BarChart, LineChart } from '@mantine/charts';
-import { Alert, Center, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Center, Group, Loader, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { coverageDiffers, type StatisticsRow, type TrendPoint, type TrendStatisticsQuery } from '@mss/contracts/statistics';
 import { statisticsQueries } from './api/statistics.ts';
 import { errorMessage } from '../../components/feedback.tsx';
-import { coverageItem, ESTIMATED_MARK, plot } from '../../components/figures.tsx';
-import { formatDecimal } from '../../lib/numbers.ts';
+import { Confidential, coverageItem, ESTIMATED_MARK, Num, plot } from '../../components/figures.tsx';
+import { formatDecimal, formatPercent } from '../../lib/numbers.ts';
 import { keyLabel } from './statistics-table.tsx';
 
 /*
@@ -35,6 +35,49 @@ function MeasureSwitch({ value, onChange }: { value: Measure; onChange: (m: Meas
     />
   );
 }
+
+/**
+ * A chart's figures as a table (WCAG 1.1.1: the text alternative of a picture of numbers), under
+ * a disclosure so that it takes no room until asked for; exact decimals, a withheld figure named.
+ */
+export function ChartTable({ label, columns, rows }: { label: string; columns: string[]; rows: { key: string; cells: ReactNode[] }[] }) {
+  const { t } = useTranslation();
+  return (
+    <Box component="details" data-testid="chart-table">
+      <Text component="summary" size="sm" c="blue" style={{ cursor: 'pointer' }}>
+        {t('statistics.chart_table')}
+      </Text>
+      <Table.ScrollContainer minWidth={0} scrollAreaProps={{ viewportProps: { tabIndex: 0, 'aria-label': label } }}>
+        <Table striped withTableBorder fz="sm" verticalSpacing={4} aria-label={label} mt="xs">
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((column, i) => (
+                <Table.Th key={column} ta={i === 0 ? undefined : 'right'}>
+                  {column}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr key={row.key}>
+                {row.cells.map((cell, i) => (
+                  <Table.Td key={i} ta={i === 0 ? undefined : 'right'} style={{ whiteSpace: 'nowrap' }}>
+                    {cell}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Box>
+  );
+}
+
+/** A figure of a chart's table: the exact decimal, or "Confidential" where it is withheld. */
+const figure = (value: string | null | undefined, confidential: boolean) =>
+  (value === null || value === undefined) && confidential ? <Confidential /> : <Num value={value} />;
 
 /** The mark of a point where the series breaks (flag "b"). */
 const BREAK_MARK = 'b';
@@ -152,6 +195,24 @@ export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; s
                 />
               </>
             )}
+            <ChartTable
+              label={`${t('statistics.trend.title')} · ${subtitle}`}
+              columns={[
+                t('statistics.trend.period'),
+                measure === 'value' ? (trend.data?.currency ?? t('statistics.col.value')) : t('statistics.col.volume'),
+                lastYear,
+                ...(hasOwn ? [own] : []),
+              ]}
+              rows={points.map((p, i) => ({
+                key: p.period.uuid ?? p.period.title,
+                cells: [
+                  data[i]!.period,
+                  figure(measure === 'value' ? p.value : p.volume, p.confidential),
+                  <Num key="ly" value={measure === 'value' ? p.value_last_year : p.volume_last_year} />,
+                  ...(hasOwn ? [formatPercent(measure === 'value' ? p.own_value_share_pct : p.own_volume_share_pct)] : []),
+                ],
+              }))}
+            />
             {points.some((p) => p.provisional) && (
               <Text size="xs" c="dimmed">
                 {t('statistics.trend.provisional')}
@@ -225,6 +286,11 @@ export function ShareChart({ rows }: { rows: StatisticsRow[] }) {
           series={[{ name: label, color: 'blue.6' }]}
           yAxisProps={{ width: 140 }}
           valueFormatter={(v) => `${formatDecimal(String(v))} %`}
+        />
+        <ChartTable
+          label={t('statistics.share_chart.title')}
+          columns={[t('statistics.by.company'), label]}
+          rows={data.map((d) => ({ key: d.company, cells: [d.company, formatPercent(d.exact)] }))}
         />
       </Stack>
     </Paper>

@@ -77,6 +77,7 @@ export const uiDkDK: Record<UiKey | keyof typeof importTexts, string> = {
   'nav.group.administration': 'Administration',
   'nav.group.help': 'Hjælp',
   'nav.open': 'Åbn navigation',
+  'nav.main': 'Hovedmenu',
 
   // Header
   'header.sign_out': 'Log ud',

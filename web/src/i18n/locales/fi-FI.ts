@@ -78,6 +78,7 @@ export const uiFiFI: Record<UiKey | keyof typeof importTexts, string> = {
   'nav.group.administration': 'Hallinta',
   'nav.group.help': 'Ohjeet',
   'nav.open': 'Avaa valikko',
+  'nav.main': 'Päävalikko',
 
   // Header
   'header.sign_out': 'Kirjaudu ulos',

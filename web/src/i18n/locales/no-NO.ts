@@ -78,6 +78,7 @@ export const uiNoNO: Record<UiKey | keyof typeof importTexts, string> = {
   'nav.group.administration': 'Administrasjon',
   'nav.group.help': 'Hjelp',
   'nav.open': 'Åpne navigasjonen',
+  'nav.main': 'Hovedmeny',
 
   // Header
   'header.sign_out': 'Logg ut',

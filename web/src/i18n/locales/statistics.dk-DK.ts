@@ -122,6 +122,7 @@ export const statisticsDkDK: Record<keyof typeof statisticsTexts, string> = {
   'statistics.trend.withheld_other': '{{count}} perioder er fortrolige og udeladt af diagrammet.',
   'statistics.share_chart.title': 'Andele pr. virksomhed',
   'statistics.share_chart.series': 'Andel',
+  'statistics.chart_table': 'Tallene som tabel',
   'statistics.cluster.label': 'Klynge',
   'statistics.cluster.month': 'Måned',
   'statistics.cluster.total': 'Klyngetotal',

@@ -121,6 +121,7 @@ export const statisticsFiFI: Record<keyof typeof statisticsTexts, string> = {
   'statistics.trend.withheld_other': '{{count}} kautta on luottamuksellisia, ja ne on jätetty pois kaaviosta.',
   'statistics.share_chart.title': 'Osuudet yrityksittäin',
   'statistics.share_chart.series': 'Osuus',
+  'statistics.chart_table': 'Luvut taulukkona',
   'statistics.cluster.label': 'Markkinaryhmä',
   'statistics.cluster.month': 'Kuukausi',
   'statistics.cluster.total': 'Markkinaryhmä yhteensä',

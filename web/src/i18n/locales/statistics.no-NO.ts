@@ -120,6 +120,7 @@ export const statisticsNoNO: Record<keyof typeof statisticsTexts, string> = {
   'statistics.trend.withheld_other': '{{count}} perioder er konfidensielle og er utelatt fra diagrammet.',
   'statistics.share_chart.title': 'Andeler per bedrift',
   'statistics.share_chart.series': 'Andel',
+  'statistics.chart_table': 'Tallene som tabell',
   'statistics.cluster.label': 'Klynge',
   'statistics.cluster.month': 'Måned',
   'statistics.cluster.total': 'Totalt for klyngen',

@@ -121,6 +121,7 @@ export const statisticsSvSE: Record<keyof typeof statisticsTexts, string> = {
   'statistics.trend.withheld_other': '{{count}} perioder är konfidentiella och visas inte i diagrammet.',
   'statistics.share_chart.title': 'Andelar per företag',
   'statistics.share_chart.series': 'Andel',
+  'statistics.chart_table': 'Siffrorna som tabell',
   'statistics.cluster.label': 'Kluster',
   'statistics.cluster.month': 'Månad',
   'statistics.cluster.total': 'Totalt för klustret',

@@ -77,6 +77,7 @@ export const uiSvSE: Record<UiKey | keyof typeof importTexts, string> = {
   'nav.group.administration': 'Administration',
   'nav.group.help': 'Hjälp',
   'nav.open': 'Öppna menyn',
+  'nav.main': 'Huvudmeny',
 
   // Header
   'header.sign_out': 'Logga ut',
