@@ -191,6 +191,8 @@ export const enUS = {
   'preflight.missing_code': 'Code :code (:name) was reported in :period but is missing now.',
   'preflight.deviation': 'Code :code (:name): :field changed by :percent % against :period.',
   'preflight.ok': 'No findings.',
+  'preflight.identical':
+    'The report is identical to :period: every code with the same volume and value. Was it copied without the new figures? Check it before you submit.',
   'preflight.deviation_rise': 'Code :code (:name): :field rose by :percent % against :period.',
   'preflight.deviation_fall': 'Code :code (:name): :field fell by :percent % against :period.',
   'preflight.negative': 'Code :code (:name) has a negative :field (:amount). Is it a return or a correction? Check it before you submit.',

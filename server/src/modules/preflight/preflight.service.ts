@@ -46,13 +46,26 @@ export function deviationPercent(before: string, now: string, threshold: number)
  * previous report missing now is a Warning; a negative volume or value is a Warning; a change
  * above the threshold (percent) against the previous report is Info, saying whether it rose or
  * fell, and a Warning past WARNING_FACTOR times the threshold (a +3,370 % change is not ranked
- * with a +21 % one); otherwise Success. Within a severity, the larger change first.
+ * with a +21 % one); a report identical to the previous one is a Warning; otherwise Success.
+ * Within a severity, the larger change first.
  */
 /** A change this many times the organization's deviation setting or more is a Warning, not Info. */
 export const WARNING_FACTOR = 5;
 
 /** Negative figures listed one by one, at most this many (then one finding says how many more). */
 export const NEGATIVE_FINDINGS_MAX = 50;
+
+const sameAmount = (a: string | null, b: string | null) => (a === null || b === null ? a === b : decimalUnits(a, 4) === decimalUnits(b, 4));
+
+/** The same codes with the same volumes and values (exact decimals), in any order. */
+function sameRows(current: PreflightRow[], previous: PreflightRow[]): boolean {
+  if (current.length !== previous.length) return false;
+  const before = new Map(previous.map((r) => [r.code_id, r]));
+  return current.every((r) => {
+    const b = before.get(r.code_id);
+    return b !== undefined && sameAmount(r.volume, b.volume) && sameAmount(r.value, b.value);
+  });
+}
 
 const isNegative = (amount: string | null) => amount !== null && decimalUnits(amount, 4) < 0n;
 
@@ -93,6 +106,10 @@ export function preflightFindings(
       }
     }
   }
+  // A report equal to the previous one, code by code and figure by figure, is most often a copy
+  // submitted unchanged: every change reads 0.0 %, and nothing else would say so.
+  if (previous && current.length > 0 && sameRows(current, previous.rows))
+    findings.push({ severity: PreflightSeverity.Warning, key: 'preflight.identical', params: { period: previous.title } });
   // Negative figures are accepted (returns, corrections) but never silently.
   const negativeRows = negatives?.rows ?? current.filter((r) => isNegative(r.volume) || isNegative(r.value));
   let listed = 0;

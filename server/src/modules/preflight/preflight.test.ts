@@ -92,6 +92,20 @@ describe('preflight checks', () => {
     expect(counted[2]!.params).toEqual({ count: 78 });
   });
 
+  it('when the report equals the previous one code by code (in any order, "12.5" as "12.5000"), then a Warning says so; one figure apart, not', () => {
+    const previous = { title: '2026-09', rows: [row(1, '12.5000', 100), row(2, null, 7)] };
+    const findings = preflightFindings([row(2, null, '7.0'), row(1, '12.5', 100)], previous, 20);
+    expect(findings.map((f) => [f.severity, f.key, translate(f.key, f.params)])).toEqual([
+      [
+        30,
+        'preflight.identical',
+        'The report is identical to 2026-09: every code with the same volume and value. Was it copied without the new figures? Check it before you submit.',
+      ],
+    ]);
+    expect(preflightFindings([row(1, '12.5', 100), row(2, '0', 7)], previous, 20).map((f) => f.key)).toEqual(['preflight.ok']);
+    expect(preflightFindings([row(1, '12.5', 100)], previous, 20).map((f) => f.key)).toEqual(['preflight.missing_code']);
+  });
+
   it('orders findings from the most severe', () => {
     const findings = preflightFindings([row(1, 500, 100)], { title: 'P', rows: [row(1, 100, 100), row(2, 1, 1)] }, 20);
     expect(findings.map((f) => f.severity)).toEqual([30, 30]);
