@@ -110,12 +110,14 @@ test.describe('reports', () => {
   test("a company's user opens their report history from the dashboard and from the navbar, without a permission error", async ({ page }) => {
     await signIn(page, 'company@demo.test');
     await page.getByRole('link', { name: 'Sweden · SE' }).click();
-    await expect(page.getByRole('heading', { name: 'Report history' })).toBeVisible();
-    await expect(page.getByRole('table', { name: 'Report history' })).toBeVisible();
+    // One name for the screen: the company's user knows it as "My reports" in the menu, and as its title.
+    await expect(page.getByRole('heading', { name: 'My reports' })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'My reports' })).toBeVisible();
+    await expect(page).toHaveTitle(/^My reports - /);
     await page.goto('/');
     await page.getByRole('link', { name: 'My reports' }).first().click();
     await expect(page).toHaveURL(/\/history$/);
-    await expect(page.getByRole('table', { name: 'Report history' })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'My reports' })).toBeVisible();
     await expect(page.getByText('Permission denied', { exact: false })).toHaveCount(0);
   });
 });

@@ -326,7 +326,7 @@ test.describe('statistics', () => {
     await expect(table.getByRole('columnheader', { name: 'FI', exact: true })).toBeVisible();
     await expect(page.getByTestId('currency-line')).toHaveText(/^Values in EUR/);
     // Sweden 5, Norway 4, Finland 4 and Denmark 4 companies, all approved.
-    await expect(page.getByTestId('coverage')).toHaveText('Approved 17 of 17');
+    await expect(page.getByTestId('coverage')).toHaveText('17 of 17 approved');
     const totals = table.locator('tfoot tr');
     await expect(totals).toContainText(money(answer.totals.value!));
     await expect(row(page, '1001 Tractors below 50 hp')).toBeVisible();
@@ -349,7 +349,7 @@ test.describe('statistics', () => {
       await expect(table.getByRole('columnheader', { name: 'Total of SE, FI, NO' })).toBeVisible();
       await expect(page.getByTestId('cluster-absent')).toHaveText(/; 1 of 4 markets are not in them: Denmark \(not yet published\)\.$/);
       // Sweden 5, Norway 4 and Finland 4 approved, of the 17 reports the cluster expects.
-      await expect(page.getByTestId('coverage')).toHaveText('Approved 13 of 17');
+      await expect(page.getByTestId('coverage')).toHaveText('13 of 17 approved');
     } finally {
       const publish = await admin.post(`/api/v1/periods/${september.uuid}/publish`);
       expect(publish.status(), await publish.text()).toBe(200);
@@ -368,5 +368,18 @@ test.describe('statistics', () => {
     const totals = page.getByTestId('statistics-totals');
     await expect(totals).toBeVisible();
     await expect(totals).not.toContainText('%');
+  });
+
+  test("on a phone, a row's trend button brings its chart into view, and the chart's figures read as a table", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, 'viewer@demo.test');
+    await page.goto('/statistics');
+    const card = page.getByTestId('statistics-card').nth(3);
+    await card.scrollIntoViewIfNeeded();
+    const chart = page.getByTestId('trend-chart');
+    await expect(chart).not.toBeInViewport();
+    await card.getByRole('button', { name: /^Show the trend of / }).click();
+    await expect(chart).toBeInViewport();
+    await expect(chart.getByText('The figures as a table')).toBeVisible();
   });
 });
