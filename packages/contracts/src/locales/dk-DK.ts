@@ -186,7 +186,8 @@ export const dkDK: Record<MessageKey, string> = {
   'preflight.missing_code': 'Kode :code (:name) blev indberettet i :period, men mangler nu.',
   'preflight.deviation': 'Kode :code (:name): :field er ændret med :percent % i forhold til :period.',
   'preflight.ok': 'Ingen bemærkninger.',
-  'preflight.identical': 'Indberetningen er identisk med :period: hver kode har samme mængde og værdi. Blev den kopieret uden de nye tal? Kontrollér den, før du indsender.',
+  'preflight.identical':
+    'Indberetningen er identisk med :period: hver kode har samme mængde og værdi. Blev den kopieret uden de nye tal? Kontrollér den, før du indsender.',
   'preflight.deviation_rise': 'Kode :code (:name): :field er steget med :percent % i forhold til :period.',
   'preflight.deviation_fall': 'Kode :code (:name): :field er faldet med :percent % i forhold til :period.',
   'preflight.negative': 'Kode :code (:name) har en negativ :field (:amount). Er det en returnering eller en rettelse? Kontrollér det, før du indsender.',

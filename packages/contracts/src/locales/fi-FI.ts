@@ -187,7 +187,8 @@ export const fiFI: Record<MessageKey, string> = {
   'preflight.missing_code': 'Koodi :code (:name) raportoitiin kaudella :period, mutta nyt se puuttuu.',
   'preflight.deviation': 'Koodi :code (:name): :field muuttui :percent % verrattuna kauteen :period.',
   'preflight.ok': 'Ei huomautettavaa.',
-  'preflight.identical': 'Raportti on täsmälleen sama kuin kaudella :period: jokaisella koodilla on sama määrä ja arvo. Kopioitiinko se ilman uusia lukuja? Tarkista se ennen lähettämistä.',
+  'preflight.identical':
+    'Raportti on täsmälleen sama kuin kaudella :period: jokaisella koodilla on sama määrä ja arvo. Kopioitiinko se ilman uusia lukuja? Tarkista se ennen lähettämistä.',
   'preflight.deviation_rise': 'Koodi :code (:name): :field kasvoi :percent % verrattuna kauteen :period.',
   'preflight.deviation_fall': 'Koodi :code (:name): :field laski :percent % verrattuna kauteen :period.',
   'preflight.negative':

@@ -185,7 +185,8 @@ export const noNO: Record<MessageKey, string> = {
   'preflight.missing_code': 'Koden :code (:name) ble rapportert i :period, men mangler nå.',
   'preflight.deviation': 'Kode :code (:name): :field endret seg med :percent % mot :period.',
   'preflight.ok': 'Ingen funn.',
-  'preflight.identical': 'Rapporten er identisk med :period: hver kode har samme volum og verdi. Ble den kopiert uten de nye tallene? Kontroller den før du sender inn.',
+  'preflight.identical':
+    'Rapporten er identisk med :period: hver kode har samme volum og verdi. Ble den kopiert uten de nye tallene? Kontroller den før du sender inn.',
   'preflight.deviation_rise': 'Kode :code (:name): :field økte med :percent % mot :period.',
   'preflight.deviation_fall': 'Kode :code (:name): :field falt med :percent % mot :period.',
   'preflight.negative': 'Kode :code (:name) har et negativt tall i :field (:amount). Er det en retur eller en korreksjon? Kontroller det før du sender inn.',

@@ -184,7 +184,8 @@ export const svSE: Record<MessageKey, string> = {
   'preflight.missing_code': 'Koden :code (:name) rapporterades i :period men saknas nu.',
   'preflight.deviation': 'Koden :code (:name): :field har ändrats med :percent % jämfört med :period.',
   'preflight.ok': 'Inga anmärkningar.',
-  'preflight.identical': 'Rapporten är identisk med :period: varje kod har samma volym och värde. Kopierades den utan de nya siffrorna? Kontrollera den innan du skickar in.',
+  'preflight.identical':
+    'Rapporten är identisk med :period: varje kod har samma volym och värde. Kopierades den utan de nya siffrorna? Kontrollera den innan du skickar in.',
   'preflight.deviation_rise': 'Koden :code (:name): :field har ökat med :percent % jämfört med :period.',
   'preflight.deviation_fall': 'Koden :code (:name): :field har minskat med :percent % jämfört med :period.',
   'preflight.negative': 'Koden :code (:name) har ett negativt tal i :field (:amount). Är det en retur eller en rättelse? Kontrollera det innan du skickar in.',

@@ -9,7 +9,11 @@ import { describe, expect, it } from 'vitest';
  */
 const docs = path.resolve(__dirname, '../../../../docs');
 const read = (name: string) => fs.readFileSync(path.join(docs, name), 'utf8');
-const headings = (text: string) => text.split('\n').filter((line) => /^#{1,6} /.test(line)).map((line) => line.match(/^#+/)![0]);
+const headings = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => /^#{1,6} /.test(line))
+    .map((line) => line.match(/^#+/)![0]);
 const codeBlocks = (text: string) => [...text.matchAll(/^ *```[^\n]*\n([\s\S]*?)^ *```/gm)].map((m) => m[1]);
 /** The guide's prose lines (no headings, code, tables or lists of code), to find one left in English. */
 const proseLines = (text: string) =>
