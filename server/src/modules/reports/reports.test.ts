@@ -147,13 +147,13 @@ describe('the report workflow', () => {
     expect(source!.row_set_id).not.toBeNull();
 
     // The preflight compares with the previous report: a missing code warns, a jump informs.
-    await storeRows(second.report.uuid, [[w.codes[0]!.id, 30, 100]]);
+    await storeRows(second.report.uuid, [[w.codes[0]!.id, 15, 100]]);
     const preflight = await t.app.inject({ method: 'POST', url: `/api/v1/reports/${second.report.uuid}/preflight`, headers: w.reporter });
     const result = preflight.json().data;
     expect(result.severity).toBe(30);
     expect(result.results.map((r: { severity: number; message: string }) => [r.severity, r.message])).toEqual([
       [30, 'Code 1002 (Large) was reported in 2026-09 but is missing now.'],
-      [20, 'Code 1001 (Small): volume rose by 200 % against 2026-09.'],
+      [20, 'Code 1001 (Small): volume rose by 50 % against 2026-09.'],
     ]);
     // A third period with no report of this company in the previous one names that period.
     const third = await openPeriod(w, '2026-11', '2026-11-01');
