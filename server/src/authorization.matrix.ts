@@ -113,6 +113,8 @@ export const AUTHORIZATION_MATRIX: Record<string, { own: string; other: string }
   'GET /reports/:uuid': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
   'GET /reports/:uuid/rows': { own: '200 200 200 200 200 404 404 404 404 401', other: '404 200 404 404 404 404 404 404 404 401' },
   'POST /reports/:uuid/status': { own: '422 422 422 422 422 404 404 404 404 401', other: '404 409 404 404 404 404 404 404 404 401' },
+  'POST /reports/:uuid/withdraw': { own: '403 403 409 403 403 404 404 404 404 401', other: '404 403 404 404 404 404 404 404 404 401' },
+  'POST /reports/:uuid/unapprove': { own: '409 409 403 409 409 404 404 404 404 401', other: '404 409 404 404 404 404 404 404 404 401' },
   'POST /reports/bulk-status': { own: '200 200 200 200 200 200 200 200 200 401', other: '200 200 200 200 200 200 200 200 200 401' },
   'GET /reports/:uuid/copy-previous': { own: '403 403 200 403 403 404 404 404 404 401', other: '404 403 404 404 404 404 404 404 404 401' },
   'POST /reports/:uuid/copy-previous': { own: '403 403 409 403 403 404 404 404 404 401', other: '404 403 404 404 404 404 404 404 404 401' },

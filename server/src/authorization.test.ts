@@ -254,6 +254,10 @@ const REQUESTS: Record<string, Build> = {
   'GET /reports/:uuid/rows': (_w, s) => ({ url: `/reports/${s.report}/rows` }),
   // Processing file (10) is no person's step: whoever may see the report gets 422 "Invalid status.".
   'POST /reports/:uuid/status': (_w, s, _t, side) => ({ url: `/reports/${s.report}/status`, payload: { status: side === 'own' ? 10 : 60 } }),
+  // Valid bodies on both sides (a body the schema refuses would answer 422 before visibility):
+  // the report's state refuses whoever is allowed in (409), without changing the world.
+  'POST /reports/:uuid/withdraw': (_w, s) => ({ url: `/reports/${s.report}/withdraw`, payload: { comment: 'Matrix' } }),
+  'POST /reports/:uuid/unapprove': (_w, s) => ({ url: `/reports/${s.report}/unapprove`, payload: { comment: 'Matrix', republish: false } }),
   'POST /reports/bulk-status': (_w, s, _t, side) => ({ url: '/reports/bulk-status', payload: { uuids: [s.report], status: side === 'own' ? 10 : 60 } }),
   'GET /reports/:uuid/copy-previous': (_w, s) => ({ url: `/reports/${s.report}/copy-previous` }),
   'POST /reports/:uuid/copy-previous': (_w, s) => ({ url: `/reports/${s.report}/copy-previous` }),

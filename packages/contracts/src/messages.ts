@@ -1,4 +1,5 @@
 import { DEFAULT_LOCALE, type Locale, LOCALES } from './enums.ts';
+import type { mailMessages } from './mail-messages.ts';
 
 /**
  * The message catalogue (docs/product.md §8). Texts must match the specification letter for letter.
@@ -101,15 +102,6 @@ export const enUS = {
   'communication.attachment_size': 'An attachment can be at most :max MB.',
   'communication.preflight_failed': 'The preflight could not be sent to :email: :reason',
   'communication.status_partly_failed': ':status — :failed of :total failed',
-  'notification.submitted.subject': 'Reports waiting for your approval',
-  'notification.submitted.intro': 'These reports were submitted and wait for your approval:',
-  'notification.sent_back.subject': 'Your report for :period (:market) was sent back',
-  'notification.sent_back.intro': 'Your report for :period (:market) was sent back for completion.',
-  'notification.approved.subject': 'Your report for :period (:market) was approved',
-  'notification.approved.intro': 'Your report for :period (:market) was approved.',
-  'notification.comment': 'Comment: :comment',
-  'notification.open_report': 'Open the report: :link',
-  'notification.turn_off': 'You get these mails because of your role. Turn them off in your profile: :link',
   'users.super_admin_no_organization': 'A super-admin must not belong to any organization.',
   'users.role_not_allowed': 'You cannot give the role :role.',
   'users.disable_self': 'You cannot disable your own account.',
@@ -187,6 +179,7 @@ export const enUS = {
   'import.sheet.note_volume_disabled': 'Volume not reported for this code: leave column B (Volume) empty.',
   'import.sheet.note_value_disabled': 'Value not reported for this code: leave column C (Value) empty.',
   'report.preflight_has_errors': 'The report cannot be submitted while its preflight has errors.',
+  'report.unapprove_needs_republication': 'The period is published: undoing this approval publishes the period again without this report.',
   'preflight.empty': 'The report is empty.',
   'preflight.missing_code': 'Code :code (:name) was reported in :period but is missing now.',
   'preflight.deviation': 'Code :code (:name): :field changed by :percent % against :period.',
@@ -347,7 +340,8 @@ export const enUS = {
   'enum.locale.no-NO': 'Norsk',
 } as const;
 
-export type MessageKey = keyof typeof enUS;
+/** A key of the shared catalogue, or of the mails' texts (`mail-messages.ts`, the server's only). */
+export type MessageKey = keyof typeof enUS | keyof typeof mailMessages;
 export type Catalogue = Partial<Record<MessageKey, string>>;
 
 /**
@@ -381,7 +375,7 @@ export type FieldParams = Record<string, string | readonly string[]>;
 
 /** The catalogue's text in the locale (en-US fills what a catalogue lacks). */
 function textOf(key: MessageKey, locale: Locale): string {
-  return catalogues[locale]?.[key] ?? enUS[key];
+  return catalogues[locale]?.[key] ?? catalogues['en-US'][key] ?? key;
 }
 
 /** The field's last segment that is not a list index: "markets.0.roles" → "roles". */
@@ -407,7 +401,7 @@ export function fieldLabel(field: string, locale: Locale = DEFAULT_LOCALE): stri
 }
 
 /** Whether the catalogue has this key (a key built at run time, e.g. from a stored status). */
-export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(enUS, key);
+export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(catalogues['en-US'], key);
 
 /** The label of an enumeration's value (`enum.<name>.<value>`), or the value itself when the catalogue has none. */
 export function enumLabel(name: string, value: string | number, locale: Locale = DEFAULT_LOCALE): string {
@@ -444,7 +438,9 @@ export function formatDuration(count: number, unit: DurationUnit, locale: Locale
   const rule = new Intl.PluralRules(pluralLocale(locale)).select(count);
   const specific = `duration.${unit}_${rule}`;
   // A locale's catalogue may hold plural forms en-US has no key for ("_few", "_many"): textOf looks them up by name.
-  const key = (Object.hasOwn(enUS, specific) || Object.hasOwn(catalogues[locale] ?? {}, specific) ? specific : `duration.${unit}_other`) as MessageKey;
+  const key = (
+    Object.hasOwn(catalogues['en-US'], specific) || Object.hasOwn(catalogues[locale] ?? {}, specific) ? specific : `duration.${unit}_other`
+  ) as MessageKey;
   return translate(key, { count: count.toLocaleString(pluralLocale(locale)) }, locale);
 }
 

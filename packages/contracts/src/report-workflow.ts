@@ -7,7 +7,19 @@ import { ReportStatus } from './enums.ts';
 // ---------------------------------------------------------------------------------------------
 
 export type ReportEvent =
-  'create' | 'upload' | 'file_invalid' | 'file_valid' | 'rows_stored' | 'restart' | 'give_up' | 'copy_previous' | 'submit' | 'send_back' | 'approve';
+  | 'create'
+  | 'upload'
+  | 'file_invalid'
+  | 'file_valid'
+  | 'rows_stored'
+  | 'restart'
+  | 'give_up'
+  | 'copy_previous'
+  | 'submit'
+  | 'withdraw'
+  | 'send_back'
+  | 'approve'
+  | 'unapprove';
 
 export const REPORT_EVENTS: readonly ReportEvent[] = [
   'create',
@@ -19,8 +31,10 @@ export const REPORT_EVENTS: readonly ReportEvent[] = [
   'give_up',
   'copy_previous',
   'submit',
+  'withdraw',
   'send_back',
   'approve',
+  'unapprove',
 ];
 
 /** Events of the import job: no person, no access check, and a closed period does not stop them. */
@@ -44,14 +58,21 @@ const TRANSITIONS: Record<ReportEvent, { from: readonly (ReportStatus | null)[];
   // Ongoing and Waiting for completion stay as they are).
   copy_previous: { from: [ReportStatus.Ongoing, ReportStatus.InvalidFile, ReportStatus.WaitingForCompletion], to: 'back' },
   submit: { from: [ReportStatus.Ongoing, ReportStatus.WaitingForCompletion], to: ReportStatus.WaitingForApproval },
+  // The reporter takes a submission back to correct it, until it is approved: to the status it was
+  // submitted from (20, or 50 when it had been sent back).
+  withdraw: { from: [ReportStatus.WaitingForApproval], to: 'back' },
   send_back: { from: [ReportStatus.WaitingForApproval], to: ReportStatus.WaitingForCompletion },
   approve: { from: [ReportStatus.WaitingForApproval], to: ReportStatus.Approved },
+  // An approver undoes an approval made by mistake: waiting for approval again (a published period
+  // is published again without the report, docs/architecture.md §5).
+  unapprove: { from: [ReportStatus.Approved], to: ReportStatus.WaitingForApproval },
 };
 
 /**
  * The status after `event`, or null when the event is not allowed in `from` (null: no report
  * yet). `before` is the status the report had when its last file was uploaded (20 or 50), for
- * the events that go 'back' from a processing or invalid status (`rows_stored`, `copy_previous`).
+ * the events that go 'back' from a processing or invalid status (`rows_stored`, `copy_previous`),
+ * or when it was submitted, for `withdraw`.
  */
 export function nextReportStatus(from: number | null, event: ReportEvent, before?: number | null): ReportStatus | null {
   const rule = TRANSITIONS[event];
@@ -78,7 +99,7 @@ export type ReportEventRefusal =
  *   2. period closed (409 "This period has been closed, …"); the job's events skip it, since
  *      they finish what was started while the period was open;
  *   3. already approved (409 "This report has already been approved."), for events on an
- *      existing report;
+ *      existing report other than `unapprove`;
  *   4. the transition table (409): "This report already exists." for `create`, "Report file
  *      cannot be uploaded due to the report status." for `upload`, otherwise "Report has invalid
  *      status for this action.".
@@ -88,7 +109,7 @@ export function reportEventRefusal(state: { status: number | null; periodStatus:
   const worker = WORKER_EVENTS.includes(event);
   if (!worker && !mayAct) return 'report_status.no_access';
   if (!worker && state.periodStatus === 'closed') return 'report_status.period_closed';
-  if (event !== 'create' && state.status === ReportStatus.Approved) return 'report_status.already_approved';
+  if (event !== 'create' && event !== 'unapprove' && state.status === ReportStatus.Approved) return 'report_status.already_approved';
   if (nextReportStatus(state.status, event) !== null) return null;
   if (event === 'create') return 'report.exists';
   return event === 'upload' ? 'report.upload_not_allowed' : 'report.invalid_status_for_action';

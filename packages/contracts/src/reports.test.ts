@@ -26,8 +26,11 @@ const ALLOWED: [number | null, ReportEvent, number, number?][] = [
   [S.InvalidFile, 'copy_previous', S.WaitingForCompletion, S.WaitingForCompletion],
   [S.Ongoing, 'submit', S.WaitingForApproval],
   [S.WaitingForCompletion, 'submit', S.WaitingForApproval],
+  [S.WaitingForApproval, 'withdraw', S.Ongoing, S.Ongoing],
+  [S.WaitingForApproval, 'withdraw', S.WaitingForCompletion, S.WaitingForCompletion],
   [S.WaitingForApproval, 'send_back', S.WaitingForCompletion],
   [S.WaitingForApproval, 'approve', S.Approved],
+  [S.Approved, 'unapprove', S.WaitingForApproval],
 ];
 const allowed = (from: number | null, event: ReportEvent) => ALLOWED.some(([f, e]) => f === from && e === event);
 const OPEN = 'open';
@@ -47,7 +50,7 @@ describe('report status machine', () => {
         expect(nextReportStatus(from, event), `${from} ${event}`).toBeNull();
         for (const before of [S.Ongoing, S.WaitingForCompletion, S.InvalidFile]) expect(nextReportStatus(from, event, before)).toBeNull();
         const expected =
-          from === S.Approved && event !== 'create'
+          from === S.Approved && event !== 'create' && event !== 'unapprove'
             ? 'report_status.already_approved'
             : event === 'create'
               ? 'report.exists'
@@ -60,8 +63,8 @@ describe('report status machine', () => {
     expect(refused).toBe(ALL.length * REPORT_EVENTS.length - new Set(ALLOWED.map(([f, e]) => `${f} ${e}`)).size);
   });
 
-  it('never leaves Approved, and nothing happens to a report that does not exist but its creation', () => {
-    for (const event of REPORT_EVENTS) expect(nextReportStatus(S.Approved, event)).toBeNull();
+  it('leaves Approved only when the approval is undone, and nothing happens to a report that does not exist but its creation', () => {
+    expect(REPORT_EVENTS.filter((e) => nextReportStatus(S.Approved, e) !== null)).toEqual(['unapprove']);
     expect(REPORT_EVENTS.filter((e) => nextReportStatus(null, e) !== null)).toEqual(['create']);
   });
 
@@ -69,6 +72,12 @@ describe('report status machine', () => {
     expect(nextReportStatus(S.InvalidFile, 'copy_previous')).toBe(S.Ongoing);
     expect(nextReportStatus(S.Ongoing, 'copy_previous', S.WaitingForCompletion)).toBe(S.Ongoing);
     expect(nextReportStatus(S.WaitingForCompletion, 'copy_previous', S.Ongoing)).toBe(S.WaitingForCompletion);
+  });
+
+  it('withdrawing goes back to the status the report was submitted from (Ongoing when no one knows)', () => {
+    expect(nextReportStatus(S.WaitingForApproval, 'withdraw', S.WaitingForCompletion)).toBe(S.WaitingForCompletion);
+    expect(nextReportStatus(S.WaitingForApproval, 'withdraw', S.Ongoing)).toBe(S.Ongoing);
+    expect(nextReportStatus(S.WaitingForApproval, 'withdraw')).toBe(S.Ongoing);
   });
 
   it('allows uploads only in Ongoing, Invalid file and Waiting for completion', () => {

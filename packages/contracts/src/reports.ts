@@ -20,7 +20,14 @@ export const reportSummarySchema = z.object({
   status: z.number().int(),
   company: refSchema,
   market: marketSummarySchema,
-  period: z.object({ uuid: z.string(), title: z.string(), status: z.enum(PERIOD_STATUSES), deadline: z.string().nullable() }),
+  period: z.object({
+    uuid: z.string(),
+    title: z.string(),
+    status: z.enum(PERIOD_STATUSES),
+    deadline: z.string().nullable(),
+    /** Published for viewers: undoing an approval publishes it again. */
+    published: z.boolean(),
+  }),
   submitted_at: z.string().nullable(),
   approved_at: z.string().nullable(),
   row_count: z.number().int(),
@@ -140,6 +147,13 @@ export type CopyPreview = z.infer<typeof copyPreviewSchema>;
 
 export const reportCreateSchema = z.strictObject({ company_id: z.number().int().positive(), period_uuid: z.string().uuid() });
 export const reportStatusInputSchema = z.strictObject({ status: z.number().int(), comment: z.string().trim().max(2000).nullish() });
+/** POST /reports/{uuid}/withdraw: the reporter takes a submission back; the reason goes into the history. */
+export const reportWithdrawInputSchema = z.strictObject({ comment: z.string().trim().max(2000).nullish() });
+/**
+ * POST /reports/{uuid}/unapprove: an approver undoes an approval. In a published period only with
+ * `republish: true` (409 otherwise): the period is published again without the report.
+ */
+export const reportUnapproveInputSchema = z.strictObject({ comment: z.string().trim().max(2000).nullish(), republish: z.boolean().default(false) });
 /** Query arrays come in bracket form (status[]=20&status[]=50); one value is an array of one. */
 const intArray = z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.coerce.number().int()).max(20));
 

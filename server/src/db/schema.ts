@@ -586,6 +586,11 @@ export const reportStatusChanges = pgTable(
     user_id: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     from_status: integer('from_status'),
     to_status: integer('to_status').notNull(),
+    /**
+     * The workflow event (a ReportEvent, or `history_import`): the statuses alone do not tell a
+     * withdrawal from a send-back (both 40 → 50). Null on rows from before it was recorded.
+     */
+    event: text('event'),
     comment: text('comment'),
     created_at: timestamps.created_at,
   },

@@ -33,6 +33,10 @@ export const reportsApi = {
   history: (params: ReportHistoryParams) => http.get<Page<ReportSummary>>('report-history', { query: { ...params } }),
   changeStatus: ({ uuid, status, comment }: { uuid: string; status: number; comment?: string | null }) =>
     http.post<ApiBody<Report>>(`reports/${uuid}/status`, { status, comment: comment || null }).then(data),
+  withdraw: ({ uuid, comment }: { uuid: string; comment?: string | null }) =>
+    http.post<ApiBody<Report>>(`reports/${uuid}/withdraw`, { comment: comment || null }).then(data),
+  unapprove: ({ uuid, comment, republish }: { uuid: string; comment?: string | null; republish: boolean }) =>
+    http.post<ApiBody<Report>>(`reports/${uuid}/unapprove`, { comment: comment || null, republish }).then(data),
   copyPrevious: (uuid: string) => http.post<ApiBody<Report>>(`reports/${uuid}/copy-previous`).then(data),
   /** What a copy would bring, asked for before the screen asks the user. */
   copyPreview: (uuid: string) => http.get<ApiBody<CopyPreview>>(`reports/${uuid}/copy-previous`).then(data),

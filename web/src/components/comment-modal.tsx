@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
 
@@ -6,6 +6,8 @@ import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
 export function CommentModal({
   opened,
   title,
+  description,
+  commentLabel,
   confirmLabel,
   required = false,
   busy = false,
@@ -14,6 +16,10 @@ export function CommentModal({
 }: {
   opened: boolean;
   title: string;
+  /** What the change does, above the comment. */
+  description?: ReactNode;
+  /** The comment field's label ("Comment" when not given). */
+  commentLabel?: string;
   confirmLabel: string;
   required?: boolean;
   busy?: boolean;
@@ -31,8 +37,9 @@ export function CommentModal({
   return (
     <Modal opened={opened} onClose={close} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
       <Stack>
+        {description}
         <Textarea
-          label={t('reporting.comment')}
+          label={commentLabel ?? t('reporting.comment')}
           value={comment}
           error={error}
           autosize

@@ -2,7 +2,7 @@ import { i18n } from '../i18n/index.ts';
 
 /*
  * The texts of a report's import screen that say what to do about a refused file (the hints beside
- * its errors, why Submit is gone): they load with the screens that show a file's errors, not with
+ * its errors, why Submit is gone), and of withdrawing a submission and undoing an approval: they load with the screens that show a file's errors, not with
  * the first screen, whose JavaScript has a budget (docs/performance.md). Importing this module adds
  * them to the en-US catalogue; each language's translation is in its locale file.
  */
@@ -19,6 +19,20 @@ export const importTexts = {
   'reporting.import.hint.code_inactive': 'The code is no longer reported: remove the row.',
   'reporting.import.hint.duplicate_code': 'Keep one row for code {{code}}: add the figures of its rows together.',
   'reporting.import.hint.column_count': 'Keep the figures in columns A to C; an extra column needs a name in the header row (as the template’s Name and Note).',
+  'reporting.action.withdraw': 'Withdraw submission',
+  'reporting.action.withdraw_title': 'Withdraw the submission of {{company}}',
+  'reporting.action.withdraw_explained':
+    'The report comes back to you to correct: upload a corrected file, then submit it again. The approvers who were told of the submission are told it was withdrawn.',
+  'reporting.action.withdraw_done': 'The submission was withdrawn: correct the report and submit it again.',
+  'reporting.action.unapprove': 'Undo approval',
+  'reporting.action.unapprove_title': 'Undo the approval of {{company}}',
+  'reporting.action.unapprove_explained':
+    'The report waits for approval again and leaves the statistics of {{period}} until it is approved. Its reporters are told, with your reason.',
+  'reporting.action.unapprove_republish':
+    'The period {{period}} is published. Undoing the approval publishes it again without this report: the figures viewers see change, and figures that could now give a company away are hidden. Its reporters are told, with your reason.',
+  'reporting.action.unapprove_and_republish': 'Undo approval and publish again',
+  'reporting.action.unapprove_done': 'The approval was undone: the report waits for approval again.',
+  'reporting.action.reason': 'Reason (optional)',
 } as const;
 
 i18n.addResourceBundle('en-US', 'translation', importTexts, true, false);

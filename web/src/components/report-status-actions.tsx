@@ -9,24 +9,37 @@ import { useReportingMutation } from '../api/reporting.ts';
 import { reportsApi } from '../api/reports.ts';
 import { CommentModal } from './comment-modal.tsx';
 import { reportActions, statusFor } from '../lib/report-status.ts';
+import './import-texts.ts';
 
 type Event = 'submit' | 'send_back' | 'approve';
+type Asking = Exclude<Event, 'submit'> | 'withdraw' | 'unapprove';
 
 /**
- * Submit, approve and send back: only the buttons the status machine allows the user. Submit
- * asks for a confirmation; approve and send back for a comment (required to send back). The
- * server's refusal (e.g. the preflight Error on submit) opens the error modal.
+ * Submit, withdraw, approve, send back and undo an approval: only the buttons the status machine
+ * allows the user. Submit asks for a confirmation; the others for a comment (required to send
+ * back), withdraw and undo saying what they do: undoing an approval in a published period
+ * publishes it again, which the dialog says and its button names. The server's refusal (e.g. the
+ * preflight Error on submit) opens the error modal.
  */
 export function ReportStatusActions({ report, onChanged }: { report: ReportSummary; onChanged?: () => void }) {
   const { t } = useTranslation();
   const session = useSession();
   const actions = reportActions(report, abilitySubject(session));
-  const [asking, setAsking] = useState<Exclude<Event, 'submit'> | null>(null);
+  const [asking, setAsking] = useState<Asking | null>(null);
   const change = useReportingMutation(reportsApi.changeStatus);
+  const withdraw = useReportingMutation(reportsApi.withdraw);
+  const unapprove = useReportingMutation(reportsApi.unapprove);
+  const republish = report.period.published;
 
-  const run = async (event: Event, comment?: string) => {
+  const run = async (event: Asking | 'submit', comment?: string) => {
     try {
-      await feedback.loading.during(change.mutateAsync({ uuid: report.uuid, status: statusFor(event), comment }));
+      const request =
+        event === 'withdraw'
+          ? withdraw.mutateAsync({ uuid: report.uuid, comment })
+          : event === 'unapprove'
+            ? unapprove.mutateAsync({ uuid: report.uuid, comment, republish })
+            : change.mutateAsync({ uuid: report.uuid, status: statusFor(event), comment });
+      await feedback.loading.during(request);
       setAsking(null);
       feedback.toast(t(`reporting.action.${event}_done`), { color: 'teal' });
       onChanged?.();
@@ -41,7 +54,7 @@ export function ReportStatusActions({ report, onChanged }: { report: ReportSumma
     if (ok) await run('submit');
   };
 
-  if (!actions.submit && !actions.approve && !actions.sendBack) return null;
+  if (!actions.submit && !actions.withdraw && !actions.approve && !actions.sendBack && !actions.unapprove) return null;
   // Submit only when the preflight lets it through (the server checks again); otherwise why not.
   const blocked = report.preflight_severity === null ? 'submit_no_rows' : report.preflight_severity >= PreflightSeverity.Error ? 'submit_blocked' : null;
   return (
@@ -62,12 +75,39 @@ export function ReportStatusActions({ report, onChanged }: { report: ReportSumma
           {t('reporting.action.send_back')}
         </Button>
       )}
+      {actions.withdraw && (
+        <Button variant="default" onClick={() => setAsking('withdraw')}>
+          {t('reporting.action.withdraw')}
+        </Button>
+      )}
+      {actions.unapprove && (
+        <Button color="orange" variant="light" onClick={() => setAsking('unapprove')}>
+          {t('reporting.action.unapprove')}
+        </Button>
+      )}
       <CommentModal
         opened={asking !== null}
         title={asking ? t(`reporting.action.${asking}_title`, { company: report.company.name }) : ''}
-        confirmLabel={asking ? t(`reporting.action.${asking}`) : ''}
+        description={
+          asking === 'withdraw' || asking === 'unapprove' ? (
+            <Text size="sm" data-testid="status-change-explained">
+              {t(
+                asking === 'withdraw'
+                  ? 'reporting.action.withdraw_explained'
+                  : republish
+                    ? 'reporting.action.unapprove_republish'
+                    : 'reporting.action.unapprove_explained',
+                {
+                  period: report.period.title,
+                },
+              )}
+            </Text>
+          ) : undefined
+        }
+        commentLabel={asking === 'withdraw' || asking === 'unapprove' ? t('reporting.action.reason') : undefined}
+        confirmLabel={asking === 'unapprove' && republish ? t('reporting.action.unapprove_and_republish') : asking ? t(`reporting.action.${asking}`) : ''}
         required={asking === 'send_back'}
-        busy={change.isPending}
+        busy={change.isPending || withdraw.isPending || unapprove.isPending}
         onCancel={() => setAsking(null)}
         onConfirm={(comment) => asking && void run(asking, comment)}
       />

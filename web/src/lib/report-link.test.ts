@@ -8,7 +8,7 @@ const report = (status: number, periodStatus: 'open' | 'closed' = 'open'): Repor
   status,
   company: { id: 7, name: 'Nordlys Trading AB' },
   market: { id: 1, iso_code: 'SE', international_name: 'Sweden' } as ReportSummary['market'],
-  period: { uuid: 'per-1', title: '2026-11', status: periodStatus, deadline: null },
+  period: { uuid: 'per-1', title: '2026-11', status: periodStatus, deadline: null, published: false },
   submitted_at: null,
   approved_at: null,
   row_count: 0,

@@ -19,7 +19,7 @@ describe('the report actions the status machine allows', () => {
     [ReportStatus.WaitingForCompletion, ['upload', 'submit']],
     [ReportStatus.ProcessingFile, []],
     [ReportStatus.ProcessingData, []],
-    [ReportStatus.WaitingForApproval, []],
+    [ReportStatus.WaitingForApproval, ['withdraw']],
     [ReportStatus.Approved, []],
   ])('when a reporter looks at a report in status %i, then %j is offered', (status, expected) => {
     expect(offered(reportActions(report(status), reporter))).toEqual(expected);
@@ -29,7 +29,7 @@ describe('the report actions the status machine allows', () => {
     [ReportStatus.WaitingForApproval, ['sendBack', 'approve']],
     [ReportStatus.Ongoing, []],
     [ReportStatus.WaitingForCompletion, []],
-    [ReportStatus.Approved, []],
+    [ReportStatus.Approved, ['unapprove']],
   ])('when an approver looks at a report in status %i, then %j is offered', (status, expected) => {
     expect(offered(reportActions(report(status), approver))).toEqual(expected);
   });
@@ -37,6 +37,8 @@ describe('the report actions the status machine allows', () => {
   it('when the period is closed, then nothing is offered to anyone', () => {
     expect(offered(reportActions(report(ReportStatus.Ongoing, 'closed'), reporter))).toEqual([]);
     expect(offered(reportActions(report(ReportStatus.WaitingForApproval, 'closed'), approver))).toEqual([]);
+    expect(offered(reportActions(report(ReportStatus.WaitingForApproval, 'closed'), reporter))).toEqual([]);
+    expect(offered(reportActions(report(ReportStatus.Approved, 'closed'), approver))).toEqual([]);
   });
 
   it('when the ability is held for another market only, then nothing is offered', () => {

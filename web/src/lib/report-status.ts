@@ -13,8 +13,12 @@ export interface ReportActions {
   /** Upload a file, copy from the previous period. */
   upload: boolean;
   submit: boolean;
+  /** Take a submission back to correct it (the reporter, until it is approved). */
+  withdraw: boolean;
   sendBack: boolean;
   approve: boolean;
+  /** Undo an approval (an approver; in a published period it is published again). */
+  unapprove: boolean;
 }
 
 /** The status a user asks for to perform an event (POST /reports/{uuid}/status). */
@@ -35,8 +39,10 @@ export function reportActions(report: ReportLike, subject: AbilitySubject): Repo
   return {
     upload: reporter && canUploadInStatus(report.status),
     submit: reporter && nextReportStatus(report.status, 'submit') !== null,
+    withdraw: reporter && nextReportStatus(report.status, 'withdraw') !== null,
     sendBack: approver && nextReportStatus(report.status, 'send_back') !== null,
     approve: approver && nextReportStatus(report.status, 'approve') !== null,
+    unapprove: approver && nextReportStatus(report.status, 'unapprove') !== null,
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { catalogues, enUS, type MessageKey, translate } from '../messages.ts';
+import { catalogues, enUS as shared, type MessageKey, translate } from '../messages.ts';
+import { mailMessages } from '../mail-messages.ts';
 import { translations } from './index.ts';
 
 /*
@@ -23,6 +24,8 @@ const SAME_AS_ENGLISH: Record<keyof typeof translations, readonly MessageKey[]> 
   'no-NO': ['attribute.start', 'attribute.status', 'attribute.token', 'enum.preflight_severity.20', 'enum.role.admin'],
 };
 
+/** The en-US texts: the shared catalogue and the mails'. */
+const enUS: Record<MessageKey, string> = { ...shared, ...mailMessages };
 const placeholders = (text: string) => [...text.matchAll(/:([a-z_]+)/g)].map((m) => m[1]).sort();
 
 describe('translations of the shared catalogue', () => {

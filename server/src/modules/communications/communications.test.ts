@@ -592,6 +592,61 @@ describe('workflow notifications', () => {
   });
 });
 
+describe('withdrawals and undone approvals', () => {
+  it('when a submission is withdrawn, the approvers already told are told with the reason, the digest not yet sent drops it; an undone approval is told to the reporters in their language', async () => {
+    const w = await world();
+    const mailer = (await import('../../mail/mailer.ts')).createMailer({
+      smtpUrl: smtp.url,
+      from: 'Statistics <stats@example.test>',
+      dataDir: t.dataDir,
+      log: t.app.log,
+    });
+    const send = async () => {
+      const before = smtp.received.length;
+      await sendWorkflowNotifications({ db: t.db, mailer, log: t.app.log, appUrl: APP_URL });
+      return smtp.received.slice(before);
+    };
+    try {
+      // Rival's submission reaches the market administrator in the digest; then Rival withdraws it.
+      expect((await send()).filter((m) => m.to.includes(w.author.email))).toHaveLength(1);
+      const withdrawn = await api('POST', `/reports/${w.rivalReport.uuid}/withdraw`, w.rivalReporter, { comment: 'Wrong month in column B.' });
+      expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+      expect(withdrawn.json().data.status).toBe(20);
+      expect(withdrawn.json().data.history.at(-1)).toMatchObject({ from_status: 40, to_status: 20, comment: 'Wrong month in column B.' });
+      const told = (await send()).filter((m) => m.to.includes(w.author.email));
+      expect(told.map((m) => m.parsed.subject)).toEqual(['Rival AB withdrew its report for 2026-11 (Sweden)']);
+      expect(told[0]!.parsed.text).toContain('Comment: Wrong month in column B.');
+      // An approver cannot withdraw; a reporter cannot undo an approval.
+      expect((await api('POST', `/reports/${w.rivalReport.uuid}/withdraw`, w.admin, {})).statusCode).toBe(403);
+
+      // Acme submits and withdraws before any digest: nothing waits to be sent about it.
+      await w.rw.storeRows(w.report.uuid, [[w.codes[0]!.id, 5, 50]]);
+      expect((await w.rw.status(w.reporter, w.report.uuid, { status: 40 })).statusCode).toBe(200);
+      expect((await api('POST', `/reports/${w.report.uuid}/withdraw`, w.reporter, {})).statusCode).toBe(200);
+      const queued = await t.db.select().from(workflowNotifications).where(eq(workflowNotifications.status, 'queued'));
+      expect(queued.filter((n) => n.kind === 'submitted' || n.kind === 'withdrawn')).toEqual([]);
+
+      // Approved, then the approval undone with a reason: Acme's reporters are told, in Swedish where they read Swedish.
+      expect((await w.rw.status(w.reporter, w.report.uuid, { status: 40 })).statusCode).toBe(200);
+      expect((await w.rw.status(w.admin, w.report.uuid, { status: 60 })).statusCode).toBe(200);
+      expect((await api('POST', `/reports/${w.report.uuid}/unapprove`, w.reporter, {})).statusCode).toBe(403);
+      await send();
+      await t.db.execute(sql`update users set locale = 'sv-SE' where id = ${w.acmeUser.id}`);
+      const undone = await api('POST', `/reports/${w.report.uuid}/unapprove`, w.admin, { comment: 'Approved by mistake.' });
+      expect(undone.statusCode, undone.body).toBe(200);
+      expect(undone.json().data).toMatchObject({ status: 40, approved_at: null });
+      const mails = await send();
+      const swedish = mails.find((m) => m.to.includes(w.acmeUser.email));
+      expect(swedish?.parsed.subject).toBe('Godkännandet av din rapport för 2026-11 (Sweden) har ångrats');
+      expect(swedish?.parsed.text).toContain('Approved by mistake.');
+      expect(mails.find((m) => m.to.includes(w.secondAcme.email))?.parsed.subject).toBe('The approval of your report for 2026-11 (Sweden) was undone');
+    } finally {
+      await t.db.execute(sql`update users set locale = 'en-US' where id = ${w.acmeUser.id}`);
+      mailer.close();
+    }
+  });
+});
+
 describe('without SMTP_URL', () => {
   it('when a preflight is sent, then the mail is written as an .eml file, as password reset does', async () => {
     const local = await createTestApp({ APP_URL });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Locale } from '@mss/contracts/enums';
 import { translate } from '@mss/contracts/messages';
+import '@mss/contracts/mail-messages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
@@ -12,10 +13,12 @@ import { oneLine } from './communications.render.ts';
  * in one digest an hour at most each; when it is sent back or approved its company's users are
  * told at once, with the comment. Written in the transaction of the status change (so a change
  * that rolls back notifies no one), mailed by a sweep of the process that runs jobs. A user turns
- * them off on the profile (users.workflow_mails).
+ * them off on the profile (users.workflow_mails). A withdrawn submission is taken out of the
+ * digests not yet sent, and the approvers who were already told of it are told it was withdrawn;
+ * an undone approval is told to the company's users, as an approval is.
  */
 
-export type NotificationKind = 'submitted' | 'sent_back' | 'approved';
+export type NotificationKind = 'submitted' | 'withdrawn' | 'sent_back' | 'approved' | 'unapproved';
 
 /** Approvers get at most one digest in this time. */
 export const DIGEST_INTERVAL_MINUTES = 60;
@@ -25,6 +28,16 @@ export async function recordWorkflowNotifications(
   tx: Executor,
   input: { reportId: number; kind: NotificationKind; actor: number | null; comment?: string | null },
 ): Promise<void> {
+  if (input.kind === 'withdrawn') {
+    // Nobody need be told of a submission that is no longer waiting; who was told is told it is gone.
+    await tx.execute(sql`delete from workflow_notifications where report_id = ${input.reportId} and kind = 'submitted' and status = 'queued'`);
+    await tx.execute(sql`
+      insert into workflow_notifications (user_id, report_id, kind, comment)
+      select distinct n.user_id, ${input.reportId}::int, 'withdrawn', ${input.comment ?? null}::text from workflow_notifications n
+      join users u on u.id = n.user_id and u.disabled_at is null and u.workflow_mails
+      where n.report_id = ${input.reportId} and n.kind = 'submitted' and n.status = 'sent' and n.user_id is distinct from ${input.actor}`);
+    return;
+  }
   const recipients =
     input.kind === 'submitted'
       ? // The market's approvers: market and cluster administrators of the market, the organization's administrators.
@@ -110,7 +123,7 @@ export async function sendWorkflowNotifications(deps: { db: Db; mailer: Mailer; 
   for (const items of byUser.values()) {
     const locale = items[0]!.locale as Locale;
     for (const item of items.filter((i) => i.kind !== 'submitted')) {
-      const params = { period: item.period, market: item.market };
+      const params = { period: item.period, market: item.market, company: item.company };
       await deliver([item], translate(`notification.${item.kind}.subject`, params, locale), [
         translate(`notification.${item.kind}.intro`, params, locale),
         ...(item.comment ? ['', translate('notification.comment', { comment: item.comment }, locale)] : []),

@@ -10,11 +10,15 @@ import {
   reportRowsQuerySchema,
   reportSchema,
   reportStatusInputSchema,
+  reportUnapproveInputSchema,
+  reportWithdrawInputSchema,
   reportSummarySchema,
 } from '@mss/contracts/reports';
 import type { App, AppContext } from '../../context.ts';
 import {
   changeReportStatus,
+  unapproveReport,
+  withdrawReport,
   copyPreviousReport,
   createReport,
   findReport,
@@ -93,6 +97,32 @@ export function reportsRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
     },
     async (request) => ({ data: await changeReportStatus(ctx.db, principalOf(request), request.params.uuid, request.body) }),
+  );
+  app.post(
+    '/reports/:uuid/withdraw',
+    {
+      schema: {
+        tags,
+        summary: 'The reporter withdraws a submission (40) to correct it: back to 20, or 50 if it had been sent back',
+        ...one,
+        body: reportWithdrawInputSchema,
+      },
+      preValidation: signedIn,
+    },
+    async (request) => ({ data: await withdrawReport(ctx.db, principalOf(request), request.params.uuid, request.body) }),
+  );
+  app.post(
+    '/reports/:uuid/unapprove',
+    {
+      schema: {
+        tags,
+        summary: 'An approver undoes an approval (60 → 40); in a published period only with republish: true, which publishes it again',
+        ...one,
+        body: reportUnapproveInputSchema,
+      },
+      preValidation: signedIn,
+    },
+    async (request) => ({ data: await unapproveReport(ctx.db, principalOf(request), request.params.uuid, request.body) }),
   );
   app.get(
     '/reports/:uuid/copy-previous',

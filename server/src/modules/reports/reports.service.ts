@@ -27,6 +27,7 @@ import { type Paged, planList } from '../../lib/list.ts';
 import { deviationThreshold, findPreviousReport, latestPreflight, runPreflight } from '../preflight/preflight.service.ts';
 import { copyCurrentRows, countCopyableRows, createRowSet, deleteStaleRowSets } from './row-sets.ts';
 import { applyReportEvent, assertReportEvent } from './reports.workflow.ts';
+import { publishPeriod } from '../statistics/disclosure/statistics.publications.ts';
 import { type Principal } from '../../auth/principal.ts';
 import { isUuid } from '../../lib/uuid.ts';
 
@@ -57,7 +58,7 @@ const summaryColumns = {
   updated_at: reports.updated_at,
   company: { id: companies.id, name: companies.name },
   market: { id: markets.id, international_name: markets.international_name, local_name: markets.local_name, iso_code: markets.iso_code },
-  period: { id: periods.id, uuid: periods.uuid, title: periods.title, status: periods.status, deadline: periods.deadline },
+  period: { id: periods.id, uuid: periods.uuid, title: periods.title, status: periods.status, deadline: periods.deadline, published_at: periods.published_at },
   // Kept on the row set by triggers (migration 0018), not counted per read.
   row_count: sql<number>`coalesce((select ${reportRowSets.row_count} from ${reportRowSets} where ${reportRowSets.id} = ${reports.row_set_id}), 0)`,
   preflight_severity: sql<
@@ -69,7 +70,7 @@ const summaryColumns = {
     string | null
   >`(select case when ${reportStatusChanges.to_status} = ${ReportStatus.WaitingForCompletion} then ${reportStatusChanges.comment} end
      from ${reportStatusChanges}
-     where ${reportStatusChanges.report_id} = ${reports.id}
+     where ${reportStatusChanges.report_id} = ${reports.id} and ${reportStatusChanges.event} is distinct from 'withdraw'
        and ${reportStatusChanges.to_status} in (${ReportStatus.WaitingForApproval}, ${ReportStatus.WaitingForCompletion}, ${ReportStatus.Approved})
      order by ${reportStatusChanges.id} desc limit 1)`,
 };
@@ -91,7 +92,13 @@ export function toSummary(row: ReportRow): ReportSummary {
     status: row.status,
     company: row.company,
     market: row.market,
-    period: { uuid: row.period.uuid, title: row.period.title, status: row.period.status as ReportSummary['period']['status'], deadline: row.period.deadline },
+    period: {
+      uuid: row.period.uuid,
+      title: row.period.title,
+      status: row.period.status as ReportSummary['period']['status'],
+      deadline: row.period.deadline,
+      published: row.period.published_at !== null,
+    },
     submitted_at: row.submitted_at?.toISOString() ?? null,
     approved_at: row.approved_at?.toISOString() ?? null,
     updated_at: row.updated_at.toISOString(),
@@ -425,6 +432,36 @@ export async function changeReportStatus(db: Db, principal: Principal, uuid: str
     if (preflight.severity >= PreflightSeverity.Error) throw new AppError('conflict', 'report.preflight_has_errors');
   }
   await applyReportEvent(db, { event, reportId: row.id, actor: principal.userId, mayAct, comment: input.comment });
+  return findReport(db, principal, uuid);
+}
+
+/**
+ * The reporter takes a submitted report back to correct it, until it is approved: it goes back to
+ * the status it was submitted from, with the reason in its history; the approvers already told of
+ * the submission are told (docs/architecture.md §5).
+ */
+export async function withdrawReport(db: Db, principal: Principal, uuid: string, input: { comment?: string | null }): Promise<Report> {
+  const row = await findReportRow(db, principal, uuid);
+  const mayAct = await reportsFor(db, principal, row);
+  assertReportEvent({ status: row.status, periodStatus: row.period.status }, 'withdraw', mayAct);
+  await applyReportEvent(db, { event: 'withdraw', reportId: row.id, actor: principal.userId, mayAct, comment: input.comment });
+  return findReport(db, principal, uuid);
+}
+
+/**
+ * An approver undoes an approval: the report waits for approval again and leaves the statistics.
+ * A published period is published again without it (`republish`, which the dialog asks for; 409
+ * without), right after the change commits: the pattern takes a while to decide. Should that
+ * publishing fail, the change stands and the period list shows the period as changed since its
+ * publication, to be published again.
+ */
+export async function unapproveReport(db: Db, principal: Principal, uuid: string, input: { comment?: string | null; republish?: boolean }): Promise<Report> {
+  const row = await findReportRow(db, principal, uuid);
+  const mayAct = canInMarket(principal.subject, 'approve-reports', row.market.id);
+  assertReportEvent({ status: row.status, periodStatus: row.period.status }, 'unapprove', mayAct);
+  await applyReportEvent(db, { event: 'unapprove', reportId: row.id, actor: principal.userId, mayAct, comment: input.comment, republish: input.republish });
+  const [period] = await db.select({ published_at: periods.published_at }).from(periods).where(eq(periods.id, row.period.id));
+  if (period?.published_at) await publishPeriod(db, row.period.id, { actorId: principal.userId, mark: true });
   return findReport(db, principal, uuid);
 }
 

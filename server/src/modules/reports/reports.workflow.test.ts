@@ -124,6 +124,65 @@ describe('applyReportEvent, the one report workflow', () => {
     ]);
   });
 
+  it('when a reporter withdraws a submission, then it goes back to the status it was submitted from, recorded as a withdrawal', async () => {
+    const w = await world();
+    const step = (event: Exclude<ReportEvent, 'create'>, comment?: string) =>
+      applyReportEvent(t.db, { event, reportId: w.reportId, actor: w.user.id, comment });
+    await step('submit');
+    expect(await step('withdraw', 'Wrong month in column B')).toMatchObject({ from: S.WaitingForApproval, to: S.Ongoing });
+    expect((await stateOf(w.reportId)).submitted_at).toBeNull();
+    // Sent back, submitted again, withdrawn: back to Waiting for completion, not Ongoing.
+    await step('submit');
+    await step('send_back', 'Code 1002 is missing');
+    await step('submit');
+    expect(await step('withdraw')).toMatchObject({ from: S.WaitingForApproval, to: S.WaitingForCompletion });
+    const events = await t.db
+      .select({ event: reportStatusChanges.event, comment: reportStatusChanges.comment })
+      .from(reportStatusChanges)
+      .where(eq(reportStatusChanges.report_id, w.reportId))
+      .orderBy(asc(reportStatusChanges.id));
+    expect(events.map((e) => e.event)).toEqual(['create', 'submit', 'withdraw', 'submit', 'send_back', 'submit', 'withdraw']);
+    expect(events[2]!.comment).toBe('Wrong month in column B');
+    // Approved: too late to withdraw.
+    await step('submit');
+    await step('approve');
+    await expect(step('withdraw')).rejects.toMatchObject({ messageKey: 'report_status.already_approved' });
+  });
+
+  it('when an approver undoes an approval, then the report waits for approval again; not in a closed period, nor in a published one without publishing again', async () => {
+    const w = await world();
+    const step = (event: Exclude<ReportEvent, 'create'>, extra: { republish?: boolean } = {}) =>
+      applyReportEvent(t.db, { event, reportId: w.reportId, actor: w.user.id, ...extra });
+    // Not approved: nothing to undo.
+    await expect(step('unapprove')).rejects.toMatchObject({ messageKey: 'report.invalid_status_for_action' });
+    await step('submit');
+    await step('approve');
+    expect(await step('unapprove')).toMatchObject({ from: S.Approved, to: S.WaitingForApproval });
+    expect((await stateOf(w.reportId)).approved_at).toBeNull();
+    await step('approve');
+    await w.setPeriod('closed');
+    await expect(step('unapprove')).rejects.toMatchObject({ messageKey: 'report_status.period_closed' });
+    await w.setPeriod('open');
+    await t.db.update(periods).set({ published_at: new Date() }).where(eq(periods.id, w.period.id));
+    await expect(step('unapprove')).rejects.toMatchObject({ code: 'conflict', messageKey: 'report.unapprove_needs_republication' });
+    expect((await stateOf(w.reportId)).status).toBe(S.Approved);
+    expect(await step('unapprove', { republish: true })).toMatchObject({ from: S.Approved, to: S.WaitingForApproval });
+  });
+
+  it('when a withdrawal and an approval race, then one wins and the other is judged on the state it left', async () => {
+    const w = await world();
+    await applyReportEvent(t.db, { event: 'submit', reportId: w.reportId, actor: w.user.id });
+    const results = await Promise.allSettled([
+      applyReportEvent(t.db, { event: 'withdraw', reportId: w.reportId, actor: w.user.id }),
+      applyReportEvent(t.db, { event: 'approve', reportId: w.reportId, actor: w.user.id }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const winner = (await historyOf(w.reportId))[2]![2];
+    const loser = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(loser.reason.messageKey).toBe(winner === S.Approved ? 'report_status.already_approved' : 'report.invalid_status_for_action');
+    expect((await stateOf(w.reportId)).status).toBe(winner);
+  });
+
   it('when the period closes while a file is processed, then the job still finishes it', async () => {
     const w = await world();
     await applyReportEvent(t.db, { event: 'upload', reportId: w.reportId, actor: w.user.id });

@@ -7,11 +7,17 @@ import type { Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import { periods, reports, reportStatusChanges } from '../../db/schema.ts';
 import { AppError, type ErrorCode } from '../../errors.ts';
-import { addApprovedReport } from '../statistics/figures/statistics.cells.ts';
+import { addApprovedReport, removeApprovedReport } from '../statistics/figures/statistics.cells.ts';
 import { type NotificationKind, recordWorkflowNotifications } from '../communications/notifications.ts';
 
 /** The events the people concerned are mailed about (workflow notifications). */
-const NOTIFIED_EVENTS: Partial<Record<ReportEvent, NotificationKind>> = { submit: 'submitted', send_back: 'sent_back', approve: 'approved' };
+const NOTIFIED_EVENTS: Partial<Record<ReportEvent, NotificationKind>> = {
+  submit: 'submitted',
+  withdraw: 'withdrawn',
+  send_back: 'sent_back',
+  approve: 'approved',
+  unapprove: 'unapproved',
+};
 
 /*
  * The report workflow (docs/architecture.md §5): the ONLY code that writes `reports.status` or records a status
@@ -65,6 +71,8 @@ interface ChangeInput {
   comment?: string | null;
   /** The status the report had when its last file was uploaded, for `rows_stored` and `copy_previous` from 11. */
   before?: number | null;
+  /** For `unapprove` in a published period: the caller publishes it again after (else 409). */
+  republish?: boolean;
 }
 
 interface CreateInput {
@@ -115,7 +123,9 @@ async function createReports(tx: Executor, input: CreateInput): Promise<ReportTr
     .insert(reports)
     .values(companyIds.map((company_id) => ({ period_id: periodId, company_id, status: to })))
     .returning({ id: reports.id });
-  await tx.insert(reportStatusChanges).values(created.map((r) => ({ report_id: r.id, user_id: input.actor, from_status: null, to_status: to, comment: null })));
+  await tx
+    .insert(reportStatusChanges)
+    .values(created.map((r) => ({ report_id: r.id, user_id: input.actor, from_status: null, to_status: to, event: 'create', comment: null })));
   return created.map((r) => ({ reportId: r.id, from: null, to }));
 }
 
@@ -124,27 +134,41 @@ async function changeStatus(tx: Executor, input: ChangeInput): Promise<ReportTra
   // by side, closing the period waits for them. One statement (a deadline makes thousands).
   const {
     rows: [report],
-  } = await tx.execute<{ status: number; period_status: string }>(sql`
-    select r.status, p.status as period_status from ${reports} r join ${periods} p on p.id = r.period_id
+  } = await tx.execute<{ status: number; period_status: string; published: boolean; submitted_from: number | null }>(sql`
+    select r.status, p.status as period_status, p.published_at is not null as published,
+      ${
+        input.event === 'withdraw'
+          ? sql`(select c.from_status from ${reportStatusChanges} c where c.report_id = r.id and c.to_status = ${ReportStatus.WaitingForApproval}
+              order by c.id desc limit 1)`
+          : sql`null::int`
+      } as submitted_from
+    from ${reports} r join ${periods} p on p.id = r.period_id
     where r.id = ${input.reportId} for update of r for share of p`);
   if (!report) throw new AppError('not_found', 'generic.not_found');
   assertReportEvent({ status: report.status, periodStatus: report.period_status }, input.event, input.mayAct);
+  // Viewers read a published period's publication, which counts this report: undoing the approval
+  // is only done together with publishing the period again (the caller does, after this commits).
+  if (input.event === 'unapprove' && report.published && !input.republish) throw new AppError('conflict', 'report.unapprove_needs_republication');
   const from = report.status as ReportStatus;
-  const to = nextReportStatus(from, input.event, input.before)!;
+  const to = nextReportStatus(from, input.event, input.event === 'withdraw' ? report.submitted_from : input.before)!;
   if (to === from) return { reportId: input.reportId, from, to };
   // The new status and its history row, in one statement.
   await tx.execute(sql`
     with changed as (
       update ${reports} set status = ${to}, updated_at = now()
         ${input.event === 'submit' ? sql`, submitted_at = now()` : sql``}
+        ${input.event === 'withdraw' ? sql`, submitted_at = null` : sql``}
         ${input.event === 'approve' ? sql`, approved_at = now()` : sql``}
+        ${input.event === 'unapprove' ? sql`, approved_at = null` : sql``}
       where id = ${input.reportId}
       returning id
     )
-    insert into ${reportStatusChanges} (report_id, user_id, from_status, to_status, comment)
-    select id, ${input.actor}::int, ${from}::int, ${to}::int, ${input.comment ?? null}::text from changed`);
-  // The statistics count approved reports: the period's cells grow with it, in this transaction.
+    insert into ${reportStatusChanges} (report_id, user_id, from_status, to_status, event, comment)
+    select id, ${input.actor}::int, ${from}::int, ${to}::int, ${input.event}::text, ${input.comment ?? null}::text from changed`);
+  // The statistics count approved reports: the period's cells grow with it, in this transaction,
+  // or are built again without it on the next read.
   if (to === ReportStatus.Approved) await addApprovedReport(tx, input.reportId);
+  if (from === ReportStatus.Approved) await removeApprovedReport(tx, input.reportId);
   // Who is told (mailed later by the job process; nothing if this rolls back).
   const kind = NOTIFIED_EVENTS[input.event];
   if (kind) await recordWorkflowNotifications(tx, { reportId: input.reportId, kind, actor: input.actor, comment: input.comment });
@@ -180,8 +204,8 @@ export async function applyHistoryReports(
       from existing e where r.id = e.id
       returning r.id, r.company_id, e.status
     ), history as (
-      insert into ${reportStatusChanges} (report_id, user_id, from_status, to_status, comment)
-      select id, ${input.actor}::int, status, ${to}::int, ${input.comment}::text from (select * from created union all select * from changed) x
+      insert into ${reportStatusChanges} (report_id, user_id, from_status, to_status, event, comment)
+      select id, ${input.actor}::int, status, ${to}::int, 'history_import', ${input.comment}::text from (select * from created union all select * from changed) x
     )
     select id, company_id from created union all select id, company_id from changed`);
   return new Map(rows.map((r) => [r.company_id, r.id]));

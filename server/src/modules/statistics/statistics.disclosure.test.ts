@@ -113,6 +113,21 @@ class Scenario {
     this.truth.approved.add(`${market}/${period}/${company}`);
   }
 
+  /** Undoes a company's approval in a published period (opened again: a closed one changes nothing), which publishes it again without the report. */
+  async unapprove(market: string, period: string, company: string) {
+    const uuid = this.world.periodIds[this.world.key(market, period)]!.uuid;
+    await t.app.inject({ method: 'POST', url: `/api/v1/periods/${uuid}/open`, headers: this.world.headers.marketAdmin });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/reports/${await this.reportUuid(market, period, company)}/unapprove`,
+      headers: this.world.headers.marketAdmin,
+      payload: { comment: 'Approved by mistake', republish: true },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    this.truth.approved.delete(`${market}/${period}/${company}`);
+    await this.published(market, period);
+  }
+
   private async reportUuid(market: string, period: string, company: string) {
     const id = this.world.reportIds[`${this.world.key(market, period)}/${company}`]!;
     const { sql } = await import('drizzle-orm');
@@ -356,6 +371,27 @@ describe('disclosure control, attacked', () => {
     expect(period.publication).toMatchObject({ number: 2, changed: false });
     // E's figures alone are what the two publications differ by: every cell of them is confidential.
     expect(s.targets().filter((x) => x.source.includes('2 without 1')).length).toBeGreaterThan(0);
+  }, 600_000);
+
+  it('when an approval in a published period is undone, which publishes it again without the report, then neither publication nor their difference gives the company away', async () => {
+    const spec: DisclosureSpec = {
+      markets: [{ iso: 'SE', currency: 'SEK' }],
+      codes: ['1001', '1002', '2001', '2002'],
+      groups: [{ title: 'G1', codes: ['1001', '2001'] }],
+      sections: [{ name: 'S1', start: 1000, length: 100 }],
+      companies: ['A', 'B', 'C', 'D', 'E'],
+      periods: ['2026-03'],
+      rows: [...MARCH_ROWS],
+    };
+    const s = await scenario(spec);
+    await s.publish('SE', '2026-03');
+    await s.collect({ downloads: true });
+    expect(await s.attack()).toEqual([]);
+    await s.unapprove('SE', '2026-03', 'E');
+    await s.collect();
+    expect(await s.attack()).toEqual([]);
+    // E's figures alone are what the two publications differ by, and they are attacked.
+    expect(s.targets().filter((x) => x.source.includes('1 without 2')).length).toBeGreaterThan(0);
   }, 600_000);
 
   it('when members report returns (a company alone, two together, a late one), zeros and an exactly dominant share, then nothing is worked out or narrowed, before or after the late report', async () => {

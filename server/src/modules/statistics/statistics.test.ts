@@ -493,6 +493,34 @@ describe('GET /statistics/market: who sees what', () => {
     expect((await periodOf()).number).toBe(3);
   });
 
+  it('when an approval in a published period is undone, then only together with publishing it again: viewers see it without the report, and approving it again brings it back', async () => {
+    const report = await reportUuid(P, 2);
+    const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: w.headers.marketAdmin, payload });
+    const url = `/statistics/market?period_uuid=${uuid(P)}&by=total`;
+    const before = (await get('viewer', url)).json().data;
+    const approverBefore = (await get('marketAdmin', url)).json().data;
+    const refused = await post(`/reports/${report}/unapprove`, { comment: 'By mistake' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe('The period is published: undoing this approval publishes the period again without this report.');
+    expect((await get('viewer', url)).json().data).toEqual(before);
+    try {
+      const undone = await post(`/reports/${report}/unapprove`, { comment: 'By mistake', republish: true });
+      expect(undone.statusCode, undone.body).toBe(200);
+      expect(undone.json().data).toMatchObject({ status: 40, period: { published: true } });
+      const after = (await get('viewer', url)).json().data;
+      expect(after.coverage).toEqual({ ...before.coverage, approved: before.coverage.approved - 1 });
+      // The approver's current figures, too (the stored cells were built again without it).
+      const approverAfter = (await get('marketAdmin', url)).json().data;
+      expect(approverAfter.coverage.approved).toBe(before.coverage.approved - 1);
+      expect(approverAfter.totals.value).not.toBe(approverBefore.totals.value);
+    } finally {
+      expect((await post(`/reports/${report}/status`, { status: 60 })).statusCode).toBe(200);
+      expect((await post(`/periods/${uuid(P)}/republish`, {})).statusCode).toBe(200);
+    }
+    expect((await get('viewer', url)).json().data.coverage).toEqual(before.coverage);
+    expect((await get('marketAdmin', url)).json().data.totals).toEqual(approverBefore.totals);
+  });
+
   it('when a viewer asks for an unpublished period, then 403 "The period is not yet published for viewing."', async () => {
     for (const role of ['viewer', 'reporter', 'justStats'] as const) {
       const res = await get(role, `/statistics/market?period_uuid=${uuid('2026-04')}&by=code`);

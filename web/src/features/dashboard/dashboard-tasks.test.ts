@@ -4,7 +4,7 @@ import type { ReportSummary } from '@mss/contracts/reports';
 import { isPast, progressByPeriod, recentReports } from './dashboard-tasks.tsx';
 
 const market = { id: 1, international_name: 'Sweden', local_name: 'Sverige', iso_code: 'SE' };
-const period = (uuid: string, deadline: string | null) => ({ uuid, title: uuid, status: 'open' as const, deadline });
+const period = (uuid: string, deadline: string | null) => ({ uuid, title: uuid, status: 'open' as const, deadline, published: false });
 const report = (status: number, p: ReturnType<typeof period>): ReportSummary => ({
   uuid: `${p.uuid}-${status}-${Math.random()}`,
   status,

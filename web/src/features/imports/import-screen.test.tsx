@@ -18,7 +18,7 @@ function report(status: number, rowCount: number, totals: Report['totals']): Rep
     status,
     company: { id: 1, name: 'Nordlys Trading AB' },
     market,
-    period: { uuid: 'per-1', title: '2026-11', status: 'open', deadline: null },
+    period: { uuid: 'per-1', title: '2026-11', status: 'open', deadline: null, published: false },
     submitted_at: null,
     approved_at: null,
     row_count: rowCount,

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ReportStatus } from '@mss/contracts/enums';
 import type { ReportSummary } from '@mss/contracts/reports';
 import type { ImportDetail } from '@mss/contracts/imports';
@@ -20,7 +20,7 @@ function summary(status: number, preflightSeverity: number | null = 10): ReportS
     status,
     company: { id: 1, name: 'Nordlys Trading AB' },
     market,
-    period: { uuid: 'per-1', title: '2026-11', status: 'open', deadline: null },
+    period: { uuid: 'per-1', title: '2026-11', status: 'open', deadline: null, published: false },
     submitted_at: null,
     approved_at: null,
     row_count: 0,
@@ -148,8 +148,35 @@ describe('the report status buttons', () => {
     expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
   });
 
-  it('when the report is approved, then nothing is offered', () => {
+  it('when the report is approved, then the reporter is offered nothing and the approver only to undo it', () => {
+    const reporter = renderFor(ReportStatus.Approved, [marketAbility('upload-reports', 1)]);
+    expect(reporter.container.querySelectorAll('button')).toHaveLength(0);
+    reporter.unmount();
     const { container } = renderFor(ReportStatus.Approved, [marketAbility('approve-reports', 1), marketAbility('upload-reports', 1)]);
-    expect(container.querySelectorAll('button')).toHaveLength(0);
+    expect([...container.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Undo approval']);
+  });
+
+  it('when a submitted report is looked at by its reporter, then withdrawing it is offered, and the dialog says what it does', async () => {
+    renderFor(ReportStatus.WaitingForApproval, [marketAbility('upload-reports', 1)]);
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Withdraw submission' }));
+    expect((await screen.findByTestId('status-change-explained')).textContent).toMatch(/^The report comes back to you to correct/);
+    expect(screen.getByRole('textbox', { name: 'Reason (optional)' })).toBeTruthy();
+  });
+
+  it('when an approval in a published period is to be undone, then the dialog says the period is published again, and its button too', async () => {
+    fakeApi().withEnumerations();
+    setSession({ user: makeUser({ role: 'market-admin' }), abilities: [marketAbility('approve-reports', 1)] });
+    const report = summary(ReportStatus.Approved, 10);
+    render(
+      <AppProviders>
+        <ReportStatusActions report={{ ...report, period: { ...report.period, published: true } }} />
+      </AppProviders>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Undo approval' }));
+    expect((await screen.findByTestId('status-change-explained')).textContent).toMatch(
+      /^The period 2026-11 is published\. Undoing the approval publishes it again/,
+    );
+    expect(screen.getByRole('button', { name: 'Undo approval and publish again' })).toBeTruthy();
   });
 });

@@ -422,6 +422,20 @@ export const uiDkDK: Record<UiKey | keyof typeof importTexts, string> = {
   'reporting.import.hint.duplicate_code': 'Behold én række for koden {{code}}: læg tallene fra dens rækker sammen.',
   'reporting.import.hint.column_count':
     'Hold tallene i kolonne A til C; en ekstra kolonne skal have et navn i overskriftsrækken (som skabelonens Navn og Bemærkning).',
+  'reporting.action.withdraw': 'Fortryd indsendelse',
+  'reporting.action.withdraw_title': 'Fortryd indsendelsen fra {{company}}',
+  'reporting.action.withdraw_explained':
+    'Indberetningen kommer tilbage til dig til rettelse: upload en rettet fil, og indsend den så igen. De godkendere, der har fået besked om indsendelsen, får besked om, at den er fortrudt.',
+  'reporting.action.withdraw_done': 'Indsendelsen er fortrudt: ret indberetningen, og indsend den igen.',
+  'reporting.action.unapprove': 'Fortryd godkendelse',
+  'reporting.action.unapprove_title': 'Fortryd godkendelsen af indberetningen fra {{company}}',
+  'reporting.action.unapprove_explained':
+    'Indberetningen venter på godkendelse igen og tæller ikke med i statistikken for {{period}}, før den er godkendt. Indberetterne får besked med din begrundelse.',
+  'reporting.action.unapprove_republish':
+    'Perioden {{period}} er offentliggjort. Fortrydes godkendelsen, offentliggøres den igen uden denne indberetning: de tal, læserne ser, ændrer sig, og tal, der nu kunne afsløre en enkelt virksomhed, skjules. Indberetterne får besked med din begrundelse.',
+  'reporting.action.unapprove_and_republish': 'Fortryd godkendelse, og offentliggør igen',
+  'reporting.action.unapprove_done': 'Godkendelsen er fortrudt: indberetningen venter på godkendelse igen.',
+  'reporting.action.reason': 'Begrundelse (valgfri)',
   'reporting.import.row_number': 'Række {{row}}',
   'reporting.import.errors_shown': 'De første {{shown}} af {{total}} fejl vises her; fejlarket viser dem alle.',
   'reporting.import.errors_shown_cut': 'De første {{shown}} af {{total}} fejl vises her; fejlarket viser de første {{listed}}.',

@@ -421,6 +421,20 @@ export const uiFiFI: Record<UiKey | keyof typeof importTexts, string> = {
   'reporting.import.hint.code_inactive': 'Koodia ei enää raportoida: poista rivi.',
   'reporting.import.hint.duplicate_code': 'Jätä koodille {{code}} yksi rivi: laske sen rivien luvut yhteen.',
   'reporting.import.hint.column_count': 'Pidä luvut sarakkeissa A–C; ylimääräinen sarake tarvitsee nimen otsikkoriville (kuten pohjan Nimi ja Huomautus).',
+  'reporting.action.withdraw': 'Peru lähetys',
+  'reporting.action.withdraw_title': 'Peru yrityksen {{company}} raportin lähetys',
+  'reporting.action.withdraw_explained':
+    'Raportti palaa sinulle korjattavaksi: lataa korjattu tiedosto ja lähetä raportti sitten uudelleen hyväksyttäväksi. Hyväksyjät, joille lähetyksestä on jo ilmoitettu, saavat tiedon perumisesta.',
+  'reporting.action.withdraw_done': 'Lähetys peruttiin: korjaa raportti ja lähetä se uudelleen hyväksyttäväksi.',
+  'reporting.action.unapprove': 'Peru hyväksyntä',
+  'reporting.action.unapprove_title': 'Peru yrityksen {{company}} raportin hyväksyntä',
+  'reporting.action.unapprove_explained':
+    'Raportti odottaa taas hyväksyntää, eikä sitä lasketa kauden {{period}} tilastoihin ennen kuin se hyväksytään. Raportoijille ilmoitetaan, ja syy kerrotaan.',
+  'reporting.action.unapprove_republish':
+    'Kausi {{period}} on julkaistu. Kun hyväksyntä perutaan, kausi julkaistaan uudelleen ilman tätä raporttia: katselijoiden näkemät luvut muuttuvat, ja luvut, joista nyt voisi päätellä yksittäisen yrityksen luvut, piilotetaan. Raportoijille ilmoitetaan, ja syy kerrotaan.',
+  'reporting.action.unapprove_and_republish': 'Peru hyväksyntä ja julkaise uudelleen',
+  'reporting.action.unapprove_done': 'Hyväksyntä peruttiin: raportti odottaa taas hyväksyntää.',
+  'reporting.action.reason': 'Syy (valinnainen)',
   'reporting.import.row_number': 'Rivi {{row}}',
   'reporting.import.errors_shown': 'Tässä näytetään {{total}} virheestä ensimmäiset {{shown}}. Virhetaulukossa ovat kaikki.',
   'reporting.import.errors_shown_cut': 'Tässä näytetään {{total}} virheestä ensimmäiset {{shown}}. Virhetaulukossa ovat ensimmäiset {{listed}}.',

@@ -418,6 +418,20 @@ export const uiNoNO: Record<UiKey | keyof typeof importTexts, string> = {
   'reporting.import.hint.code_inactive': 'Koden rapporteres ikke lenger: fjern raden.',
   'reporting.import.hint.duplicate_code': 'Behold én rad for koden {{code}}: legg sammen tallene fra radene.',
   'reporting.import.hint.column_count': 'Hold tallene i kolonne A til C; en ekstra kolonne trenger et navn i overskriftsraden (som malens Navn og Merknad).',
+  'reporting.action.withdraw': 'Angre innsending',
+  'reporting.action.withdraw_title': 'Angre innsendingen fra {{company}}',
+  'reporting.action.withdraw_explained':
+    'Rapporten kommer tilbake til deg for retting: last opp en rettet fil, og send den så inn igjen. Godkjennerne som har fått beskjed om innsendingen, får beskjed om at den er angret.',
+  'reporting.action.withdraw_done': 'Innsendingen er angret: rett rapporten, og send den inn igjen.',
+  'reporting.action.unapprove': 'Angre godkjenning',
+  'reporting.action.unapprove_title': 'Angre godkjenningen av rapporten fra {{company}}',
+  'reporting.action.unapprove_explained':
+    'Rapporten venter på godkjenning igjen og telles ikke med i statistikken for {{period}} før den er godkjent. Rapportørene får beskjed, med begrunnelsen din.',
+  'reporting.action.unapprove_republish':
+    'Perioden {{period}} er publisert. Angres godkjenningen, publiseres den på nytt uten denne rapporten: tallene leserne ser, endres, og tall som nå kunne avsløre ett enkelt foretak, skjules. Rapportørene får beskjed, med begrunnelsen din.',
+  'reporting.action.unapprove_and_republish': 'Angre godkjenning og publiser på nytt',
+  'reporting.action.unapprove_done': 'Godkjenningen er angret: rapporten venter på godkjenning igjen.',
+  'reporting.action.reason': 'Begrunnelse (valgfritt)',
   'reporting.import.row_number': 'Rad {{row}}',
   'reporting.import.errors_shown': 'De første {{shown}} av {{total}} feil vises her; feilarket viser alle.',
   'reporting.import.errors_shown_cut': 'De første {{shown}} av {{total}} feil vises her; feilarket viser de første {{listed}}.',

@@ -418,6 +418,20 @@ export const uiSvSE: Record<UiKey | keyof typeof importTexts, string> = {
   'reporting.import.hint.duplicate_code': 'Behåll en rad för koden {{code}}: lägg ihop siffrorna från dess rader.',
   'reporting.import.hint.column_count':
     'Håll siffrorna i kolumnerna A till C; en extra kolumn behöver ett namn i rubrikraden (som mallens Namn och Anmärkning).',
+  'reporting.action.withdraw': 'Ta tillbaka inskickningen',
+  'reporting.action.withdraw_title': 'Ta tillbaka inskickningen från {{company}}',
+  'reporting.action.withdraw_explained':
+    'Rapporten kommer tillbaka till dig för rättning: ladda upp en rättad fil och skicka sedan in den igen. De godkännare som fått besked om inskickningen får veta att den tagits tillbaka.',
+  'reporting.action.withdraw_done': 'Inskickningen har tagits tillbaka: rätta rapporten och skicka in den igen.',
+  'reporting.action.unapprove': 'Ångra godkännandet',
+  'reporting.action.unapprove_title': 'Ångra godkännandet av rapporten från {{company}}',
+  'reporting.action.unapprove_explained':
+    'Rapporten väntar på godkännande igen och räknas inte i statistiken för {{period}} förrän den godkänns. Rapportörerna får besked, med ditt skäl.',
+  'reporting.action.unapprove_republish':
+    'Perioden {{period}} är publicerad. Om godkännandet ångras publiceras den på nytt utan den här rapporten: siffrorna som visas för läsarna ändras, och siffror som nu skulle kunna röja ett enskilt företag döljs. Rapportörerna får besked, med ditt skäl.',
+  'reporting.action.unapprove_and_republish': 'Ångra godkännandet och publicera på nytt',
+  'reporting.action.unapprove_done': 'Godkännandet har ångrats: rapporten väntar på godkännande igen.',
+  'reporting.action.reason': 'Skäl (valfritt)',
   'reporting.import.row_number': 'Rad {{row}}',
   'reporting.import.errors_shown': 'De första {{shown}} av {{total}} fel visas här. Fellistan innehåller alla.',
   'reporting.import.errors_shown_cut': 'De första {{shown}} av {{total}} fel visas här. Fellistan innehåller de första {{listed}}.',

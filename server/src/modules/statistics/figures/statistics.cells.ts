@@ -229,3 +229,14 @@ export async function addApprovedReport(db: Executor, reportId: number): Promise
       max_volume = greatest(c.max_volume, excluded.max_volume),
       max_value = greatest(c.max_value, excluded.max_value)`);
 }
+
+/**
+ * A report that is no longer approved (its approval undone): its period's cells are built again
+ * without it on the next read. Called by the workflow in the same transaction.
+ */
+export async function removeApprovedReport(db: Executor, reportId: number): Promise<void> {
+  const [report] = (await db.execute<{ period_id: number }>(sql`select period_id from reports where id = ${reportId}`)).rows;
+  if (!report) return;
+  await lockPeriod(db, report.period_id);
+  await db.execute(sql`delete from statistics_periods where period_id = ${report.period_id}`);
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "report_status_changes" ADD COLUMN "event" text;
