@@ -144,4 +144,51 @@ test.describe('approvals', () => {
     await expect(admin).toHaveURL(/\/statistics\?/);
     await expect(coverage).toHaveText(expected);
   });
+
+  test('the reporter withdraws a submission to correct it; the market administrator undoes an approval in a published period, which publishes it again', async ({
+    browser,
+  }) => {
+    test.setTimeout(90_000);
+    const title = periodTitle();
+    const adminApi = await apiAs('market-admin@demo.test');
+    const periodUuid = await openPeriodOfSweden(adminApi, title, { starts: '2032-03-01', ends: '2032-03-31', deadline: '2032-04-10' });
+    const reporterApi = await apiAs('reporter@demo.test');
+    const reportUuid = await nordlysReport(reporterApi, periodUuid);
+    await importFile(reporterApi, reportUuid, 'march.xlsx', await xlsx(VALID_ROWS));
+    await setReportStatus(reporterApi, reportUuid, ReportStatus.WaitingForApproval);
+
+    // The reporter takes it back, with a reason: Ongoing again, the reason in the history.
+    const reporter = await signedInPage(browser, 'reporter@demo.test');
+    await reporter.goto(`/import/${reportUuid}`);
+    const header = reporter.getByTestId('report-header');
+    await expect(header).toContainText('Waiting for approval');
+    await reporter.getByRole('button', { name: 'Withdraw submission' }).click();
+    const withdraw = reporter.getByRole('dialog', { name: /Withdraw the submission of Nordlys/ });
+    await expect(withdraw).toContainText('The report comes back to you to correct');
+    await withdraw.getByRole('textbox', { name: 'Reason (optional)' }).fill('Wrong month in column B.');
+    await withdraw.getByRole('button', { name: 'Withdraw submission' }).click();
+    await expect(header).toContainText('Ongoing');
+    await expect(reporter.getByTestId('status-history')).toContainText('Wrong month in column B.');
+    await expect(reporter.getByRole('button', { name: 'Withdraw submission' })).toHaveCount(0);
+
+    // Submitted again, approved and the period published.
+    await setReportStatus(reporterApi, reportUuid, ReportStatus.WaitingForApproval);
+    await setReportStatus(adminApi, reportUuid, ReportStatus.Approved);
+    expect((await adminApi.post(`/api/v1/periods/${periodUuid}/publish`)).status()).toBe(200);
+
+    // The approver undoes the approval: the dialog says the period is published again.
+    const admin = await signedInPage(browser, 'market-admin@demo.test');
+    await openApprovalList(admin, title);
+    await row(admin, NORDLYS).getByRole('button', { name: 'Open' }).click();
+    const drawer = admin.getByRole('dialog', { name: NORDLYS });
+    await drawer.getByRole('button', { name: 'Undo approval' }).click();
+    const undo = admin.getByRole('dialog', { name: /Undo the approval of Nordlys/ });
+    await expect(undo).toContainText(`The period ${title} is published. Undoing the approval publishes it again without this report`);
+    await undo.getByRole('textbox', { name: 'Reason (optional)' }).fill('Approved by mistake.');
+    await undo.getByRole('button', { name: 'Undo approval and publish again' }).click();
+    await expect(drawer.getByTestId('report-status').first()).toHaveText('Waiting for approval');
+    // Published again, without the report: the second publication counts no approved report.
+    const period = (await (await adminApi.get(`/api/v1/periods/${periodUuid}`)).json()).data;
+    expect(period.publication).toMatchObject({ number: 2, changed: false });
+  });
 });
