@@ -26,6 +26,9 @@ export function ReportStatusActions({ report, onChanged }: { report: ReportSumma
   const session = useSession();
   const actions = reportActions(report, abilitySubject(session));
   const [asking, setAsking] = useState<Asking | null>(null);
+  // What the dialog shows: the last question asked, also while it closes (no empty title meanwhile).
+  const [shown, setShown] = useState<Asking>('approve');
+  if (asking !== null && asking !== shown) setShown(asking);
   const change = useReportingMutation(reportsApi.changeStatus);
   const withdraw = useReportingMutation(reportsApi.withdraw);
   const unapprove = useReportingMutation(reportsApi.unapprove);
@@ -87,12 +90,12 @@ export function ReportStatusActions({ report, onChanged }: { report: ReportSumma
       )}
       <CommentModal
         opened={asking !== null}
-        title={asking ? t(`reporting.action.${asking}_title`, { company: report.company.name }) : ''}
+        title={t(`reporting.action.${shown}_title`, { company: report.company.name })}
         description={
-          asking === 'withdraw' || asking === 'unapprove' ? (
+          shown === 'withdraw' || shown === 'unapprove' ? (
             <Text size="sm" data-testid="status-change-explained">
               {t(
-                asking === 'withdraw'
+                shown === 'withdraw'
                   ? 'reporting.action.withdraw_explained'
                   : republish
                     ? 'reporting.action.unapprove_republish'
@@ -104,9 +107,9 @@ export function ReportStatusActions({ report, onChanged }: { report: ReportSumma
             </Text>
           ) : undefined
         }
-        commentLabel={asking === 'withdraw' || asking === 'unapprove' ? t('reporting.action.reason') : undefined}
-        confirmLabel={asking === 'unapprove' && republish ? t('reporting.action.unapprove_and_republish') : asking ? t(`reporting.action.${asking}`) : ''}
-        required={asking === 'send_back'}
+        commentLabel={shown === 'withdraw' || shown === 'unapprove' ? t('reporting.action.reason') : undefined}
+        confirmLabel={shown === 'unapprove' && republish ? t('reporting.action.unapprove_and_republish') : t(`reporting.action.${shown}`)}
+        required={shown === 'send_back'}
         busy={change.isPending || withdraw.isPending || unapprove.isPending}
         onCancel={() => setAsking(null)}
         onConfirm={(comment) => asking && void run(asking, comment)}
