@@ -113,6 +113,53 @@ test.describe('approvals', () => {
     await expect(row(page, 'Fjord Equipment AS')).toContainText('NO');
   });
 
+  test('the cluster period list filters by market, status and overdue reports, pages, and keeps it all in the URL; Reporting companies shows any period, filtered', async ({
+    page,
+  }) => {
+    await signIn(page, 'cluster-admin@demo.test');
+    await page.goto('/cluster-period-list');
+    const showing = page.getByTestId('list-showing');
+    await expect(showing).toHaveText(/^1–24 of \d+$/);
+    const total = Number((await showing.textContent())!.split(' of ')[1]);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect(showing).toHaveText(`25–48 of ${total}`);
+    await expect(page).toHaveURL(/page=2/);
+
+    // Overdue: open, past the deadline, not every report approved; each row says so.
+    const filters = page.getByTestId('period-filters');
+    await filters.getByRole('combobox', { name: 'Reports' }).click();
+    await page.getByRole('option', { name: /^Overdue \(\d+\)$/ }).click();
+    await expect(page).toHaveURL(/reports=overdue/);
+    await expect(page).not.toHaveURL(/page=/);
+    const rows = page.getByRole('table', { name: 'Period list' }).locator('tbody tr');
+    await expect(rows.first()).toContainText('Overdue');
+    for (const r of await rows.all()) {
+      await expect(r).toContainText('Overdue');
+      await expect(r).toContainText('Open');
+    }
+    // One market: every row is Norway's; a reload keeps the filters.
+    await filters.getByRole('combobox', { name: 'Market' }).click();
+    await page.getByRole('option', { name: /^Norway \(\d+\)$/ }).click();
+    await page.reload();
+    await expect(filters.getByRole('combobox', { name: 'Market' })).toHaveValue(/^Norway/);
+    await expect(filters.getByRole('combobox', { name: 'Reports' })).toHaveValue(/^Overdue/);
+    for (const r of await rows.all()) await expect(r).toContainText('Norway');
+
+    // Reporting companies: an earlier period, then only its approved reports.
+    await page.goto('/reporting-companies/SE');
+    const period = page.getByTestId('reporting-companies-period');
+    await expect(period).toHaveValue(/ · Open$/);
+    await period.click();
+    await page.getByRole('option', { name: '2026-08 · Closed' }).click();
+    await expect(page).toHaveURL(/period=[0-9a-f-]+/);
+    const companies = page.getByRole('table', { name: 'Reporting companies' }).locator('tbody tr');
+    await expect(companies.first()).toContainText('Approved');
+    await page.getByTestId('reporting-companies-status').click();
+    await page.getByRole('option', { name: /^Approved \(\d+\)$/ }).click();
+    await expect(page).toHaveURL(/status=60/);
+    for (const r of await companies.all()) await expect(r).toContainText('Approved');
+  });
+
   test('an approval refreshes the statistics already open in the browser: back on them, the coverage and figures count the report at once', async ({
     browser,
   }) => {

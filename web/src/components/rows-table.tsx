@@ -395,7 +395,16 @@ export function RowsTable({
       >
         {table}
       </Table.ScrollContainer>
-      {pages > 1 && <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} size="sm" aria-label={t('reporting.rows.pages')} />}
+      {pages > 1 && (
+        <Pagination
+          total={pages}
+          value={Math.min(page, pages)}
+          onChange={setPage}
+          size="sm"
+          aria-label={t('reporting.rows.pages')}
+          getControlProps={(control) => ({ 'aria-label': t(`admin.list.${control}`) })}
+        />
+      )}
     </Stack>
   );
 }

@@ -14,13 +14,14 @@ import { statisticsDkDK } from './locales/statistics.dk-DK.ts';
 import { statisticsNoNO } from './locales/statistics.no-NO.ts';
 import { communicationTexts } from '../features/communications/texts.ts';
 import { importTexts } from '../components/import-texts.ts';
+import { listTexts } from '../components/list-texts.ts';
 import { communicationsSvSE } from './locales/communications.sv-SE.ts';
 import { communicationsFiFI } from './locales/communications.fi-FI.ts';
 import { communicationsDkDK } from './locales/communications.dk-DK.ts';
 import { communicationsNoNO } from './locales/communications.no-NO.ts';
 
-type Key = UiKey | keyof typeof statisticsTexts | keyof typeof communicationTexts | keyof typeof importTexts;
-const english: Record<Key, string> = { ...uiEnUS, ...statisticsTexts, ...communicationTexts, ...importTexts };
+type Key = UiKey | keyof typeof statisticsTexts | keyof typeof communicationTexts | keyof typeof importTexts | keyof typeof listTexts;
+const english: Record<Key, string> = { ...uiEnUS, ...statisticsTexts, ...communicationTexts, ...importTexts, ...listTexts };
 const translations = {
   'sv-SE': { ...uiSvSE, ...statisticsSvSE, ...communicationsSvSE },
   'fi-FI': { ...uiFiFI, ...statisticsFiFI, ...communicationsFiFI },

@@ -48,3 +48,14 @@ export function formatDateTime(value: string | null | undefined, locale: string 
   }
   return format.format(date);
 }
+
+/** Today in the browser's time zone, as YYYY-MM-DD (how deadlines are written). */
+function today(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
+
+/** The deadline has passed: it was an earlier day than today. */
+export function isPast(deadline: string | null, on = today()): boolean {
+  return deadline !== null && deadline.slice(0, 10) < on;
+}

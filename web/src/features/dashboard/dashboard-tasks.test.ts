@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ReportStatus } from '@mss/contracts/enums';
 import type { ReportSummary } from '@mss/contracts/reports';
-import { isPast, progressByPeriod, recentReports } from './dashboard-tasks.tsx';
+import { isPast } from '../../lib/dates.ts';
+import { progressByPeriod, recentReports } from './dashboard-tasks.tsx';
 
 const market = { id: 1, international_name: 'Sweden', local_name: 'Sverige', iso_code: 'SE' };
 const period = (uuid: string, deadline: string | null) => ({ uuid, title: uuid, status: 'open' as const, deadline, published: false });

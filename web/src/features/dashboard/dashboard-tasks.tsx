@@ -9,7 +9,7 @@ import { abilitySubject, useSession } from '../../api/session.ts';
 import { reportQueries } from '../../api/reports.ts';
 import { ReportStatusBadge } from '../../components/report-badges.tsx';
 import { reportLink } from '../../lib/report-link.ts';
-import { formatDate } from '../../lib/dates.ts';
+import { formatDate, isPast } from '../../lib/dates.ts';
 import { OPEN_REPORT_STATUSES } from '../../lib/report-status.ts';
 
 /** A dashboard card: a small uppercase label above its content. */
@@ -161,17 +161,6 @@ function RecentReports({ companyId, uploader }: { companyId: number; uploader: b
       </Text>
     </DashboardCard>
   );
-}
-
-/** Today in the browser's time zone, as YYYY-MM-DD (how deadlines are written). */
-function today(): string {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-}
-
-/** The deadline has passed: it was an earlier day than today. */
-export function isPast(deadline: string | null, on = today()): boolean {
-  return deadline !== null && deadline.slice(0, 10) < on;
 }
 
 function Deadline({ deadline, overdue }: { deadline: string | null; overdue: boolean }) {

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { canInMarket } from '@mss/contracts/abilities';
-import type { Period, PeriodCoverage, PublicationPreview } from '@mss/contracts/periods';
+import { PERIOD_STATUSES, type Period, type PeriodCoverage, type PublicationPreview } from '@mss/contracts/periods';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { feedback } from '../../components/feedback.tsx';
@@ -16,10 +16,11 @@ import { type PeriodAction, periodChanges } from './api/periods.ts';
 import { useReportingMutation } from '../../api/reporting.ts';
 import { PeriodStatusBadge } from '../../components/status-badges.tsx';
 import { QueryState } from '../../components/query-state.tsx';
-import { formatDate } from '../../lib/dates.ts';
+import { formatDate, isPast } from '../../lib/dates.ts';
 import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 import { periodLength } from '../../lib/durations.ts';
 import { PublicationPreviewDetails } from './publication-preview.tsx';
+import { ListPager, pageOf } from '../../components/list-pager.tsx';
 
 const FIELDS = ['market_id', 'title', 'starts_on', 'ends_on', 'deadline'] as const;
 
@@ -163,6 +164,9 @@ function PublishCoverage({ coverage, names }: { coverage: PeriodCoverage; names:
   );
 }
 
+/** Periods on one page of a period list: a cluster's 5 years are 20 pages, not 300 rows. */
+const PERIODS_PER_PAGE = 24;
+
 function PeriodTable({
   filter,
   approvalBase,
@@ -178,6 +182,19 @@ function PeriodTable({
   const query = useQuery({ ...periodQueries.periods(filter), meta: { handlesErrors: true } });
   const change = useReportingMutation(periodChanges.changePeriod);
   const [busy, setBusy] = useState<string | null>(null);
+  // The filters and the page live in the URL: reload and Back keep them.
+  const [search, setSearch] = useSearchParams();
+  const setFilter = (name: string, value: string | null) =>
+    setSearch(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value === null || value === 'all') next.delete(name);
+        else next.set(name, value);
+        if (name !== 'page') next.delete('page');
+        return next;
+      },
+      { replace: name !== 'page' },
+    );
 
   const act = async (period: Period, action: PeriodAction) => {
     const names = { title: period.title, market: period.market.international_name };
@@ -228,70 +245,142 @@ function PeriodTable({
 
   return (
     <QueryState query={query} empty={(rows) => rows.length === 0}>
-      {(periods) => (
-        <Table.ScrollContainer minWidth={800}>
-          {/* On a phone each period is a card, its actions at the foot (stacked-tables.css). */}
-          <Table striped highlightOnHover withTableBorder aria-label={t('title.period_list')} data-stack>
-            <Table.Thead>
-              <Table.Tr>
-                {showMarket && <Table.Th>{t('reporting.market')}</Table.Th>}
-                <Table.Th>{t('reporting.period.title')}</Table.Th>
-                <Table.Th>{t('reporting.period.dates')}</Table.Th>
-                <Table.Th>{t('reporting.period.deadline')}</Table.Th>
-                <Table.Th>{t('reporting.status')}</Table.Th>
-                <Table.Th>{t('reporting.period.published')}</Table.Th>
-                <Table.Th ta="right">{t('reporting.period.reports')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {periods.map((period) => {
-                const manage = canInMarket(subject, 'manage-periods', period.market.id);
-                return (
-                  <Table.Tr key={period.uuid}>
-                    {showMarket && <Table.Td data-label={t('reporting.market')}>{period.market.international_name}</Table.Td>}
-                    <Table.Td fw={600}>{period.title}</Table.Td>
-                    <Table.Td data-label={t('reporting.period.dates')}>
-                      {formatDate(period.starts_on)} – {formatDate(period.ends_on)}
-                      <PeriodLength startsOn={period.starts_on} endsOn={period.ends_on} />
-                    </Table.Td>
-                    <Table.Td data-label={t('reporting.period.deadline')}>{formatDate(period.deadline)}</Table.Td>
-                    <Table.Td data-label={t('reporting.status')}>
-                      <PeriodStatusBadge status={period.status} />
-                    </Table.Td>
-                    <Table.Td data-label={t('reporting.period.published')}>
-                      <PublishedCell period={period} />
-                    </Table.Td>
-                    <Table.Td ta="right" data-label={t('reporting.period.reports')}>
-                      {period.report_count}
-                      {period.coverage && period.status !== 'draft' && (
-                        <Text size="xs" c={period.coverage.approved < period.coverage.expected ? 'orange' : 'teal'} style={{ whiteSpace: 'nowrap' }}>
-                          {t('reporting.period.coverage', period.coverage)}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td data-actions>
-                      <Group gap={4} justify="flex-end" wrap="wrap">
-                        {manage &&
-                          periodActions(period).map((action) => (
-                            <Button key={action} size="xs" variant="light" disabled={busy === period.uuid} onClick={() => void act(period, action)}>
-                              {t(`reporting.period.${action}`)}
-                            </Button>
-                          ))}
-                        {period.status !== 'draft' && (
-                          <Button component={Link} to={`${approvalBase}/${period.uuid}`} size="xs" variant="subtle">
-                            {t('title.approval_list')}
-                          </Button>
-                        )}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      {(all) => {
+        const market = showMarket ? (search.get('market') ?? 'all') : 'all';
+        const status = search.get('status') ?? 'all';
+        const reports = search.get('reports') ?? 'all';
+        const inMarket = market === 'all' ? all : all.filter((p) => String(p.market.id) === market);
+        const withStatus = status === 'all' ? inMarket : inMarket.filter((p) => p.status === status);
+        const missing = (p: Period) => p.status !== 'draft' && p.coverage !== null && p.coverage.approved < p.coverage.expected;
+        const overdue = (p: Period) => p.status === 'open' && missing(p) && isPast(p.deadline);
+        const filtered = reports === 'missing' ? withStatus.filter(missing) : reports === 'overdue' ? withStatus.filter(overdue) : withStatus;
+        const { rows: periods, page } = pageOf(filtered, Number(search.get('page') ?? 1) || 1, PERIODS_PER_PAGE);
+        const markets = [...new Map(all.map((p) => [p.market.id, p.market])).values()].sort((a, b) => a.international_name.localeCompare(b.international_name));
+        return (
+          <Stack gap="sm">
+            <Group align="flex-end" wrap="wrap" data-testid="period-filters">
+              {showMarket && (
+                <Select
+                  label={t('reporting.market')}
+                  data={[
+                    { value: 'all', label: t('list.all_markets', { count: all.length }) },
+                    ...markets.map((m) => ({ value: String(m.id), label: `${m.international_name} (${all.filter((p) => p.market.id === m.id).length})` })),
+                  ]}
+                  value={market}
+                  onChange={(v) => setFilter('market', v)}
+                  allowDeselect={false}
+                  w={{ base: '100%', xs: 240 }}
+                />
+              )}
+              <Select
+                label={t('reporting.status')}
+                data={[
+                  { value: 'all', label: t('list.all', { count: inMarket.length }) },
+                  ...PERIOD_STATUSES.map((s) => ({
+                    value: s,
+                    label: `${t(`reporting.period.status.${s}`)} (${inMarket.filter((p) => p.status === s).length})`,
+                  })),
+                ]}
+                value={status}
+                onChange={(v) => setFilter('status', v)}
+                allowDeselect={false}
+                w={{ base: '100%', xs: 200 }}
+              />
+              <Select
+                label={t('reporting.period.reports')}
+                data={[
+                  { value: 'all', label: t('list.all', { count: withStatus.length }) },
+                  { value: 'missing', label: t('list.not_all_approved', { count: withStatus.filter(missing).length }) },
+                  { value: 'overdue', label: t('list.overdue', { count: withStatus.filter(overdue).length }) },
+                ]}
+                value={reports}
+                onChange={(v) => setFilter('reports', v)}
+                allowDeselect={false}
+                w={{ base: '100%', xs: 240 }}
+              />
+            </Group>
+            {filtered.length === 0 ? (
+              <Group gap="sm">
+                <Text c="dimmed">{t('list.no_match')}</Text>
+                <Button variant="subtle" size="xs" onClick={() => setSearch(new URLSearchParams(), { replace: true })}>
+                  {t('list.clear')}
+                </Button>
+              </Group>
+            ) : (
+              <Table.ScrollContainer minWidth={800}>
+                {/* On a phone each period is a card, its actions at the foot (stacked-tables.css). */}
+                <Table striped highlightOnHover withTableBorder aria-label={t('title.period_list')} data-stack>
+                  <Table.Thead>
+                    <Table.Tr>
+                      {showMarket && <Table.Th>{t('reporting.market')}</Table.Th>}
+                      <Table.Th>{t('reporting.period.title')}</Table.Th>
+                      <Table.Th>{t('reporting.period.dates')}</Table.Th>
+                      <Table.Th>{t('reporting.period.deadline')}</Table.Th>
+                      <Table.Th>{t('reporting.status')}</Table.Th>
+                      <Table.Th>{t('reporting.period.published')}</Table.Th>
+                      <Table.Th ta="right">{t('reporting.period.reports')}</Table.Th>
+                      <Table.Th />
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {periods.map((period) => {
+                      const manage = canInMarket(subject, 'manage-periods', period.market.id);
+                      return (
+                        <Table.Tr key={period.uuid}>
+                          {showMarket && <Table.Td data-label={t('reporting.market')}>{period.market.international_name}</Table.Td>}
+                          <Table.Td fw={600}>{period.title}</Table.Td>
+                          <Table.Td data-label={t('reporting.period.dates')}>
+                            {formatDate(period.starts_on)} – {formatDate(period.ends_on)}
+                            <PeriodLength startsOn={period.starts_on} endsOn={period.ends_on} />
+                          </Table.Td>
+                          <Table.Td data-label={t('reporting.period.deadline')}>
+                            {formatDate(period.deadline)}
+                            {overdue(period) && (
+                              <Badge color="red" variant="light" tt="none" ml={6}>
+                                {t('dashboard.overdue')}
+                              </Badge>
+                            )}
+                          </Table.Td>
+                          <Table.Td data-label={t('reporting.status')}>
+                            <PeriodStatusBadge status={period.status} />
+                          </Table.Td>
+                          <Table.Td data-label={t('reporting.period.published')}>
+                            <PublishedCell period={period} />
+                          </Table.Td>
+                          <Table.Td ta="right" data-label={t('reporting.period.reports')}>
+                            {period.report_count}
+                            {period.coverage && period.status !== 'draft' && (
+                              <Text size="xs" c={period.coverage.approved < period.coverage.expected ? 'orange' : 'teal'} style={{ whiteSpace: 'nowrap' }}>
+                                {t('reporting.period.coverage', period.coverage)}
+                              </Text>
+                            )}
+                          </Table.Td>
+                          <Table.Td data-actions>
+                            <Group gap={4} justify="flex-end" wrap="wrap">
+                              {manage &&
+                                periodActions(period).map((action) => (
+                                  <Button key={action} size="xs" variant="light" disabled={busy === period.uuid} onClick={() => void act(period, action)}>
+                                    {t(`reporting.period.${action}`)}
+                                  </Button>
+                                ))}
+                              {period.status !== 'draft' && (
+                                <Button component={Link} to={`${approvalBase}/${period.uuid}`} size="xs" variant="subtle">
+                                  {t('title.approval_list')}
+                                </Button>
+                              )}
+                            </Group>
+                          </Table.Td>
+                        </Table.Tr>
+                      );
+                    })}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+            <ListPager total={filtered.length} page={page} size={PERIODS_PER_PAGE} onPage={(n) => setFilter('page', String(n))} />
+          </Stack>
+        );
+      }}
     </QueryState>
   );
 }

@@ -1,7 +1,7 @@
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { Anchor, Button, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { canInMarket } from '@mss/contracts/abilities';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
@@ -18,6 +18,7 @@ import { formatDateTime } from '../../lib/dates.ts';
 import { formatNumber } from '../../lib/numbers.ts';
 import { reportLink } from '../../lib/report-link.ts';
 import { type MarketChoice, useMarketParam, useMarketsWith } from '../../lib/markets.ts';
+import { ListPager, pageOf } from '../../components/list-pager.tsx';
 
 /**
  * /history/:market — the reports over periods in a market (:market is the market id or ISO code): the
@@ -71,8 +72,25 @@ export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
   const { t } = useTranslation();
   const marketId = useMarketParam(params.marketId ?? params.market, 'approve-reports');
   const periods = useQuery({ ...periodQueries.periods({ market_id: marketId }), enabled: marketId !== undefined, meta: { handlesErrors: true } });
-  const latest = periods.data?.filter((p) => p.status !== 'draft').sort((a, b) => b.starts_on.localeCompare(a.starts_on))[0];
-  const list = useQuery({ ...approvalQueries.approvalList(latest?.uuid ?? ''), enabled: !!latest, meta: { handlesErrors: true } });
+  // Any period that is not a draft, newest first; the newest by default. The period, the status
+  // filter and the page live in the URL: reload and Back keep them.
+  const [search, setSearch] = useSearchParams();
+  const choices = (periods.data ?? []).filter((p) => p.status !== 'draft').sort((a, b) => b.starts_on.localeCompare(a.starts_on));
+  const chosen = choices.find((p) => p.uuid === search.get('period')) ?? choices[0];
+  const list = useQuery({ ...approvalQueries.approvalList(chosen?.uuid ?? ''), enabled: !!chosen, meta: { handlesErrors: true } });
+  const set = (name: string, value: string | null) =>
+    setSearch(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value === null || value === 'all') next.delete(name);
+        else next.set(name, value);
+        if (name !== 'page') next.delete('page');
+        if (name === 'period') next.delete('status');
+        return next;
+      },
+      { replace: name !== 'page' },
+    );
+  const status = search.get('status') ?? 'all';
   return (
     <AdminPage title={title}>
       <MarketPicker
@@ -81,45 +99,84 @@ export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
         ability="approve-reports"
         to={(market) => `/reporting-companies/${market.iso_code}/${market.id}`}
       />
-      {periods.data && !latest && <Text c="dimmed">{t('reporting.no_open_period')}</Text>}
-      {latest && (
+      {periods.data && !chosen && <Text c="dimmed">{t('reporting.no_open_period')}</Text>}
+      {chosen && (
         <Stack gap="sm">
-          <Text>
-            {t('reporting.period.title')}:{' '}
-            <Anchor component={Link} to={`/approval-list/${latest.uuid}`}>
-              {latest.title}
-            </Anchor>
-          </Text>
-          <QueryState query={list} empty={(rows) => rows.length === 0}>
-            {(reports) => (
-              <Table.ScrollContainer minWidth={560}>
-                <Table striped withTableBorder aria-label={title} data-stack>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('reporting.company')}</Table.Th>
-                      <Table.Th>{t('reporting.status')}</Table.Th>
-                      <Table.Th>{t('reporting.submitted_at')}</Table.Th>
-                      <Table.Th>{t('reporting.preflight.title')}</Table.Th>
-                      <Table.Th ta="right">{t('reporting.row_count')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {reports.map((report) => (
-                      <Table.Tr key={report.uuid}>
-                        <Table.Td>{report.company.name}</Table.Td>
-                        <ReportProgressCells report={report} />
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+          <Group align="flex-end" wrap="wrap">
+            <Select
+              label={t('reporting.period.title')}
+              data={choices.map((p) => ({ value: p.uuid, label: `${p.title} · ${t(`reporting.period.status.${p.status}`)}` }))}
+              value={chosen.uuid}
+              onChange={(v) => set('period', v)}
+              searchable
+              allowDeselect={false}
+              w={{ base: '100%', xs: 240 }}
+              data-testid="reporting-companies-period"
+            />
+            {list.data && (
+              <Select
+                label={t('reporting.approval.status_filter')}
+                data={[
+                  { value: 'all', label: t('reporting.approval.status_all', { count: list.data.length }) },
+                  ...[...new Set(list.data.map((r) => r.status))]
+                    .sort((a, b) => a - b)
+                    .map((s) => ({ value: String(s), label: `${t(`enum.report_status.${s}`)} (${list.data.filter((r) => r.status === s).length})` })),
+                ]}
+                value={status}
+                onChange={(v) => set('status', v)}
+                allowDeselect={false}
+                w={{ base: '100%', xs: 280 }}
+                data-testid="reporting-companies-status"
+              />
             )}
+            <Anchor component={Link} to={`/approval-list/${chosen.uuid}`} pb={8}>
+              {t('title.approval_list')}
+            </Anchor>
+          </Group>
+          <QueryState query={list} empty={(rows) => rows.length === 0}>
+            {(all) => {
+              const filtered = status === 'all' ? all : all.filter((r) => String(r.status) === status);
+              const { rows: reports, page } = pageOf(filtered, Number(search.get('page') ?? 1) || 1, COMPANIES_PER_PAGE);
+              return (
+                <Stack gap="sm">
+                  {filtered.length === 0 ? (
+                    <Text c="dimmed">{t('list.no_match')}</Text>
+                  ) : (
+                    <Table.ScrollContainer minWidth={560}>
+                      <Table striped withTableBorder aria-label={title} data-stack>
+                        <Table.Thead>
+                          <Table.Tr>
+                            <Table.Th>{t('reporting.company')}</Table.Th>
+                            <Table.Th>{t('reporting.status')}</Table.Th>
+                            <Table.Th>{t('reporting.submitted_at')}</Table.Th>
+                            <Table.Th>{t('reporting.preflight.title')}</Table.Th>
+                            <Table.Th ta="right">{t('reporting.row_count')}</Table.Th>
+                          </Table.Tr>
+                        </Table.Thead>
+                        <Table.Tbody>
+                          {reports.map((report) => (
+                            <Table.Tr key={report.uuid}>
+                              <Table.Td>{report.company.name}</Table.Td>
+                              <ReportProgressCells report={report} />
+                            </Table.Tr>
+                          ))}
+                        </Table.Tbody>
+                      </Table>
+                    </Table.ScrollContainer>
+                  )}
+                  <ListPager total={filtered.length} page={page} size={COMPANIES_PER_PAGE} onPage={(n) => set('page', String(n))} />
+                </Stack>
+              );
+            }}
           </QueryState>
         </Stack>
       )}
     </AdminPage>
   );
 }
+
+/** Companies on one page of Reporting companies. */
+const COMPANIES_PER_PAGE = 25;
 
 /** A market picker that navigates to `${base}/${id}`, or where `to` says. */
 function MarketPicker({

@@ -1,8 +1,9 @@
 import type { UiKey } from '../en-US.ts';
 import type { importTexts } from '../../components/import-texts.ts';
+import type { listTexts } from '../../components/list-texts.ts';
 
 /** Danish (dk-DK): every text of the web interface (en-US.ts). Glossary: docs/glossary-dk-DK.md. */
-export const uiDkDK: Record<UiKey | keyof typeof importTexts, string> = {
+export const uiDkDK: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts, string> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Indlæser…',
   'app.page_title': '{{title}} - {{product}}',
@@ -436,6 +437,14 @@ export const uiDkDK: Record<UiKey | keyof typeof importTexts, string> = {
   'reporting.action.unapprove_and_republish': 'Fortryd godkendelse, og offentliggør igen',
   'reporting.action.unapprove_done': 'Godkendelsen er fortrudt: indberetningen venter på godkendelse igen.',
   'reporting.action.reason': 'Begrundelse (valgfri)',
+  'list.all_markets': 'Alle markeder ({{count}})',
+  'list.all': 'Alle ({{count}})',
+  'list.not_all_approved': 'Ikke alle godkendt ({{count}})',
+  'list.overdue': 'Forsinkede ({{count}})',
+  'list.showing': '{{from}}–{{to}} af {{total}}',
+  'list.pages': 'Sider i listen',
+  'list.no_match': 'Intet passer til filteret.',
+  'list.clear': 'Vis alle',
   'reporting.import.row_number': 'Række {{row}}',
   'reporting.import.errors_shown': 'De første {{shown}} af {{total}} fejl vises her; fejlarket viser dem alle.',
   'reporting.import.errors_shown_cut': 'De første {{shown}} af {{total}} fejl vises her; fejlarket viser de første {{listed}}.',

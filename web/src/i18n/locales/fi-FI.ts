@@ -1,8 +1,9 @@
 import type { UiKey } from '../en-US.ts';
 import type { importTexts } from '../../components/import-texts.ts';
+import type { listTexts } from '../../components/list-texts.ts';
 
 /** Finnish (fi-FI): every text of the web interface (en-US.ts). Glossary: docs/glossary-fi-FI.md. */
-export const uiFiFI: Record<UiKey | keyof typeof importTexts, string> = {
+export const uiFiFI: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts, string> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Ladataan…',
   'app.page_title': '{{title}} - {{product}}',
@@ -435,6 +436,14 @@ export const uiFiFI: Record<UiKey | keyof typeof importTexts, string> = {
   'reporting.action.unapprove_and_republish': 'Peru hyväksyntä ja julkaise uudelleen',
   'reporting.action.unapprove_done': 'Hyväksyntä peruttiin: raportti odottaa taas hyväksyntää.',
   'reporting.action.reason': 'Syy (valinnainen)',
+  'list.all_markets': 'Kaikki markkinat ({{count}})',
+  'list.all': 'Kaikki ({{count}})',
+  'list.not_all_approved': 'Kaikkia ei hyväksytty ({{count}})',
+  'list.overdue': 'Myöhässä ({{count}})',
+  'list.showing': '{{from}}–{{to}} / {{total}}',
+  'list.pages': 'Luettelon sivut',
+  'list.no_match': 'Mikään ei vastaa suodatinta.',
+  'list.clear': 'Näytä kaikki',
   'reporting.import.row_number': 'Rivi {{row}}',
   'reporting.import.errors_shown': 'Tässä näytetään {{total}} virheestä ensimmäiset {{shown}}. Virhetaulukossa ovat kaikki.',
   'reporting.import.errors_shown_cut': 'Tässä näytetään {{total}} virheestä ensimmäiset {{shown}}. Virhetaulukossa ovat ensimmäiset {{listed}}.',

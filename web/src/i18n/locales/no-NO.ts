@@ -1,8 +1,9 @@
 import type { UiKey } from '../en-US.ts';
 import type { importTexts } from '../../components/import-texts.ts';
+import type { listTexts } from '../../components/list-texts.ts';
 
 /** Norwegian Bokmål (no-NO): every text of the web interface (en-US.ts). Glossary: docs/glossary-no-NO.md. */
-export const uiNoNO: Record<UiKey | keyof typeof importTexts, string> = {
+export const uiNoNO: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts, string> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Laster…',
   'app.page_title': '{{title}} - {{product}}',
@@ -432,6 +433,14 @@ export const uiNoNO: Record<UiKey | keyof typeof importTexts, string> = {
   'reporting.action.unapprove_and_republish': 'Angre godkjenning og publiser på nytt',
   'reporting.action.unapprove_done': 'Godkjenningen er angret: rapporten venter på godkjenning igjen.',
   'reporting.action.reason': 'Begrunnelse (valgfritt)',
+  'list.all_markets': 'Alle markeder ({{count}})',
+  'list.all': 'Alle ({{count}})',
+  'list.not_all_approved': 'Ikke alle godkjent ({{count}})',
+  'list.overdue': 'Forsinket ({{count}})',
+  'list.showing': '{{from}}–{{to}} av {{total}}',
+  'list.pages': 'Sider i listen',
+  'list.no_match': 'Ingenting passer til filteret.',
+  'list.clear': 'Vis alle',
   'reporting.import.row_number': 'Rad {{row}}',
   'reporting.import.errors_shown': 'De første {{shown}} av {{total}} feil vises her; feilarket viser alle.',
   'reporting.import.errors_shown_cut': 'De første {{shown}} av {{total}} feil vises her; feilarket viser de første {{listed}}.',

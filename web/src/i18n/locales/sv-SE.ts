@@ -1,8 +1,9 @@
 import type { UiKey } from '../en-US.ts';
 import type { importTexts } from '../../components/import-texts.ts';
+import type { listTexts } from '../../components/list-texts.ts';
 
 /** Swedish (sv-SE): every text of the web interface (en-US.ts). Glossary: docs/glossary-sv-SE.md. */
-export const uiSvSE: Record<UiKey | keyof typeof importTexts, string> = {
+export const uiSvSE: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts, string> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Laddar…',
   'app.page_title': '{{title}} - {{product}}',
@@ -432,6 +433,14 @@ export const uiSvSE: Record<UiKey | keyof typeof importTexts, string> = {
   'reporting.action.unapprove_and_republish': 'Ångra godkännandet och publicera på nytt',
   'reporting.action.unapprove_done': 'Godkännandet har ångrats: rapporten väntar på godkännande igen.',
   'reporting.action.reason': 'Skäl (valfritt)',
+  'list.all_markets': 'Alla marknader ({{count}})',
+  'list.all': 'Alla ({{count}})',
+  'list.not_all_approved': 'Inte alla godkända ({{count}})',
+  'list.overdue': 'Försenade ({{count}})',
+  'list.showing': '{{from}}–{{to}} av {{total}}',
+  'list.pages': 'Sidor i listan',
+  'list.no_match': 'Inget matchar filtret.',
+  'list.clear': 'Visa alla',
   'reporting.import.row_number': 'Rad {{row}}',
   'reporting.import.errors_shown': 'De första {{shown}} av {{total}} fel visas här. Fellistan innehåller alla.',
   'reporting.import.errors_shown_cut': 'De första {{shown}} av {{total}} fel visas här. Fellistan innehåller de första {{listed}}.',

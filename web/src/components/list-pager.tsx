@@ -1,0 +1,32 @@
+import { useTranslation } from 'react-i18next';
+import { Group, Pagination, Text } from '@mantine/core';
+import './list-texts.ts';
+
+/** The rows of page `page` (1-based, clamped to the last page) of `items`, and how many pages there are. */
+export function pageOf<T>(items: readonly T[], page: number, size: number): { rows: T[]; page: number; pages: number } {
+  const pages = Math.max(1, Math.ceil(items.length / size));
+  const current = Math.min(Math.max(1, page), pages);
+  return { rows: items.slice((current - 1) * size, current * size), page: current, pages };
+}
+
+/** "21–40 of 72" and the page buttons, under a long list; nothing when it fits on one page. */
+export function ListPager({ total, page, size, onPage }: { total: number; page: number; size: number; onPage: (page: number) => void }) {
+  const { t } = useTranslation();
+  const pages = Math.ceil(total / size);
+  if (pages <= 1) return null;
+  return (
+    <Group justify="space-between" wrap="wrap" gap="xs">
+      <Text size="sm" c="dimmed" data-testid="list-showing">
+        {t('list.showing', { from: (page - 1) * size + 1, to: Math.min(page * size, total), total })}
+      </Text>
+      <Pagination
+        total={pages}
+        value={page}
+        onChange={onPage}
+        size="sm"
+        aria-label={t('list.pages')}
+        getControlProps={(control) => ({ 'aria-label': t(`admin.list.${control}`) })}
+      />
+    </Group>
+  );
+}
