@@ -440,7 +440,7 @@ export const uiDkDK: Record<UiKey | keyof typeof importTexts | keyof typeof list
   'list.all_markets': 'Alle markeder ({{count}})',
   'list.all': 'Alle ({{count}})',
   'list.not_all_approved': 'Ikke alle godkendt ({{count}})',
-  'list.overdue': 'Forsinkede ({{count}})',
+  'list.overdue': 'Over fristen ({{count}})',
   'list.showing': '{{from}}–{{to}} af {{total}}',
   'list.pages': 'Sider i listen',
   'list.no_match': 'Intet passer til filteret.',

@@ -436,7 +436,7 @@ export const uiNoNO: Record<UiKey | keyof typeof importTexts | keyof typeof list
   'list.all_markets': 'Alle markeder ({{count}})',
   'list.all': 'Alle ({{count}})',
   'list.not_all_approved': 'Ikke alle godkjent ({{count}})',
-  'list.overdue': 'Forsinket ({{count}})',
+  'list.overdue': 'Over fristen ({{count}})',
   'list.showing': '{{from}}–{{to}} av {{total}}',
   'list.pages': 'Sider i listen',
   'list.no_match': 'Ingenting passer til filteret.',
