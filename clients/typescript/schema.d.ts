@@ -6300,6 +6300,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/communications/{uuid}/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The companies it is about, each with who of it would get it now (none: no recipient) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                company: {
+                                    id: number;
+                                    name: string;
+                                };
+                                recipients: {
+                                    email: string;
+                                    name: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not signed in, or an invalid token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (or a state-changing request without X-Requested-With) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description In use, or not possible in the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid input: a message, and one list of messages per field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/communications/{uuid}/deliveries": {
         parameters: {
             query?: never;
@@ -10747,6 +10841,7 @@ export interface paths {
                                 };
                                 period: {
                                     deadline: string | null;
+                                    published: boolean;
                                     /** @enum {string} */
                                     status: "draft" | "open" | "closed";
                                     title: string;
@@ -11876,6 +11971,7 @@ export interface paths {
                                 };
                                 period: {
                                     deadline: string | null;
+                                    published: boolean;
                                     /** @enum {string} */
                                     status: "draft" | "open" | "closed";
                                     title: string;
@@ -11996,6 +12092,7 @@ export interface paths {
                                 };
                                 period: {
                                     deadline: string | null;
+                                    published: boolean;
                                     /** @enum {string} */
                                     status: "draft" | "open" | "closed";
                                     title: string;
@@ -12113,6 +12210,7 @@ export interface paths {
                                 };
                                 period: {
                                     deadline: string | null;
+                                    published: boolean;
                                     /** @enum {string} */
                                     status: "draft" | "open" | "closed";
                                     title: string;
@@ -12254,6 +12352,7 @@ export interface paths {
                                 };
                                 period: {
                                     deadline: string | null;
+                                    published: boolean;
                                     /** @enum {string} */
                                     status: "draft" | "open" | "closed";
                                     title: string;
@@ -12472,6 +12571,7 @@ export interface paths {
                                 };
                                 period: {
                                     deadline: string | null;
+                                    published: boolean;
                                     /** @enum {string} */
                                     status: "draft" | "open" | "closed";
                                     title: string;
@@ -13203,6 +13303,7 @@ export interface paths {
                                 };
                                 period: {
                                     deadline: string | null;
+                                    published: boolean;
                                     /** @enum {string} */
                                     status: "draft" | "open" | "closed";
                                     title: string;
@@ -13360,6 +13461,308 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{uuid}/unapprove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An approver undoes an approval (60 → 40); in a published period only with republish: true, which publishes it again */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        comment?: string | null;
+                        /** @default false */
+                        republish?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                approved_at: string | null;
+                                company: {
+                                    id: number;
+                                    name: string;
+                                };
+                                current_import: {
+                                    status: string;
+                                    uuid: string;
+                                } | null;
+                                history: {
+                                    comment: string | null;
+                                    created_at: string;
+                                    from_status: number | null;
+                                    to_status: number;
+                                    user: {
+                                        id: number;
+                                        name: string;
+                                    } | null;
+                                }[];
+                                market: {
+                                    id: number;
+                                    international_name: string;
+                                    iso_code: string;
+                                    local_name: string;
+                                };
+                                period: {
+                                    deadline: string | null;
+                                    published: boolean;
+                                    /** @enum {string} */
+                                    status: "draft" | "open" | "closed";
+                                    title: string;
+                                    uuid: string;
+                                };
+                                preflight: {
+                                    created_at: string;
+                                    results: {
+                                        key: string;
+                                        message: string;
+                                        params: {
+                                            [key: string]: string | number;
+                                        };
+                                        severity: number;
+                                    }[];
+                                    severity: number;
+                                } | null;
+                                preflight_severity: number | null;
+                                row_count: number;
+                                sent_back_comment: string | null;
+                                status: number;
+                                submitted_at: string | null;
+                                totals: {
+                                    /** @description An exact decimal number as text, e.g. "1234.5678" */
+                                    value: string;
+                                    /** @description An exact decimal number as text, e.g. "1234.5678" */
+                                    volume: string;
+                                };
+                                updated_at: string;
+                                uuid: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in, or an invalid token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (or a state-changing request without X-Requested-With) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description In use, or not possible in the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid input: a message, and one list of messages per field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{uuid}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The reporter withdraws a submission (40) to correct it: back to 20, or 50 if it had been sent back */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        comment?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                approved_at: string | null;
+                                company: {
+                                    id: number;
+                                    name: string;
+                                };
+                                current_import: {
+                                    status: string;
+                                    uuid: string;
+                                } | null;
+                                history: {
+                                    comment: string | null;
+                                    created_at: string;
+                                    from_status: number | null;
+                                    to_status: number;
+                                    user: {
+                                        id: number;
+                                        name: string;
+                                    } | null;
+                                }[];
+                                market: {
+                                    id: number;
+                                    international_name: string;
+                                    iso_code: string;
+                                    local_name: string;
+                                };
+                                period: {
+                                    deadline: string | null;
+                                    published: boolean;
+                                    /** @enum {string} */
+                                    status: "draft" | "open" | "closed";
+                                    title: string;
+                                    uuid: string;
+                                };
+                                preflight: {
+                                    created_at: string;
+                                    results: {
+                                        key: string;
+                                        message: string;
+                                        params: {
+                                            [key: string]: string | number;
+                                        };
+                                        severity: number;
+                                    }[];
+                                    severity: number;
+                                } | null;
+                                preflight_severity: number | null;
+                                row_count: number;
+                                sent_back_comment: string | null;
+                                status: number;
+                                submitted_at: string | null;
+                                totals: {
+                                    /** @description An exact decimal number as text, e.g. "1234.5678" */
+                                    value: string;
+                                    /** @description An exact decimal number as text, e.g. "1234.5678" */
+                                    volume: string;
+                                };
+                                updated_at: string;
+                                uuid: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in, or an invalid token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (or a state-changing request without X-Requested-With) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description In use, or not possible in the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid input: a message, and one list of messages per field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -139,6 +139,7 @@ export const AUTHORIZATION_MATRIX: Record<string, { own: string; other: string }
   'PUT /communications/:uuid': { own: '422 422 403 403 422 403 403 403 403 401', other: '422 422 403 403 422 403 403 403 403 401' },
   'DELETE /communications/:uuid': { own: '204 204 403 403 204 403 403 403 403 401', other: '404 204 403 403 404 403 403 403 403 401' },
   'GET /communications/:uuid/recipients': { own: '200 200 403 403 200 403 403 403 403 401', other: '404 200 403 403 404 403 403 403 403 401' },
+  'GET /communications/:uuid/companies': { own: '200 200 403 403 200 403 403 403 403 401', other: '404 200 403 403 404 403 403 403 403 401' },
   'POST /communications/:uuid/preflight': { own: '200 200 403 403 200 403 403 403 403 401', other: '404 200 403 403 404 403 403 403 403 401' },
   'POST /communications/:uuid/send': { own: '409 409 403 403 409 403 403 403 403 401', other: '404 409 403 403 404 403 403 403 403 401' },
   'POST /communications/:uuid/draft': { own: '409 409 403 403 409 403 403 403 403 401', other: '404 409 403 403 404 403 403 403 403 401' },

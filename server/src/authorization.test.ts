@@ -284,6 +284,7 @@ const REQUESTS: Record<string, Build> = {
   'PUT /communications/:uuid': (_w, s) => ({ url: `/communications/${s.communication}`, payload: {} }),
   'DELETE /communications/:uuid': async (w, s, t) => ({ url: `/communications/${await disposable.communication(t, w.headers['super-admin'], s.market)}` }),
   'GET /communications/:uuid/recipients': (_w, s) => ({ url: `/communications/${s.communication}/recipients` }),
+  'GET /communications/:uuid/companies': (_w, s) => ({ url: `/communications/${s.communication}/companies` }),
   'POST /communications/:uuid/preflight': async (w, s, t) => ({
     url: `/communications/${await disposable.communication(t, w.headers['super-admin'], s.market)}/preflight`,
     payload: {},

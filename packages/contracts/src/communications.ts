@@ -174,6 +174,17 @@ export const recipientSchema = z.object({
 });
 export type Recipient = z.infer<typeof recipientSchema>;
 
+/**
+ * A company the communication is about (it reports in one of its markets, is one of its companies
+ * when it names some, and has a report in its period, of one of its statuses, when it names one),
+ * with the people of the company who would get the mail: none is "no recipient".
+ */
+export const companyReachSchema = z.object({
+  company: z.object({ id: z.number().int(), name: z.string() }),
+  recipients: z.array(z.object({ name: z.string(), email: z.string() })),
+});
+export type CompanyReach = z.infer<typeof companyReachSchema>;
+
 export const DELIVERY_STATUSES = ['queued', 'sending', 'sent', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 

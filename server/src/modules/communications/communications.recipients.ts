@@ -113,3 +113,41 @@ export function variablesOf(recipient: RecipientRow, appUrl: string): Variables 
     report_link: recipient.report_uuid ? `${appUrl.replace(/\/$/, '')}/import/${recipient.report_uuid}` : '',
   };
 }
+
+/**
+ * The companies a communication is about, each with who of it would get the mail (docs/decisions.md,
+ * "Recipients are companies"): those that report in one of the filter's markets (a company market
+ * there), are not disabled, are among its companies when it names some, and, when it names a
+ * period, have a report there (of one of its statuses, when it names some). Those no one would
+ * reach come first, then by name.
+ */
+export async function companiesReached(
+  db: Executor,
+  organizationId: number,
+  filter: StoredFilter,
+): Promise<{ company: { id: number; name: string }; recipients: { name: string; email: string }[] }[]> {
+  const { rows } = await db.execute<{ id: number; name: string; recipients: { name: string; email: string }[] }>(sql`
+    with rec as (${recipientsQuery(organizationId, filter)}),
+    expected as (
+      select distinct co.id, co.name
+      from companies co
+      join company_markets cm on cm.company_id = co.id and cm.market_id = any(${intArray(filter.market_ids)})
+      join markets mk on mk.id = cm.market_id and mk.organization_id = ${organizationId}
+      where (co.disabled_at is null or co.disabled_at > now())
+        ${filter.company_ids.length ? sql`and co.id = any(${intArray(filter.company_ids)})` : sql``}
+        ${
+          filter.period_id === null
+            ? sql``
+            : sql`and exists (select 1 from reports r join periods p on p.id = r.period_id
+                where p.id = ${filter.period_id} and p.market_id = cm.market_id and r.company_id = co.id
+                ${filter.report_statuses.length ? sql`and r.status = any(${intArray(filter.report_statuses)})` : sql``})`
+        }
+    )
+    select e.id, e.name,
+      coalesce(json_agg(json_build_object('name', rec.name, 'email', rec.email) order by lower(rec.name), rec.user_id)
+        filter (where rec.user_id is not null), '[]'::json) as recipients
+    from expected e left join rec on rec.company_id = e.id
+    group by e.id, e.name
+    order by count(rec.user_id) > 0, lower(e.name), e.id`);
+  return rows.map((r) => ({ company: { id: r.id, name: r.name }, recipients: r.recipients }));
+}

@@ -12,6 +12,7 @@ import {
   notificationSettingsSchema,
   preflightInputSchema,
   recipientSchema,
+  companyReachSchema,
   renderedMailSchema,
   sendInputSchema,
 } from '@mss/contracts/communications';
@@ -31,6 +32,7 @@ import {
   deleteCommunication,
   findCommunication,
   findCommunicationRecipients,
+  findCommunicationCompanies,
   findCommunications,
   findDeliveries,
   removeAttachment,
@@ -105,6 +107,19 @@ export function communicationsRoutes(app: App, ctx: AppContext) {
       preValidation: mayCommunicate,
     },
     async (request) => findCommunicationRecipients(ctx.db, principalOf(request), request.params.uuid, request.query),
+  );
+  app.get(
+    '/communications/:uuid/companies',
+    {
+      schema: {
+        tags,
+        summary: 'The companies it is about, each with who of it would get it now (none: no recipient)',
+        params: uuidParams,
+        response: { 200: dataOf(z.array(companyReachSchema)) },
+      },
+      preValidation: mayCommunicate,
+    },
+    async (request) => ({ data: await findCommunicationCompanies(ctx.db, principalOf(request), request.params.uuid) }),
   );
   app.post(
     '/communications/:uuid/preflight',

@@ -5,6 +5,7 @@ import {
   COMMUNICATION_VARIABLES,
   type Communication,
   type CommunicationInput,
+  type CompanyReach,
   type Delivery,
   type DeliveryCounts,
   partlyFailed,
@@ -37,7 +38,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Mailer, MailAttachment } from '../../mail/mailer.ts';
 import { mailFailureOf } from '../../mail/mailer.ts';
 import { renderMail, sanitizeBody } from './communications.render.ts';
-import { findRecipients, storedFilterOf, variablesOf } from './communications.recipients.ts';
+import { companiesReached, findRecipients, storedFilterOf, variablesOf } from './communications.recipients.ts';
 import { attachmentIdentity, isAttachmentType, sniffAttachment } from './communications.attachments.ts';
 import { isUuid } from '../../lib/uuid.ts';
 
@@ -343,6 +344,12 @@ export async function findCommunicationRecipients(
   const { rows, total } = await findRecipients(db, row.organization_id, storedFilterOf(row), { limit: page.per_page, offset: (page.page - 1) * page.per_page });
   const count = rows.length || page.page === 1 ? total : (await findRecipients(db, row.organization_id, storedFilterOf(row), { limit: 1, offset: 0 })).total;
   return { data: rows.map(recipientOut), meta: { page: page.page, per_page: page.per_page, total: count } };
+}
+
+/** The companies the communication is about, and who of each would get it now ("no recipient" when none). */
+export async function findCommunicationCompanies(db: Db, principal: Principal, uuid: string): Promise<CompanyReach[]> {
+  const row = await loadFor(db, principal, uuid);
+  return companiesReached(db, row.organization_id, storedFilterOf(row));
 }
 
 export async function findDeliveries(

@@ -176,6 +176,33 @@ describe('communications: who gets it', () => {
     expect((await api('GET', `/communications/${c.uuid}`, w.admin)).json().data.recipients.roles).toEqual(['reporter']);
   });
 
+  it('when the recipients are previewed by company, then each company it is about lists who gets it, and a company no one would reach says so first', async () => {
+    const w = await world();
+    // Silent AB reports in Sweden, but its only user is disabled: no one would get the mail.
+    const [silent] = await t.db.insert(companies).values({ name: 'Silent AB' }).returning();
+    await t.db.insert(companyOrganizations).values({ company_id: silent!.id, organization_id: w.org.id });
+    await t.db.insert(companyMarkets).values({ company_id: silent!.id, market_id: w.market.id, roles: ['reporter'] });
+    await createUser(t.db, { roles: ['reporter'], organizationIds: [w.org.id], marketIds: [w.market.id], companyId: silent!.id, disabled: true });
+    const reach = async (c: { uuid: string }) => {
+      const res = await api('GET', `/communications/${c.uuid}/companies`, w.admin);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data as { company: { name: string }; recipients: { email: string }[] }[]).map((x) => [
+        x.company.name,
+        x.recipients.map((r) => r.email).sort(),
+      ]);
+    };
+    // Every reporter: Silent first (no recipient); Gone AB, disabled, is not expected at all.
+    expect(await reach(await create(w, draft(w)))).toEqual([
+      ['Silent AB', []],
+      ['Acme AB', [w.acmeUser.email, w.secondAcme.email].sort()],
+      ['Rival AB', [w.rivalUser.email]],
+    ]);
+    // Those whose 2026-11 report waits for approval: Rival only (Silent has no report there).
+    expect(await reach(await create(w, draft(w, {}, { period_uuid: w.period.uuid, report_statuses: [40] })))).toEqual([['Rival AB', [w.rivalUser.email]]]);
+    // Viewers only: every company is left without a recipient, which is what the preview must say.
+    expect((await reach(await create(w, draft(w, {}, { roles: ['viewer'] })))).every(([, emails]) => emails.length === 0)).toBe(true);
+  });
+
   it('when reporters whose 2026-11 report is not yet submitted are chosen, then only they: no disabled user, no disabled company, no viewer', async () => {
     const w = await world();
     const c = await create(w, draft(w, {}, { period_uuid: w.period.uuid, report_statuses: [10, 11, 20, 30, 50] }));
@@ -623,8 +650,10 @@ describe('withdrawals and undone approvals', () => {
       await w.rw.storeRows(w.report.uuid, [[w.codes[0]!.id, 5, 50]]);
       expect((await w.rw.status(w.reporter, w.report.uuid, { status: 40 })).statusCode).toBe(200);
       expect((await api('POST', `/reports/${w.report.uuid}/withdraw`, w.reporter, {})).statusCode).toBe(200);
-      const queued = await t.db.select().from(workflowNotifications).where(eq(workflowNotifications.status, 'queued'));
-      expect(queued.filter((n) => n.kind === 'submitted' || n.kind === 'withdrawn')).toEqual([]);
+      const queued = await t.db.execute<{ kind: string }>(
+        sql`select n.kind from workflow_notifications n join reports r on r.id = n.report_id where r.uuid = ${w.report.uuid} and n.status = 'queued'`,
+      );
+      expect(queued.rows).toEqual([]);
 
       // Approved, then the approval undone with a reason: Acme's reporters are told, in Swedish where they read Swedish.
       expect((await w.rw.status(w.reporter, w.report.uuid, { status: 40 })).statusCode).toBe(200);

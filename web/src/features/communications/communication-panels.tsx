@@ -2,8 +2,16 @@ import './texts.ts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { DELIVERY_STATUSES, type Communication, type Delivery, type DeliveryStatus, type Recipient, type RenderedMail } from '@mss/contracts/communications';
+import { Alert, Badge, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  DELIVERY_STATUSES,
+  type Communication,
+  type CompanyReach,
+  type Delivery,
+  type DeliveryStatus,
+  type Recipient,
+  type RenderedMail,
+} from '@mss/contracts/communications';
 import { CommunicationStatus } from '@mss/contracts/enums';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
@@ -40,10 +48,69 @@ export function useRecipientCount(uuid: string, enabled = true) {
   return { count: query.data?.meta.total, recipients: query.data?.data ?? [], query };
 }
 
-/** Who would get the mail now: the count and the list, paged by the server. */
+/** The companies the communication is about, each with who of it would get the mail. */
+export function useCompanyReach(uuid: string, enabled = true) {
+  const query = useQuery({ ...communicationQueries.companies(uuid), enabled, meta: { handlesErrors: true } });
+  const companies = query.data ?? [];
+  return { query, companies, unreached: companies.filter((c) => c.recipients.length === 0) };
+}
+
+/** A warning naming the companies no one would reach ("no recipient"): before the test e-mail and before sending. */
+export function UnreachedCompanies({ unreached }: { unreached: CompanyReach[] }) {
+  const { t } = useTranslation();
+  if (unreached.length === 0) return null;
+  return (
+    <Alert color="orange" role="status" title={t('communication.companies.unreached_title', { count: unreached.length })} data-testid="unreached-companies">
+      {t('communication.companies.unreached_body', { names: unreached.map((c) => c.company.name).join(', ') })}
+    </Alert>
+  );
+}
+
+/** Per company: who gets the mail, or "No recipient". */
+function CompanyReachTable({ companies }: { companies: CompanyReach[] }) {
+  const { t } = useTranslation();
+  if (companies.length === 0) return null;
+  const reached = companies.length - companies.filter((c) => c.recipients.length === 0).length;
+  return (
+    <Stack gap={6}>
+      <Text fw={600} data-testid="company-reach-count">
+        {t('communication.companies.reached', { reached, count: companies.length })}
+      </Text>
+      <Table.ScrollContainer minWidth={420}>
+        <Table striped withTableBorder aria-label={t('communication.companies.title')} data-stack data-testid="company-reach">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('communication.recipients.company')}</Table.Th>
+              <Table.Th>{t('communication.companies.who')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {companies.map(({ company, recipients }) => (
+              <Table.Tr key={company.id}>
+                <Table.Td fw={600}>{company.name}</Table.Td>
+                <Table.Td data-label={t('communication.companies.who')}>
+                  {recipients.length === 0 ? (
+                    <Badge color="red" variant="light" tt="none">
+                      {t('communication.companies.no_recipient')}
+                    </Badge>
+                  ) : (
+                    recipients.map((r) => `${r.name} <${r.email}>`).join(', ')
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}
+
+/** Who would get the mail now: the companies it is about and who of each, then every person, paged by the server. */
 export function RecipientsPanel({ communication }: { communication: Communication }) {
   const { t } = useTranslation();
   const { count } = useRecipientCount(communication.uuid);
+  const { companies, unreached } = useCompanyReach(communication.uuid);
   return (
     <Stack gap="sm">
       {count !== undefined && (
@@ -54,6 +121,8 @@ export function RecipientsPanel({ communication }: { communication: Communicatio
       <Text size="sm" c="dimmed">
         {t('communication.recipients.hint')}
       </Text>
+      <UnreachedCompanies unreached={unreached} />
+      <CompanyReachTable companies={companies} />
       <DataTable<Recipient, ReturnType<typeof communicationKeys.recipients>>
         stateKey="recipients"
         label={t('communication.tab.recipients')}
@@ -156,6 +225,7 @@ export function PreflightPanel({
   const { t } = useTranslation();
   const draft = communication.status === CommunicationStatus.Draft;
   const { count, recipients, query } = useRecipientCount(communication.uuid);
+  const { unreached } = useCompanyReach(communication.uuid, draft);
   const [chosen, setChosen] = useState<string | null>(null);
   const recipientId = chosen ?? (recipients[0] ? String(recipients[0].user_id) : null);
   const preflight = useCommunicationMutation(communicationsApi.preflight);
@@ -190,6 +260,7 @@ export function PreflightPanel({
               {t('communication.preflight.no_recipients')}
             </Alert>
           )}
+          <UnreachedCompanies unreached={unreached} />
           {query.isError && (
             <Alert color="red" role="alert">
               {errorMessage(query.error)}
@@ -235,6 +306,7 @@ export function SendPanel({ communication, onSent }: { communication: Communicat
   const { t } = useTranslation();
   const preflighted = communication.status === CommunicationStatus.PreflightSent;
   const { count } = useRecipientCount(communication.uuid, preflighted);
+  const { unreached } = useCompanyReach(communication.uuid, preflighted);
   const [sendAt, setSendAt] = useState('');
   const [sendAtError, setSendAtError] = useState<string | null>(null);
   const send = useCommunicationMutation(communicationsApi.send);
@@ -257,8 +329,9 @@ export function SendPanel({ communication, onSent }: { communication: Communicat
     }
     setSendAtError(null);
     const total = count ?? 0;
+    const question = at ? t('communication.send.confirm_at', { count: total, at: formatDateTime(at) }) : t('communication.send.confirm', { count: total });
     const ok = await feedback.confirm({
-      message: at ? t('communication.send.confirm_at', { count: total, at: formatDateTime(at) }) : t('communication.send.confirm', { count: total }),
+      message: unreached.length ? `${question} ${t('communication.companies.unreached_confirm', { count: unreached.length })}` : question,
       confirmLabel: t('communication.send.button'),
     });
     if (!ok) return;
@@ -278,6 +351,7 @@ export function SendPanel({ communication, onSent }: { communication: Communicat
           {t('communication.send.needs_preflight')}
         </Alert>
       )}
+      {preflighted && <UnreachedCompanies unreached={unreached} />}
       <Group align="flex-start" gap="sm">
         <TextInput
           type="datetime-local"

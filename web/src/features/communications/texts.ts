@@ -149,6 +149,16 @@ export const communicationTexts = {
   'communication.retry_done': 'The failed deliveries are sent again.',
   'communication.content.readonly': 'The mail',
   'communication.preflight_badge': 'Preflight sent',
+  'communication.companies.title': 'Companies and who gets the mail',
+  'communication.companies.who': 'Who gets it',
+  'communication.companies.no_recipient': 'No recipient',
+  'communication.companies.reached': '{{reached}} of {{count}} companies reached',
+  'communication.companies.unreached_title_one': '{{count}} company would get no mail',
+  'communication.companies.unreached_title_other': '{{count}} companies would get no mail',
+  'communication.companies.unreached_body':
+    'Nobody at {{names}} would get it: none of their users holds the chosen roles, or those users are disabled. Add a user to the company, or choose other roles.',
+  'communication.companies.unreached_confirm_one': '{{count}} company gets no mail: nobody there is among the recipients.',
+  'communication.companies.unreached_confirm_other': '{{count}} companies get no mail: nobody there is among the recipients.',
 } as const;
 
 i18n.addResourceBundle('en-US', 'translation', communicationTexts, true, false);

@@ -143,4 +143,14 @@ export const communicationsDkDK: Record<keyof typeof communicationTexts, string>
   'communication.retry_done': 'De mislykkede afsendelser sendes igen.',
   'communication.content.readonly': 'Mailen',
   'communication.preflight_badge': 'Testmail sendt',
+  'communication.companies.title': 'Virksomheder og hvem der får mailen',
+  'communication.companies.who': 'Hvem der får den',
+  'communication.companies.no_recipient': 'Ingen modtager',
+  'communication.companies.reached': '{{reached}} af {{count}} virksomheder nås',
+  'communication.companies.unreached_title_one': '{{count}} virksomhed ville ikke få nogen mail',
+  'communication.companies.unreached_title_other': '{{count}} virksomheder ville ikke få nogen mail',
+  'communication.companies.unreached_body':
+    'Ingen hos {{names}} ville få den: ingen af deres brugere har de valgte roller, eller de brugere er deaktiveret. Tilføj en bruger til virksomheden, eller vælg andre roller.',
+  'communication.companies.unreached_confirm_one': '{{count}} virksomhed får ingen mail: ingen derfra er blandt modtagerne.',
+  'communication.companies.unreached_confirm_other': '{{count}} virksomheder får ingen mail: ingen derfra er blandt modtagerne.',
 };

@@ -144,4 +144,14 @@ export const communicationsFiFI: Record<keyof typeof communicationTexts, string>
   'communication.retry_done': 'Epäonnistuneet lähetykset lähetetään uudelleen.',
   'communication.content.readonly': 'Viesti',
   'communication.preflight_badge': 'Testiviesti lähetetty',
+  'communication.companies.title': 'Yritykset ja viestin saajat',
+  'communication.companies.who': 'Kuka saa viestin',
+  'communication.companies.no_recipient': 'Ei vastaanottajaa',
+  'communication.companies.reached': 'Viesti tavoittaa {{reached}}/{{count}} yritystä',
+  'communication.companies.unreached_title_one': '{{count}} yritys ei saisi viestiä',
+  'communication.companies.unreached_title_other': '{{count}} yritystä ei saisi viestiä',
+  'communication.companies.unreached_body':
+    'Kukaan yrityksistä {{names}} ei saisi viestiä: yhdelläkään niiden käyttäjistä ei ole valittuja rooleja, tai nuo käyttäjät on poistettu käytöstä. Lisää yritykselle käyttäjä tai valitse muut roolit.',
+  'communication.companies.unreached_confirm_one': '{{count}} yritys ei saa viestiä: kukaan sen käyttäjistä ei ole vastaanottajien joukossa.',
+  'communication.companies.unreached_confirm_other': '{{count}} yritystä ei saa viestiä: kukaan niiden käyttäjistä ei ole vastaanottajien joukossa.',
 };

@@ -144,4 +144,14 @@ export const communicationsNoNO: Record<keyof typeof communicationTexts, string>
   'communication.retry_done': 'De mislykkede leveransene sendes på nytt.',
   'communication.content.readonly': 'E-posten',
   'communication.preflight_badge': 'Test-e-post sendt',
+  'communication.companies.title': 'Bedrifter og hvem som får e-posten',
+  'communication.companies.who': 'Hvem som får den',
+  'communication.companies.no_recipient': 'Ingen mottaker',
+  'communication.companies.reached': '{{reached}} av {{count}} bedrifter nås',
+  'communication.companies.unreached_title_one': '{{count}} bedrift ville ikke få noen e-post',
+  'communication.companies.unreached_title_other': '{{count}} bedrifter ville ikke få noen e-post',
+  'communication.companies.unreached_body':
+    'Ingen hos {{names}} ville få den: ingen av brukerne deres har de valgte rollene, eller de brukerne er deaktivert. Legg til en bruker i bedriften, eller velg andre roller.',
+  'communication.companies.unreached_confirm_one': '{{count}} bedrift får ingen e-post: ingen derfra er blant mottakerne.',
+  'communication.companies.unreached_confirm_other': '{{count}} bedrifter får ingen e-post: ingen derfra er blant mottakerne.',
 };

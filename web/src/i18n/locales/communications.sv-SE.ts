@@ -146,4 +146,14 @@ export const communicationsSvSE: Record<keyof typeof communicationTexts, string>
   'communication.retry_done': 'De misslyckade leveranserna skickas igen.',
   'communication.content.readonly': 'E-postmeddelandet',
   'communication.preflight_badge': 'Testutskick skickat',
+  'communication.companies.title': 'Företag och vem som får e-postmeddelandet',
+  'communication.companies.who': 'Vem som får det',
+  'communication.companies.no_recipient': 'Ingen mottagare',
+  'communication.companies.reached': '{{reached}} av {{count}} företag nås',
+  'communication.companies.unreached_title_one': '{{count}} företag skulle inte få något e-postmeddelande',
+  'communication.companies.unreached_title_other': '{{count}} företag skulle inte få något e-postmeddelande',
+  'communication.companies.unreached_body':
+    'Ingen på {{names}} skulle få det: ingen av deras användare har de valda rollerna, eller så är de användarna inaktiverade. Lägg till en användare i företaget, eller välj andra roller.',
+  'communication.companies.unreached_confirm_one': '{{count}} företag får inget e-postmeddelande: ingen där finns bland mottagarna.',
+  'communication.companies.unreached_confirm_other': '{{count}} företag får inget e-postmeddelande: ingen där finns bland mottagarna.',
 };

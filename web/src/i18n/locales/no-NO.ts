@@ -429,7 +429,7 @@ export const uiNoNO: Record<UiKey | keyof typeof importTexts | keyof typeof list
   'reporting.action.unapprove_explained':
     'Rapporten venter på godkjenning igjen og telles ikke med i statistikken for {{period}} før den er godkjent. Rapportørene får beskjed, med begrunnelsen din.',
   'reporting.action.unapprove_republish':
-    'Perioden {{period}} er publisert. Angres godkjenningen, publiseres den på nytt uten denne rapporten: tallene leserne ser, endres, og tall som nå kunne avsløre ett enkelt foretak, skjules. Rapportørene får beskjed, med begrunnelsen din.',
+    'Perioden {{period}} er publisert. Angres godkjenningen, publiseres den på nytt uten denne rapporten: tallene leserne ser, endres, og tall som nå kunne avsløre én enkelt bedrift, skjules. Rapportørene får beskjed, med begrunnelsen din.',
   'reporting.action.unapprove_and_republish': 'Angre godkjenning og publiser på nytt',
   'reporting.action.unapprove_done': 'Godkjenningen er angret: rapporten venter på godkjenning igjen.',
   'reporting.action.reason': 'Begrunnelse (valgfritt)',

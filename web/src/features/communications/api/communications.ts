@@ -3,6 +3,7 @@ import type {
   Attachment,
   Communication,
   CommunicationInput,
+  CompanyReach,
   Delivery,
   DeliveryStatus,
   NotificationSettings,
@@ -32,6 +33,7 @@ export const communicationKeys = {
   list: (params: CommunicationListParams) => ['communications', 'list', params] as const,
   detail: (uuid: string) => ['communications', 'detail', uuid] as const,
   recipients: (uuid: string, params: { page: number; per_page: number }) => ['communications', 'recipients', uuid, params] as const,
+  companies: (uuid: string) => ['communications', 'companies', uuid] as const,
   deliveries: (uuid: string, params: DeliveryListParams) => ['communications', 'deliveries', uuid, params] as const,
   notifications: ['notification-settings'] as const,
 };
@@ -46,6 +48,7 @@ export const communicationsApi = {
   update: ({ uuid, input }: { uuid: string; input: CommunicationInput }) => http.put<ApiBody<Communication>>(path(uuid), input).then(data),
   remove: (uuid: string) => http.delete<null>(path(uuid)),
   recipients: (uuid: string, params: { page: number; per_page: number }) => http.get<Page<Recipient>>(path(uuid, '/recipients'), { query: { ...params } }),
+  companies: (uuid: string) => http.get<ApiBody<CompanyReach[]>>(path(uuid, '/companies')).then(data),
   preflight: ({ uuid, recipient_user_id }: { uuid: string; recipient_user_id?: number | null }) =>
     http.post<{ data: Communication; mail: RenderedMail }>(path(uuid, '/preflight'), { recipient_user_id: recipient_user_id ?? null }),
   send: ({ uuid, send_at }: { uuid: string; send_at?: string | null }) =>
@@ -87,6 +90,7 @@ export const communicationQueries = {
       queryFn: () => communicationsApi.recipients(uuid, params),
       placeholderData: keepPreviousData,
     }),
+  companies: (uuid: string) => queryOptions({ queryKey: communicationKeys.companies(uuid), queryFn: () => communicationsApi.companies(uuid) }),
   deliveries: (uuid: string, params: DeliveryListParams, poll: boolean) =>
     queryOptions({
       queryKey: communicationKeys.deliveries(uuid, params),
