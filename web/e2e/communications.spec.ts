@@ -45,6 +45,11 @@ test.describe('communications', () => {
     const count = Number((await countText.textContent())!.match(/\d+/)![0]);
     expect(count).toBeGreaterThan(0);
     await expect(page.getByRole('table', { name: 'Recipients' }).getByRole('row')).not.toHaveCount(1);
+    // Per company: who gets it; a company with no user to reach (Göta Maskin in the demo) is No recipient, and said above.
+    const reach = page.getByRole('table', { name: 'Companies and who gets the mail' });
+    await expect(reach.getByRole('row').filter({ hasText: 'Göta Maskin AB' })).toContainText('No recipient');
+    await expect(reach.getByRole('row', { name: /Nordlys Trading AB/ })).toContainText('reporter@demo.test');
+    await expect(page.getByTestId('unreached-companies').first()).toContainText('Göta Maskin AB');
 
     // Sending is refused until a preflight is sent.
     await page.getByRole('tab', { name: 'Send' }).click();
@@ -69,6 +74,7 @@ test.describe('communications', () => {
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText(count === 1 ? 'Send to 1 recipient?' : `Send to ${count} recipients?`);
+    await expect(dialog).toContainText(/\d+ compan(y gets|ies get) no mail: nobody there is among the recipients\./);
     await dialog.getByRole('button', { name: 'Send' }).click();
 
     // The deliveries: every one sent once the background job has run (the screen polls).
