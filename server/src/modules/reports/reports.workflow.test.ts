@@ -167,6 +167,15 @@ describe('applyReportEvent, the one report workflow', () => {
     await expect(step('unapprove')).rejects.toMatchObject({ code: 'conflict', messageKey: 'report.unapprove_needs_republication' });
     expect((await stateOf(w.reportId)).status).toBe(S.Approved);
     expect(await step('unapprove', { republish: true })).toMatchObject({ from: S.Approved, to: S.WaitingForApproval });
+    // Waiting for approval again, the reporter may withdraw it: back to where it was last submitted
+    // from (50 here, after a send-back), not judged by the undone approval's 60 → 40.
+    const v = await world();
+    for (const event of ['submit', 'send_back', 'submit', 'approve', 'unapprove'] as const)
+      await applyReportEvent(t.db, { event, reportId: v.reportId, actor: v.user.id });
+    expect(await applyReportEvent(t.db, { event: 'withdraw', reportId: v.reportId, actor: v.user.id })).toMatchObject({
+      from: S.WaitingForApproval,
+      to: S.WaitingForCompletion,
+    });
   });
 
   it('when a withdrawal and an approval race, then one wins and the other is judged on the state it left', async () => {

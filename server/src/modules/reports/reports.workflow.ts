@@ -138,8 +138,9 @@ async function changeStatus(tx: Executor, input: ChangeInput): Promise<ReportTra
     select r.status, p.status as period_status, p.published_at is not null as published,
       ${
         input.event === 'withdraw'
-          ? sql`(select c.from_status from ${reportStatusChanges} c where c.report_id = r.id and c.to_status = ${ReportStatus.WaitingForApproval}
-              order by c.id desc limit 1)`
+          ? // The last submission's origin (20 or 50); an undone approval also leads into 40, from 60.
+            sql`(select c.from_status from ${reportStatusChanges} c where c.report_id = r.id and c.to_status = ${ReportStatus.WaitingForApproval}
+              and c.from_status in (${ReportStatus.Ongoing}, ${ReportStatus.WaitingForCompletion}) order by c.id desc limit 1)`
           : sql`null::int`
       } as submitted_from
     from ${reports} r join ${periods} p on p.id = r.period_id

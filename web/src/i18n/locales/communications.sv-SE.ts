@@ -153,7 +153,7 @@ export const communicationsSvSE: Record<keyof typeof communicationTexts, string>
   'communication.companies.unreached_title_one': '{{count}} företag skulle inte få något e-postmeddelande',
   'communication.companies.unreached_title_other': '{{count}} företag skulle inte få något e-postmeddelande',
   'communication.companies.unreached_body':
-    'Ingen på {{names}} skulle få det: ingen av deras användare har de valda rollerna, eller så är de användarna inaktiverade. Lägg till en användare i företaget, eller välj andra roller.',
+    'Ingen på {{names}} skulle få det: ingen av deras användare har de valda rollerna, eller så är användarna inaktiverade. Lägg till en användare i företaget, eller välj andra roller.',
   'communication.companies.unreached_confirm_one': '{{count}} företag får inget e-postmeddelande: ingen där finns bland mottagarna.',
   'communication.companies.unreached_confirm_other': '{{count}} företag får inget e-postmeddelande: ingen där finns bland mottagarna.',
 };
