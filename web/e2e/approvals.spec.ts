@@ -221,6 +221,8 @@ test.describe('approvals', () => {
     // Submitted again, approved and the period published.
     await setReportStatus(reporterApi, reportUuid, ReportStatus.WaitingForApproval);
     await setReportStatus(adminApi, reportUuid, ReportStatus.Approved);
+    // Published (and unpublished at the end, as the periods spec does: viewers' latest published
+    // period must stay the demo's for the statistics spec).
     expect((await adminApi.post(`/api/v1/periods/${periodUuid}/publish`)).status()).toBe(200);
 
     // The approver undoes the approval: the dialog says the period is published again.
@@ -237,5 +239,7 @@ test.describe('approvals', () => {
     // Published again, without the report: the second publication counts no approved report.
     const period = (await (await adminApi.get(`/api/v1/periods/${periodUuid}`)).json()).data;
     expect(period.publication).toMatchObject({ number: 2, changed: false });
+    // Unpublished again: viewers' latest published period stays the demo's for the other specs.
+    expect((await adminApi.post(`/api/v1/periods/${periodUuid}/unpublish`)).status()).toBe(200);
   });
 });
