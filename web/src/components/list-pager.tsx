@@ -1,6 +1,30 @@
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Group, Pagination, Text } from '@mantine/core';
 import './list-texts.ts';
+
+/**
+ * A list's filters and page in the URL (reload and Back keep them): `set(name, value)` writes one,
+ * 'all' or null removing it; a filter's change goes back to the first page (and clears the names
+ * in `resets`) and replaces the history entry, a page's change adds one.
+ */
+export function useListSearch(resets: Record<string, readonly string[]> = {}) {
+  const [search, setSearch] = useSearchParams();
+  const set = (name: string, value: string | null) =>
+    setSearch(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value === null || value === 'all') next.delete(name);
+        else next.set(name, value);
+        if (name !== 'page') next.delete('page');
+        for (const other of resets[name] ?? []) next.delete(other);
+        return next;
+      },
+      { replace: name !== 'page' },
+    );
+  const clear = () => setSearch(new URLSearchParams(), { replace: true });
+  return { search, set, clear };
+}
 
 /** The rows of page `page` (1-based, clamped to the last page) of `items`, and how many pages there are. */
 export function pageOf<T>(items: readonly T[], page: number, size: number): { rows: T[]; page: number; pages: number } {

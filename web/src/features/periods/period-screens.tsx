@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
@@ -20,7 +20,7 @@ import { formatDate, isPast } from '../../lib/dates.ts';
 import { useMarketParam, useMarketsWith } from '../../lib/markets.ts';
 import { periodLength } from '../../lib/durations.ts';
 import { PublicationPreviewDetails } from './publication-preview.tsx';
-import { ListPager, pageOf } from '../../components/list-pager.tsx';
+import { ListPager, pageOf, useListSearch } from '../../components/list-pager.tsx';
 
 const FIELDS = ['market_id', 'title', 'starts_on', 'ends_on', 'deadline'] as const;
 
@@ -183,18 +183,7 @@ function PeriodTable({
   const change = useReportingMutation(periodChanges.changePeriod);
   const [busy, setBusy] = useState<string | null>(null);
   // The filters and the page live in the URL: reload and Back keep them.
-  const [search, setSearch] = useSearchParams();
-  const setFilter = (name: string, value: string | null) =>
-    setSearch(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value === null || value === 'all') next.delete(name);
-        else next.set(name, value);
-        if (name !== 'page') next.delete('page');
-        return next;
-      },
-      { replace: name !== 'page' },
-    );
+  const { search, set: setFilter, clear } = useListSearch();
 
   const act = async (period: Period, action: PeriodAction) => {
     const names = { title: period.title, market: period.market.international_name };
@@ -302,7 +291,7 @@ function PeriodTable({
             {filtered.length === 0 ? (
               <Group gap="sm">
                 <Text c="dimmed">{t('list.no_match')}</Text>
-                <Button variant="subtle" size="xs" onClick={() => setSearch(new URLSearchParams(), { replace: true })}>
+                <Button variant="subtle" size="xs" onClick={clear}>
                   {t('list.clear')}
                 </Button>
               </Group>

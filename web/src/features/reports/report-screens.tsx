@@ -1,4 +1,4 @@
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Anchor, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
@@ -18,7 +18,7 @@ import { formatDateTime } from '../../lib/dates.ts';
 import { formatNumber } from '../../lib/numbers.ts';
 import { reportLink } from '../../lib/report-link.ts';
 import { type MarketChoice, useMarketParam, useMarketsWith } from '../../lib/markets.ts';
-import { ListPager, pageOf } from '../../components/list-pager.tsx';
+import { ListPager, pageOf, useListSearch } from '../../components/list-pager.tsx';
 
 /**
  * /history/:market — the reports over periods in a market (:market is the market id or ISO code): the
@@ -74,22 +74,10 @@ export function ReportingCompaniesScreen({ title, params }: ScreenProps) {
   const periods = useQuery({ ...periodQueries.periods({ market_id: marketId }), enabled: marketId !== undefined, meta: { handlesErrors: true } });
   // Any period that is not a draft, newest first; the newest by default. The period, the status
   // filter and the page live in the URL: reload and Back keep them.
-  const [search, setSearch] = useSearchParams();
+  const { search, set } = useListSearch({ period: ['status'] });
   const choices = (periods.data ?? []).filter((p) => p.status !== 'draft').sort((a, b) => b.starts_on.localeCompare(a.starts_on));
   const chosen = choices.find((p) => p.uuid === search.get('period')) ?? choices[0];
   const list = useQuery({ ...approvalQueries.approvalList(chosen?.uuid ?? ''), enabled: !!chosen, meta: { handlesErrors: true } });
-  const set = (name: string, value: string | null) =>
-    setSearch(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value === null || value === 'all') next.delete(name);
-        else next.set(name, value);
-        if (name !== 'page') next.delete('page');
-        if (name === 'period') next.delete('status');
-        return next;
-      },
-      { replace: name !== 'page' },
-    );
   const status = search.get('status') ?? 'all';
   return (
     <AdminPage title={title}>
