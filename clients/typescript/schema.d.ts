@@ -8123,6 +8123,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/completeness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Completeness: per market and opened period of a range of months (from, to: YYYY-MM; this year by default), the companies expected to report, submitted, waiting for approval, approved and missing, overdue marked; for every market where the caller manages periods or approves (market_id: one). status filters the rows; format=csv or xlsx downloads them. */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "json" | "csv" | "xlsx";
+                    from?: string;
+                    market_id?: number;
+                    status?: "all" | "missing" | "overdue" | "waiting" | "complete";
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                from: string;
+                                rows: {
+                                    approved: number;
+                                    by_status: {
+                                        count: number;
+                                        status: number;
+                                    }[];
+                                    expected: number;
+                                    market: {
+                                        id: number;
+                                        international_name: string;
+                                        iso_code: string;
+                                        local_name: string;
+                                    };
+                                    missing: number;
+                                    overdue: boolean;
+                                    period: {
+                                        deadline: string | null;
+                                        ends_on: string;
+                                        published: boolean;
+                                        starts_on: string;
+                                        /** @enum {string} */
+                                        status: "draft" | "open" | "closed";
+                                        title: string;
+                                        uuid: string;
+                                    };
+                                    submitted: number;
+                                    waiting: number;
+                                }[];
+                                states: {
+                                    [key: string]: number;
+                                };
+                                to: string;
+                                today: string;
+                                totals: {
+                                    approved: number;
+                                    expected: number;
+                                    missing: number;
+                                    overdue: number;
+                                    periods: number;
+                                    submitted: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in, or an invalid token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (or a state-changing request without X-Requested-With) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description In use, or not possible in the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid input: a message, and one list of messages per field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/currency_conversions": {
         parameters: {
             query?: never;

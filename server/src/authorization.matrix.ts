@@ -107,6 +107,8 @@ export const AUTHORIZATION_MATRIX: Record<string, { own: string; other: string }
   'POST /periods/:uuid/unpublish': { own: '200 200 403 200 200 403 403 403 403 401', other: '404 200 404 404 404 404 404 404 404 401' },
   'GET /periods/:uuid/publication-preview': { own: '200 200 403 200 200 403 403 403 403 401', other: '404 200 404 404 404 404 404 404 404 401' },
   'GET /periods/:uuid/approval-list': { own: '200 200 403 200 200 403 403 403 403 401', other: '404 200 404 404 404 404 404 404 404 401' },
+  // Completeness: those who run a market's reporting; the ability is asked before the market, so a role without it is 403 for any market.
+  'GET /completeness': { own: '200 200 403 200 200 403 403 403 403 401', other: '404 200 403 404 404 403 403 403 403 401' },
   'GET /reports': { own: '200 200 200 200 200 200 200 200 200 401', other: '200 200 200 200 200 200 200 200 200 401' },
   'GET /report-history': { own: '200 200 200 200 200 200 200 200 200 401', other: '200 200 200 200 200 200 200 200 200 401' },
   'POST /reports': { own: '409 409 409 409 409 403 403 403 403 401', other: '404 409 404 404 404 404 404 404 404 401' },

@@ -246,6 +246,7 @@ const REQUESTS: Record<string, Build> = {
   'POST /periods/:uuid/unpublish': async (_w, s, t) => ({ url: `/periods/${await disposable.period(t, s.market)}/unpublish` }),
   'GET /periods/:uuid/publication-preview': (_w, s) => ({ url: `/periods/${s.period}/publication-preview` }),
   'GET /periods/:uuid/approval-list': (_w, s) => ({ url: `/periods/${s.period}/approval-list` }),
+  'GET /completeness': (_w, s) => ({ url: `/completeness?market_id=${s.market}&from=2020-01&to=2029-12` }),
 
   'GET /reports': (_w, s) => ({ url: `/reports?period_uuid=${s.period}` }),
   'GET /report-history': (_w, s) => ({ url: `/report-history?market_id=${s.market}` }),

@@ -192,6 +192,7 @@ export const enUS = {
   'preflight.negative_more': 'And :count more negative figures.',
   'period.invalid_status_for_action': 'The period is :status, so this cannot be done.',
   'period.no_access': 'You do not have access to the periods of this market.',
+  'period.completeness_range': 'Choose a range from an earlier month to a later one, at most :months months.',
   // Statistics (docs/architecture.md §8): a conversion the figures need is missing.
   'statistics.no_rate': 'There is no conversion rate from :from to :to valid on :date.',
   'statistics.unknown_currency': 'The currency :currency does not exist.',

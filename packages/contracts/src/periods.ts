@@ -132,3 +132,67 @@ export const periodListQuerySchema = z.object({
   market_id: z.coerce.number().int().positive().optional(),
   cluster: z.enum(['0', '1']).optional(),
 });
+
+/*
+ * The completeness overview (GET /completeness): for each opened period of a range of months,
+ * per market, the companies expected to report (those not disabled at the period's end, as
+ * statistics count them), how many have submitted (waiting for approval or approved), approved,
+ * and are missing (not submitted), with overdue marked (the period is open, its deadline has
+ * passed and some are missing). Read from counts kept with the reports, never recounted.
+ */
+const YEAR_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+export const COMPLETENESS_STATES = ['all', 'missing', 'overdue', 'waiting', 'complete'] as const;
+export type CompletenessState = (typeof COMPLETENESS_STATES)[number];
+/** The longest range one answer covers (10 years of months). */
+export const COMPLETENESS_MAX_MONTHS = 120;
+
+export const completenessQuerySchema = z.object({
+  /** First month (YYYY-MM) of the range, by the period's start; default January of this year. */
+  from: z.string().regex(YEAR_MONTH).optional(),
+  /** Last month (YYYY-MM) of the range; default December of the year of `from`. */
+  to: z.string().regex(YEAR_MONTH).optional(),
+  market_id: z.coerce.number().int().positive().optional(),
+  /** missing: some company has not submitted; overdue: that, past the deadline; waiting: all submitted, some not approved; complete: all approved. */
+  status: z.enum(COMPLETENESS_STATES).default('all'),
+  format: z.enum(['json', 'csv', 'xlsx']).default('json'),
+});
+export type CompletenessQuery = z.infer<typeof completenessQuerySchema>;
+
+const completenessCountsSchema = z.object({
+  expected: z.number().int(),
+  submitted: z.number().int(),
+  approved: z.number().int(),
+  missing: z.number().int(),
+});
+
+export const completenessRowSchema = completenessCountsSchema.extend({
+  period: z.object({
+    uuid: z.string(),
+    title: z.string(),
+    starts_on: z.string(),
+    ends_on: z.string(),
+    deadline: z.string().nullable(),
+    status: z.enum(PERIOD_STATUSES),
+    published: z.boolean(),
+  }),
+  market: marketSummarySchema,
+  /** Submitted and waiting for approval. */
+  waiting: z.number().int(),
+  overdue: z.boolean(),
+  /** The reports of the expected companies by report status (the status filter of Reporting companies). */
+  by_status: z.array(z.object({ status: z.number().int(), count: z.number().int() })),
+});
+export type CompletenessRow = z.infer<typeof completenessRowSchema>;
+
+export const completenessSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  /** Today as the server judges overdue (UTC). */
+  today: z.string(),
+  rows: z.array(completenessRowSchema),
+  /** The sums of all rows of the range and market, whatever the status filter. */
+  totals: completenessCountsSchema.extend({ periods: z.number().int(), overdue: z.number().int() }),
+  /** How many rows each status filter shows. */
+  states: z.record(z.enum(COMPLETENESS_STATES), z.number().int()),
+});
+export type Completeness = z.infer<typeof completenessSchema>;

@@ -691,6 +691,25 @@ export const preflights = pgTable(
  * depend on changes (a company's disabled_at, a period's end, code groups, code sections, a
  * code's text).
  */
+/**
+ * How many reports of each status a period has, of the companies it counts (not disabled at the
+ * period's end, as statistics count them): kept by triggers on reports, companies and periods
+ * (migration 0030, docs/performance.md "Completeness"), so that the completeness overview and the
+ * period lists read counts instead of counting reports on every request. Changes add and subtract
+ * (n = n + delta), which two transactions approving in one period at once cannot get wrong.
+ */
+export const periodReportCounts = pgTable(
+  'period_report_counts',
+  {
+    period_id: integer('period_id')
+      .notNull()
+      .references(() => periods.id, { onDelete: 'cascade' }),
+    status: integer('status').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.period_id, t.status] })],
+);
+
 export const statisticsPeriods = pgTable('statistics_periods', {
   period_id: integer('period_id')
     .primaryKey()

@@ -200,6 +200,7 @@ export const dkDK: Record<MessageKey, string> = {
   'preflight.negative_more': 'Og :count negative tal mere.',
   'period.invalid_status_for_action': 'Perioden har status :status, så det kan ikke lade sig gøre.',
   'period.no_access': 'Du har ikke adgang til perioderne på dette marked.',
+  'period.completeness_range': 'Vælg et interval fra en tidligere måned til en senere, højst :months måneder.',
   // Statistics (docs/architecture.md §8): a conversion the figures need is missing.
   'statistics.no_rate': 'Der er ingen omregningskurs fra :from til :to, der gælder den :date.',
   'statistics.unknown_currency': 'Valutaen :currency findes ikke.',

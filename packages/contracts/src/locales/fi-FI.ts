@@ -201,6 +201,7 @@ export const fiFI: Record<MessageKey, string> = {
   'preflight.negative_more': 'Lisäksi :count muuta negatiivista lukua.',
   'period.invalid_status_for_action': 'Kauden tila on :status, joten tätä ei voi tehdä.',
   'period.no_access': 'Sinulla ei ole oikeutta tämän markkinan kausiin.',
+  'period.completeness_range': 'Valitse aikaväli aiemmasta kuukaudesta myöhempään, enintään :months kuukautta.',
   // Statistics (docs/architecture.md §8): a conversion the figures need is missing.
   'statistics.no_rate': 'Muuntokurssia valuutasta :from valuuttaan :to ei ole voimassa päivänä :date.',
   'statistics.unknown_currency': 'Valuuttaa :currency ei ole olemassa.',

@@ -199,6 +199,7 @@ export const noNO: Record<MessageKey, string> = {
   'preflight.negative_more': 'Og :count negative tall til.',
   'period.invalid_status_for_action': 'Perioden har status «:status», så dette kan ikke gjøres.',
   'period.no_access': 'Du har ikke tilgang til periodene i dette markedet.',
+  'period.completeness_range': 'Velg et tidsrom fra en tidligere måned til en senere, høyst :months måneder.',
   // Statistics: a conversion the figures need is missing.
   'statistics.no_rate': 'Det finnes ingen valutakurs fra :from til :to som gjelder :date.',
   'statistics.unknown_currency': 'Valutaen :currency finnes ikke.',

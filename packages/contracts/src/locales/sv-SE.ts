@@ -198,6 +198,7 @@ export const svSE: Record<MessageKey, string> = {
   'preflight.negative_more': 'Och ytterligare :count negativa tal.',
   'period.invalid_status_for_action': 'Perioden har status :status, så det går inte att göra.',
   'period.no_access': 'Du har inte behörighet till perioderna på den här marknaden.',
+  'period.completeness_range': 'Välj ett intervall från en tidigare månad till en senare, högst :months månader.',
   // Statistics (docs/architecture.md §8): a conversion the figures need is missing.
   'statistics.no_rate': 'Det finns ingen växelkurs från :from till :to som gäller :date.',
   'statistics.unknown_currency': 'Valutan :currency finns inte.',

@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import { dataOf } from '@mss/contracts/common';
-import { periodInputSchema, periodListQuerySchema, periodSchema, publicationPreviewSchema } from '@mss/contracts/periods';
+import { isLocale } from '@mss/contracts/enums';
+import {
+  completenessQuerySchema,
+  completenessSchema,
+  periodInputSchema,
+  periodListQuerySchema,
+  periodSchema,
+  publicationPreviewSchema,
+} from '@mss/contracts/periods';
 import type { App, AppContext } from '../../context.ts';
 import { changePeriod, createPeriod, findPeriod, findPeriods, periodPublicationPreview } from './periods.service.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 import { uuidParams } from '../../lib/uuid.ts';
+import { findCompleteness } from './periods.completeness.ts';
+import { completenessTable, sendTable } from './periods.completeness-sheet.ts';
 
 const tags = ['periods'];
 
@@ -24,6 +34,28 @@ export function periodsRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
     },
     async (request) => ({ data: await findPeriods(ctx.db, principalOf(request), request.query) }),
+  );
+  app.get(
+    '/completeness',
+    {
+      schema: {
+        tags,
+        summary:
+          'Completeness: per market and opened period of a range of months (from, to: YYYY-MM; this year by default), the companies expected to report, submitted, waiting for approval, approved and missing, overdue marked; for every market where the caller manages periods or approves (market_id: one). status filters the rows; format=csv or xlsx downloads them.',
+        querystring: completenessQuerySchema,
+        response: { 200: dataOf(completenessSchema) },
+      },
+      preValidation: signedIn,
+    },
+    async (request, reply) => {
+      const { query } = request;
+      const principal = principalOf(request);
+      const data = await findCompleteness(ctx.db, principal, query);
+      if (query.format === 'json') return { data };
+      // In the language the reader chose on the profile (a download link carries the browser's Accept-Language, not that choice).
+      const locale = isLocale(principal.user.locale) ? principal.user.locale : principal.locale;
+      return sendTable(reply, query.format, completenessTable(data, query, locale));
+    },
   );
   app.get(
     '/periods/:uuid',
