@@ -64,6 +64,7 @@ const ApprovalListScreen = screen(() => import('../features/approvals/approval-s
 const ImportHistoryScreen = screen(() => import('../features/imports/import-history-screen.tsx'), 'ImportHistoryScreen');
 const ReportHistoryScreen = screen(() => import('../features/reports/report-screens.tsx'), 'ReportHistoryScreen');
 const ReportingCompaniesScreen = screen(() => import('../features/reports/report-screens.tsx'), 'ReportingCompaniesScreen');
+const CompletenessScreen = screen(() => import('../features/periods/completeness-screen.tsx'), 'CompletenessScreen');
 const StatisticsScreen = screen(() => import('../features/statistics/statistics-screen.tsx'), 'StatisticsScreen');
 const ClusterStatisticsScreen = screen(() => import('../features/statistics/cluster-statistics-screen.tsx'), 'ClusterStatisticsScreen');
 const CompanyStatisticsScreen = screen(() => import('../features/statistics/company-statistics-screen.tsx'), 'CompanyStatisticsScreen');
@@ -187,6 +188,8 @@ export const appRoutes: AppRoute[] = [
     group: 'reporting',
   }),
   protectedRoute('/reporting-companies/:market/:marketId?', 'title.reporting_companies', ReportingCompaniesScreen, somewhere('approve-reports')),
+  // Who still owes what, across every market the user runs (docs/product.md "Completeness").
+  protectedRoute('/completeness', 'title.completeness', CompletenessScreen, somewhere('manage-periods', 'approve-reports'), { group: 'reporting' }),
   // Without a market, the first of the user's markets: the navbar leads here ("My reports" for a company's users).
   protectedRoute('/history/:market?', 'title.report_history', ReportHistoryScreen, somewhere('view-report-history'), {
     group: 'reporting',

@@ -10,20 +10,24 @@ import './list-texts.ts';
  */
 export function useListSearch(resets: Record<string, readonly string[]> = {}) {
   const [search, setSearch] = useSearchParams();
-  const set = (name: string, value: string | null) =>
+  /** Writes several at once (one history entry); each as `set` would. */
+  const setAll = (values: Record<string, string | null>) =>
     setSearch(
       (current) => {
         const next = new URLSearchParams(current);
-        if (value === null || value === 'all') next.delete(name);
-        else next.set(name, value);
-        if (name !== 'page') next.delete('page');
-        for (const other of resets[name] ?? []) next.delete(other);
+        for (const [name, value] of Object.entries(values)) {
+          if (value === null || value === 'all') next.delete(name);
+          else next.set(name, value);
+          if (name !== 'page') next.delete('page');
+          for (const other of resets[name] ?? []) next.delete(other);
+        }
         return next;
       },
-      { replace: name !== 'page' },
+      { replace: !('page' in values) },
     );
+  const set = (name: string, value: string | null) => setAll({ [name]: value });
   const clear = () => setSearch(new URLSearchParams(), { replace: true });
-  return { search, set, clear };
+  return { search, set, setAll, clear };
 }
 
 /** The rows of page `page` (1-based, clamped to the last page) of `items`, and how many pages there are. */

@@ -27,6 +27,7 @@ export const uiEnUS = {
   'title.import_history': 'Import history',
   'title.history_import': 'History import',
   'title.reporting_companies': 'Reporting companies',
+  'title.completeness': 'Completeness',
   'title.report_history': 'Report history',
   'nav.my_reports': 'My reports',
   'title.report_statistics': 'Report statistics',

@@ -90,6 +90,8 @@ const SAME_AS_ENGLISH: Record<keyof typeof translations, readonly Key[]> = {
     'statistics.total',
     'statistics.download_xlsx',
     'statistics.download_csv',
+    'completeness.download_xlsx',
+    'completeness.download_csv',
     'communication.list.status_filter',
     'communication.col.status',
     'communication.tab.send',

@@ -50,7 +50,7 @@ export function formatDateTime(value: string | null | undefined, locale: string 
 }
 
 /** Today in the browser's time zone, as YYYY-MM-DD (how deadlines are written). */
-function today(): string {
+export function today(): string {
   const now = new Date();
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 }

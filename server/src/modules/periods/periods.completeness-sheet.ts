@@ -40,7 +40,7 @@ type Key = keyof typeof enUS;
 const texts: Record<Locale, Record<Key, string>> = {
   'en-US': enUS,
   'sv-SE': {
-    name: 'Fullständighet',
+    name: 'Rapporteringsläge',
     range: 'Månader',
     market: 'Marknad',
     filter: 'Visas',
@@ -48,7 +48,7 @@ const texts: Record<Locale, Record<Key, string>> = {
     period: 'Period',
     period_status: 'Periodens status',
     published: 'Publicerad',
-    deadline: 'Sista dag',
+    deadline: 'Sista inlämningsdag',
     expected: 'Förväntade',
     submitted: 'Inskickade',
     waiting: 'Väntar på godkännande',
@@ -63,7 +63,7 @@ const texts: Record<Locale, Record<Key, string>> = {
     state_complete: 'Alla godkända',
   },
   'fi-FI': {
-    name: 'Kattavuus',
+    name: 'Raportoinnin tilanne',
     range: 'Kuukaudet',
     market: 'Markkina',
     filter: 'Näytetään',
@@ -86,7 +86,7 @@ const texts: Record<Locale, Record<Key, string>> = {
     state_complete: 'Kaikki hyväksytty',
   },
   'dk-DK': {
-    name: 'Fuldstændighed',
+    name: 'Indberetningsstatus',
     range: 'Måneder',
     market: 'Marked',
     filter: 'Vist',
@@ -109,7 +109,7 @@ const texts: Record<Locale, Record<Key, string>> = {
     state_complete: 'Alle godkendt',
   },
   'no-NO': {
-    name: 'Fullstendighet',
+    name: 'Rapporteringsstatus',
     range: 'Måneder',
     market: 'Marked',
     filter: 'Vist',

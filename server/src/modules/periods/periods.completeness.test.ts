@@ -255,7 +255,7 @@ describe('GET /completeness', () => {
     expect(changed.statusCode).toBe(200);
     const swedish = await get(w.marketAdmin.headers, 'from=2020-01&to=2020-12&status=overdue&format=csv');
     expect(swedish.res.body).toContain(
-      'Marknad,Period,Periodens status,Publicerad,Sista dag,Förväntade,Inskickade,Väntar på godkännande,Godkända,Saknas,Försenad',
+      'Marknad,Period,Periodens status,Publicerad,Sista inlämningsdag,Förväntade,Inskickade,Väntar på godkännande,Godkända,Saknas,Försenad',
     );
     expect(swedish.res.body).toContain('Sweden,2020-01,öppen,,2020-02-10,5,3,1,2,2,ja');
     const xlsx = await get(w.marketAdmin.headers, 'from=2020-01&to=2020-12&format=xlsx');
