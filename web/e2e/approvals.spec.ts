@@ -160,6 +160,57 @@ test.describe('approvals', () => {
     for (const r of await companies.all()) await expect(r).toContainText('Approved');
   });
 
+  test('the completeness overview: the range sums what its rows hold, the state filter and the market keep in the URL, a row opens its companies, the csv holds the rows shown', async ({
+    page,
+  }) => {
+    await signIn(page, 'cluster-admin@demo.test');
+    await page.goto('/completeness?from=2026-01&to=2026-12');
+    await expect(page.getByTestId('completeness-summary')).toHaveText(/^\d+ periods, 2026-01 to 2026-12$/);
+    // The sums on screen are those of the answer's rows (one range, every market of the cluster).
+    const answer = (
+      await (await page.request.get('/api/v1/completeness?from=2026-01&to=2026-12', { headers: { 'X-Requested-With': 'XMLHttpRequest' } })).json()
+    ).data as { rows: { expected: number; missing: number; overdue: boolean }[]; totals: { expected: number; missing: number } };
+    expect(answer.totals.expected).toBe(answer.rows.reduce((n, r) => n + r.expected, 0));
+    expect(answer.totals.missing).toBe(answer.rows.reduce((n, r) => n + r.missing, 0));
+    await expect(page.getByText('Expected', { exact: true }).first().locator('xpath=..')).toContainText(String(answer.totals.expected));
+
+    // Overdue only: every row says so; the filter and a market survive a reload.
+    const filters = page.getByTestId('completeness-filters');
+    await filters.getByRole('combobox', { name: 'Show' }).click();
+    const overdue = answer.rows.filter((r) => r.overdue).length;
+    await page.getByRole('option', { name: `Overdue (${overdue})` }).click();
+    await expect(page).toHaveURL(/status=overdue/);
+    const rows = page.getByTestId('completeness-table').locator('tbody tr');
+    await expect(rows).toHaveCount(overdue);
+    for (const r of await rows.all()) await expect(r).toContainText('Overdue');
+    await filters.getByRole('combobox', { name: 'Market' }).click();
+    await page.getByRole('option', { name: 'Sweden' }).click();
+    await expect(page).toHaveURL(/market=\d+/);
+    await page.reload();
+    await expect(filters.getByRole('combobox', { name: 'Show' })).toHaveValue(/^Overdue \(\d+\)$/);
+    await expect(filters.getByRole('combobox', { name: 'Market' })).toHaveValue('Sweden');
+    for (const r of await rows.all()) await expect(r).toContainText('Sweden');
+
+    // The csv holds the rows on screen, in the same order.
+    const csv = await (await page.request.get((await page.getByTestId('completeness-csv').getAttribute('href')) ?? '')).text();
+    const records = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    const header = records.indexOf('Market,Period,Period status,Published,Deadline,Expected,Submitted,Waiting for approval,Approved,Missing,Overdue');
+    expect(header).toBeGreaterThan(0);
+    expect(records.slice(header + 1).map((r) => r.split(',').slice(0, 2).join(' '))).toEqual(
+      await rows.evaluateAll((trs) => trs.map((tr) => `${tr.cells[1]!.textContent} ${tr.cells[0]!.textContent}`)),
+    );
+
+    // A row opens its period's companies.
+    const first = rows.first();
+    const title = (await first.locator('td').first().textContent())!;
+    await first.getByRole('link', { name: title }).click();
+    await expect(page).toHaveURL(/\/reporting-companies\/SE\/\d+\?period=[0-9a-f-]+$/);
+    await expect(page.getByTestId('reporting-companies-period')).toHaveValue(new RegExp(`^${title} · Open$`));
+  });
+
   test('an approval refreshes the statistics already open in the browser: back on them, the coverage and figures count the report at once', async ({
     browser,
   }) => {
