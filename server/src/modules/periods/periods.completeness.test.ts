@@ -118,6 +118,33 @@ describe('completeness counts', () => {
   });
 });
 
+describe('completeness counts under concurrency', () => {
+  it('when many transactions approve, send back and submit reports of one period at once, then every change is counted (on PostgreSQL they overlap)', async () => {
+    const org = await createOrganization(t.db);
+    const market = await createMarket(t.db, org.id);
+    const period = await insertPeriod(t.db, market.id, '2030-05', 'open', null);
+    const companies: number[] = [];
+    for (let i = 0; i < 12; i++) companies.push(await insertMemberCompany(t.db, org.id, market.id));
+    for (const c of companies) await setReport(t.db, period.id, c, ReportStatus.WaitingForApproval);
+    const statuses = [60, 50, 20, 60, 60, 50, 60, 20, 60, 60, 50, 60];
+    await Promise.all(
+      companies.map((company, i) =>
+        t.db.transaction(async (tx) => {
+          await tx.execute(sql`update reports set status = ${statuses[i]!} where period_id = ${period.id} and company_id = ${company}`);
+          // Held open a moment, so that on a PostgreSQL server the transactions overlap before they commit.
+          await tx.execute(sql`select pg_sleep(0.02)`);
+        }),
+      ),
+    );
+    const counts = (await kept(t.db)).filter((r) => r.period_id === period.id);
+    expect(counts).toEqual([
+      { period_id: period.id, status: 20, n: 2 },
+      { period_id: period.id, status: 50, n: 3 },
+      { period_id: period.id, status: 60, n: 7 },
+    ]);
+  });
+});
+
 describe('GET /completeness', () => {
   async function world() {
     const org = await createOrganization(t.db);
