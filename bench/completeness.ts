@@ -66,10 +66,14 @@ try {
   await t.db.execute(sql`update companies set disabled_at = make_timestamptz(${FIRST_YEAR + 2}, 6, 15, 0, 0, 0, 'UTC')
     where id in (select company_id from company_markets where market_id in (select id from markets where organization_id = ${org.id}) and company_id % 37 = 0)`);
   await t.db.execute(sql`analyze`);
-  const counts = await one<{ periods: number; reports: number }>(sql`select (select count(*)::int from periods) as periods, (select count(*)::int from reports) as reports`);
+  const counts = await one<{ periods: number; reports: number }>(
+    sql`select (select count(*)::int from periods) as periods, (select count(*)::int from reports) as reports`,
+  );
   const statuses = (await t.db.execute<{ status: number; n: number }>(sql`select status, count(*)::int as n from reports group by 1 order by 1`)).rows;
   console.log(`reports by status: ${statuses.map((s) => `${s.status}: ${s.n}`).join(', ')}`);
-  console.log(`${MARKETS} markets × ${COMPANIES} companies × ${YEARS * 12} periods: ${counts.periods} periods, ${counts.reports} reports in ${ms(performance.now() - setupStart)}`);
+  console.log(
+    `${MARKETS} markets × ${COMPANIES} companies × ${YEARS * 12} periods: ${counts.periods} periods, ${counts.reports} reports in ${ms(performance.now() - setupStart)}`,
+  );
 
   const admin = await createUser(t.db, { roles: ['admin'], organizationIds: [org.id] });
   const headers = { ...XHR, cookie: await signIn(t.app, admin.email) };
@@ -110,7 +114,8 @@ try {
   });
 
   console.log('\n| Measure | p50 | p95 | Target |\n|---|---|---|---|');
-  for (const r of results) console.log(`| ${r.name} | ${ms(r.p50)} | ${ms(r.p95)} | ${r.target ? `p95 < ${r.target} ms${r.p95 < r.target ? ' ✓' : ' ✗'}` : ''} |`);
+  for (const r of results)
+    console.log(`| ${r.name} | ${ms(r.p50)} | ${ms(r.p95)} | ${r.target ? `p95 < ${r.target} ms${r.p95 < r.target ? ' ✓' : ' ✗'}` : ''} |`);
 } finally {
   await t.close();
 }

@@ -5558,6 +5558,8 @@ export interface paths {
                                     /** @default [] */
                                     roles: ("admin" | "super-admin" | "reporter" | "cluster-admin" | "market-admin" | "viewer" | "cluster-viewer" | "just-stats" | "company")[];
                                 };
+                                /** @enum {string|null} */
+                                reminder: "before" | "after" | null;
                                 send_at: string | null;
                                 sent_at: string | null;
                                 status: number;
@@ -5687,6 +5689,8 @@ export interface paths {
                                     /** @default [] */
                                     roles: ("admin" | "super-admin" | "reporter" | "cluster-admin" | "market-admin" | "viewer" | "cluster-viewer" | "just-stats" | "company")[];
                                 };
+                                /** @enum {string|null} */
+                                reminder: "before" | "after" | null;
                                 send_at: string | null;
                                 sent_at: string | null;
                                 status: number;
@@ -5810,6 +5814,8 @@ export interface paths {
                                     /** @default [] */
                                     roles: ("admin" | "super-admin" | "reporter" | "cluster-admin" | "market-admin" | "viewer" | "cluster-viewer" | "just-stats" | "company")[];
                                 };
+                                /** @enum {string|null} */
+                                reminder: "before" | "after" | null;
                                 send_at: string | null;
                                 sent_at: string | null;
                                 status: number;
@@ -5935,6 +5941,8 @@ export interface paths {
                                     /** @default [] */
                                     roles: ("admin" | "super-admin" | "reporter" | "cluster-admin" | "market-admin" | "viewer" | "cluster-viewer" | "just-stats" | "company")[];
                                 };
+                                /** @enum {string|null} */
+                                reminder: "before" | "after" | null;
                                 send_at: string | null;
                                 sent_at: string | null;
                                 status: number;
@@ -6569,6 +6577,8 @@ export interface paths {
                                     /** @default [] */
                                     roles: ("admin" | "super-admin" | "reporter" | "cluster-admin" | "market-admin" | "viewer" | "cluster-viewer" | "just-stats" | "company")[];
                                 };
+                                /** @enum {string|null} */
+                                reminder: "before" | "after" | null;
                                 send_at: string | null;
                                 sent_at: string | null;
                                 status: number;
@@ -6700,6 +6710,8 @@ export interface paths {
                                     /** @default [] */
                                     roles: ("admin" | "super-admin" | "reporter" | "cluster-admin" | "market-admin" | "viewer" | "cluster-viewer" | "just-stats" | "company")[];
                                 };
+                                /** @enum {string|null} */
+                                reminder: "before" | "after" | null;
                                 send_at: string | null;
                                 sent_at: string | null;
                                 status: number;
@@ -6938,6 +6950,8 @@ export interface paths {
                                     /** @default [] */
                                     roles: ("admin" | "super-admin" | "reporter" | "cluster-admin" | "market-admin" | "viewer" | "cluster-viewer" | "just-stats" | "company")[];
                                 };
+                                /** @enum {string|null} */
+                                reminder: "before" | "after" | null;
                                 send_at: string | null;
                                 sent_at: string | null;
                                 status: number;
@@ -7070,6 +7084,8 @@ export interface paths {
                                     /** @default [] */
                                     roles: ("admin" | "super-admin" | "reporter" | "cluster-admin" | "market-admin" | "viewer" | "cluster-viewer" | "just-stats" | "company")[];
                                 };
+                                /** @enum {string|null} */
+                                reminder: "before" | "after" | null;
                                 send_at: string | null;
                                 sent_at: string | null;
                                 status: number;

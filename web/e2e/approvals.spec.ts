@@ -200,7 +200,9 @@ test.describe('approvals', () => {
     const header = records.indexOf('Market,Period,Period status,Published,Deadline,Expected,Submitted,Waiting for approval,Approved,Missing,Overdue');
     expect(header).toBeGreaterThan(0);
     expect(records.slice(header + 1).map((r) => r.split(',').slice(0, 2).join(' '))).toEqual(
-      await rows.evaluateAll((trs) => trs.map((tr) => `${tr.cells[1]!.textContent} ${tr.cells[0]!.textContent}`)),
+      await rows.evaluateAll((trs) =>
+        trs.map((tr) => `${(tr as HTMLTableRowElement).cells[1]!.textContent} ${(tr as HTMLTableRowElement).cells[0]!.textContent}`),
+      ),
     );
 
     // A row opens its period's companies.

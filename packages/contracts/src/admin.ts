@@ -66,8 +66,12 @@ export type CurrencyConversionInput = z.infer<typeof currencyConversionInputSche
 export const ORGANIZATION_SETTINGS = {
   /** Preflight: a change against the previous period above this percentage is reported (Info). */
   deviation_percentage: { kind: 'number', default: 20 },
-  /** Days before a period's deadline when reminders are suggested. */
-  reminder_days: { kind: 'integer', default: 5 },
+  /**
+   * Automatic reminders: this many days before an open period's deadline, and the day after it,
+   * the reporters of companies that have not submitted get one (communications.reminders.ts); 0
+   * (the default) sends none.
+   */
+  reminder_days: { kind: 'integer', default: 0 },
   /** Statistics: a cell with fewer contributing companies than this is confidential (docs/architecture.md §8). */
   min_contributors: { kind: 'integer', default: 3 },
   /** Statistics: a cell whose largest contributor holds more than this percentage of it is confidential. */

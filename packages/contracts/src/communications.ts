@@ -138,6 +138,8 @@ export const communicationSchema = z.object({
   /** Title of the filter's period, when it names one. */
   period_title: z.string().nullable(),
   author: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  /** An automatic reminder, before or after the period's deadline (no author); null when a person wrote it. */
+  reminder: z.enum(['before', 'after']).nullable(),
   attachments: z.array(attachmentSchema),
   /** Deliveries of the send (all zero before it). */
   deliveries: deliveryCountsSchema,

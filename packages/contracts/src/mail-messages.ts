@@ -20,6 +20,21 @@ export const mailMessages = {
   'notification.comment': 'Comment: :comment',
   'notification.open_report': 'Open the report: :link',
   'notification.turn_off': 'You get these mails because of your role. Turn them off in your profile: :link',
+  // Automatic reminders (communications.reminders.ts): {{…}} are the communications' variables, rendered per recipient.
+  'reminder.before.subject': 'Reminder: the report for {{period}} ({{market}}) is due {{deadline}}',
+  'reminder.after.subject': 'Overdue: the report for {{period}} ({{market}}) was due {{deadline}}',
+  'reminder.greeting': 'Hello {{recipient_name}},',
+  'reminder.before.intro':
+    'the report of {{company}} for {{period}} ({{market}}) is due {{deadline}} and has not been submitted yet (its status: {{report_status}}).',
+  'reminder.after.intro':
+    'the report of {{company}} for {{period}} ({{market}}) was due {{deadline}} and has not been submitted yet (its status: {{report_status}}). Please submit it as soon as you can.',
+  'reminder.open_report': 'Open the report: {{report_link}}',
+  'reminder.before.why':
+    'The association sends this reminder automatically :days days before the deadline to the reporters of each company whose report is not submitted.',
+  'reminder.before.why_one':
+    'The association sends this reminder automatically the day before the deadline to the reporters of each company whose report is not submitted.',
+  'reminder.after.why':
+    'The association sends this reminder automatically the day after the deadline to the reporters of each company whose report is not submitted.',
 } as const;
 
 Object.assign(catalogues['en-US'], mailMessages);

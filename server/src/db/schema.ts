@@ -953,12 +953,43 @@ export const communications = pgTable(
     preflight_sent_at: timestamp('preflight_sent_at', { withTimezone: true }),
     preflight_to: text('preflight_to'),
     send_at: timestamp('send_at', { withTimezone: true }),
+    /**
+     * An automatic reminder ('before' or 'after' the period's deadline, communications.reminders.ts);
+     * null for a communication a person wrote.
+     */
+    reminder: text('reminder'),
+    /** The subject and body in each language, by locale (a reminder's); each recipient gets theirs, `subject` and `body` otherwise. */
+    texts: jsonb('texts'),
     /** When the recipients were fixed into deliveries (the send started). */
     dispatched_at: timestamp('dispatched_at', { withTimezone: true }),
     sent_at: timestamp('sent_at', { withTimezone: true }),
     ...timestamps,
   },
-  (t) => [index('communications_organization_idx').on(t.organization_id), check('communications_status_check', sql`${t.status} in (0, 1, 2, 10, 20, 30)`)],
+  (t) => [
+    index('communications_organization_idx').on(t.organization_id),
+    check('communications_status_check', sql`${t.status} in (0, 1, 2, 10, 20, 30)`),
+    check('communications_reminder_check', sql`${t.reminder} in ('before', 'after')`),
+  ],
+);
+
+/**
+ * The automatic reminders sent, one row per period and kind ('before' or 'after' its deadline):
+ * inserted in the transaction that creates the reminder's communication, so that of several
+ * processes sweeping at once one sends it, once (communications.reminders.ts). A reminder no one
+ * would have got has no communication.
+ */
+export const periodReminders = pgTable(
+  'period_reminders',
+  {
+    period_id: integer('period_id')
+      .notNull()
+      .references(() => periods.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    due_on: date('due_on').notNull(),
+    communication_id: integer('communication_id').references(() => communications.id, { onDelete: 'set null' }),
+    created_at: timestamps.created_at,
+  },
+  (t) => [primaryKey({ columns: [t.period_id, t.kind] }), check('period_reminders_kind_check', sql`${t.kind} in ('before', 'after')`)],
 );
 
 export const communicationAttachments = pgTable(
@@ -993,6 +1024,8 @@ export const communicationDeliveries = pgTable(
     name: text('name').notNull(),
     /** What the variables render to for this recipient, fixed when the send starts. */
     variables: jsonb('variables').notNull(),
+    /** The recipient's language when the send started: which of the communication's `texts` they get. */
+    locale: text('locale'),
     status: text('status').notNull().default('queued'),
     /** Every attempt since the send started, retries included: never reset (the record). */
     attempts: integer('attempts').notNull().default(0),

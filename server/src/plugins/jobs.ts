@@ -5,6 +5,7 @@ import { deleteAbandonedFiles } from '../lib/files.ts';
 import { appUrlOf } from '../modules/communications/communications.routes.ts';
 import { recoverCommunications, runCommunicationSend } from '../modules/communications/communications.sender.ts';
 import { sendWorkflowNotifications } from '../modules/communications/notifications.ts';
+import { createDueReminders } from '../modules/communications/communications.reminders.ts';
 import { IMPORT_MAX_ATTEMPTS, processImport, recoverImports } from '../modules/imports/imports.service.ts';
 import { processHistory, recoverHistoryImports } from '../modules/history/history.service.ts';
 import { publishOutstanding } from '../modules/statistics/disclosure/statistics.publications.ts';
@@ -35,9 +36,13 @@ export const jobsPlugin = fp<{ ctx: AppContext }>(
           },
           id,
         ),
-      // Workflow notifications: what waits is mailed by one sweep at a time, whichever process runs it.
+      // Workflow notifications: what waits is mailed by one sweep at a time, whichever process runs
+      // it; then the automatic reminders due today are created (each once, whoever sweeps) and sent.
       sweepNotifications: async () => {
         await sendWorkflowNotifications({ db: ctx.db, mailer, log: app.log, appUrl: appUrlOf(ctx) });
+        const reminders = await createDueReminders(ctx.db);
+        for (const id of reminders) await ctx.queue!.sendCommunication(id);
+        if (reminders.length) app.log.info({ reminders: reminders.length }, 'automatic reminders created');
       },
       processHistory: (id) => processHistory(ctx.db, app.log, id),
       attempts: IMPORT_MAX_ATTEMPTS,

@@ -15,13 +15,15 @@ import { statisticsNoNO } from './locales/statistics.no-NO.ts';
 import { communicationTexts } from '../features/communications/texts.ts';
 import { importTexts } from '../components/import-texts.ts';
 import { listTexts } from '../components/list-texts.ts';
+import { organizationTexts } from '../features/organizations/texts.ts';
 import { communicationsSvSE } from './locales/communications.sv-SE.ts';
 import { communicationsFiFI } from './locales/communications.fi-FI.ts';
 import { communicationsDkDK } from './locales/communications.dk-DK.ts';
 import { communicationsNoNO } from './locales/communications.no-NO.ts';
 
-type Key = UiKey | keyof typeof statisticsTexts | keyof typeof communicationTexts | keyof typeof importTexts | keyof typeof listTexts;
-const english: Record<Key, string> = { ...uiEnUS, ...statisticsTexts, ...communicationTexts, ...importTexts, ...listTexts };
+type Key =
+  UiKey | keyof typeof statisticsTexts | keyof typeof communicationTexts | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts;
+const english: Record<Key, string> = { ...uiEnUS, ...statisticsTexts, ...communicationTexts, ...importTexts, ...listTexts, ...organizationTexts };
 const translations = {
   'sv-SE': { ...uiSvSE, ...statisticsSvSE, ...communicationsSvSE },
   'fi-FI': { ...uiFiFI, ...statisticsFiFI, ...communicationsFiFI },

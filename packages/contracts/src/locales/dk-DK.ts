@@ -111,6 +111,20 @@ export const dkDK: Record<MessageKey, string> = {
   'notification.comment': 'Kommentar: :comment',
   'notification.open_report': 'Åbn indberetningen: :link',
   'notification.turn_off': 'Du får disse e-mails på grund af din rolle. Du kan slå dem fra i din profil: :link',
+  'reminder.before.subject': 'Påmindelse: indberetningen for {{period}} ({{market}}) skal indsendes senest {{deadline}}',
+  'reminder.after.subject': 'Over fristen: indberetningen for {{period}} ({{market}}) skulle have været indsendt senest {{deadline}}',
+  'reminder.greeting': 'Hej {{recipient_name}}',
+  'reminder.before.intro':
+    'Indberetningen fra {{company}} for {{period}} ({{market}}) skal indsendes senest {{deadline}} og er endnu ikke indsendt (status: {{report_status}}).',
+  'reminder.after.intro':
+    'Indberetningen fra {{company}} for {{period}} ({{market}}) skulle have været indsendt senest {{deadline}} og er endnu ikke indsendt (status: {{report_status}}). Indsend den venligst hurtigst muligt.',
+  'reminder.open_report': 'Åbn indberetningen: {{report_link}}',
+  'reminder.before.why':
+    'Foreningen sender automatisk denne påmindelse :days dage før fristen til indberetterne i hver virksomhed, hvis indberetning ikke er indsendt.',
+  'reminder.before.why_one':
+    'Foreningen sender automatisk denne påmindelse dagen før fristen til indberetterne i hver virksomhed, hvis indberetning ikke er indsendt.',
+  'reminder.after.why':
+    'Foreningen sender automatisk denne påmindelse dagen efter fristen til indberetterne i hver virksomhed, hvis indberetning ikke er indsendt.',
   'users.super_admin_no_organization': 'En superadministrator må ikke høre til nogen organisation.',
   'users.role_not_allowed': 'Du kan ikke tildele rollen :role.',
   'users.disable_self': 'Du kan ikke deaktivere din egen konto.',

@@ -110,6 +110,20 @@ export const fiFI: Record<MessageKey, string> = {
   'notification.comment': 'Kommentti: :comment',
   'notification.open_report': 'Avaa raportti: :link',
   'notification.turn_off': 'Saat nämä viestit roolisi vuoksi. Voit poistaa ne käytöstä profiilissasi: :link',
+  'reminder.before.subject': 'Muistutus: raportin {{period}} ({{market}}) määräpäivä on {{deadline}}',
+  'reminder.after.subject': 'Myöhässä: raportin {{period}} ({{market}}) määräpäivä oli {{deadline}}',
+  'reminder.greeting': 'Hei {{recipient_name}},',
+  'reminder.before.intro':
+    'yrityksen {{company}} raportin {{period}} ({{market}}) määräpäivä on {{deadline}}, eikä raporttia ole vielä lähetetty hyväksyttäväksi (tila: {{report_status}}).',
+  'reminder.after.intro':
+    'yrityksen {{company}} raportin {{period}} ({{market}}) määräpäivä oli {{deadline}}, eikä raporttia ole vielä lähetetty hyväksyttäväksi (tila: {{report_status}}). Lähetä se mahdollisimman pian.',
+  'reminder.open_report': 'Avaa raportti: {{report_link}}',
+  'reminder.before.why':
+    'Liitto lähettää tämän muistutuksen automaattisesti :days päivää ennen määräpäivää jokaisen sellaisen yrityksen raportoijille, jonka raporttia ei ole lähetetty hyväksyttäväksi.',
+  'reminder.before.why_one':
+    'Liitto lähettää tämän muistutuksen automaattisesti määräpäivää edeltävänä päivänä jokaisen sellaisen yrityksen raportoijille, jonka raporttia ei ole lähetetty hyväksyttäväksi.',
+  'reminder.after.why':
+    'Liitto lähettää tämän muistutuksen automaattisesti määräpäivän jälkeisenä päivänä jokaisen sellaisen yrityksen raportoijille, jonka raporttia ei ole lähetetty hyväksyttäväksi.',
   'users.super_admin_no_organization': 'Järjestelmän pääkäyttäjä ei saa kuulua mihinkään organisaatioon.',
   'users.role_not_allowed': 'Et voi antaa roolia :role.',
   'users.disable_self': 'Et voi poistaa omaa tiliäsi käytöstä.',

@@ -111,6 +111,20 @@ export const noNO: Record<MessageKey, string> = {
   'notification.comment': 'Kommentar: :comment',
   'notification.open_report': 'Åpne rapporten: :link',
   'notification.turn_off': 'Du får disse e-postene på grunn av rollen din. Du kan slå dem av i profilen din: :link',
+  'reminder.before.subject': 'Påminnelse: rapporten for {{period}} ({{market}}) skal sendes inn innen {{deadline}}',
+  'reminder.after.subject': 'Over fristen: rapporten for {{period}} ({{market}}) skulle vært sendt inn innen {{deadline}}',
+  'reminder.greeting': 'Hei {{recipient_name}},',
+  'reminder.before.intro':
+    'rapporten fra {{company}} for {{period}} ({{market}}) skal sendes inn innen {{deadline}} og er ennå ikke sendt inn (status: {{report_status}}).',
+  'reminder.after.intro':
+    'rapporten fra {{company}} for {{period}} ({{market}}) skulle vært sendt inn innen {{deadline}} og er ennå ikke sendt inn (status: {{report_status}}). Send den inn så snart du kan.',
+  'reminder.open_report': 'Åpne rapporten: {{report_link}}',
+  'reminder.before.why':
+    'Foreningen sender denne påminnelsen automatisk :days dager før fristen til rapportørene i hver bedrift som ikke har sendt inn rapporten sin.',
+  'reminder.before.why_one':
+    'Foreningen sender denne påminnelsen automatisk dagen før fristen til rapportørene i hver bedrift som ikke har sendt inn rapporten sin.',
+  'reminder.after.why':
+    'Foreningen sender denne påminnelsen automatisk dagen etter fristen til rapportørene i hver bedrift som ikke har sendt inn rapporten sin.',
   'users.super_admin_no_organization': 'En superadministrator kan ikke tilhøre noen organisasjon.',
   'users.role_not_allowed': 'Du kan ikke tildele rollen :role.',
   'users.disable_self': 'Du kan ikke deaktivere din egen konto.',

@@ -111,6 +111,20 @@ export const svSE: Record<MessageKey, string> = {
   'notification.comment': 'Kommentar: :comment',
   'notification.open_report': 'Öppna rapporten: :link',
   'notification.turn_off': 'Du får de här e-postmeddelandena på grund av din roll. Stäng av dem i din profil: :link',
+  'reminder.before.subject': 'Påminnelse: rapporten för {{period}} ({{market}}) ska skickas in senast {{deadline}}',
+  'reminder.after.subject': 'Försenad: rapporten för {{period}} ({{market}}) skulle ha skickats in senast {{deadline}}',
+  'reminder.greeting': 'Hej {{recipient_name}},',
+  'reminder.before.intro':
+    'rapporten från {{company}} för {{period}} ({{market}}) ska skickas in senast {{deadline}} och är ännu inte inskickad (status: {{report_status}}).',
+  'reminder.after.intro':
+    'rapporten från {{company}} för {{period}} ({{market}}) skulle ha skickats in senast {{deadline}} och är ännu inte inskickad (status: {{report_status}}). Skicka in den så snart du kan.',
+  'reminder.open_report': 'Öppna rapporten: {{report_link}}',
+  'reminder.before.why':
+    'Föreningen skickar den här påminnelsen automatiskt :days dagar före sista inlämningsdagen till rapportörerna på varje företag vars rapport inte är inskickad.',
+  'reminder.before.why_one':
+    'Föreningen skickar den här påminnelsen automatiskt dagen före sista inlämningsdagen till rapportörerna på varje företag vars rapport inte är inskickad.',
+  'reminder.after.why':
+    'Föreningen skickar den här påminnelsen automatiskt dagen efter sista inlämningsdagen till rapportörerna på varje företag vars rapport inte är inskickad.',
   'users.super_admin_no_organization': 'En superadministratör får inte tillhöra någon organisation.',
   'users.role_not_allowed': 'Du kan inte tilldela rollen :role.',
   'users.disable_self': 'Du kan inte inaktivera ditt eget konto.',

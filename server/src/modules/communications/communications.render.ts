@@ -30,6 +30,17 @@ export function sanitizeBody(html: string): string {
 
 export type Variables = Record<CommunicationVariable, string>;
 
+type Texts = Record<string, { subject: string; body: string } | undefined>;
+
+/**
+ * The communication as a reader of `locale` gets it: its subject and body in that language when it
+ * holds them (`texts`, an automatic reminder's), its own otherwise.
+ */
+export function textIn<T extends { subject: string; body: string; texts: unknown }>(communication: T, locale: string | null): T {
+  const own = locale ? (communication.texts as Texts | null)?.[locale] : undefined;
+  return own ? { ...communication, subject: own.subject, body: own.body } : communication;
+}
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** No line breaks in a header: a subject or name cannot add headers to the mail. */

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { communicationDeliveries, communicationDeliveryAttempts, communicationEvents, communications } from '../../db/schema.ts';
 import { INSTANCE_NAME } from '../../lib/instance.ts';
 import { type Mailer, mailFailureOf } from '../../mail/mailer.ts';
-import { renderMail, type Variables } from './communications.render.ts';
+import { renderMail, textIn, type Variables } from './communications.render.ts';
 import { findRecipients, storedFilterOf, variablesOf } from './communications.recipients.ts';
 import { mailAttachmentsOf, mailFooterOf } from './communications.service.ts';
 
@@ -67,6 +67,7 @@ async function dispatch(deps: SenderDeps, row: CommunicationRow): Promise<void> 
             email: r.email,
             name: r.name,
             variables: variablesOf(r, deps.appUrl),
+            locale: r.locale,
             message_id: `<${row.uuid}.${r.user_id}@mss>`,
           })),
         )
@@ -86,7 +87,16 @@ async function dispatch(deps: SenderDeps, row: CommunicationRow): Promise<void> 
   });
 }
 
-type Claimed = { id: number; email: string; name: string; variables: Variables; message_id: string; attempts: number; round_attempts: number };
+type Claimed = {
+  id: number;
+  email: string;
+  name: string;
+  variables: Variables;
+  locale: string | null;
+  message_id: string;
+  attempts: number;
+  round_attempts: number;
+};
 
 /**
  * Claims due deliveries and opens an attempt for each, numbered by the delivery's attempts, in one
@@ -104,7 +114,7 @@ async function claim(deps: SenderDeps, communicationId: number): Promise<Claimed
       update communication_deliveries d
       set status = 'sending', claimed_at = now(), claimed_by = ${INSTANCE_NAME}, attempts = d.attempts + 1, round_attempts = d.round_attempts + 1, updated_at = now()
       from due where d.id = due.id
-      returning d.id, d.email, d.name, d.variables, d.message_id, d.attempts, d.round_attempts
+      returning d.id, d.email, d.name, d.variables, d.locale, d.message_id, d.attempts, d.round_attempts
     ), interrupted as (
       update communication_delivery_attempts a set outcome = 'interrupted', finished_at = now()
       from due where a.delivery_id = due.id and a.outcome = 'sending'
@@ -166,7 +176,7 @@ export async function runCommunicationSend(deps: SenderDeps, communicationId: nu
     const renewal = setInterval(() => void renew(deps, batch), (deps.leaseSeconds * 1000) / 3);
     await Promise.all(
       batch.map(async (delivery) => {
-        const parts = renderMail(row, delivery.variables, footer);
+        const parts = renderMail(textIn(row, delivery.locale), delivery.variables, footer);
         try {
           const { response } = await deps.mailer.sendBulk({
             to: `"${delivery.name.replace(/["\\\r\n]/g, '')}" <${delivery.email}>`,

@@ -37,7 +37,7 @@ import { assertInOrganization, organizationCondition } from '../../lib/scope.ts'
 import type { Principal } from '../../auth/principal.ts';
 import type { Mailer, MailAttachment } from '../../mail/mailer.ts';
 import { mailFailureOf } from '../../mail/mailer.ts';
-import { renderMail, sanitizeBody } from './communications.render.ts';
+import { renderMail, sanitizeBody, textIn } from './communications.render.ts';
 import { companiesReached, findRecipients, storedFilterOf, variablesOf } from './communications.recipients.ts';
 import { attachmentIdentity, isAttachmentType, sniffAttachment } from './communications.attachments.ts';
 import { isUuid } from '../../lib/uuid.ts';
@@ -142,12 +142,15 @@ async function toWire(db: Executor, rows: Row[], locale: Locale): Promise<Commun
     const period = periodRows.find((p) => p.id === filter.period_id);
     const c = counts.find((x) => x.communication_id === row.id);
     const deliveries = { total: c?.total ?? 0, queued: c?.queued ?? 0, sent: c?.sent ?? 0, failed: c?.failed ?? 0 };
+    // A reminder reads in the reader's language, as each of its recipients gets it.
+    const text = textIn(row, locale);
     return {
       uuid: row.uuid,
       status: row.status,
       status_text: statusTextOf(row.status, deliveries, locale),
-      subject: row.subject,
-      body: row.body,
+      subject: text.subject,
+      body: text.body,
+      reminder: row.reminder === 'before' || row.reminder === 'after' ? row.reminder : null,
       foot_notes: row.foot_notes,
       recipients: {
         market_ids: filter.market_ids,

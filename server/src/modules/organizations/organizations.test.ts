@@ -16,7 +16,7 @@ afterAll(async () => {
 const url = '/api/v1/admin/organizations';
 const DEFAULT_SETTINGS = {
   deviation_percentage: 20,
-  reminder_days: 5,
+  reminder_days: 0,
   min_contributors: 3,
   dominance_percentage: 85,
   protection_percentage: 10,

@@ -21,6 +21,7 @@ function communication(overrides: Partial<Communication> = {}): Communication {
     recipients: { market_ids: [1], roles: ['reporter'], company_ids: [], period_uuid: null, report_statuses: [] },
     period_title: null,
     author: { id: 1, name: 'Magnus Market' },
+    reminder: null,
     attachments: [],
     deliveries: { total: 0, queued: 0, sent: 0, failed: 0 },
     preflight_sent_at: null,

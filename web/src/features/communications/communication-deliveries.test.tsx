@@ -22,6 +22,7 @@ function partlySent(overrides: Partial<Communication> = {}): Communication {
     recipients: { market_ids: [1], roles: ['reporter'], company_ids: [], period_uuid: null, report_statuses: [] },
     period_title: null,
     author: { id: 1, name: 'Magnus Market' },
+    reminder: null,
     attachments: [],
     deliveries: { total: 5, queued: 0, sent: 3, failed: 2 },
     preflight_sent_at: '2026-10-01T09:00:00Z',

@@ -107,7 +107,11 @@ function CommunicationList({ title, onNew }: { title: string; onNew: () => void 
             ),
           },
           { key: 'status', label: t('communication.col.status'), sortable: true, render: (row) => <CommunicationStatusBadge communication={row} /> },
-          { key: 'author', label: t('communication.col.author'), render: (row) => row.author?.name ?? '–' },
+          {
+            key: 'author',
+            label: t('communication.col.author'),
+            render: (row) => (row.reminder ? t('communication.reminder.author') : (row.author?.name ?? '–')),
+          },
           // Deliveries exist once the send started; before it, who would get it is on the Recipients tab.
           { key: 'recipients', label: t('communication.col.recipients'), render: (row) => (row.status >= 10 ? formatNumber(row.deliveries.total) : '–') },
           { key: 'sent', label: t('communication.col.sent'), render: (row) => (row.status >= 10 ? formatNumber(row.deliveries.sent) : '–') },
@@ -152,6 +156,11 @@ function CommunicationDetail({ uuid, tab, onTab, onDeleted }: { uuid: string; ta
       {communication.author && (
         <Text size="sm" c="dimmed">
           {communication.author.name} · {formatDateTime(communication.created_at)}
+        </Text>
+      )}
+      {communication.reminder && (
+        <Text size="sm" c="dimmed" data-testid="communication-reminder">
+          {t('communication.reminder.author')} · {formatDateTime(communication.created_at)}. {t(`communication.reminder.${communication.reminder}`)}
         </Text>
       )}
       <Tabs value={current} onChange={(value) => value && onTab(value as Tab)}>

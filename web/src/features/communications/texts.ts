@@ -14,6 +14,11 @@ export const communicationTexts = {
   'communication.col.subject': 'Subject',
   'communication.col.status': 'Status',
   'communication.col.author': 'Author',
+  'communication.reminder.author': 'Automatic reminder',
+  'communication.reminder.before':
+    'An automatic reminder before the deadline, to the reporters of each company whose report is not submitted. Each reporter gets it in their own language. The days are the organization’s Reminder days setting.',
+  'communication.reminder.after':
+    'An automatic reminder the day after the deadline, to the reporters of each company whose report is not submitted. Each reporter gets it in their own language.',
   'communication.col.recipients': 'Recipients',
   'communication.col.sent': 'Sent',
   'communication.col.failed': 'Failed',

@@ -12,6 +12,7 @@ import { useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
 import { organizationInformationModalsQuery, organizationsApi as api, useUpdateOrganizationSettings } from './api/organizations.ts';
 import { formatDate } from '../../lib/dates.ts';
+import './texts.ts';
 
 const BASE = '/organizations';
 const FIELDS = ['name', 'mail_description'] as const;

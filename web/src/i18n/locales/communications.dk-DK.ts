@@ -9,6 +9,11 @@ export const communicationsDkDK: Record<keyof typeof communicationTexts, string>
   'communication.col.subject': 'Emne',
   'communication.col.status': 'Status',
   'communication.col.author': 'Forfatter',
+  'communication.reminder.author': 'Automatisk påmindelse',
+  'communication.reminder.before':
+    'En automatisk påmindelse før fristen til indberetterne i hver virksomhed, hvis indberetning ikke er indsendt. Hver indberetter får den på sit eget sprog. Antallet af dage er organisationens indstilling Påmindelsesdage.',
+  'communication.reminder.after':
+    'En automatisk påmindelse dagen efter fristen til indberetterne i hver virksomhed, hvis indberetning ikke er indsendt. Hver indberetter får den på sit eget sprog.',
   'communication.col.recipients': 'Modtagere',
   'communication.col.sent': 'Sendt',
   'communication.col.failed': 'Mislykket',

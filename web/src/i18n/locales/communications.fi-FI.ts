@@ -9,6 +9,11 @@ export const communicationsFiFI: Record<keyof typeof communicationTexts, string>
   'communication.col.subject': 'Aihe',
   'communication.col.status': 'Tila',
   'communication.col.author': 'Laatija',
+  'communication.reminder.author': 'Automaattinen muistutus',
+  'communication.reminder.before':
+    'Automaattinen muistutus ennen määräpäivää jokaisen sellaisen yrityksen raportoijille, jonka raporttia ei ole lähetetty hyväksyttäväksi. Jokainen raportoija saa sen omalla kielellään. Päivien määrä on organisaation asetus Muistutuspäivät.',
+  'communication.reminder.after':
+    'Automaattinen muistutus määräpäivän jälkeisenä päivänä jokaisen sellaisen yrityksen raportoijille, jonka raporttia ei ole lähetetty hyväksyttäväksi. Jokainen raportoija saa sen omalla kielellään.',
   'communication.col.recipients': 'Vastaanottajat',
   'communication.col.sent': 'Lähetetyt',
   'communication.col.failed': 'Epäonnistuneet',

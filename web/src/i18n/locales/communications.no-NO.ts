@@ -9,6 +9,11 @@ export const communicationsNoNO: Record<keyof typeof communicationTexts, string>
   'communication.col.subject': 'Emne',
   'communication.col.status': 'Status',
   'communication.col.author': 'Forfatter',
+  'communication.reminder.author': 'Automatisk påminnelse',
+  'communication.reminder.before':
+    'En automatisk påminnelse før fristen til rapportørene i hver bedrift som ikke har sendt inn rapporten sin. Hver rapportør får den på sitt eget språk. Antall dager er organisasjonens innstilling Påminnelsesdager.',
+  'communication.reminder.after':
+    'En automatisk påminnelse dagen etter fristen til rapportørene i hver bedrift som ikke har sendt inn rapporten sin. Hver rapportør får den på sitt eget språk.',
   'communication.col.recipients': 'Mottakere',
   'communication.col.sent': 'Sendt',
   'communication.col.failed': 'Mislykket',

@@ -9,6 +9,11 @@ export const communicationsSvSE: Record<keyof typeof communicationTexts, string>
   'communication.col.subject': 'Ämne',
   'communication.col.status': 'Status',
   'communication.col.author': 'Författare',
+  'communication.reminder.author': 'Automatisk påminnelse',
+  'communication.reminder.before':
+    'En automatisk påminnelse före sista inlämningsdagen till rapportörerna på varje företag vars rapport inte är inskickad. Varje rapportör får den på sitt eget språk. Antalet dagar anges i organisationens inställning Påminnelsedagar.',
+  'communication.reminder.after':
+    'En automatisk påminnelse dagen efter sista inlämningsdagen till rapportörerna på varje företag vars rapport inte är inskickad. Varje rapportör får den på sitt eget språk.',
   'communication.col.recipients': 'Mottagare',
   'communication.col.sent': 'Skickade',
   'communication.col.failed': 'Misslyckade',

@@ -1,9 +1,10 @@
 import type { UiKey } from '../en-US.ts';
 import type { importTexts } from '../../components/import-texts.ts';
 import type { listTexts } from '../../components/list-texts.ts';
+import type { organizationTexts } from '../../features/organizations/texts.ts';
 
 /** Danish (dk-DK): every text of the web interface (en-US.ts). Glossary: docs/glossary-dk-DK.md. */
-export const uiDkDK: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts, string> = {
+export const uiDkDK: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts, string> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Indlæser…',
   'app.page_title': '{{title}} - {{product}}',
@@ -543,7 +544,7 @@ export const uiDkDK: Record<UiKey | keyof typeof importTexts | keyof typeof list
   'admin.organization.setting.deviation_percentage_help':
     'En ændring i forhold til den forrige periode, der er større end denne procentsats, vises i forhåndskontrollen.',
   'admin.organization.setting.reminder_days': 'Påmindelsesdage',
-  'admin.organization.setting.reminder_days_help': 'Antal dage før en periodes frist, hvor der foreslås påmindelser.',
+  'admin.organization.setting.reminder_days_help': 'Automatiske påmindelser: så mange dage før fristen og dagen efter. 0: ingen.',
   'admin.organization.setting.min_contributors': 'Mindste antal bidragydere',
   'admin.organization.setting.min_contributors_help':
     'En statistikcelle med færre bidragende virksomheder end dette (et tal på 0 tæller ikke med) er fortrolig.',

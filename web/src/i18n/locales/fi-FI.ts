@@ -1,9 +1,10 @@
 import type { UiKey } from '../en-US.ts';
 import type { importTexts } from '../../components/import-texts.ts';
 import type { listTexts } from '../../components/list-texts.ts';
+import type { organizationTexts } from '../../features/organizations/texts.ts';
 
 /** Finnish (fi-FI): every text of the web interface (en-US.ts). Glossary: docs/glossary-fi-FI.md. */
-export const uiFiFI: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts, string> = {
+export const uiFiFI: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts, string> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Ladataan…',
   'app.page_title': '{{title}} - {{product}}',
@@ -541,7 +542,8 @@ export const uiFiFI: Record<UiKey | keyof typeof importTexts | keyof typeof list
   'admin.organization.setting.deviation_percentage': 'Poikkeamaprosentti',
   'admin.organization.setting.deviation_percentage_help': 'Esitarkistus ilmoittaa muutoksesta edelliseen kauteen, jos muutos on tätä prosenttia suurempi.',
   'admin.organization.setting.reminder_days': 'Muistutuspäivät',
-  'admin.organization.setting.reminder_days_help': 'Montako päivää ennen kauden määräpäivää muistutuksia ehdotetaan.',
+  'admin.organization.setting.reminder_days_help':
+    'Automaattiset muistutukset: näin monta päivää ennen määräpäivää ja määräpäivän jälkeisenä päivänä. 0: ei muistutuksia.',
   'admin.organization.setting.min_contributors': 'Yritysten vähimmäismäärä',
   'admin.organization.setting.min_contributors_help': 'Tilastosolu on luottamuksellinen, jos siihen osallistuu tätä vähemmän yrityksiä (lukua 0 ei lasketa).',
   'admin.organization.setting.dominance_percentage': 'Dominanssiprosentti',

@@ -1,9 +1,10 @@
 import type { UiKey } from '../en-US.ts';
 import type { importTexts } from '../../components/import-texts.ts';
 import type { listTexts } from '../../components/list-texts.ts';
+import type { organizationTexts } from '../../features/organizations/texts.ts';
 
 /** Norwegian Bokmål (no-NO): every text of the web interface (en-US.ts). Glossary: docs/glossary-no-NO.md. */
-export const uiNoNO: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts, string> = {
+export const uiNoNO: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts, string> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Laster…',
   'app.page_title': '{{title}} - {{product}}',
@@ -538,7 +539,7 @@ export const uiNoNO: Record<UiKey | keyof typeof importTexts | keyof typeof list
   'admin.organization.setting.deviation_percentage': 'Avviksprosent',
   'admin.organization.setting.deviation_percentage_help': 'En endring mot forrige periode som er større enn denne prosenten, vises i forhåndskontrollen.',
   'admin.organization.setting.reminder_days': 'Påminnelsesdager',
-  'admin.organization.setting.reminder_days_help': 'Antall dager før periodens frist da påminnelser foreslås.',
+  'admin.organization.setting.reminder_days_help': 'Automatiske påminnelser: så mange dager før fristen og dagen etter. 0: ingen.',
   'admin.organization.setting.min_contributors': 'Minste antall bidragsytere',
   'admin.organization.setting.min_contributors_help':
     'En statistikkcelle med færre bidragende bedrifter enn dette (et tall på 0 teller ikke) er konfidensiell.',

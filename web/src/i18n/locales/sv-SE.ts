@@ -1,9 +1,10 @@
 import type { UiKey } from '../en-US.ts';
 import type { importTexts } from '../../components/import-texts.ts';
 import type { listTexts } from '../../components/list-texts.ts';
+import type { organizationTexts } from '../../features/organizations/texts.ts';
 
 /** Swedish (sv-SE): every text of the web interface (en-US.ts). Glossary: docs/glossary-sv-SE.md. */
-export const uiSvSE: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts, string> = {
+export const uiSvSE: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts, string> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Laddar…',
   'app.page_title': '{{title}} - {{product}}',
@@ -539,7 +540,7 @@ export const uiSvSE: Record<UiKey | keyof typeof importTexts | keyof typeof list
   'admin.organization.setting.deviation_percentage_help':
     'En förändring mot föregående period som överstiger den här procentsatsen visas i förhandskontrollen.',
   'admin.organization.setting.reminder_days': 'Påminnelsedagar',
-  'admin.organization.setting.reminder_days_help': 'Antal dagar före en periods sista inlämningsdag då påminnelser föreslås.',
+  'admin.organization.setting.reminder_days_help': 'Automatiska påminnelser: så här många dagar före sista inlämningsdagen och dagen efter. 0: inga.',
   'admin.organization.setting.min_contributors': 'Minsta antal bidragande företag',
   'admin.organization.setting.min_contributors_help': 'En statistikcell med färre bidragande företag än så här (en siffra på 0 räknas inte) är konfidentiell.',
   'admin.organization.setting.dominance_percentage': 'Dominansprocent',
