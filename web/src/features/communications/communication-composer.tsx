@@ -36,7 +36,7 @@ import {
   type CommunicationInput,
   type CommunicationVariable,
 } from '@mss/contracts/communications';
-import { ReportStatus, type Role } from '@mss/contracts/enums';
+import { CommunicationStatus, ReportStatus, type Role } from '@mss/contracts/enums';
 import { periodQueries } from '../../api/periods.ts';
 import { reportQueries } from '../../api/reports.ts';
 import { optionQueries } from '../../api/options.ts';
@@ -546,7 +546,8 @@ export function CommunicationContent({ communication }: { communication: Communi
   const marketNames = communication.recipients.market_ids.map((id) => markets.find((m) => m.id === id)?.international_name ?? String(id));
   return (
     <Stack gap="sm">
-      <Alert color="blue">{t('communication.not_editable')}</Alert>
+      {/* Going back to draft is for a preflighted mail not yet sent; an automatic reminder is never edited. */}
+      {!communication.reminder && communication.status < CommunicationStatus.WaitingToBeSent && <Alert color="blue">{t('communication.not_editable')}</Alert>}
       <Text size="sm" c="dimmed">
         {t('communication.subject')}
       </Text>

@@ -100,7 +100,7 @@ describe('a send that did not reach everyone', () => {
     serve(partlySent(), [refusedTwice]);
     renderAt('/communication?uuid=com-1&tab=deliveries');
 
-    const count = await screen.findByRole('button', { name: 'Show the attempts for rita@demo.test' });
+    const count = await screen.findByRole('button', { name: '3 attempts: Show the attempts for rita@demo.test' });
     expect(count.textContent).toBe('3 attempts');
     const table = screen.getByRole('table', { name: 'Deliveries' });
     expect(within(table).getByText('250 2.0.0 OK: queued as 9C1F')).toBeTruthy();
