@@ -4,6 +4,7 @@ import { formatDateIn, translate } from '@mss/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import { communicationEvents, communications } from '../../db/schema.ts';
 import { findRecipients, type StoredFilter } from './communications.recipients.ts';
+import { escapeHtml } from './communications.render.ts';
 
 /*
  * Automatic reminders (docs/decisions.md "Automatic reminders"): when an organization has set
@@ -59,8 +60,6 @@ async function dueReminders(db: Db, today: string): Promise<Due[]> {
     order by p.deadline, p.id, k.kind`);
   return rows;
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The reminder's subject and body in a language. The period, its market and deadline are the same

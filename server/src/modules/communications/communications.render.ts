@@ -41,7 +41,7 @@ export function textIn<T extends { subject: string; body: string; texts: unknown
   return own ? { ...communication, subject: own.subject, body: own.body } : communication;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** No line breaks in a header: a subject or name cannot add headers to the mail. */
 export const oneLine = (text: string) => text.replace(/[\s\u2028\u2029]+/g, ' ').trim();

@@ -1,10 +1,7 @@
 import type { Locale } from '@mss/contracts/enums';
 import { translate } from '@mss/contracts/messages';
 import type { Completeness, CompletenessState } from '@mss/contracts/periods';
-import type { FastifyReply } from 'fastify';
-import { contentDisposition } from '../../lib/content-disposition.ts';
-import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
-import { type Table, tableCsv, tableXlsx } from '../statistics/answers/statistics.sheets.ts';
+import type { Table } from '../statistics/answers/statistics.sheets.ts';
 
 /*
  * The completeness overview as a download (csv or xlsx, written as the statistics tables are):
@@ -174,11 +171,4 @@ export function completenessTable(data: Completeness, query: { status: Completen
       overdue: r.overdue ? t('yes') : '',
     })),
   };
-}
-
-/** The table as a csv or xlsx download. */
-export async function sendTable(reply: FastifyReply, format: 'csv' | 'xlsx', sheet: Table) {
-  reply.header('Content-Disposition', contentDisposition(`${sheet.name}.${format}`));
-  if (format === 'csv') return reply.header('Content-Type', 'text/csv; charset=utf-8').send(tableCsv(sheet));
-  return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(await tableXlsx(sheet));
 }

@@ -15,7 +15,8 @@ import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 import { uuidParams } from '../../lib/uuid.ts';
 import { findCompleteness } from './periods.completeness.ts';
-import { completenessTable, sendTable } from './periods.completeness-sheet.ts';
+import { completenessTable } from './periods.completeness-sheet.ts';
+import { sendTable } from '../statistics/answers/statistics.sheets.ts';
 
 const tags = ['periods'];
 

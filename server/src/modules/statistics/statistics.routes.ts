@@ -16,14 +16,12 @@ import type { App, AppContext } from '../../context.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { localeOf } from '../../i18n.ts';
-import { contentDisposition } from '../../lib/content-disposition.ts';
-import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { findClusterStatistics } from './answers/statistics.cluster.ts';
 import { findCompanyStatistics } from './answers/statistics.company.ts';
 import { findMarketStatistics } from './answers/statistics.market.ts';
 import { findTrendStatistics } from './answers/statistics.trend.ts';
 import { findStatisticsChoices } from './answers/statistics.choices.ts';
-import { clusterTable, companyTable, marketTable, type Table, tableCsv, tableXlsx, trendTable } from './answers/statistics.sheets.ts';
+import { clusterTable, companyTable, marketTable, type Table, sendTable, trendTable } from './answers/statistics.sheets.ts';
 
 const tags = ['statistics'];
 
@@ -40,9 +38,7 @@ const DOWNLOAD = ' With format=xlsx or format=csv: the same table as a download.
 async function answer<T>(reply: FastifyReply, format: StatisticsFormat, data: T, table: (data: T) => Table) {
   if (format === 'json') return reply.send({ data });
   const sheet = table(data);
-  reply.header('Content-Disposition', contentDisposition(`statistics ${sheet.name}.${format}`));
-  if (format === 'csv') return reply.header('Content-Type', 'text/csv; charset=utf-8').send(tableCsv(sheet));
-  return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(await tableXlsx(sheet));
+  return sendTable(reply, format, sheet, `statistics ${sheet.name}`);
 }
 
 export function statisticsRoutes(app: App, ctx: AppContext) {

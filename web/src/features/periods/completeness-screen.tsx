@@ -58,22 +58,9 @@ export function CompletenessScreen({ title }: ScreenProps) {
             w={{ base: '100%', xs: 140 }}
             data-testid="completeness-year"
           />
-          <TextInput
-            type="month"
-            label={t('completeness.from')}
-            value={from}
-            onChange={(e) => MONTH.test(e.currentTarget.value) && setRange(e.currentTarget.value, e.currentTarget.value > to ? e.currentTarget.value : to)}
-            w={{ base: 'calc(50% - var(--mantine-spacing-sm) / 2)', xs: 170 }}
-            data-testid="completeness-from"
-          />
-          <TextInput
-            type="month"
-            label={t('completeness.to')}
-            value={to}
-            onChange={(e) => MONTH.test(e.currentTarget.value) && setRange(e.currentTarget.value < from ? e.currentTarget.value : from, e.currentTarget.value)}
-            w={{ base: 'calc(50% - var(--mantine-spacing-sm) / 2)', xs: 170 }}
-            data-testid="completeness-to"
-          />
+          {/* A month picked after the other end moves that end along, so the range never runs backwards. */}
+          <MonthField label={t('completeness.from')} value={from} onPick={(m) => setRange(m, m > to ? m : to)} testId="completeness-from" />
+          <MonthField label={t('completeness.to')} value={to} onPick={(m) => setRange(m < from ? m : from, m)} testId="completeness-to" />
           {markets.length > 1 && (
             <Select
               label={t('reporting.market')}
@@ -129,6 +116,20 @@ export function CompletenessScreen({ title }: ScreenProps) {
         </QueryState>
       </Stack>
     </AdminPage>
+  );
+}
+
+/** A month (YYYY-MM) of the range, in the browser's month picker; half a row on a phone. */
+function MonthField({ label, value, onPick, testId }: { label: string; value: string; onPick: (month: string) => void; testId: string }) {
+  return (
+    <TextInput
+      type="month"
+      label={label}
+      value={value}
+      onChange={(e) => MONTH.test(e.currentTarget.value) && onPick(e.currentTarget.value)}
+      w={{ base: 'calc(50% - var(--mantine-spacing-sm) / 2)', xs: 170 }}
+      data-testid={testId}
+    />
   );
 }
 

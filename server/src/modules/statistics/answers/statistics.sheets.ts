@@ -1,4 +1,6 @@
 import { PassThrough } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import { contentDisposition } from '../../../lib/content-disposition.ts';
 import type { Locale } from '@mss/contracts/enums';
 import type { MessageParams } from '@mss/contracts/messages';
 import { csvDocument, csvText } from '../../../lib/csv/writer.ts';
@@ -13,7 +15,7 @@ import type {
   TrendStatistics,
 } from '@mss/contracts/statistics';
 import { coverageDiffers, type FigureFlags, flagGroupOf, type HiddenReason, type TrendBreak } from '@mss/contracts/statistics';
-import { type XlsxCellInput, writeXlsx } from '../../../lib/xlsx-writer/index.ts';
+import { XLSX_CONTENT_TYPE, type XlsxCellInput, writeXlsx } from '../../../lib/xlsx-writer/index.ts';
 import { FIGURE_FIELDS, OWN_FIELDS } from '../disclosure/statistics.confidentiality.ts';
 
 /*
@@ -398,4 +400,11 @@ export function tableCsv(table: Table): string {
   records.push(table.columns.map((c) => c.title));
   for (const row of table.rows) records.push(table.columns.map((c) => (c.kind === 'text' ? csvText(c.get(row)) : plainDecimal(c.get(row)))));
   return csvDocument(records);
+}
+
+/** A table as a csv or xlsx download named `fileName` (without its extension). */
+export async function sendTable(reply: FastifyReply, format: 'csv' | 'xlsx', sheet: Table, fileName = sheet.name) {
+  reply.header('Content-Disposition', contentDisposition(`${fileName}.${format}`));
+  if (format === 'csv') return reply.header('Content-Type', 'text/csv; charset=utf-8').send(tableCsv(sheet));
+  return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(await tableXlsx(sheet));
 }
