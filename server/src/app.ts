@@ -12,6 +12,8 @@ import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { healthRoutes } from './health.ts';
 import { apiRoutes } from './api-routes.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { inFlightPlugin } from './plugins/in-flight.ts';
+import { RequestsInFlight } from './lib/requests-in-flight.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { securityPlugin } from './plugins/security.ts';
@@ -26,8 +28,8 @@ export interface BuildOptions {
 }
 
 /**
- * The app, as plugins in their order: errors first (every later route answers in its shape), then
- * cookies and uploads, security, the API document, sessions, the API's routes (api-routes.ts), the
+ * The app, as plugins in their order: errors first (every later route answers in its shape), the
+ * requests in flight (counted; closed once stopping), cookies and uploads, security, the API document, sessions, the API's routes (api-routes.ts), the
  * web app. A process that runs jobs starts them first.
  */
 export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, options: BuildOptions = {}): Promise<App> {
@@ -51,7 +53,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
     pool: { maxConnections: config.MAIL_MAX_CONNECTIONS, ratePerSecond: config.MAIL_RATE_PER_SECOND },
   });
   const principals = new PrincipalCache();
-  const ctx: AppContext = { ...deps, db: deps.database.db, mailer, log: app.log, queue: null, principals };
+  const ctx: AppContext = { ...deps, db: deps.database.db, mailer, log: app.log, queue: null, principals, requests: new RequestsInFlight() };
   // Work a request left running (a reset mail) finishes before the mailer and database go.
   app.addHook('onClose', async () => {
     await backgroundWorkDone();
@@ -72,6 +74,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(errorsPlugin);
+  await app.register(inFlightPlugin, { ctx });
   app.decorateRequest('principal', null);
 
   await app.register(cookie);

@@ -77,9 +77,10 @@ const envSchema = z.object({
   NOTIFY_SWEEP_SECONDS: z.coerce.number().min(1).max(3600).default(60),
   /**
    * On SIGTERM or SIGINT: how long running jobs may go on before they are handed back to the
-   * queue (run again by a process that has jobs on), in seconds.
+   * queue (run again by a process that has jobs on), in seconds. 8: the process is gone within
+   * 10 s when no request runs longer.
    */
-  SHUTDOWN_JOB_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
+  SHUTDOWN_JOB_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(8),
   /** On SIGTERM or SIGINT: the process exits after this many seconds at most, whatever is still running. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -6,6 +6,7 @@ import type { Database, Db } from './db/client.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { PrincipalCache } from './auth/principal-cache.ts';
+import type { RequestsInFlight } from './lib/requests-in-flight.ts';
 
 export interface AppContext {
   config: Config;
@@ -17,6 +18,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Resolved sessions by credential (auth/principal-cache.ts). */
   principals: PrincipalCache;
+  /** The requests this process is serving (plugins/in-flight.ts): long background work lets them go first. */
+  requests: RequestsInFlight;
 }
 
 declare module 'fastify' {

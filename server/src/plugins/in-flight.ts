@@ -1,0 +1,36 @@
+import fp from 'fastify-plugin';
+import type { AppContext } from '../context.ts';
+
+/** While stopping, how often connections that have fallen idle are closed. */
+const CLOSE_IDLE_EVERY_MS = 100;
+
+/**
+ * The requests in flight: counted (lib/requests-in-flight.ts), and, once the process is stopping
+ * (docs/decisions.md "Several processes on one database"), each answered with `Connection: close`
+ * and its connection closed as soon as it is idle. A keep-alive connection that carried a request
+ * in flight at SIGTERM otherwise stays open after its answer, and the server's close waited for
+ * the client to leave or for the keep-alive timeout: the process exited only at
+ * SHUTDOWN_TIMEOUT_SECONDS.
+ */
+export const inFlightPlugin = fp<{ ctx: AppContext }>(
+  async (app, { ctx }) => {
+    const { requests } = ctx;
+    app.addHook('onRequest', async (_request, reply) => {
+      requests.begin();
+      // 'close' comes once for every response: sent, failed or cut off by the client.
+      reply.raw.once('close', () => requests.end());
+    });
+    app.addHook('onSend', async (request, reply) => {
+      if (app.health.draining && request.raw.httpVersionMajor === 1) reply.header('connection', 'close');
+    });
+    let sweeper: NodeJS.Timeout | undefined;
+    app.addHook('preClose', async () => {
+      // Answers whose headers left before the process began stopping keep their connection
+      // alive: closed here once idle.
+      sweeper = setInterval(() => app.server.closeIdleConnections(), CLOSE_IDLE_EVERY_MS);
+      sweeper.unref();
+    });
+    app.addHook('onClose', async () => clearInterval(sweeper));
+  },
+  { name: 'in-flight' },
+);
