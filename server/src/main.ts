@@ -32,7 +32,7 @@ if (demo.length) {
 
 let stopping = false;
 /**
- * SIGTERM or SIGINT (docs/decisions.md "Several processes on one database"): /readyz answers 503
+ * SIGTERM or SIGINT (docs/decisions.md "Stopping and the load balancer"): /readyz answers 503
  * at once; the server takes no new connections (a load balancer sends them to another process)
  * and finishes the requests in flight; the job queue takes no new jobs, lets running ones go on
  * for SHUTDOWN_JOB_GRACE_SECONDS and hands back the rest; then the process exits, after

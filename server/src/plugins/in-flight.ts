@@ -6,7 +6,7 @@ const CLOSE_IDLE_EVERY_MS = 100;
 
 /**
  * The requests in flight: counted (lib/requests-in-flight.ts), and, once the process is stopping
- * (docs/decisions.md "Several processes on one database"), each answered with `Connection: close`
+ * (docs/decisions.md "Stopping and the load balancer"), each answered with `Connection: close`
  * and its connection closed as soon as it is idle. A keep-alive connection that carried a request
  * in flight at SIGTERM otherwise stays open after its answer, and the server's close waited for
  * the client to leave or for the keep-alive timeout: the process exited only at
