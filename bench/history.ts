@@ -130,6 +130,9 @@ console.log(`${kind}: ${rows.toLocaleString('en-US')} rows, ${(bytes / MB).toFix
 
 // Other users meanwhile: a viewer's market statistics of a published period, once one exists, and the report list.
 const latencies: number[] = [];
+/** Each request's latency by the step it ran in, to see where the slow ones are. */
+const byPhase = new Map<string, number[]>();
+let phase = 'upload and dry run';
 let running = true;
 let publishedUuid: string | null = null;
 const others = (async () => {
@@ -138,6 +141,7 @@ const others = (async () => {
     const started = performance.now();
     const res = await t.app.inject({ url, headers: viewerHeaders });
     latencies.push(performance.now() - started);
+    byPhase.set(phase, [...(byPhase.get(phase) ?? []), performance.now() - started]);
     if (res.statusCode >= 500) throw new Error(`${url}: ${res.statusCode}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -184,9 +188,11 @@ const uuid = accepted.json().data.uuid as string;
 const uploaded = performance.now();
 await until(uuid, ['checked']);
 const checked = performance.now();
+phase = 'import';
 await t.app.inject({ method: 'POST', url: `/api/v1/history-imports/${uuid}/import`, headers: adminHeaders });
 await until(uuid, ['imported']);
 const imported = performance.now();
+phase = 'publication';
 await t.app.inject({ method: 'POST', url: `/api/v1/history-imports/${uuid}/publish`, headers: adminHeaders });
 // The viewer reads the first published period as soon as there is one.
 const firstPeriod = (
@@ -231,6 +237,11 @@ const lines = [
   `| PUT /reports/{uuid}/rows, 500 rows (${ROWS_API_TIMES} times, before the history): p95 | ${rowsP95.toFixed(0)} ms | < 300 ms |`,
 ];
 console.log(lines.join('\n'));
+for (const [name, list] of byPhase) {
+  const ordered = [...list].sort((a, b) => a - b);
+  const at = (p: number) => (ordered[Math.min(ordered.length - 1, Math.floor((p / 100) * ordered.length))] ?? 0).toFixed(0);
+  console.log(`other requests during ${name} (${list.length}): p50 / p99 / max ${at(50)} / ${at(99)} / ${(ordered.at(-1) ?? 0).toFixed(0)} ms`);
+}
 if (YEARS === 10) {
   const doc = fs.readFileSync(DOC, 'utf8');
   const section = `${START_MARK}\n${lines.join('\n')}\n${END_MARK}`;

@@ -44,7 +44,7 @@ export const jobsPlugin = fp<{ ctx: AppContext }>(
         for (const id of reminders) await ctx.queue!.sendCommunication(id);
         if (reminders.length) app.log.info({ reminders: reminders.length }, 'automatic reminders created');
       },
-      processHistory: (id) => processHistory(ctx.db, app.log, id),
+      processHistory: (id) => processHistory(ctx.db, app.log, id, ctx.requests),
       attempts: IMPORT_MAX_ATTEMPTS,
       notifySweepSeconds: Math.max(1, Math.round(config.NOTIFY_SWEEP_SECONDS)),
     });

@@ -36,6 +36,7 @@ import { publishPeriod } from '../statistics/disclosure/statistics.publications.
 import { applyHistoryReports } from '../reports/reports.workflow.ts';
 import { ERRORS_ON_SCREEN } from '../imports/imports.service.ts';
 import { type HistoryError, type HistoryLookup, type HistoryMarket, type HistoryRow, validateHistoryFile } from './history.validator.ts';
+import type { RequestsInFlight } from '../../lib/requests-in-flight.ts';
 
 /*
  * An association's history in one step (docs/decisions.md "History import"). Three steps, each a
@@ -271,7 +272,7 @@ const HISTORY_LEASE_SECONDS = 30;
  * The job: runs the step the import's status names. While another run holds a live lease, waits
  * for it to end or finish; a run taken over by another stops at its next write.
  */
-export async function processHistory(db: Db, log: FastifyBaseLogger, id: number): Promise<void> {
+export async function processHistory(db: Db, log: FastifyBaseLogger, id: number, requests?: RequestsInFlight): Promise<void> {
   let row: Row | undefined;
   let status: string;
   for (;;) {
@@ -290,7 +291,7 @@ export async function processHistory(db: Db, log: FastifyBaseLogger, id: number)
     .where(and(eq(historyImports.id, id), eq(historyImports.attempts, row.attempts)))
     .returning();
   if (taken.length === 0) return;
-  const run = { db, id, attempt, row: taken[0]! };
+  const run: Run = { db, id, attempt, row: taken[0]!, requests };
   const renewal = setInterval(
     () => {
       db.update(historyImports)
@@ -324,7 +325,19 @@ interface Run {
   id: number;
   attempt: number;
   row: Row;
+  /** The process's requests in flight: on the embedded database each month or publication waits for them (a little). */
+  requests?: RequestsInFlight;
 }
+
+/**
+ * On the embedded database (one connection) a month written or a period published holds the
+ * connection for ~150 ms; a request being served would wait that long once for each of its
+ * statements. So each step first lets the requests in flight finish, for at most this long.
+ */
+const YIELD_TO_REQUESTS_MS = 50;
+const yieldToRequests = async (run: Run) => {
+  if (parallelism(run.db) === 1) await run.requests?.quiet(YIELD_TO_REQUESTS_MS);
+};
 
 class TakenOver extends Error {}
 
@@ -604,6 +617,7 @@ function periodWriter(run: Run, comment: string) {
       if (cancel) return 'cancel';
       const companyIds =
         typeof companies[0] === 'number' ? (companies as number[]) : [...new Set((companies as HistoryRow[]).map((r) => r.company_id))].sort((x, y) => x - y);
+      await yieldToRequests(run);
       const task: Promise<void> = run.db
         .transaction(async (tx) => {
           // Still this run's step (a run taken over writes nothing more; one taken over after
@@ -718,7 +732,10 @@ async function writePeriod(
   await lockPeriod(tx, periodId);
   const staged = input.rows;
   // Approved reports whose rows already are the file's, figure for figure (numeric equality: 1.50 is 1.5).
-  const { rows: unchangedRows } = await tx.execute<{ company_id: number }>(sql`
+  // A period just created has no reports: nothing to compare (the month's rows are sent once, not twice more).
+  const { rows: unchangedRows } = created
+    ? { rows: [] }
+    : await tx.execute<{ company_id: number }>(sql`
     select r.company_id from ${reports} r
     where r.period_id = ${periodId} and r.status = 60 and r.row_set_id is not null
       and r.company_id = any(${sqlArray(input.companyIds, 'int')})
@@ -733,9 +750,11 @@ async function writePeriod(
   const unchanged = new Set(unchangedRows.map((r) => r.company_id));
   const toWrite = input.companyIds.filter((c) => !unchanged.has(c));
   if (toWrite.length === 0) return { periodId, created, changed: created, reportsCreated: 0, reportsReplaced: 0, reportsUnchanged: unchanged.size };
-  const { rows: before } = await tx.execute<{ company_id: number }>(
-    sql`select company_id from ${reports} where period_id = ${periodId} and company_id = any(${sqlArray(toWrite, 'int')})`,
-  );
+  const { rows: before } = created
+    ? { rows: [] }
+    : await tx.execute<{ company_id: number }>(
+        sql`select company_id from ${reports} where period_id = ${periodId} and company_id = any(${sqlArray(toWrite, 'int')})`,
+      );
   const reportIds = await applyHistoryReports(tx, { periodId, companyIds: toWrite, actor: input.actor, comment: input.comment });
   const ids = toWrite.map((c) => reportIds.get(c)!);
   // A new row set per report, the staged rows into it, and the set made current.
@@ -796,6 +815,7 @@ async function publish(run: Run): Promise<void> {
   const publisher = async () => {
     for (let months = queue.shift(); months; months = queue.shift())
       for (const id of months) {
+        await yieldToRequests(run);
         await publishPeriod(db, id, { actorId: run.row.imported_by, mark: true });
         done++;
         await ours(db, run, { periods_done: done });
