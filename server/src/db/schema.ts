@@ -848,9 +848,27 @@ export const statisticsPublications = pgTable(
       .default(sql`'{}'`),
     /** How long deciding the pattern took. */
     decided_ms: integer('decided_ms').notNull(),
+    /**
+     * The organization's code mapping version (code_mapping_versions) read before the pattern was
+     * decided; null before versions were kept. While it is the current one, the groups and
+     * sections add up the codes they did when published, without comparing their cells.
+     */
+    mapping_version: integer('mapping_version'),
   },
   (t) => [uniqueIndex('statistics_publications_period_number_unique').on(t.period_id, t.number)],
 );
+
+/**
+ * How many times an organization's code groups and sections changed what they add up (which codes
+ * a group holds; a section's range and markets; a code's number): kept by triggers (migration
+ * 0032). No row: 0.
+ */
+export const codeMappingVersions = pgTable('code_mapping_versions', {
+  organization_id: integer('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  version: integer('version').notNull(),
+});
 
 /** One published cell: its figures as published, whether it breaks the rules, whether it is hidden; groups and sections keep the codes they added up. */
 export const statisticsPublicationCells = pgTable(

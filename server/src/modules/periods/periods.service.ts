@@ -1,11 +1,11 @@
-import { and, asc, desc, eq, gt, isNull, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, ne, notExists, or, sql } from 'drizzle-orm';
 import { canInMarket } from '@mss/contracts/abilities';
 import type { Period, PeriodCoverage, PeriodInput, PeriodPublication, PeriodStatus, PublicationPreview } from '@mss/contracts/periods';
 import { ReportStatus } from '@mss/contracts/enums';
 import { sqlArray } from '../../db/sql-array.ts';
 import { countedCompany } from '../statistics/figures/statistics.cells.ts';
 import type { Db, Executor } from '../../db/client.ts';
-import { companies, companyMarkets, markets, periods, reports } from '../../db/schema.ts';
+import { companies, companyMarkets, markets, periodReportCounts, periods, reports } from '../../db/schema.ts';
 import { AppError, forbidden, validationError } from '../../errors.ts';
 import { applyReportEvent } from '../reports/reports.workflow.ts';
 import { publicationStates, publishPeriod } from '../statistics/disclosure/statistics.publications.ts';
@@ -35,28 +35,40 @@ function toPeriod(row: PeriodRow, publication: PeriodPublication | null = null, 
 
 /**
  * The coverage of each period (as statistics count it: reports of companies not disabled at the
- * period's end), with the reports not approved by status and company, in one query.
+ * period's end), with the reports not approved by status and company: the numbers from the kept
+ * counts (`period_report_counts`, migration 0030), the companies' names only of the periods where
+ * some report is not approved (a closed or published period usually has none).
  */
 async function coverages(db: Executor, periodIds: readonly number[]): Promise<Map<number, PeriodCoverage>> {
   const out = new Map<number, PeriodCoverage>(periodIds.map((id) => [id, { approved: 0, expected: 0, missing: [] }]));
   if (periodIds.length === 0) return out;
-  const { rows } = await db.execute<{ period_id: number; status: number; n: number; companies: string[] | null }>(sql`
-    select r.period_id, r.status, count(*)::int as n,
-      case when r.status <> ${ReportStatus.Approved} then array_agg(co.name order by lower(co.name), co.id) end as companies
-    from ${reports} r join ${periods} p on p.id = r.period_id join ${companies} co on co.id = r.company_id
-    where r.period_id = any(${sqlArray(periodIds, 'int')}) and ${countedCompany(sql`co`, sql`p`)}
-    group by r.period_id, r.status
-    order by r.period_id, r.status`);
-  for (const row of rows) {
+  const counts = await db
+    .select({ period_id: periodReportCounts.period_id, status: periodReportCounts.status, n: periodReportCounts.n })
+    .from(periodReportCounts)
+    .where(and(inArray(periodReportCounts.period_id, [...periodIds]), ne(periodReportCounts.n, 0)))
+    .orderBy(periodReportCounts.period_id, periodReportCounts.status);
+  const waiting = new Map<string, string[]>();
+  for (const row of counts) {
     const coverage = out.get(row.period_id)!;
     coverage.expected += row.n;
     if (row.status === ReportStatus.Approved) coverage.approved += row.n;
-    else coverage.missing.push({ status: row.status, companies: row.companies ?? [] });
+    else {
+      const companies: string[] = [];
+      coverage.missing.push({ status: row.status, companies });
+      waiting.set(`${row.period_id}:${row.status}`, companies);
+    }
   }
+  if (waiting.size === 0) return out;
+  const unapproved = [...new Set(counts.filter((c) => c.status !== ReportStatus.Approved).map((c) => c.period_id))];
+  const { rows } = await db.execute<{ period_id: number; status: number; companies: string[] }>(sql`
+    select r.period_id, r.status, array_agg(co.name order by lower(co.name), co.id) as companies
+    from ${reports} r join ${periods} p on p.id = r.period_id join ${companies} co on co.id = r.company_id
+    where r.period_id = any(${sqlArray(unapproved, 'int')}) and r.status <> ${ReportStatus.Approved} and ${countedCompany(sql`co`, sql`p`)}
+    group by r.period_id, r.status`);
+  for (const row of rows) waiting.get(`${row.period_id}:${row.status}`)?.push(...row.companies);
   return out;
 }
 
-/** The periods as sent: the publication of each published period the actor manages. */
 async function toPeriods(db: Db, principal: Principal, rows: readonly PeriodRow[]): Promise<Period[]> {
   const managed = rows.filter((r) => r.published_at !== null && canInMarket(principal.subject, 'manage-periods', r.market_id)).map((r) => r.id);
   const states = await publicationStates(db, managed);

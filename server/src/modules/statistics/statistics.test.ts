@@ -769,6 +769,16 @@ describe('OpenAPI', () => {
 });
 
 describe('invalidation', () => {
+  const mappingVersion = async (organizationId: number) =>
+    (await t.db.execute<{ v: number }>(sql`select coalesce((select version from code_mapping_versions where organization_id = ${organizationId}), 0) as v`))
+      .rows[0]!.v;
+  const publicationsBehindMapping = async () =>
+    (
+      await t.db.execute<{ n: number }>(sql`
+        select count(*)::int as n from statistics_publications s join periods p on p.id = s.period_id join markets m on m.id = p.market_id
+        where m.organization_id = ${w.org.id} and s.mapping_version is distinct from ${await mappingVersion(w.org.id)}`)
+    ).rows[0]!.n;
+
   it('when a code leaves a group, then the group figures follow on the next read, and the published periods say their figures changed', async () => {
     const url = `/statistics/market?period_uuid=${uuid(P)}&by=code_group`;
     await get('admin', url);
@@ -782,7 +792,10 @@ describe('invalidation', () => {
         .filter((p) => p.publication)
         .map((p) => [p.title, p.publication!.changed]);
     expect((await changed()).every(([, c]) => !c)).toBe(true);
+    // Published at the organization's current code mapping: nothing to compare.
+    expect(await publicationsBehindMapping()).toBe(0);
     await t.db.execute(sql`delete from code_group_codes where code_group_id = ${w.groups.g1} and code_id = ${w.codeIds['1003']!}`);
+    expect(await publicationsBehindMapping()).toBeGreaterThan(0);
     try {
       await expectMarketAnswer('admin', { by: 'code_group', period: P, viewer: 'approver' });
       // Every published period with 1003 in it: group one adds up other codes now.
@@ -792,6 +805,33 @@ describe('invalidation', () => {
     }
     await expectMarketAnswer('admin', { by: 'code_group', period: P, viewer: 'approver' });
     expect((await changed()).every(([, c]) => !c)).toBe(true);
+  });
+
+  it("when a group's codes, a section's range or markets, or a code's number change, then the organization's code mapping version moves on, once per change; a code's name, or another organization's change, does not move it", async () => {
+    const org = w.org.id;
+    const steps: [string, SQL, number][] = [
+      ['a code renamed', sql`update codes set name = name || ' (renamed)' where id = ${w.codeIds['1003']!}`, 0],
+      ['a code renamed back', sql`update codes set name = replace(name, ' (renamed)', '') where id = ${w.codeIds['1003']!}`, 0],
+      ['a code renumbered', sql`update codes set code = '1003999' where id = ${w.codeIds['1003']!}`, 1],
+      ['a code renumbered back', sql`update codes set code = '1003' where id = ${w.codeIds['1003']!}`, 1],
+      ['a code left a group', sql`delete from code_group_codes where code_group_id = ${w.groups.g1} and code_id = ${w.codeIds['1003']!}`, 1],
+      ['a code joined a group', sql`insert into code_group_codes (code_group_id, code_id) values (${w.groups.g1}, ${w.codeIds['1003']!})`, 1],
+      ['a section added', sql`insert into code_sections (organization_id, name, start, length) values (${org}, 'Version test', 9000, 10)`, 1],
+      [
+        'a section shown in a market',
+        sql`insert into code_section_markets (code_section_id, market_id) select id, ${w.market} from code_sections where name = 'Version test'`,
+        1,
+      ],
+      ['a section moved', sql`update code_sections set start = 9100 where name = 'Version test'`, 1],
+      ['a section deleted (its markets with it)', sql`delete from code_sections where name = 'Version test'`, 1],
+      ['nothing updated', sql`update codes set code = code where false`, 0],
+    ];
+    for (const [what, statement, moves] of steps) {
+      const [before, otherBefore] = [await mappingVersion(org), await mappingVersion(w.other.id)];
+      await t.db.execute(statement);
+      expect(await mappingVersion(org), what).toBe(before + moves);
+      expect(await mappingVersion(w.other.id), what).toBe(otherBefore);
+    }
   });
 
   it('when a report of a kept period is approved, even while others read, then the kept figures are dropped and the next read counts it', async () => {

@@ -268,6 +268,9 @@ const sameSettings = (a: Settings, b: { min_contributors: number; dominance_perc
  */
 export async function publishPeriod(db: Db, periodId: number, options: { actorId: number | null; mark: boolean }): Promise<Publication> {
   for (let attempt = 0; ; attempt++) {
+    // Read before anything is decided: a change to the groups or sections after this read moves
+    // the version on, and the publication is then compared in full (publicationStates).
+    const mappingVersion = await mappingVersionOf(db, periodId);
     const { settings, counted, previous, latest, changed, estimates } = await publishingState(db, periodId);
     if (latest && !changed) {
       if (options.mark) await markPublished(db, periodId);
@@ -297,7 +300,8 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
       const hidden = decision.hidden.filter(Boolean).length;
       const inserted = await tx.execute<{ id: number }>(sql`
         insert into statistics_publications (period_id, number, published_at, published_by, company_ids, row_set_ids, estimate_ids, min_contributors,
-          dominance_percentage, protection_percentage, approved, expected, primary_cells, hidden_cells, unprotectable, unprotectable_cells, rules, decided_ms)
+          dominance_percentage, protection_percentage, approved, expected, primary_cells, hidden_cells, unprotectable, unprotectable_cells, rules, decided_ms,
+          mapping_version)
         values (${periodId}, ${number + 1},
           -- A period published before publications existed keeps the day it was published.
           ${options.mark ? sql`now()` : sql`(select coalesce(published_at, now()) from periods where id = ${periodId})`},
@@ -310,7 +314,7 @@ export async function publishPeriod(db: Db, periodId: number, options: { actorId
           )}, ${sqlArray(estimateIds, 'int')},
           ${settings.minContributors}, ${settings.dominancePercentage}::numeric, ${settings.protectionPercentage}::numeric,
           ${coverage.approved}, ${coverage.expected}, ${primary}, ${hidden}, ${decision.unprotectable.length},
-          ${JSON.stringify(decision.unprotectable)}::jsonb, ${PUBLICATION_RULES}, ${decision.ms})
+          ${JSON.stringify(decision.unprotectable)}::jsonb, ${PUBLICATION_RULES}, ${decision.ms}, ${mappingVersion})
         returning id`);
       const id = inserted.rows[0]!.id;
       const c = decision.cells;
@@ -451,25 +455,34 @@ export async function publicationStates(db: Db, periodIds: readonly number[], se
     dominance_percentage: string;
     protection_percentage: string;
     reports_changed: boolean;
+    mapping_version: number | null;
+    mapping_now: number;
   }>(sql`
     select distinct on (s.period_id) s.id, s.period_id, m.organization_id, s.number,
       to_char(s.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as published_at, s.primary_cells,
       s.hidden_cells, s.unprotectable, s.rules, s.min_contributors, s.dominance_percentage::text as dominance_percentage, s.protection_percentage::text as protection_percentage,
       (select coalesce(array_agg(r.row_set_id order by r.row_set_id), '{}') from reports r join companies co on co.id = r.company_id
         where r.period_id = p.id and r.status = 60 and r.row_set_id is not null and ${countedCompany(sql`co`, sql`p`)})
-        is distinct from (select coalesce(array_agg(x order by x), '{}') from unnest(s.row_set_ids) x) as reports_changed
+        is distinct from (select coalesce(array_agg(x order by x), '{}') from unnest(s.row_set_ids) x) as reports_changed,
+      s.mapping_version, coalesce(v.version, 0) as mapping_now
     from statistics_publications s join periods p on p.id = s.period_id join markets m on m.id = p.market_id
+    left join code_mapping_versions v on v.organization_id = m.organization_id
     where s.period_id = any(${sqlArray(periodIds, 'int')})
     order by s.period_id, s.number desc`);
   if (latest.rows.length === 0) return out;
   // Approved reports never change, so with the same reports and settings the figures differ only
   // when a group or section adds up other codes now (compared without building any cells: after a
-  // group is edited, every period's cells wait for their next read to be rebuilt).
+  // group is edited, every period's cells wait for their next read to be rebuilt). Only where the
+  // organization's code mapping changed since the publication (its version moved on, or it was
+  // published before versions were kept): the comparison is most of a period list's time.
+  const toCompare = latest.rows.filter((r) => r.mapping_version === null || r.mapping_version !== r.mapping_now);
   const ids = sqlArray(
-    latest.rows.map((r) => r.id),
+    toCompare.map((r) => r.id),
     'int',
   );
-  const differing = await db.execute<{ id: number }>(sql`
+  const differing = !toCompare.length
+    ? { rows: [] }
+    : await db.execute<{ id: number }>(sql`
     with pub as (
       select s.id, p.market_id, m.organization_id from statistics_publications s join periods p on p.id = s.period_id
       join markets m on m.id = p.market_id where s.id = any(${ids})
@@ -503,6 +516,14 @@ export async function publicationStates(db: Db, periodIds: readonly number[], se
     });
   }
   return out;
+}
+
+/** The code mapping version of the period's organization (code_mapping_versions; 0 before any change). */
+async function mappingVersionOf(db: Executor, periodId: number): Promise<number> {
+  const { rows } = await db.execute<{ version: number }>(sql`
+    select coalesce(v.version, 0) as version from periods p join markets m on m.id = p.market_id
+    left join code_mapping_versions v on v.organization_id = m.organization_id where p.id = ${periodId}`);
+  return rows[0]?.version ?? 0;
 }
 
 /** The publication viewers see of each period: its latest (none before it is published). Reading never publishes. */
