@@ -1264,3 +1264,38 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [uniqueIndex('idempotency_keys_user_key_unique').on(t.user_id, t.key)],
 );
+
+/**
+ * The audit trail (docs/decisions.md "Audit trail"): who did or read what, when, from where.
+ * Append-only: a trigger refuses every update, and every delete but the retention purge's
+ * (migration 0033). No foreign keys: an entry outlives the user, organization or record it names.
+ */
+export const auditEntries = pgTable(
+  'audit_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The organization the entry belongs to (the actor's, or the record's); null: none (a failed sign-in of an unknown e-mail, a super-administrator's). */
+    organization_id: integer('organization_id'),
+    user_id: integer('user_id'),
+    /** The actor's e-mail as it was (or the e-mail a failed sign-in gave). */
+    email: text('email'),
+    /** Through what: a browser session or an integration token, and which (sessions.id). */
+    via: text('via'),
+    session_id: integer('session_id'),
+    ip: text('ip'),
+    action: text('action').notNull(),
+    record_type: text('record_type'),
+    record_id: text('record_id'),
+    /** The change (before and after) or what was read; secrets never. */
+    before: jsonb('before'),
+    after: jsonb('after'),
+    details: jsonb('details'),
+  },
+  (t) => [
+    index('audit_entries_organization_idx').on(t.organization_id, t.at),
+    index('audit_entries_user_idx').on(t.user_id, t.at),
+    index('audit_entries_record_idx').on(t.record_type, t.record_id),
+    index('audit_entries_at_idx').on(t.at),
+  ],
+);

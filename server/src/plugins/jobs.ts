@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { purgeAudit } from '../audit/audit.ts';
 import type { AppContext } from '../context.ts';
 import { startJobQueue } from '../jobs/queue.ts';
 import { deleteAbandonedFiles } from '../lib/files.ts';
@@ -37,12 +38,16 @@ export const jobsPlugin = fp<{ ctx: AppContext }>(
           id,
         ),
       // Workflow notifications: what waits is mailed by one sweep at a time, whichever process runs
-      // it; then the automatic reminders due today are created (each once, whoever sweeps) and sent.
+      // it; then the automatic reminders due today are created (each once, whoever sweeps) and sent,
+      // and the audit entries past their retention deleted.
       sweepNotifications: async () => {
         await sendWorkflowNotifications({ db: ctx.db, mailer, log: app.log, appUrl: appUrlOf(ctx) });
         const reminders = await createDueReminders(ctx.db);
         for (const id of reminders) await ctx.queue!.sendCommunication(id);
         if (reminders.length) app.log.info({ reminders: reminders.length }, 'automatic reminders created');
+        // The audit trail keeps AUDIT_RETENTION_MONTHS: older entries go (an indexed delete, mostly of nothing).
+        const purged = await purgeAudit(ctx.db, config.AUDIT_RETENTION_MONTHS);
+        if (purged) app.log.info({ purged }, 'audit entries past their retention deleted');
       },
       processHistory: (id) => processHistory(ctx.db, app.log, id, ctx.requests),
       attempts: IMPORT_MAX_ATTEMPTS,

@@ -75,7 +75,7 @@ export function authRoutes(app: App, ctx: AppContext) {
 
   app.post('/auth/logout', { schema: { tags, summary: 'Sign out; revokes the session' } }, async (request, reply) => {
     const principal = await resolvePrincipal(ctx, request);
-    if (principal) await revokeSession(ctx, principal.sessionId);
+    if (principal) await revokeSession(ctx, principal.sessionId, request.ip);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return reply.code(204).send();
   });

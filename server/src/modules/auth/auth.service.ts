@@ -8,6 +8,7 @@ import { AppError, validationError } from '../../errors.ts';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../auth/passwords.ts';
 import { backgroundWorkDone, runInBackground } from '../../lib/background.ts';
 import { isUuid } from '../../lib/uuid.ts';
+import { audit, type AuditActor } from '../../audit/audit.ts';
 
 // A pragmatic e-mail shape check: one @, no spaces, a dot in the domain.
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -44,7 +45,13 @@ async function throttledFor(ctx: AppContext, email: string, ip: string): Promise
   return Math.max(1, Math.ceil(Number(recent[recent.length - 1]!.remaining)));
 }
 
-async function recordFailure(ctx: AppContext, email: string, ip: string): Promise<void> {
+/** A failed sign-in, in the audit trail: the e-mail given, from where, and why (never the password). */
+async function auditFailure(ctx: AppContext, email: string, ip: string, reason: string, user?: { id: number } | null): Promise<void> {
+  await audit(ctx.db, { action: 'auth.sign_in_failed', actor: { userId: user?.id ?? null, email, organizationId: null, ip }, details: { reason } });
+}
+
+async function recordFailure(ctx: AppContext, email: string, ip: string, reason: string): Promise<void> {
+  await auditFailure(ctx, email, ip, reason);
   await ctx.db.insert(loginAttempts).values({ email, ip });
   // Keep the table small: anything older than the window no longer counts.
   await ctx.db.delete(loginAttempts).where(lt(loginAttempts.attempted_at, sql`now() - interval '1 day'`));
@@ -58,10 +65,11 @@ export async function checkCredentials(ctx: AppContext, input: Credentials, wron
   const email = normalizeEmail(input.email);
   const wait = await throttledFor(ctx, email, input.ip);
   if (wait > 0) {
+    await auditFailure(ctx, email, input.ip, 'throttled');
     throw new AppError('throttled', 'auth.throttle', { seconds: wait }, undefined, { 'Retry-After': String(wait) });
   }
   if (!EMAIL_PATTERN.test(email)) {
-    await recordFailure(ctx, email, input.ip);
+    await recordFailure(ctx, email, input.ip, 'invalid_email');
     throw validationError('email', 'auth.invalid_email');
   }
   const [user] = await ctx.db
@@ -73,11 +81,15 @@ export async function checkCredentials(ctx: AppContext, input: Credentials, wron
   // against a dummy hash when there is no user), so nobody can probe which e-mails exist.
   const passwordMatches = await verifyPassword(input.password, user?.password_hash ?? null);
   if (!user || !passwordMatches) {
-    await recordFailure(ctx, email, input.ip);
+    // One reason for both, as the answer: the trail does not tell which e-mails have an account either.
+    await recordFailure(ctx, email, input.ip, 'wrong_credentials');
     throw validationError('email', wrong);
   }
   await ctx.db.delete(loginAttempts).where(and(eq(loginAttempts.email, email), eq(loginAttempts.ip, input.ip)));
-  if (user.disabled_at) throw new AppError('forbidden', 'auth.user_disabled');
+  if (user.disabled_at) {
+    await auditFailure(ctx, email, input.ip, 'disabled', user);
+    throw new AppError('forbidden', 'auth.user_disabled');
+  }
 
   const isSuperAdmin =
     (
@@ -120,6 +132,8 @@ export async function createSession(
     scope?: TokenScope;
     ip: string;
     userAgent?: string;
+    /** Who made it, when not the new session itself (a token made on the profile by a browser session). */
+    by?: AuditActor;
   },
 ): Promise<NewSession> {
   const token = newToken();
@@ -128,16 +142,33 @@ export async function createSession(
     input.kind === 'session'
       ? Math.min(ctx.config.SESSION_LIFETIME_SECONDS, Math.floor(ctx.config.SESSION_ABSOLUTE_LIFETIME_HOURS * 3600))
       : ctx.config.TOKEN_LIFETIME_DAYS * 86400;
-  await ctx.db.insert(sessions).values({
-    token_hash: hashToken(token),
-    kind: input.kind,
-    user_id: input.userId,
-    organization_id: input.organizationId,
-    device_name: input.deviceName ?? null,
-    scope: input.scope ?? 'all',
-    ip: input.ip,
-    user_agent: input.userAgent?.slice(0, 500) ?? null,
-    expires_at: sql`now() + make_interval(secs => ${expiresIn})`,
+  const [session] = await ctx.db
+    .insert(sessions)
+    .values({
+      token_hash: hashToken(token),
+      kind: input.kind,
+      user_id: input.userId,
+      organization_id: input.organizationId,
+      device_name: input.deviceName ?? null,
+      scope: input.scope ?? 'all',
+      ip: input.ip,
+      user_agent: input.userAgent?.slice(0, 500) ?? null,
+      expires_at: sql`now() + make_interval(secs => ${expiresIn})`,
+    })
+    .returning({ id: sessions.id });
+  const [user] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, input.userId));
+  await audit(ctx.db, {
+    action: input.kind === 'session' ? 'auth.sign_in' : 'auth.token_issued',
+    actor: input.by ?? {
+      userId: input.userId,
+      email: user?.email,
+      organizationId: input.organizationId,
+      via: input.kind,
+      sessionId: session!.id,
+      ip: input.ip,
+    },
+    record: { type: 'session', id: session!.id },
+    details: input.kind === 'token' ? { device_name: input.deviceName ?? null, scope: input.scope ?? 'all' } : undefined,
   });
   return { token, expiresIn };
 }
@@ -191,20 +222,30 @@ export async function listTokens(ctx: AppContext, userId: number): Promise<Integ
 }
 
 /** Revokes one of the user's tokens; false when it is not one (another user's, a browser session, revoked). */
-export async function revokeToken(ctx: AppContext, userId: number, id: number): Promise<boolean> {
+export async function revokeToken(ctx: AppContext, by: AuditActor & { userId: number }, id: number): Promise<boolean> {
   const revoked = await ctx.db
     .update(sessions)
     .set({ revoked_at: sql`now()` })
-    .where(and(eq(sessions.id, id), eq(sessions.user_id, userId), eq(sessions.kind, 'token'), isNull(sessions.revoked_at)))
-    .returning({ id: sessions.id });
+    .where(and(eq(sessions.id, id), eq(sessions.user_id, by.userId), eq(sessions.kind, 'token'), isNull(sessions.revoked_at)))
+    .returning({ id: sessions.id, device_name: sessions.device_name });
+  if (revoked.length)
+    await audit(ctx.db, { action: 'auth.token_revoked', actor: by, record: { type: 'session', id }, details: { device_name: revoked[0]!.device_name } });
   return revoked.length > 0;
 }
 
-export async function revokeSession(ctx: AppContext, sessionId: number): Promise<void> {
-  await ctx.db
+/** Ends a session or token (signing out, or leaving it for a session in another organization). */
+export async function revokeSession(ctx: AppContext, sessionId: number, ip: string | null = null): Promise<void> {
+  const [revoked] = await ctx.db
     .update(sessions)
     .set({ revoked_at: sql`now()` })
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)));
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revoked_at)))
+    .returning({ user_id: sessions.user_id, organization_id: sessions.organization_id, kind: sessions.kind });
+  if (revoked)
+    await audit(ctx.db, {
+      action: revoked.kind === 'token' ? 'auth.token_revoked' : 'auth.sign_out',
+      actor: { userId: revoked.user_id, organizationId: revoked.organization_id, via: revoked.kind as 'session' | 'token', sessionId, ip },
+      record: { type: 'session', id: sessionId },
+    });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -348,7 +389,7 @@ export async function switchOrganization(
   if (!chosen) throw validationError('organization', 'auth.organization_not_member');
   // The new session first: if anything fails, the user is still signed in where they were.
   const session = await createSession(ctx, { userId: principal.userId, organizationId: chosen.id, kind: 'session', ip: input.ip, userAgent: input.userAgent });
-  await revokeSession(ctx, principal.sessionId);
+  await revokeSession(ctx, principal.sessionId, input.ip);
   return session;
 }
 
@@ -368,7 +409,7 @@ export async function changeOwnPassword(
   const wait = await throttledFor(ctx, email, input.ip);
   if (wait > 0) throw new AppError('throttled', 'auth.throttle', { seconds: wait }, undefined, { 'Retry-After': String(wait) });
   if (!(await verifyPassword(input.current_password, user.password_hash))) {
-    await recordFailure(ctx, email, input.ip);
+    await recordFailure(ctx, email, input.ip, 'wrong_current_password');
     throw validationError('current_password', 'auth.invalid_password');
   }
   checkPasswordRules(input.password, input.password_confirmation);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actorOf } from '../../audit/audit.ts';
 import { eq } from 'drizzle-orm';
 import { abilitySchema, passwordChangeBodySchema, profileBodySchema, userSchema } from '@mss/contracts/users';
 import { DEVICE_NAME_PATTERN, integrationTokenSchema, newTokenBodySchema } from '@mss/contracts/auth';
@@ -58,6 +59,7 @@ export function usersRoutes(app: App, ctx: AppContext) {
         scope,
         ip: request.ip,
         userAgent: request.headers['user-agent'],
+        by: actorOf(principal, request.ip),
       });
       return reply.code(201).send({ data: { token: session.token, token_type: 'Bearer' as const, expires_in: session.expiresIn } });
     },
@@ -70,7 +72,7 @@ export function usersRoutes(app: App, ctx: AppContext) {
     },
     async (request, reply) => {
       const principal = await browserSession(request);
-      if (!(await revokeToken(ctx, principal.userId, request.params.id))) throw notFound();
+      if (!(await revokeToken(ctx, actorOf(principal, request.ip), request.params.id))) throw notFound();
       return reply.code(204).send();
     },
   );

@@ -1,0 +1,170 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEntries } from '../db/schema.ts';
+import { audit, purgeAudit, redact } from './audit.ts';
+import { createOrganization, createTestApp, createUser, PASSWORD, type TestApp, XHR } from '../../test/helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const entriesOf = (where: { email?: string; userId?: number }) =>
+  t.db
+    .select()
+    .from(auditEntries)
+    .where(where.email ? eq(auditEntries.email, where.email) : eq(auditEntries.user_id, where.userId!))
+    .orderBy(asc(auditEntries.id));
+
+describe('the audit trail of signing in', () => {
+  it('when a user signs in, issues a token, revokes it and signs out, then each is an entry with who, which organization, through what and from where, and no secret', async () => {
+    const org = await createOrganization(t.db);
+    const user = await createUser(t.db, { roles: ['admin'], organizationIds: [org.id] });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: XHR,
+      payload: { email: user.email, password: PASSWORD },
+      remoteAddress: '10.1.2.3',
+    });
+    expect(login.statusCode).toBe(200);
+    const cookie = `mss_session=${login.cookies.find((c) => c.name === 'mss_session')!.value}`;
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/me/tokens',
+      headers: { ...XHR, cookie },
+      payload: { device_name: 'ERP export' },
+      remoteAddress: '10.1.2.3',
+    });
+    expect(token.statusCode, token.body).toBe(201);
+    const tokens = (await t.app.inject({ url: '/api/v1/users/me/tokens', headers: { ...XHR, cookie } })).json().data as { id: number }[];
+    const revoked = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/users/me/tokens/${tokens[0]!.id}`,
+      headers: { ...XHR, cookie },
+      remoteAddress: '10.1.2.3',
+    });
+    expect(revoked.statusCode, revoked.body).toBe(204);
+    const logout = await t.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { ...XHR, cookie }, remoteAddress: '10.1.2.3' });
+    expect(logout.statusCode).toBe(204);
+
+    const entries = await entriesOf({ userId: user.id });
+    expect(entries.map((e) => e.action)).toEqual(['auth.sign_in', 'auth.token_issued', 'auth.token_revoked', 'auth.sign_out']);
+    const [signIn, issued, tokenRevoked, signOut] = entries;
+    expect(signIn).toMatchObject({ organization_id: org.id, email: user.email, via: 'session', ip: '10.1.2.3', record_type: 'session' });
+    expect(signIn!.session_id).toBe(Number(signIn!.record_id));
+    // Made on the profile: by the browser session, the new token the record.
+    expect(issued).toMatchObject({
+      organization_id: org.id,
+      via: 'session',
+      session_id: signIn!.session_id,
+      details: { device_name: 'ERP export', scope: 'all' },
+    });
+    expect(issued!.record_id).toBe(String(tokens[0]!.id));
+    // Revoked by the browser session, of the token: the actor's session, the token as the record.
+    expect(tokenRevoked).toMatchObject({ via: 'session', session_id: signIn!.session_id, record_id: String(tokens[0]!.id), ip: '10.1.2.3' });
+    expect(signOut).toMatchObject({ via: 'session', session_id: signIn!.session_id, ip: '10.1.2.3' });
+    // Neither the password nor the token is anywhere in the trail.
+    const all = JSON.stringify(entries);
+    expect(all).not.toContain(PASSWORD);
+    expect(all).not.toContain(login.cookies.find((c) => c.name === 'mss_session')!.value);
+    expect(all).not.toContain((token.json() as { data: { token: string } }).data.token);
+  });
+
+  it('when a sign-in fails with a wrong password or an unknown e-mail, then both are the same kind of entry (the trail does not tell which e-mails have an account either); a disabled user is named', async () => {
+    const org = await createOrganization(t.db);
+    const user = await createUser(t.db, { roles: ['viewer'], organizationIds: [org.id] });
+    const disabled = await createUser(t.db, { roles: ['viewer'], organizationIds: [org.id], disabled: true });
+    const tries = [
+      { email: user.email, password: 'not-the-password' },
+      { email: 'nobody-at-all@audit.test', password: 'not-the-password' },
+      { email: disabled.email, password: PASSWORD },
+    ];
+    for (const payload of tries) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: XHR, payload, remoteAddress: '10.9.9.9' });
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    }
+    const [wrong] = await entriesOf({ email: user.email });
+    const [unknown] = await entriesOf({ email: 'nobody-at-all@audit.test' });
+    const [off] = await entriesOf({ email: disabled.email });
+    for (const entry of [wrong, unknown])
+      expect(entry).toMatchObject({
+        action: 'auth.sign_in_failed',
+        user_id: null,
+        organization_id: null,
+        ip: '10.9.9.9',
+        details: { reason: 'wrong_credentials' },
+      });
+    expect(off).toMatchObject({ action: 'auth.sign_in_failed', user_id: disabled.id, details: { reason: 'disabled' } });
+    expect(JSON.stringify([wrong, unknown, off])).not.toContain('not-the-password');
+  });
+});
+
+/** The database's own message of a refused statement (drizzle wraps it), or 'done'. */
+const refusal = (statement: PromiseLike<unknown>) =>
+  Promise.resolve(statement).then(
+    () => 'done',
+    (error: Error & { cause?: Error }) => error.cause?.message ?? error.message,
+  );
+
+describe('append-only', () => {
+  it('when anything tries to change, delete or truncate an entry, then the database refuses', async () => {
+    await audit(t.db, { action: 'auth.sign_out', actor: { userId: null, organizationId: null }, details: { probe: 'append-only' } });
+    const [entry] = await t.db
+      .select()
+      .from(auditEntries)
+      .where(sql`${auditEntries.details} ->> 'probe' = 'append-only'`);
+    for (const statement of [
+      sql`update audit_entries set action = 'auth.sign_in' where id = ${entry!.id}`,
+      sql`delete from audit_entries where id = ${entry!.id}`,
+      sql`truncate audit_entries`,
+    ])
+      expect(await refusal(t.db.execute(statement))).toMatch(/cannot be changed or deleted/);
+    const [still] = await t.db.select().from(auditEntries).where(eq(auditEntries.id, entry!.id));
+    expect(still).toEqual(entry);
+  });
+
+  it('when the retention purge runs, then exactly the entries older than AUDIT_RETENTION_MONTHS go, and a delete outside it is still refused', async () => {
+    const org = await createOrganization(t.db);
+    const at = (months: number) => sql`now() - make_interval(months => ${months})`;
+    await t.db.insert(auditEntries).values([
+      { organization_id: org.id, action: 'auth.sign_in', at: at(25) },
+      { organization_id: org.id, action: 'auth.sign_in', at: at(23) },
+      { organization_id: org.id, action: 'auth.sign_in', at: at(0) },
+    ]);
+    const ages = async () =>
+      (
+        await t.db.execute<{ months: number }>(
+          sql`select (extract(year from age(now(), at)) * 12 + extract(month from age(now(), at)))::int as months from audit_entries where organization_id = ${org.id} order by at`,
+        )
+      ).rows.map((r) => r.months);
+    expect(await ages()).toEqual([25, 23, 0]);
+    expect(await purgeAudit(t.db, 24)).toBeGreaterThanOrEqual(1);
+    expect(await ages()).toEqual([23, 0]);
+    // The purge's cut-off was its own transaction's: nothing older can be deleted after it.
+    expect(await refusal(t.db.delete(auditEntries).where(and(eq(auditEntries.organization_id, org.id))))).toMatch(/cannot be changed or deleted/);
+  });
+});
+
+describe('redact', () => {
+  it('when a value holds passwords, tokens, hashes or recovery codes at any depth, then their values are hidden and the rest kept', () => {
+    expect(
+      redact({
+        email: 'a@b.test',
+        password: 'x',
+        nested: { token_hash: 'y', list: [{ recovery_codes: ['1'], name: 'n' }] },
+        totp_secret: 'z',
+        at: new Date(0),
+      }),
+    ).toEqual({
+      email: 'a@b.test',
+      password: '[hidden]',
+      nested: { token_hash: '[hidden]', list: [{ recovery_codes: '[hidden]', name: 'n' }] },
+      totp_secret: '[hidden]',
+      at: '1970-01-01T00:00:00.000Z',
+    });
+  });
+});

@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm';
+import { auditEntries } from '../db/schema.ts';
+import type { Db, Executor } from '../db/client.ts';
+import type { Principal } from '../auth/principal.ts';
+
+/*
+ * The audit trail (docs/decisions.md "Audit trail"): one append-only entry per change or read of
+ * individual figures, written in the transaction of what it records when there is one (an entry
+ * never tells of something that did not happen), with who, through what, from where.
+ */
+
+/** What an entry records. */
+export type AuditAction = 'auth.sign_in' | 'auth.sign_in_failed' | 'auth.sign_out' | 'auth.token_issued' | 'auth.token_revoked' | 'auth.organization_switched';
+
+export interface AuditActor {
+  userId: number | null;
+  email?: string | null;
+  organizationId: number | null;
+  /** A browser session or an integration token, and its id. */
+  via?: 'session' | 'token' | null;
+  sessionId?: number | null;
+  ip?: string | null;
+}
+
+export interface AuditRecord {
+  action: AuditAction;
+  actor: AuditActor;
+  /** The organization the entry belongs to, when not the actor's (a super-administrator acting in one). */
+  organizationId?: number | null;
+  record?: { type: string; id: string | number };
+  before?: unknown;
+  after?: unknown;
+  details?: unknown;
+}
+
+/** The signed-in actor of a request. */
+export function actorOf(principal: Principal, ip: string): AuditActor & { userId: number } {
+  return {
+    userId: principal.userId,
+    email: principal.user.email,
+    organizationId: principal.organizationId,
+    via: principal.sessionKind,
+    sessionId: principal.sessionId,
+    ip,
+  };
+}
+
+/** Keys whose values an entry never holds (a password, a token, a hash, a secret, a recovery code). */
+const SECRET = /password|token|secret|hash|recovery|totp|otp/i;
+
+/** The value with every secret's value replaced by "[hidden]", at any depth. */
+export function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (value instanceof Date) return value.toISOString();
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET.test(k) ? '[hidden]' : redact(v)]));
+  }
+  return value;
+}
+
+const json = (value: unknown) => (value === undefined ? null : redact(value));
+
+/** Writes one entry, in the caller's transaction when it passes one. */
+export async function audit(db: Executor, entry: AuditRecord): Promise<void> {
+  const { actor } = entry;
+  await db.insert(auditEntries).values({
+    organization_id: entry.organizationId !== undefined ? entry.organizationId : actor.organizationId,
+    user_id: actor.userId,
+    email: actor.email ?? null,
+    via: actor.via ?? null,
+    session_id: actor.sessionId ?? null,
+    ip: actor.ip ?? null,
+    action: entry.action,
+    record_type: entry.record?.type ?? null,
+    record_id: entry.record ? String(entry.record.id) : null,
+    before: json(entry.before),
+    after: json(entry.after),
+    details: json(entry.details),
+  });
+}
+
+/**
+ * Deletes the entries older than `months` (AUDIT_RETENTION_MONTHS): the only delete the table's
+ * trigger lets through, and only of entries before the cut-off this transaction sets.
+ */
+export async function purgeAudit(db: Db, months: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ cutoff: string }>(
+      sql`select set_config('mss.audit_purge_before', (now() - make_interval(months => ${months}))::text, true) as cutoff`,
+    );
+    const deleted = await tx.execute(sql`delete from ${auditEntries} where at < ${rows[0]!.cutoff}::timestamptz`);
+    return deleted.rowCount ?? 0;
+  });
+}
