@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries } from '../db/schema.ts';
 import { audit, purgeAudit, redact } from './audit.ts';
-import { createOrganization, createTestApp, createUser, PASSWORD, type TestApp, XHR } from '../../test/helpers.ts';
+import { createOrganization, createReportWithCodes, createTestApp, createUser, PASSWORD, signInAs, type TestApp, XHR } from '../../test/helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -146,6 +146,44 @@ describe('append-only', () => {
     expect(await ages()).toEqual([23, 0]);
     // The purge's cut-off was its own transaction's: nothing older can be deleted after it.
     expect(await refusal(t.db.delete(auditEntries).where(and(eq(auditEntries.organization_id, org.id))))).toMatch(/cannot be changed or deleted/);
+  });
+});
+
+describe("reads of a company's figures", () => {
+  it("when a market administrator and a super-administrator read a report, its rows and its file, then each read is an entry of the market's organization; the company's own reporter reading them is not recorded", async () => {
+    const { reporter, report } = await createReportWithCodes(t, 2);
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/reports/${report.uuid}/rows`,
+      headers: { ...reporter, 'content-type': 'application/json' },
+      payload: '[{"code":"1000001","volume":5,"value":7}]',
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const importUuid = (put.json() as { data: { import: { uuid: string } } }).data.import.uuid;
+    const { rows } = await t.db.execute<{ market_id: number; organization_id: number }>(
+      sql`select p.market_id, m.organization_id from reports r join periods p on p.id = r.period_id join markets m on m.id = p.market_id where r.id = ${report.id}`,
+    );
+    const { market_id, organization_id } = rows[0]!;
+    const approver = await signInAs(t, ['market-admin'], { organizationId: organization_id, marketIds: [market_id] });
+    const root = await signInAs(t, ['super-admin']);
+    const urls = [`/api/v1/reports/${report.uuid}`, `/api/v1/reports/${report.uuid}/rows`, `/api/v1/imports/${importUuid}/file`];
+    for (const headers of [reporter, approver.headers, root.headers])
+      for (const url of urls) expect((await t.app.inject({ url, headers, remoteAddress: '10.4.4.4' })).statusCode, url).toBe(200);
+    const entries = await t.db
+      .select()
+      .from(auditEntries)
+      .where(sql`${auditEntries.details} ->> 'company_id' = ${String(report.company_id)}`)
+      .orderBy(asc(auditEntries.id));
+    expect(entries.map((e) => [e.user_id, e.action, e.record_type])).toEqual(
+      [approver.user.id, root.user.id].flatMap((id) => [
+        [id, 'report.read', 'report'],
+        [id, 'report.rows_read', 'report'],
+        [id, 'report.file_read', 'import'],
+      ]),
+    );
+    // A super-administrator belongs to no organization: the read is the market's organization's.
+    expect(entries.every((e) => e.organization_id === organization_id && e.ip === '10.4.4.4')).toBe(true);
+    expect(entries[2]!.details).toMatchObject({ report_uuid: report.uuid, file: 'original', file_name: 'rows.json' });
   });
 });
 

@@ -10,7 +10,18 @@ import type { Principal } from '../auth/principal.ts';
  */
 
 /** What an entry records. */
-export type AuditAction = 'auth.sign_in' | 'auth.sign_in_failed' | 'auth.sign_out' | 'auth.token_issued' | 'auth.token_revoked' | 'auth.organization_switched';
+export type AuditAction =
+  | 'auth.sign_in'
+  | 'auth.sign_in_failed'
+  | 'auth.sign_out'
+  | 'auth.token_issued'
+  | 'auth.token_revoked'
+  // Reads of a company's individual figures by anyone who is not its own user.
+  | 'report.read'
+  | 'report.rows_read'
+  | 'report.file_read'
+  | 'statistics.company_read'
+  | 'statistics.downloaded';
 
 export interface AuditActor {
   userId: number | null;
@@ -28,6 +39,8 @@ export interface AuditRecord {
   /** The organization the entry belongs to, when not the actor's (a super-administrator acting in one). */
   organizationId?: number | null;
   record?: { type: string; id: string | number };
+  /** The market the record is in: the entry belongs to its organization (a super-administrator's read too). */
+  marketId?: number;
   before?: unknown;
   after?: unknown;
   details?: unknown;
@@ -43,6 +56,34 @@ export function actorOf(principal: Principal, ip: string): AuditActor & { userId
     sessionId: principal.sessionId,
     ip,
   };
+}
+
+/** Who reads: the actor, and their company (a company's own users reading its figures are not recorded). */
+export type Reader = AuditActor & { companyId: number | null };
+
+export function readerOf(principal: Principal, ip: string): Reader {
+  return { ...actorOf(principal, ip), companyId: principal.companyId };
+}
+
+/**
+ * A read of a company's individual figures (a report, its rows or file, its statistics), by anyone
+ * who is not that company's own user: an entry of the market's organization.
+ */
+export async function auditRead(
+  db: Executor,
+  reader: Reader | undefined,
+  read: { action: AuditAction; companyId: number | null; marketId: number; record: { type: string; id: string | number }; details?: unknown },
+): Promise<void> {
+  // companyId null: several companies' figures at once (a breakdown by company), never one's own.
+  if (!reader || (read.companyId !== null && reader.companyId === read.companyId)) return;
+  const { companyId: _own, ...actor } = reader;
+  await audit(db, {
+    action: read.action,
+    actor,
+    marketId: read.marketId,
+    record: read.record,
+    details: { company_id: read.companyId, ...(read.details as object | undefined) },
+  });
 }
 
 /** Keys whose values an entry never holds (a password, a token, a hash, a secret, a recovery code). */
@@ -64,7 +105,12 @@ const json = (value: unknown) => (value === undefined ? null : redact(value));
 export async function audit(db: Executor, entry: AuditRecord): Promise<void> {
   const { actor } = entry;
   await db.insert(auditEntries).values({
-    organization_id: entry.organizationId !== undefined ? entry.organizationId : actor.organizationId,
+    organization_id:
+      entry.organizationId !== undefined
+        ? entry.organizationId
+        : entry.marketId !== undefined
+          ? sql<number>`(select organization_id from markets where id = ${entry.marketId})`
+          : actor.organizationId,
     user_id: actor.userId,
     email: actor.email ?? null,
     via: actor.via ?? null,

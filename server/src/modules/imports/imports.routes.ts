@@ -1,4 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
+import { readerOf } from '../../audit/audit.ts';
 import { z } from 'zod';
 import { dataOf, listOf } from '@mss/contracts/common';
 import { importDetailSchema, importListQuerySchema, importSchema, rowsImportSchema } from '@mss/contracts/imports';
@@ -225,7 +226,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
     '/imports/:uuid/file',
     { schema: { tags, summary: 'The file as it was uploaded', params: uuidParams }, preValidation: signedIn },
     async (request, reply) => {
-      const file = await findImportFile(ctx.db, principalOf(request), request.params.uuid);
+      const file = await findImportFile(ctx.db, principalOf(request), request.params.uuid, readerOf(principalOf(request), request.ip));
       attachment(reply, file.name);
       return reply.header('Content-Type', 'application/octet-stream').header('Content-Length', String(file.size)).send(Readable.from(file.content));
     },
@@ -237,7 +238,7 @@ export function importsRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
     },
     async (request, reply) => {
-      const file = await findMarkedImportFile(ctx.db, principalOf(request), request.params.uuid, MARKED_BY);
+      const file = await findMarkedImportFile(ctx.db, principalOf(request), request.params.uuid, MARKED_BY, readerOf(principalOf(request), request.ip));
       // "Report May (errors marked).xlsx": the reporter's own file, told apart from it.
       attachment(reply, `${file.name.replace(/\.(xlsx|csv)$/i, '')} (errors marked).xlsx`);
       return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(file.content);

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { auditRead, type Reader } from '../../audit/audit.ts';
 import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
@@ -534,8 +535,15 @@ export async function findImport(db: Db, principal: Principal, uuid: string): Pr
   };
 }
 
-export async function findImportFile(db: Db, principal: Principal, uuid: string): Promise<{ name: string; size: number; content: AsyncIterable<Buffer> }> {
+/** The file a company uploaded: `reader` records the read in the audit trail, unless by the company's own user. */
+export async function findImportFile(
+  db: Db,
+  principal: Principal,
+  uuid: string,
+  reader?: Reader,
+): Promise<{ name: string; size: number; content: AsyncIterable<Buffer> }> {
   const row = await findImportRow(db, principal, uuid);
+  await auditReadOfFile(db, reader, row, 'original');
   return { name: row.file_name, size: row.file_size, content: fileContent(db, row.file_id) };
 }
 
@@ -546,8 +554,24 @@ export async function findImportFile(db: Db, principal: Principal, uuid: string)
  * the whole file, and the note where a cut list stops, have no cell and are not marked (the
  * screen and the error list say them). 404 for an import without row errors.
  */
-export async function findMarkedImportFile(db: Db, principal: Principal, uuid: string, author: string): Promise<{ name: string; content: Buffer }> {
+const auditReadOfFile = (db: Db, reader: Reader | undefined, row: ImportRowData, file: 'original' | 'marked') =>
+  auditRead(db, reader, {
+    action: 'report.file_read',
+    companyId: row.company.id,
+    marketId: row.market.id,
+    record: { type: 'import', id: row.uuid },
+    details: { report_uuid: row.report.uuid, file, file_name: row.file_name },
+  });
+
+export async function findMarkedImportFile(
+  db: Db,
+  principal: Principal,
+  uuid: string,
+  author: string,
+  reader?: Reader,
+): Promise<{ name: string; content: Buffer }> {
   const found = await findImportRow(db, principal, uuid);
+  await auditReadOfFile(db, reader, found, 'marked');
   const stored = await db
     .select(errorColumns)
     .from(importErrors)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readerOf } from '../../audit/audit.ts';
 import { dataOf, listOf } from '@mss/contracts/common';
 import { preflightSchema } from '@mss/contracts/preflight';
 import {
@@ -73,7 +74,7 @@ export function reportsRoutes(app: App, ctx: AppContext) {
       schema: { tags, summary: 'A report with its row count, totals, latest preflight and status history (rows: GET /reports/{uuid}/rows)', ...one },
       preValidation: signedIn,
     },
-    async (request) => ({ data: await findReport(ctx.db, principalOf(request), request.params.uuid) }),
+    async (request) => ({ data: await findReport(ctx.db, principalOf(request), request.params.uuid, readerOf(principalOf(request), request.ip)) }),
   );
   app.get(
     '/reports/:uuid/rows',
@@ -88,7 +89,7 @@ export function reportsRoutes(app: App, ctx: AppContext) {
       },
       preValidation: signedIn,
     },
-    async (request) => findReportRows(ctx.db, principalOf(request), request.params.uuid, request.query),
+    async (request) => findReportRows(ctx.db, principalOf(request), request.params.uuid, request.query, readerOf(principalOf(request), request.ip)),
   );
   app.post(
     '/reports/:uuid/status',

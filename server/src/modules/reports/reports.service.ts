@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, lt, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { auditRead, type Reader } from '../../audit/audit.ts';
 import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import { canInMarket } from '@mss/contracts/abilities';
 import { type AbilityName, PreflightSeverity, ReportStatus } from '@mss/contracts/enums';
@@ -186,8 +187,10 @@ export async function reportTotals(db: Db, reportId: number): Promise<{ volume: 
   return totals!;
 }
 
-export async function findReport(db: Db, principal: Principal, uuid: string): Promise<Report> {
+/** `reader`: a read of the company's figures (its totals) for the audit trail, unless by the company's own user. */
+export async function findReport(db: Db, principal: Principal, uuid: string, reader?: Reader): Promise<Report> {
   const row = await findReportRow(db, principal, uuid);
+  await auditRead(db, reader, { action: 'report.read', companyId: row.company.id, marketId: row.market.id, record: { type: 'report', id: row.uuid } });
   const [totals, preflight, currentImport, history] = await Promise.all([
     reportTotals(db, row.id),
     latestPreflight(db, row.id, principal.locale),
@@ -320,8 +323,16 @@ export async function findReportRows(
   principal: Principal,
   uuid: string,
   query: Omit<ListQuery, 'organization_id'> & { deviating?: '0' | '1' },
+  reader?: Reader,
 ): Promise<ReportRowsPage> {
   const report = await findReportRow(db, principal, uuid);
+  await auditRead(db, reader, {
+    action: 'report.rows_read',
+    companyId: report.company.id,
+    marketId: report.market.id,
+    record: { type: 'report', id: report.uuid },
+    details: { page: query.page, search: query.search ?? null },
+  });
   const [{ previous, lastYear }, threshold] = await Promise.all([comparedPeriods(db, report), deviationThreshold(db, report.id)]);
   const percent = String(threshold);
   const before = alias(reportRows, 'previous_rows');

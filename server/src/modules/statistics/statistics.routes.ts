@@ -11,7 +11,8 @@ import {
   statisticsChoicesSchema,
   trendStatisticsSchema,
 } from '@mss/contracts/statistics';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { actorOf, audit, auditRead, readerOf } from '../../audit/audit.ts';
 import type { App, AppContext } from '../../context.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 import { principalOf } from '../../auth/principal.ts';
@@ -42,6 +43,17 @@ async function answer<T>(reply: FastifyReply, format: StatisticsFormat, data: T,
 }
 
 export function statisticsRoutes(app: App, ctx: AppContext) {
+  /** A statistics download (csv or xlsx), whatever it holds: which one, as asked, in the audit trail. */
+  const auditDownload = async (request: FastifyRequest, query: { format?: StatisticsFormat }) => {
+    if (!query.format || query.format === 'json') return;
+    await audit(ctx.db, {
+      action: 'statistics.downloaded',
+      actor: actorOf(principalOf(request), request.ip),
+      record: { type: 'statistics', id: request.routeOptions.url ?? request.url },
+      details: { query },
+    });
+  };
+
   const signedIn = requireSignedIn(ctx);
 
   app.get(
@@ -69,8 +81,20 @@ export function statisticsRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
       ...asBuilt,
     },
-    async (request, reply) =>
-      answer(reply, request.query.format, await findMarketStatistics(ctx.db, principalOf(request), request.query), (d) => marketTable(d, localeOf(request))),
+    async (request, reply) => {
+      const data = await findMarketStatistics(ctx.db, principalOf(request), request.query);
+      // Every company's figures side by side (approvers only): a read of individual figures.
+      if (request.query.by === 'company')
+        await auditRead(ctx.db, readerOf(principalOf(request), request.ip), {
+          action: 'statistics.company_read',
+          companyId: null,
+          marketId: data.market.id,
+          record: { type: 'period', id: request.query.period_uuid },
+          details: { by: 'company', format: request.query.format },
+        });
+      await auditDownload(request, request.query);
+      return answer(reply, request.query.format, data, (d) => marketTable(d, localeOf(request)));
+    },
   );
   app.get(
     '/statistics/cluster',
@@ -84,8 +108,11 @@ export function statisticsRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
       ...asBuilt,
     },
-    async (request, reply) =>
-      answer(reply, request.query.format, await findClusterStatistics(ctx.db, principalOf(request), request.query), (d) => clusterTable(d, localeOf(request))),
+    async (request, reply) => {
+      const data = await findClusterStatistics(ctx.db, principalOf(request), request.query);
+      await auditDownload(request, request.query);
+      return answer(reply, request.query.format, data, (d) => clusterTable(d, localeOf(request)));
+    },
   );
   app.get(
     '/statistics/trend',
@@ -99,8 +126,11 @@ export function statisticsRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
       ...asBuilt,
     },
-    async (request, reply) =>
-      answer(reply, request.query.format, await findTrendStatistics(ctx.db, principalOf(request), request.query), (d) => trendTable(d, localeOf(request))),
+    async (request, reply) => {
+      const data = await findTrendStatistics(ctx.db, principalOf(request), request.query);
+      await auditDownload(request, request.query);
+      return answer(reply, request.query.format, data, (d) => trendTable(d, localeOf(request)));
+    },
   );
   app.get(
     '/statistics/company',
@@ -114,7 +144,17 @@ export function statisticsRoutes(app: App, ctx: AppContext) {
       preValidation: signedIn,
       ...asBuilt,
     },
-    async (request, reply) =>
-      answer(reply, request.query.format, await findCompanyStatistics(ctx.db, principalOf(request), request.query), (d) => companyTable(d, localeOf(request))),
+    async (request, reply) => {
+      const data = await findCompanyStatistics(ctx.db, principalOf(request), request.query);
+      await auditRead(ctx.db, readerOf(principalOf(request), request.ip), {
+        action: 'statistics.company_read',
+        companyId: data.company.id,
+        marketId: data.market.id,
+        record: { type: 'company', id: data.company.id },
+        details: { period_uuid: request.query.period_uuid, format: request.query.format },
+      });
+      await auditDownload(request, request.query);
+      return answer(reply, request.query.format, data, (d) => companyTable(d, localeOf(request)));
+    },
   );
 }

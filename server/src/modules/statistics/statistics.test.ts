@@ -644,6 +644,26 @@ describe('GET /statistics/trend, /cluster, /company', () => {
     expect(data.markets.map((m: { market: { iso_code: string } }) => m.market.iso_code)).toEqual(['SE', 'FI']);
   });
 
+  it("when an administrator reads a company's statistics, the market by company, or downloads a table, then each is an audit entry of the organization; the company's own reporter reading its own is not", async () => {
+    const entries = async () =>
+      (
+        await t.db.execute<{ action: string; details: Record<string, unknown> }>(
+          sql`select action, details from audit_entries where organization_id = ${w.org.id} and action like 'statistics.%' order by id`,
+        )
+      ).rows;
+    const before = (await entries()).length;
+    expect((await get('reporter', `/statistics/company?company_id=${w.companyIds[0]}&period_uuid=${uuid(P)}`)).statusCode).toBe(200);
+    expect((await entries()).length).toBe(before);
+    expect((await get('admin', `/statistics/company?company_id=${w.companyIds[0]}&period_uuid=${uuid(P)}`)).statusCode).toBe(200);
+    expect((await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=company`)).statusCode).toBe(200);
+    expect((await get('admin', `/statistics/market?period_uuid=${uuid(P)}&by=code&format=csv`)).statusCode).toBe(200);
+    expect((await entries()).slice(before)).toEqual([
+      { action: 'statistics.company_read', details: { company_id: w.companyIds[0], period_uuid: uuid(P), format: 'json' } },
+      { action: 'statistics.company_read', details: { company_id: null, by: 'company', format: 'json' } },
+      { action: 'statistics.downloaded', details: { query: expect.objectContaining({ period_uuid: uuid(P), by: 'code', format: 'csv' }) } },
+    ]);
+  });
+
   it('when a reporter asks for the company statistics of their company, then own figures, the market and the share per code', async () => {
     const res = await get('reporter', `/statistics/company?company_id=${w.companyIds[0]}&period_uuid=${uuid(P)}`);
     expect(res.statusCode, res.body).toBe(200);
