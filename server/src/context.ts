@@ -28,6 +28,8 @@ declare module 'fastify' {
     registeredRoutes: RouteOptions[];
     /** /readyz's state: set `draining` when the process starts stopping (health.ts). */
     health: Health;
+    /** The requests being served (plugins/in-flight.ts). */
+    requestsInFlight: RequestsInFlight;
   }
 }
 

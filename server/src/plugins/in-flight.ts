@@ -15,11 +15,20 @@ const CLOSE_IDLE_EVERY_MS = 100;
 export const inFlightPlugin = fp<{ ctx: AppContext }>(
   async (app, { ctx }) => {
     const { requests } = ctx;
-    app.addHook('onRequest', async (_request, reply) => {
-      requests.begin();
-      // 'close' comes once for every response: sent, failed or cut off by the client.
-      reply.raw.once('close', () => requests.end());
+    app.decorate('requestsInFlight', requests);
+    const inFlight = new WeakMap<object, object>();
+    app.addHook('onRequest', async (request) => {
+      inFlight.set(request, requests.begin());
     });
+    // Answered, or given up by the client. (Not a 'close' listener on each response: a streamed
+    // download already has ten, and an eleventh made Node warn of a leak.) A request whose end is
+    // never told is forgotten after a minute (RequestsInFlight).
+    const ended = async (request: object) => {
+      const token = inFlight.get(request);
+      if (token) requests.end(token);
+    };
+    app.addHook('onResponse', ended);
+    app.addHook('onRequestAbort', ended);
     app.addHook('onSend', async (request, reply) => {
       if (app.health.draining && request.raw.httpVersionMajor === 1) reply.header('connection', 'close');
     });
