@@ -1,4 +1,4 @@
-import { ensureFreshSession, handleUnauthorized, isUnauthorized } from './session.ts';
+import { currentSessionEpoch, endsSession, ensureFreshSession, handleUnauthorized, isUnauthorized } from './session.ts';
 import { type HttpMethod, type RequestOptions, send } from './transport.ts';
 
 export { ApiError, isApiError, type ApiBody, type QueryParams, type RequestOptions } from './transport.ts';
@@ -10,10 +10,12 @@ export { ApiError, isApiError, type ApiBody, type QueryParams, type RequestOptio
  */
 export async function request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
   await ensureFreshSession();
+  const epoch = currentSessionEpoch();
   try {
     return await send<T>(method, path, options);
   } catch (error) {
-    if (isUnauthorized(error)) await handleUnauthorized();
+    // Not when the session this request went out with was replaced meanwhile (session.ts).
+    if (isUnauthorized(error) && endsSession(epoch)) await handleUnauthorized();
     throw error;
   }
 }

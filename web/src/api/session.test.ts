@@ -10,6 +10,7 @@ import {
   isSessionValid,
   logout,
   readTokenTimes,
+  replacingSession,
   resetSessionForTests,
   setNavigator,
   setSession,
@@ -150,6 +151,29 @@ describe('401 answers', () => {
     await expect(http.get('markets')).rejects.toMatchObject({ status: 401 });
     expect(getSession().user).toBeNull();
     expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('when a request sent with the session being replaced (another organization) comes back 401, then nobody is signed out and the new session is not logged out', async () => {
+    const api = fakeApi()
+      .on('GET', 'users/me/notifications', { status: 401, body: { message: 'You are not signed in.' }, delay: 50 })
+      .on('POST', 'auth/organization', { status: 200, body: { data: { expires_in: LIFETIME_S } }, delay: 20 })
+      .on('POST', 'auth/logout', { status: 204 });
+    signIn();
+    // Sent before the switch; its session ends on the server before its answer comes.
+    const before = http.get('users/me/notifications');
+    const rejected = expect(before).rejects.toMatchObject({ status: 401 });
+    const switched = replacingSession(() => http.post('auth/organization', { organization: 'b' }));
+    await vi.advanceTimersByTimeAsync(60);
+    await switched;
+    await rejected;
+    expect(getSession().user).not.toBeNull();
+    expect(api.callsTo('POST', 'auth/logout')).toHaveLength(0);
+    expect(navigate).not.toHaveBeenCalled();
+    // A 401 to a request of the new session still signs out.
+    api.on('GET', 'markets', { status: 401, body: { message: 'You are not signed in.' } });
+    await expect(http.get('markets')).rejects.toMatchObject({ status: 401 });
+    expect(getSession().user).toBeNull();
+    expect(api.callsTo('POST', 'auth/logout')).toHaveLength(1);
   });
 
   it('when other statuses come back, then the session stays', async () => {

@@ -115,6 +115,39 @@ function goToLoginUnlessThere(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A session replaced (another organization): the requests sent with the one that ended
+// ---------------------------------------------------------------------------------------------
+
+let sessionEpoch = 0;
+let replacing = 0;
+
+/** Which session the requests now go out with; it moves on when the session is replaced. */
+export function currentSessionEpoch(): number {
+  return sessionEpoch;
+}
+
+/**
+ * Replaces the session (POST /auth/organization ends the old one on the server). A request sent
+ * before or during the replacement carries the old session and may come back 401: that says
+ * nothing of the new session, and signing out on it would post a logout that ends the new one.
+ */
+export async function replacingSession<T>(replace: () => Promise<T>): Promise<T> {
+  sessionEpoch++;
+  replacing++;
+  try {
+    return await replace();
+  } finally {
+    replacing--;
+    sessionEpoch++;
+  }
+}
+
+/** Whether a 401 to a request sent in `epoch` means the session is over. */
+export function endsSession(epoch: number): boolean {
+  return replacing === 0 && epoch === sessionEpoch;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Refresh: one at a time; other requests wait, polling every 200 ms
 // ---------------------------------------------------------------------------------------------
 
@@ -133,13 +166,14 @@ export function isRefreshing(): boolean {
 export async function refreshSession(): Promise<void> {
   refreshing = true;
   const run = ++refreshRun;
+  const epoch = sessionEpoch;
   try {
     const body = await send<ApiBody<{ expires_in: number }>>('POST', 'auth/refresh');
     storeTokenTimes(body.data.expires_in);
   } catch (error) {
     failedRun = run;
     failure = error;
-    if (isUnauthorized(error)) await handleUnauthorized();
+    if (isUnauthorized(error) && endsSession(epoch)) await handleUnauthorized();
     throw error;
   } finally {
     refreshing = false;
@@ -250,6 +284,8 @@ export function resetSessionForTests(): void {
   failedRun = 0;
   failure = null;
   unauthorizedInProgress = null;
+  sessionEpoch = 0;
+  replacing = 0;
   channel?.close();
   channel = null;
 }

@@ -4,7 +4,7 @@ import type { LoginBody, LoginResponse, ResetPasswordBody } from '@mss/contracts
 import { translate } from '@mss/contracts/messages';
 import type { User } from '@mss/contracts/users';
 import { http, request } from '../../../api/http.ts';
-import { ensureFreshSession, getSession, isRefreshing, isSessionValid, logout, setSession, storeTokenTimes } from '../../../api/session.ts';
+import { ensureFreshSession, getSession, isRefreshing, isSessionValid, logout, replacingSession, setSession, storeTokenTimes } from '../../../api/session.ts';
 import { ApiError, type ApiBody, send } from '../../../api/transport.ts';
 
 /**
@@ -83,8 +83,10 @@ export async function initSession(): Promise<boolean> {
 
 /** Moves the browser session to another of the user's organizations (a new session; the old one ends). */
 export async function switchOrganization(organizationUuid: string): Promise<void> {
-  const answer = await http.post<ApiBody<{ expires_in: number }>>('auth/organization', { organization: organizationUuid });
-  storeTokenTimes(answer.data.expires_in);
+  await replacingSession(async () => {
+    const answer = await http.post<ApiBody<{ expires_in: number }>>('auth/organization', { organization: organizationUuid });
+    storeTokenTimes(answer.data.expires_in);
+  });
 }
 
 // The forms' mutations.
