@@ -3,6 +3,8 @@ import { pick, row, save, signIn, signInAsAdmin } from './helpers.ts';
 
 test.describe('users', () => {
   test('a user is created with roles, edited, listed, and viewed read-only by a market administrator', async ({ page }) => {
+    // Two sign-ins and a dozen screens: 24 s on a quiet machine, over 30 s on a busy one.
+    test.setTimeout(90_000);
     await signInAsAdmin(page);
     await page.goto('/users');
     await page.getByRole('link', { name: 'Add' }).click();
