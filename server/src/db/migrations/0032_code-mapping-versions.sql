@@ -22,7 +22,8 @@ BEGIN
     LEFT JOIN codes c ON c.id = x.code_id LEFT JOIN code_groups g ON g.id = x.code_group_id));
   RETURN NULL;
 END $$;--> statement-breakpoint
-CREATE OR REPLACE FUNCTION code_mapping_sections() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Rows that name their organization (code_sections, codes).
+CREATE OR REPLACE FUNCTION code_mapping_of_rows() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM code_mapping_bump(array(SELECT DISTINCT organization_id FROM changed));
   RETURN NULL;
@@ -30,11 +31,6 @@ END $$;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION code_mapping_section_markets() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM code_mapping_bump(array(SELECT DISTINCT s.organization_id FROM changed x JOIN code_sections s ON s.id = x.code_section_id));
-  RETURN NULL;
-END $$;--> statement-breakpoint
-CREATE OR REPLACE FUNCTION code_mapping_codes() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM code_mapping_bump(array(SELECT DISTINCT organization_id FROM changed));
   RETURN NULL;
 END $$;--> statement-breakpoint
 -- A code's number changed (its name or state does not move it between sections).
@@ -47,11 +43,11 @@ END $$;--> statement-breakpoint
 CREATE TRIGGER code_mapping_group_codes_insert AFTER INSERT ON code_group_codes REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_group_codes();--> statement-breakpoint
 CREATE TRIGGER code_mapping_group_codes_update AFTER UPDATE ON code_group_codes REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_group_codes();--> statement-breakpoint
 CREATE TRIGGER code_mapping_group_codes_delete AFTER DELETE ON code_group_codes REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_group_codes();--> statement-breakpoint
-CREATE TRIGGER code_mapping_sections_insert AFTER INSERT ON code_sections REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_sections();--> statement-breakpoint
-CREATE TRIGGER code_mapping_sections_update AFTER UPDATE ON code_sections REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_sections();--> statement-breakpoint
-CREATE TRIGGER code_mapping_sections_delete AFTER DELETE ON code_sections REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_sections();--> statement-breakpoint
+CREATE TRIGGER code_mapping_sections_insert AFTER INSERT ON code_sections REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_of_rows();--> statement-breakpoint
+CREATE TRIGGER code_mapping_sections_update AFTER UPDATE ON code_sections REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_of_rows();--> statement-breakpoint
+CREATE TRIGGER code_mapping_sections_delete AFTER DELETE ON code_sections REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_of_rows();--> statement-breakpoint
 CREATE TRIGGER code_mapping_section_markets_insert AFTER INSERT ON code_section_markets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_section_markets();--> statement-breakpoint
 CREATE TRIGGER code_mapping_section_markets_update AFTER UPDATE ON code_section_markets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_section_markets();--> statement-breakpoint
 CREATE TRIGGER code_mapping_section_markets_delete AFTER DELETE ON code_section_markets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_section_markets();--> statement-breakpoint
 CREATE TRIGGER code_mapping_codes_update AFTER UPDATE ON codes REFERENCING OLD TABLE AS before_rows NEW TABLE AS after_rows FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_code_numbers();--> statement-breakpoint
-CREATE TRIGGER code_mapping_codes_delete AFTER DELETE ON codes REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_codes();
+CREATE TRIGGER code_mapping_codes_delete AFTER DELETE ON codes REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION code_mapping_of_rows();
