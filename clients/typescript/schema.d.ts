@@ -4855,6 +4855,315 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit trail, newest first: filtered by person, record, action and time (administrators: their organization; super-administrators: all) */
+        get: {
+            parameters: {
+                query?: {
+                    action?: string;
+                    from?: string;
+                    organization_id?: number;
+                    page?: number;
+                    per_page?: number;
+                    person?: string;
+                    record_id?: string;
+                    record_type?: string;
+                    to?: string;
+                    user_id?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                action: string;
+                                after: unknown;
+                                at: string;
+                                before: unknown;
+                                details: unknown;
+                                email: string | null;
+                                id: number;
+                                ip: string | null;
+                                organization: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                record_id: string | null;
+                                record_type: string | null;
+                                session_id: number | null;
+                                user: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                /** @enum {string|null} */
+                                via: "session" | "token" | null;
+                            }[];
+                            meta: {
+                                page: number;
+                                per_page: number;
+                                total: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in, or an invalid token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (or a state-changing request without X-Requested-With) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description In use, or not possible in the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid input: a message, and one list of messages per field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One audit entry (another organization’s is 404) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                action: string;
+                                after: unknown;
+                                at: string;
+                                before: unknown;
+                                details: unknown;
+                                email: string | null;
+                                id: number;
+                                ip: string | null;
+                                organization: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                record_id: string | null;
+                                record_type: string | null;
+                                session_id: number | null;
+                                user: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                /** @enum {string|null} */
+                                via: "session" | "token" | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in, or an invalid token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (or a state-changing request without X-Requested-With) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description In use, or not possible in the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid input: a message, and one list of messages per field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The entries the filters match as CSV (UTF-8, newest first, at most 100,000) */
+        get: {
+            parameters: {
+                query?: {
+                    action?: string;
+                    from?: string;
+                    organization_id?: number;
+                    person?: string;
+                    record_id?: string;
+                    record_type?: string;
+                    to?: string;
+                    user_id?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Not signed in, or an invalid token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed (or a state-changing request without X-Requested-With) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description In use, or not possible in the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid input: a message, and one list of messages per field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/forgot-password": {
         parameters: {
             query?: never;

@@ -22,6 +22,7 @@ import { approvalsRoutes } from './modules/approvals/approvals.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { statisticsRoutes } from './modules/statistics/statistics.routes.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { communicationsRoutes } from './modules/communications/communications.routes.ts';
 
 /**
@@ -52,4 +53,5 @@ export const apiRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (api, { 
   historyRoutes(v1, ctx);
   statisticsRoutes(v1, ctx);
   communicationsRoutes(v1, ctx);
+  auditRoutes(v1, ctx);
 };

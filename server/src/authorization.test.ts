@@ -320,6 +320,10 @@ const REQUESTS: Record<string, Build> = {
   'POST /history-imports/:uuid/publish': async (_w, s, t) => ({ url: `/history-imports/${await historyImportOf(t, s)}/publish` }),
   'POST /history-imports/:uuid/cancel': async (_w, s, t) => ({ url: `/history-imports/${await historyImportOf(t, s)}/cancel` }),
 
+  'GET /audit': () => ({ url: '/audit?action=report.' }),
+  'GET /audit/download': () => ({ url: '/audit/download?action=auth.' }),
+  'GET /audit/:id': async (_w, s, t) => ({ url: `/audit/${await auditEntryOf(t, s)}` }),
+
   'GET /users/me/notifications': () => ({ url: '/users/me/notifications' }),
   'PUT /users/me/notifications': () => ({ url: '/users/me/notifications', payload: {} }),
 
@@ -329,6 +333,19 @@ const REQUESTS: Record<string, Build> = {
   'GET /statistics/trend': (_w, s) => ({ url: `/statistics/trend?market_id=${s.market}&periods=24` }),
   'GET /statistics/company': async (_w, s, t) => ({ url: `/statistics/company?company_id=${s.company}&period_uuid=${await publishedPeriod(t, s)}` }),
 };
+
+/** An audit entry of the side's organization (made once per side). */
+const auditEntriesMade = new Map<number, Promise<number>>();
+function auditEntryOf(t: TestApp, s: Side): Promise<number> {
+  let made = auditEntriesMade.get(s.organization);
+  if (!made) {
+    made = t.db
+      .execute<{ id: number }>(sql`insert into audit_entries (organization_id, action) values (${s.organization}, 'auth.sign_in') returning id`)
+      .then((r) => r.rows[0]!.id);
+    auditEntriesMade.set(s.organization, made);
+  }
+  return made;
+}
 
 /** A history import of the side's organization whose file had errors (made once per side). */
 const historyImports = new Map<number, Promise<string>>();

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { auditEntries } from '../db/schema.ts';
 import type { Db, Executor } from '../db/client.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { FastifyRequest } from 'fastify';
+import { principalOf, type Principal } from '../auth/principal.ts';
 
 /*
  * The audit trail (docs/decisions.md "Audit trail"): one append-only entry per change or read of
@@ -21,7 +22,35 @@ export type AuditAction =
   | 'report.rows_read'
   | 'report.file_read'
   | 'statistics.company_read'
-  | 'statistics.downloaded';
+  | 'statistics.downloaded'
+  // Changes: a record created, updated or deleted, and what the workflow does to periods, reports and messages.
+  | `${AuditRecordType}.${'created' | 'updated' | 'deleted'}`
+  | 'auth.password_changed'
+  | 'auth.password_reset'
+  | `period.${'opened' | 'closed' | 'published' | 'republished' | 'unpublished'}`
+  | 'report.status_changed'
+  | `history_import.${'uploaded' | 'import_requested' | 'publish_requested' | 'cancel_requested'}`
+  | `communication.${'sent' | 'preflight_sent' | 'preflight_failed' | 'returned_to_draft' | 'retried' | 'attachment_added' | 'attachment_removed'}`;
+
+/** The kinds of record an entry can be about. */
+export type AuditRecordType =
+  | 'user'
+  | 'cluster'
+  | 'code'
+  | 'code_group'
+  | 'code_section'
+  | 'company'
+  | 'currency'
+  | 'currency_conversion'
+  | 'information_modal'
+  | 'organization'
+  | 'release_note'
+  | 'market'
+  | 'period'
+  | 'report'
+  | 'communication'
+  | 'history_import'
+  | 'session';
 
 export interface AuditActor {
   userId: number | null;
@@ -47,7 +76,7 @@ export interface AuditRecord {
 }
 
 /** The signed-in actor of a request. */
-export function actorOf(principal: Principal, ip: string): AuditActor & { userId: number } {
+export function actorOf(principal: Principal, ip = principal.ip ?? null): AuditActor & { userId: number } {
   return {
     userId: principal.userId,
     email: principal.user.email,
@@ -58,10 +87,13 @@ export function actorOf(principal: Principal, ip: string): AuditActor & { userId
   };
 }
 
+/** The signed-in actor of a request (401 when nobody is signed in). */
+export const actorOfRequest = (request: FastifyRequest) => actorOf(principalOf(request), request.ip);
+
 /** Who reads: the actor, and their company (a company's own users reading its figures are not recorded). */
 export type Reader = AuditActor & { companyId: number | null };
 
-export function readerOf(principal: Principal, ip: string): Reader {
+export function readerOf(principal: Principal, ip = principal.ip ?? null): Reader {
   return { ...actorOf(principal, ip), companyId: principal.companyId };
 }
 
@@ -122,6 +154,63 @@ export async function audit(db: Executor, entry: AuditRecord): Promise<void> {
     before: json(entry.before),
     after: json(entry.after),
     details: json(entry.details),
+  });
+}
+
+/** The top-level fields whose values differ (an update's entry keeps only what changed, and the id). */
+export function changedFields(before: unknown, after: unknown): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const b = (redact(before) ?? {}) as Record<string, unknown>;
+  const a = (redact(after) ?? {}) as Record<string, unknown>;
+  const changed = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter(
+    (key) => key === 'id' || key === 'uuid' || JSON.stringify(b[key]) !== JSON.stringify(a[key]),
+  );
+  // The timestamp the change itself moves says nothing of it.
+  const told = changed.filter((key) => key !== 'updated_at');
+  return {
+    before: Object.fromEntries(told.filter((k) => k in b).map((k) => [k, b[k]])),
+    after: Object.fromEntries(told.filter((k) => k in a).map((k) => [k, a[k]])),
+  };
+}
+
+/** The organization a record belongs to, when it says so (`organization_id`); otherwise the actor's. */
+function organizationOfRecord(...values: unknown[]): number | undefined {
+  for (const value of values) {
+    const id = (value as { organization_id?: unknown } | null | undefined)?.organization_id;
+    if (typeof id === 'number') return id;
+  }
+  return undefined;
+}
+
+/**
+ * A record created, updated or deleted: the whole record when created or deleted, the fields that
+ * changed (before and after) when updated. Written after the change succeeded.
+ */
+export async function auditChange(
+  db: Executor,
+  actor: AuditActor,
+  change: {
+    type: AuditRecordType;
+    id: string | number;
+    change: 'created' | 'updated' | 'deleted';
+    before?: unknown;
+    after?: unknown;
+    /** The market the record is in: the entry is its organization's. */
+    marketId?: number;
+  },
+): Promise<void> {
+  const diff = change.change === 'updated' ? changedFields(change.before, change.after) : { before: change.before, after: change.after };
+  const organizationId =
+    change.type === 'organization'
+      ? Number(change.id)
+      : (organizationOfRecord(change.after, change.before) ?? (change.marketId === undefined ? actor.organizationId : undefined));
+  await audit(db, {
+    action: `${change.type}.${change.change}`,
+    actor,
+    organizationId,
+    marketId: change.marketId,
+    record: { type: change.type, id: change.id },
+    before: diff.before,
+    after: diff.after,
   });
 }
 

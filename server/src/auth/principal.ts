@@ -38,6 +38,8 @@ export interface Principal {
   validUntil: number;
   /** The language messages are rendered in: the request's Accept-Language, en-US when absent. */
   locale: Locale;
+  /** The address the request came from (the audit trail's "from where"); set per request. */
+  ip?: string;
   /**
    * What is looked up once per resolved session and shared by the requests the principal cache
    * answers (each gets a copy of the principal, this object by reference). It lives as long as

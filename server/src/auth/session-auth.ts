@@ -153,7 +153,7 @@ async function findPrincipal(ctx: AppContext, request: FastifyRequest): Promise<
   const tokenHash = hashToken(credential.token);
   const key = `${credential.kind}:${tokenHash}`;
   const cached = ctx.principals.get(key);
-  if (cached) return (request.principal = { ...cached, locale: localeOf(request) });
+  if (cached) return (request.principal = { ...cached, locale: localeOf(request), ip: request.ip });
   const generation = ctx.principals.generation();
   const row = await loadPrincipalRow(ctx, tokenHash, credential.kind);
   if (!row) return null;
@@ -168,7 +168,7 @@ async function findPrincipal(ctx: AppContext, request: FastifyRequest): Promise<
   }
   const principal = toPrincipal(row);
   ctx.principals.set(key, principal, generation);
-  return (request.principal = { ...principal, locale: localeOf(request) });
+  return (request.principal = { ...principal, locale: localeOf(request), ip: request.ip });
 }
 
 async function revokeSessionById(ctx: AppContext, sessionId: number) {

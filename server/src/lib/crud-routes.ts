@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { dataOf, idParamsSchema, listOf, listQuerySchema, type ListQuery } from '@mss/contracts/common';
-import type { App } from '../context.ts';
+import type { App, AppContext } from '../context.ts';
+import { actorOfRequest, auditChange, type AuditRecordType } from '../audit/audit.ts';
 import type { Paged } from './list.ts';
 import { principalOf, type Principal } from '../auth/principal.ts';
 
@@ -22,6 +23,7 @@ export type CrudSummaries = Record<'list' | 'show' | 'create' | 'update' | 'dele
  */
 export function registerCrudRoutes<S extends z.ZodType, I extends z.ZodType, L extends z.ZodType = S, Q extends z.ZodType = typeof listQuerySchema>(
   app: App,
+  ctx: AppContext,
   options: {
     path: string;
     noun: string;
@@ -38,10 +40,20 @@ export function registerCrudRoutes<S extends z.ZodType, I extends z.ZodType, L e
     /** Summaries that say more than the ones made from the noun ("List clusters with their markets"). */
     summaries?: Partial<CrudSummaries>;
     service: CrudService<z.output<S>, z.output<I>, z.output<L>, z.output<Q>>;
+    /** What the audit trail calls the record; by default the noun in snake case ("code group": code_group). */
+    auditType?: AuditRecordType;
   },
 ) {
   const { path, noun, schema, input, canRead, canWrite, service } = options;
   const listSchema = options.listSchema ?? schema;
+  const type = options.auditType ?? (noun.replaceAll(' ', '_') as AuditRecordType);
+  // Every change is in the audit trail, written once it succeeded: created, updated (the fields
+  // that changed, as the record read before and after) and deleted (the record as it was).
+  // The record before the change, read with the caller's rights; the service's own checks then
+  // answer as they always did (a 403 before a 404), so a refused read here says nothing yet.
+  const recordBefore = (request: FastifyRequest, id: number) => service.find(principalOf(request), id).catch(() => undefined);
+  const record = (request: FastifyRequest, id: number, change: 'created' | 'updated' | 'deleted', before: unknown, after: unknown) =>
+    auditChange(ctx.db, actorOfRequest(request), { type, id, change, before, after });
   const listQuery = options.listQuery ?? listQuerySchema;
   // The schemas still validate and serialize (the instance's Zod compilers); the generic types
   // are checked through CrudService instead of Fastify's type provider, which cannot infer them.
@@ -68,18 +80,31 @@ export function registerCrudRoutes<S extends z.ZodType, I extends z.ZodType, L e
   routes.post(
     path,
     { schema: { tags, summary: summary.create, body: input, response: { 201: dataOf(schema) } }, preValidation: canWrite },
-    async (request, reply) => reply.code(201).send({ data: await service.create(principalOf(request), request.body as z.output<I>) }),
+    async (request, reply) => {
+      const created = await service.create(principalOf(request), request.body as z.output<I>);
+      await record(request, (created as { id: number }).id, 'created', undefined, created);
+      return reply.code(201).send({ data: created });
+    },
   );
   routes.put(
     `${path}/:id`,
     { schema: { tags, summary: summary.update, params: idParamsSchema, body: input, response: { 200: dataOf(schema) } }, preValidation: canWrite },
-    async (request) => ({ data: await service.update(principalOf(request), (request.params as { id: number }).id, request.body as z.output<I>) }),
+    async (request) => {
+      const { id } = request.params as { id: number };
+      const before = await recordBefore(request, id);
+      const updated = await service.update(principalOf(request), id, request.body as z.output<I>);
+      await record(request, id, 'updated', before, updated);
+      return { data: updated };
+    },
   );
   routes.delete(
     `${path}/:id`,
     { schema: { tags, summary: summary.delete, params: idParamsSchema, response: { 204: z.null() } }, preValidation: canWrite },
     async (request, reply) => {
-      await service.remove(principalOf(request), (request.params as { id: number }).id);
+      const { id } = request.params as { id: number };
+      const before = await recordBefore(request, id);
+      await service.remove(principalOf(request), id);
+      await record(request, id, 'deleted', before, undefined);
       return reply.code(204).send(null);
     },
   );

@@ -5,7 +5,7 @@ import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import { createAdminUser, deleteAdminUser, findAdminUser, findAdminUsers, updateAdminUser } from './admin-users.service.ts';
 
 export function adminUsersRoutes(app: App, ctx: AppContext) {
-  registerCrudRoutes(app, {
+  registerCrudRoutes(app, ctx, {
     path: '/admin/users',
     noun: 'user',
     schema: adminUserSchema,

@@ -140,7 +140,7 @@ export function authRoutes(app: App, ctx: AppContext) {
       schema: { tags, summary: 'Set a new password with a reset link', body: resetPasswordBodySchema, response: { 200: messageResponseSchema } },
     },
     async (request) => {
-      await resetPassword(ctx, request.body);
+      await resetPassword(ctx, { ...request.body, ip: request.ip });
       return { data: { message: translate('passwords.reset', {}, localeOf(request)) } };
     },
   );

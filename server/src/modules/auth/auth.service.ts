@@ -8,7 +8,8 @@ import { AppError, validationError } from '../../errors.ts';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../auth/passwords.ts';
 import { backgroundWorkDone, runInBackground } from '../../lib/background.ts';
 import { isUuid } from '../../lib/uuid.ts';
-import { audit, type AuditActor } from '../../audit/audit.ts';
+import { actorOf, audit, type AuditActor } from '../../audit/audit.ts';
+import type { Principal } from '../../auth/principal.ts';
 
 // A pragmatic e-mail shape check: one @, no spaces, a dot in the domain.
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -324,7 +325,10 @@ export async function sendPasswordReset(ctx: AppContext, input: { email: string;
 /** Resolves when the reset mails requested so far have been sent (or have failed and been logged). */
 export const passwordResetWork = backgroundWorkDone;
 
-export async function resetPassword(ctx: AppContext, input: { token: string; email: string; password: string; password_confirmation: string }): Promise<void> {
+export async function resetPassword(
+  ctx: AppContext,
+  input: { token: string; email: string; password: string; password_confirmation: string; ip?: string | null },
+): Promise<void> {
   checkPasswordRules(input.password, input.password_confirmation);
   const [reset] = await ctx.db
     .select({
@@ -360,6 +364,11 @@ export async function resetPassword(ctx: AppContext, input: { token: string; ema
       .update(sessions)
       .set({ revoked_at: sql`now()` })
       .where(and(eq(sessions.user_id, reset.user_id), isNull(sessions.revoked_at)));
+    await audit(tx, {
+      action: 'auth.password_reset',
+      actor: { userId: reset.user_id, email: reset.email, organizationId: null, ip: input.ip ?? null },
+      record: { type: 'user', id: reset.user_id },
+    });
   });
   await ctx.db.delete(loginAttempts).where(eq(loginAttempts.email, normalizeEmail(reset.email)));
 }
@@ -400,7 +409,7 @@ export async function switchOrganization(
  */
 export async function changeOwnPassword(
   ctx: AppContext,
-  principal: { userId: number; sessionId: number },
+  principal: Principal,
   input: { current_password: string; password: string; password_confirmation: string; ip: string },
 ): Promise<void> {
   const [user] = await ctx.db.select({ email: users.email, password_hash: users.password_hash }).from(users).where(eq(users.id, principal.userId));
@@ -420,5 +429,6 @@ export async function changeOwnPassword(
       .update(sessions)
       .set({ revoked_at: sql`now()` })
       .where(and(eq(sessions.user_id, principal.userId), isNull(sessions.revoked_at), sql`${sessions.id} <> ${principal.sessionId}`));
+    await audit(tx, { action: 'auth.password_changed', actor: actorOf(principal, input.ip), record: { type: 'user', id: principal.userId } });
   });
 }

@@ -6,7 +6,7 @@ import { createCodeGroup, deleteCodeGroup, findCodeGroup, findCodeGroups, update
 
 export function codeGroupsRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-codes']);
-  registerCrudRoutes(app, {
+  registerCrudRoutes(app, ctx, {
     path: '/admin/code_groups',
     noun: 'code group',
     schema: codeGroupSchema,

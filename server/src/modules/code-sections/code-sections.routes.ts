@@ -6,7 +6,7 @@ import { createCodeSection, deleteCodeSection, findCodeSection, findCodeSections
 
 export function codeSectionsRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-codes']);
-  registerCrudRoutes(app, {
+  registerCrudRoutes(app, ctx, {
     path: '/admin/code_sections',
     noun: 'code section',
     schema: codeSectionSchema,

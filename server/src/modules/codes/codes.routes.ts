@@ -5,7 +5,7 @@ import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import { createCode, deleteCode, findCode, findCodes, updateCode } from './codes.service.ts';
 
 export function codesRoutes(app: App, ctx: AppContext) {
-  registerCrudRoutes(app, {
+  registerCrudRoutes(app, ctx, {
     path: '/admin/codes',
     noun: 'code',
     schema: codeSchema,

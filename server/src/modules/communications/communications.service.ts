@@ -1,3 +1,4 @@
+import { actorOf, audit as auditTrail } from '../../audit/audit.ts';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { canInMarket } from '@mss/contracts/abilities';
 import {
@@ -92,9 +93,36 @@ async function loadFor(db: Executor, principal: Principal, uuid: string): Promis
   return row;
 }
 
-async function audit(db: Executor, row: Pick<Row, 'id' | 'organization_id'>, userId: number | null, action: string, detail: Record<string, unknown> = {}) {
-  await db.insert(communicationEvents).values({ communication_id: row.id, organization_id: row.organization_id, user_id: userId, action, detail });
+/** The communication's own event (its history) and the same in the audit trail, with who, through what and from where. */
+async function audit(
+  db: Executor,
+  row: Pick<Row, 'id' | 'uuid' | 'organization_id'>,
+  principal: Principal,
+  action: keyof typeof AUDITED_AS,
+  detail: Record<string, unknown> = {},
+) {
+  await db.insert(communicationEvents).values({ communication_id: row.id, organization_id: row.organization_id, user_id: principal.userId, action, detail });
+  await auditTrail(db, {
+    action: `communication.${AUDITED_AS[action]}`,
+    actor: actorOf(principal),
+    organizationId: row.organization_id,
+    record: { type: 'communication', id: row.uuid },
+    details: detail,
+  });
 }
+
+/** A communication's events as the audit trail names them. */
+const AUDITED_AS = {
+  created: 'created',
+  updated: 'updated',
+  attachment_added: 'attachment_added',
+  attachment_removed: 'attachment_removed',
+  preflight: 'preflight_sent',
+  preflight_failed: 'preflight_failed',
+  send: 'sent',
+  draft: 'returned_to_draft',
+  retry: 'retried',
+} as const;
 
 // ---------------------------------------------------------------------------------------------
 // Wire shape
@@ -278,7 +306,7 @@ export async function createCommunication(db: Db, principal: Principal, input: C
       .insert(communications)
       .values({ ...values, author_id: principal.userId, status: S.Draft })
       .returning();
-    await audit(tx, row!, principal.userId, 'created', { subject: row!.subject });
+    await audit(tx, row!, principal, 'created', { subject: row!.subject });
     return one(tx, row!, principal);
   });
 }
@@ -294,7 +322,7 @@ export async function updateCommunication(db: Db, principal: Principal, uuid: st
       .where(and(eq(communications.id, current.id), eq(communications.status, S.Draft)))
       .returning();
     if (!row) throw refuse('communication.update_requires_draft');
-    await audit(tx, row, principal.userId, 'updated', { subject: row.subject });
+    await audit(tx, row, principal, 'updated', { subject: row.subject });
     return one(tx, row, principal);
   });
 }
@@ -318,6 +346,13 @@ export async function deleteCommunication(db: Db, principal: Principal, uuid: st
       user_id: principal.userId,
       action: 'deleted',
       detail: { uuid: current.uuid, subject: current.subject },
+    });
+    await auditTrail(tx, {
+      action: 'communication.deleted',
+      actor: actorOf(principal),
+      organizationId: current.organization_id,
+      record: { type: 'communication', id: current.uuid },
+      before: { subject: current.subject },
     });
     return attached.map((a) => a.file_id);
   });
@@ -457,7 +492,7 @@ export async function addAttachment(
         .insert(communicationAttachments)
         .values({ communication_id: row.id, file_id: fileId })
         .returning({ id: communicationAttachments.id });
-      await audit(tx, row, principal.userId, 'attachment_added', { name: file.name, uploaded_as: upload.name, size: file.content.length, type });
+      await audit(tx, row, principal, 'attachment_added', { name: file.name, uploaded_as: upload.name, size: file.content.length, type });
       return { id: attachment!.id, name: file.name, mime_type: type, size: file.content.length };
     });
   } catch (error) {
@@ -482,7 +517,7 @@ export async function removeAttachment(db: Db, principal: Principal, uuid: strin
   const attachment = await findAttachment(db, row, id);
   await db.transaction(async (tx) => {
     await tx.delete(communicationAttachments).where(eq(communicationAttachments.id, attachment.id));
-    await audit(tx, row, principal.userId, 'attachment_removed', { name: attachment.name });
+    await audit(tx, row, principal, 'attachment_removed', { name: attachment.name });
   });
   await deleteFile(db, attachment.file_id);
 }
@@ -562,12 +597,12 @@ export async function sendPreflight(
     await deps.mailer.send({ to, ...parts, attachments: await mailAttachmentsOf(db, row.id) });
   } catch (error) {
     await moveStatus(db, moving, [S.SendingPreflight], S.Draft);
-    await audit(db, row, principal.userId, 'preflight_failed', { to, error: mailFailureOf(error).response });
+    await audit(db, row, principal, 'preflight_failed', { to, error: mailFailureOf(error).response });
     throw new AppError('validation', 'communication.preflight_failed', { email: to, reason: mailFailureOf(error).response });
   }
   const sent = await db.transaction(async (tx) => {
     const done = await moveStatus(tx, moving, [S.SendingPreflight], S.PreflightSent, { preflight_sent_at: sql`now()`, preflight_to: to });
-    await audit(tx, row, principal.userId, 'preflight', { to, rendered_for: recipient.email, subject: parts.subject });
+    await audit(tx, row, principal, 'preflight', { to, rendered_for: recipient.email, subject: parts.subject });
     return done;
   });
   if (!sent) throw refuse('communication.preflight_requires_draft');
@@ -591,7 +626,7 @@ export async function sendCommunication(
   if (total === 0) throw new AppError('validation', 'communication.no_recipients');
   const moved = await db.transaction(async (tx) => {
     const done = await moveStatus(tx, row, [S.PreflightSent], S.WaitingToBeSent, { send_at: sendAt });
-    if (done) await audit(tx, row, principal.userId, 'send', { subject: row.subject, recipients_now: total, send_at: sendAt?.toISOString() ?? null });
+    if (done) await audit(tx, row, principal, 'send', { subject: row.subject, recipients_now: total, send_at: sendAt?.toISOString() ?? null });
     return done;
   });
   if (!moved) throw refuse('communication.preflight_required');
@@ -604,7 +639,7 @@ export async function returnToDraft(db: Db, principal: Principal, uuid: string):
   const row = await loadFor(db, principal, uuid);
   const moved = await moveStatus(db, row, [S.SendingPreflight, S.PreflightSent], S.Draft, { preflight_sent_at: null, preflight_to: null });
   if (!moved) throw refuseStatus(row, principal);
-  await audit(db, row, principal.userId, 'draft');
+  await audit(db, row, principal, 'draft');
   return one(db, moved, principal);
 }
 
@@ -626,7 +661,7 @@ export async function retryFailed(deps: CommunicationDeps, principal: Principal,
       .where(and(eq(communicationDeliveries.communication_id, row.id), eq(communicationDeliveries.status, 'failed')))
       .returning({ email: communicationDeliveries.email });
     if (again.length === 0) throw new AppError('conflict', 'communication.nothing_to_retry');
-    await audit(tx, row, principal.userId, 'retry', { recipients: again.map((d) => d.email) });
+    await audit(tx, row, principal, 'retry', { recipients: again.map((d) => d.email) });
     return done;
   });
   if (!moved) throw refuseStatus(row, principal);

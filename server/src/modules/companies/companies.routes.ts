@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { companyInputSchema, companyListItemSchema, companySchema } from '@mss/contracts/admin';
 import { dataOf, idParamsSchema, listOf, listQuerySchema } from '@mss/contracts/common';
 import type { App, AppContext } from '../../context.ts';
@@ -6,12 +7,20 @@ import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import { readLogotype, sendFile } from '../../lib/files.ts';
 import { createCompany, deleteCompany, findCompanies, findCompany, findCompanyLogotypeId, setCompanyLogotype, updateCompany } from './companies.service.ts';
 import { principalOf } from '../../auth/principal.ts';
+import { actorOfRequest, auditChange } from '../../audit/audit.ts';
 
 const tags = ['companies'];
 
 export function companiesRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-companies']);
   const one = { params: idParamsSchema, response: { 200: dataOf(companySchema) } };
+  /** A changed logotype, in the audit trail as a change of the company. */
+  const logotypeChanged = async <T>(request: FastifyRequest, id: number, change: () => Promise<T>): Promise<T> => {
+    const before = await findCompany(ctx.db, principalOf(request), id);
+    const after = await change();
+    await auditChange(ctx.db, actorOfRequest(request), { type: 'company', id, change: 'updated', before, after });
+    return after;
+  };
 
   app.get(
     '/companies/companies-with-disabled',
@@ -26,7 +35,7 @@ export function companiesRoutes(app: App, ctx: AppContext) {
     },
     async (request) => findCompanies(ctx.db, principalOf(request), request.query, { includeDisabled: true }),
   );
-  registerCrudRoutes(app, {
+  registerCrudRoutes(app, ctx, {
     path: '/companies',
     noun: 'company',
     schema: companySchema,
@@ -63,10 +72,11 @@ export function companiesRoutes(app: App, ctx: AppContext) {
     async (request) => {
       const principal = principalOf(request);
       await findCompanyLogotypeId(ctx.db, principal, request.params.id);
-      return { data: await setCompanyLogotype(ctx.db, principal, request.params.id, await readLogotype(request)) };
+      const file = await readLogotype(request);
+      return { data: await logotypeChanged(request, request.params.id, () => setCompanyLogotype(ctx.db, principal, request.params.id, file)) };
     },
   );
   app.delete('/companies/:id/logotype', { schema: { tags, summary: 'Remove the logotype', ...one }, preValidation: canManage }, async (request) => ({
-    data: await setCompanyLogotype(ctx.db, principalOf(request), request.params.id, null),
+    data: await logotypeChanged(request, request.params.id, () => setCompanyLogotype(ctx.db, principalOf(request), request.params.id, null)),
   }));
 }

@@ -5,7 +5,7 @@ import { registerCrudRoutes } from '../../lib/crud-routes.ts';
 import { createCurrency, deleteCurrency, findCurrencies, findCurrency, updateCurrency } from './currencies.service.ts';
 
 export function currenciesRoutes(app: App, ctx: AppContext) {
-  registerCrudRoutes(app, {
+  registerCrudRoutes(app, ctx, {
     path: '/admin/currencies',
     noun: 'currency',
     schema: currencySchema,

@@ -12,7 +12,7 @@ import {
 
 export function currencyConversionsRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-currency-conversion']);
-  registerCrudRoutes(app, {
+  registerCrudRoutes(app, ctx, {
     path: '/currency_conversions',
     noun: 'currency conversion',
     schema: currencyConversionSchema,

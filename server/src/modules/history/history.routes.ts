@@ -10,6 +10,7 @@ import { uploadedFile } from '../../lib/files.ts';
 import { uuidParams } from '../../lib/uuid.ts';
 import { writeXlsx, XLSX_CONTENT_TYPE } from '../../lib/xlsx-writer/index.ts';
 import { principalOf } from '../../auth/principal.ts';
+import { actorOfRequest, audit } from '../../audit/audit.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 import { csvSeparatorFor } from '../imports/imports.sheets.ts';
 import {
@@ -51,6 +52,7 @@ export function historyRoutes(app: App, ctx: AppContext) {
     async (request, reply) => {
       const readFile = () => uploadedFile(request, ctx.config.HISTORY_MAX_MB, 'history.csv');
       const result = await acceptHistoryFile(ctx.db, principalOf(request), readFile, ctx.queue);
+      await audit(ctx.db, { action: 'history_import.uploaded', actor: actorOfRequest(request), record: { type: 'history_import', id: result.uuid } });
       return reply.code(202).send({ data: result });
     },
   );
@@ -115,6 +117,11 @@ export function historyRoutes(app: App, ctx: AppContext) {
       async (request) => {
         const principal = principalOf(request);
         await run(ctx.db, principal, request.params.uuid, ctx.queue);
+        await audit(ctx.db, {
+          action: `history_import.${action}_requested`,
+          actor: actorOfRequest(request),
+          record: { type: 'history_import', id: request.params.uuid },
+        });
         return { data: await findHistoryImport(ctx.db, principal, request.params.uuid) };
       },
     );
@@ -133,6 +140,11 @@ export function historyRoutes(app: App, ctx: AppContext) {
     async (request) => {
       const principal = principalOf(request);
       await requestHistoryCancel(ctx.db, principal, request.params.uuid);
+      await audit(ctx.db, {
+        action: 'history_import.cancel_requested',
+        actor: actorOfRequest(request),
+        record: { type: 'history_import', id: request.params.uuid },
+      });
       return { data: await findHistoryImport(ctx.db, principal, request.params.uuid) };
     },
   );

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { auditRead, type Reader } from '../../audit/audit.ts';
+import { actorOf, auditRead, type Reader } from '../../audit/audit.ts';
 import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Import, ImportDetail } from '@mss/contracts/imports';
@@ -126,7 +126,7 @@ export async function acceptUpload(
   // The status may have changed while the file arrived: then the stored file is nobody's.
   const created = await db
     .transaction(async (tx) => {
-      const moved = await applyReportEvent(tx, { event: 'upload', reportId: report.id, actor: principal.userId, mayAct });
+      const moved = await applyReportEvent(tx, { event: 'upload', reportId: report.id, actor: principal.userId, by: actorOf(principal), mayAct });
       const [row] = await tx
         .insert(imports)
         .values({ report_id: report.id, user_id: principal.userId, file_id: fileId, report_status_before: moved.from, source })

@@ -22,7 +22,7 @@ export function informationModalsRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-organizations']);
   const signedIn = requireSignedIn(ctx);
 
-  registerCrudRoutes(app, {
+  registerCrudRoutes(app, ctx, {
     path: '/admin/information-modals',
     noun: 'information modal',
     schema: informationModalSchema,

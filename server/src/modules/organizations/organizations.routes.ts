@@ -12,6 +12,7 @@ import {
   updateOrganizationSettings,
 } from './organizations.service.ts';
 import { principalOf } from '../../auth/principal.ts';
+import { actorOfRequest, auditChange } from '../../audit/audit.ts';
 
 const tags = ['organizations'];
 
@@ -20,7 +21,7 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
   // scopes every call and keeps creating and deleting for super-admins.
   const canManage = requireAnyAbility(ctx, ['manage-organizations']);
 
-  registerCrudRoutes(app, {
+  registerCrudRoutes(app, ctx, {
     path: '/admin/organizations',
     noun: 'organization',
     schema: organizationSchema,
@@ -53,6 +54,12 @@ export function organizationsRoutes(app: App, ctx: AppContext) {
       },
       preValidation: canManage,
     },
-    async (request) => ({ data: await updateOrganizationSettings(ctx.db, principalOf(request), request.params.id, request.body.settings) }),
+    async (request) => {
+      const { id } = request.params;
+      const before = await findOrganization(ctx.db, principalOf(request), id);
+      const after = await updateOrganizationSettings(ctx.db, principalOf(request), id, request.body.settings);
+      await auditChange(ctx.db, actorOfRequest(request), { type: 'organization', id, change: 'updated', before, after });
+      return { data: after };
+    },
   );
 }

@@ -12,6 +12,7 @@ import {
 import type { App, AppContext } from '../../context.ts';
 import { changePeriod, createPeriod, findPeriod, findPeriods, periodPublicationPreview } from './periods.service.ts';
 import { principalOf } from '../../auth/principal.ts';
+import { actorOfRequest, audit, auditChange } from '../../audit/audit.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
 import { uuidParams } from '../../lib/uuid.ts';
 import { findCompleteness } from './periods.completeness.ts';
@@ -83,8 +84,20 @@ export function periodsRoutes(app: App, ctx: AppContext) {
       schema: { tags, summary: 'Create a period (draft) in a market', body: periodInputSchema, response: { 201: dataOf(periodSchema) } },
       preValidation: signedIn,
     },
-    async (request, reply) => reply.code(201).send({ data: await createPeriod(ctx.db, principalOf(request), request.body) }),
+    async (request, reply) => {
+      const created = await createPeriod(ctx.db, principalOf(request), request.body);
+      const { title, starts_on, ends_on, deadline, status } = created;
+      await auditChange(ctx.db, actorOfRequest(request), {
+        type: 'period',
+        id: created.uuid,
+        change: 'created',
+        marketId: created.market.id,
+        after: { title, market: created.market.international_name, starts_on, ends_on, deadline, status },
+      });
+      return reply.code(201).send({ data: created });
+    },
   );
+  const done = { open: 'opened', close: 'closed', publish: 'published', republish: 'republished', unpublish: 'unpublished' } as const;
   for (const action of ['open', 'close', 'publish', 'republish', 'unpublish'] as const) {
     app.post(
       `/periods/:uuid/${action}`,
@@ -106,7 +119,17 @@ export function periodsRoutes(app: App, ctx: AppContext) {
         },
         preValidation: signedIn,
       },
-      async (request) => ({ data: await changePeriod(ctx.db, principalOf(request), request.params.uuid, action) }),
+      async (request) => {
+        const period = await changePeriod(ctx.db, principalOf(request), request.params.uuid, action);
+        await audit(ctx.db, {
+          action: `period.${done[action]}`,
+          actor: actorOfRequest(request),
+          marketId: period.market.id,
+          record: { type: 'period', id: period.uuid },
+          details: { title: period.title, market: period.market.international_name, status: period.status, published: period.published },
+        });
+        return { data: period };
+      },
     );
   }
 }

@@ -14,7 +14,7 @@ export function releasesRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-releases']);
   const signedIn = requireSignedIn(ctx);
 
-  registerCrudRoutes(app, {
+  registerCrudRoutes(app, ctx, {
     path: '/admin/releases',
     noun: 'release note',
     schema: releaseSchema,

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, lt, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { auditRead, type Reader } from '../../audit/audit.ts';
+import { actorOf, auditChange, auditRead, type Reader } from '../../audit/audit.ts';
 import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import { canInMarket } from '@mss/contracts/abilities';
 import { type AbilityName, PreflightSeverity, ReportStatus } from '@mss/contracts/enums';
@@ -425,6 +425,13 @@ export async function createReport(db: Db, principal: Principal, input: { compan
   // Period closed, then "This report already exists." (the workflow's order).
   const [created] = await applyReportEvent(db, { event: 'create', create: { periodId: period.id, companyIds: [input.company_id] }, actor: principal.userId });
   const [report] = await db.select({ uuid: reports.uuid }).from(reports).where(eq(reports.id, created!.reportId));
+  await auditChange(db, actorOf(principal), {
+    type: 'report',
+    id: report!.uuid,
+    change: 'created',
+    marketId: period.market_id,
+    after: { company_id: input.company_id, period_uuid: input.period_uuid, status: created!.to },
+  });
   return findReport(db, principal, report!.uuid);
 }
 
@@ -442,7 +449,7 @@ export async function changeReportStatus(db: Db, principal: Principal, uuid: str
     const preflight = await runPreflight(db, row.id);
     if (preflight.severity >= PreflightSeverity.Error) throw new AppError('conflict', 'report.preflight_has_errors');
   }
-  await applyReportEvent(db, { event, reportId: row.id, actor: principal.userId, mayAct, comment: input.comment });
+  await applyReportEvent(db, { event, reportId: row.id, actor: principal.userId, by: actorOf(principal), mayAct, comment: input.comment });
   return findReport(db, principal, uuid);
 }
 
@@ -455,7 +462,7 @@ export async function withdrawReport(db: Db, principal: Principal, uuid: string,
   const row = await findReportRow(db, principal, uuid);
   const mayAct = await reportsFor(db, principal, row);
   assertReportEvent({ status: row.status, periodStatus: row.period.status }, 'withdraw', mayAct);
-  await applyReportEvent(db, { event: 'withdraw', reportId: row.id, actor: principal.userId, mayAct, comment: input.comment });
+  await applyReportEvent(db, { event: 'withdraw', reportId: row.id, actor: principal.userId, by: actorOf(principal), mayAct, comment: input.comment });
   return findReport(db, principal, uuid);
 }
 
@@ -470,7 +477,15 @@ export async function unapproveReport(db: Db, principal: Principal, uuid: string
   const row = await findReportRow(db, principal, uuid);
   const mayAct = canInMarket(principal.subject, 'approve-reports', row.market.id);
   assertReportEvent({ status: row.status, periodStatus: row.period.status }, 'unapprove', mayAct);
-  await applyReportEvent(db, { event: 'unapprove', reportId: row.id, actor: principal.userId, mayAct, comment: input.comment, republish: input.republish });
+  await applyReportEvent(db, {
+    event: 'unapprove',
+    reportId: row.id,
+    actor: principal.userId,
+    by: actorOf(principal),
+    mayAct,
+    comment: input.comment,
+    republish: input.republish,
+  });
   const [period] = await db.select({ published_at: periods.published_at }).from(periods).where(eq(periods.id, row.period.id));
   if (period?.published_at) await publishPeriod(db, row.period.id, { actorId: principal.userId, mark: true });
   return findReport(db, principal, uuid);
@@ -496,7 +511,7 @@ export async function copyPreviousReport(db: Db, principal: Principal, uuid: str
       .where(eq(imports.report_id, row.id))
       .orderBy(desc(imports.id))
       .limit(1);
-    await applyReportEvent(tx, { event: 'copy_previous', reportId: row.id, actor: principal.userId, mayAct, before: last?.before });
+    await applyReportEvent(tx, { event: 'copy_previous', reportId: row.id, actor: principal.userId, by: actorOf(principal), mayAct, before: last?.before });
     // The copy becomes the report's rows.
     await tx
       .update(reports)

@@ -1,3 +1,4 @@
+import { audit, type AuditActor } from '../../audit/audit.ts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { ReportStatus } from '@mss/contracts/enums';
@@ -66,6 +67,8 @@ interface ChangeInput {
   reportId: number;
   /** The person who asked, or null for the import job. */
   actor: number | null;
+  /** Who asked, as the audit trail tells it (session, address); by default the actor alone. */
+  by?: AuditActor;
   /** Whether that person may do this to this report (1st guard); the job passes nothing. */
   mayAct?: boolean;
   comment?: string | null;
@@ -134,8 +137,16 @@ async function changeStatus(tx: Executor, input: ChangeInput): Promise<ReportTra
   // by side, closing the period waits for them. One statement (a deadline makes thousands).
   const {
     rows: [report],
-  } = await tx.execute<{ status: number; period_status: string; published: boolean; submitted_from: number | null }>(sql`
-    select r.status, p.status as period_status, p.published_at is not null as published,
+  } = await tx.execute<{
+    uuid: string;
+    market_id: number;
+    company_id: number;
+    status: number;
+    period_status: string;
+    published: boolean;
+    submitted_from: number | null;
+  }>(sql`
+    select r.uuid, p.market_id, r.company_id, r.status, p.status as period_status, p.published_at is not null as published,
       ${
         input.event === 'withdraw'
           ? // The last submission's origin (20 or 50); an undone approval also leads into 40, from 60.
@@ -168,6 +179,15 @@ async function changeStatus(tx: Executor, input: ChangeInput): Promise<ReportTra
     select id, ${input.actor}::int, ${from}::int, ${to}::int, ${input.event}::text, ${input.comment ?? null}::text from changed`);
   // The statistics count approved reports: the period's cells grow with it, in this transaction,
   // or are built again without it on the next read.
+  await audit(tx, {
+    action: 'report.status_changed',
+    actor: input.by ?? { userId: input.actor, organizationId: null },
+    marketId: report.market_id,
+    record: { type: 'report', id: report.uuid },
+    before: { status: from },
+    after: { status: to },
+    details: { event: input.event, company_id: report.company_id, ...(input.comment ? { comment: input.comment } : {}) },
+  });
   if (to === ReportStatus.Approved) await addApprovedReport(tx, input.reportId);
   if (from === ReportStatus.Approved) await removeApprovedReport(tx, input.reportId);
   // Who is told (mailed later by the job process; nothing if this rolls back).

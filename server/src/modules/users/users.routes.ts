@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actorOf } from '../../audit/audit.ts';
+import { auditChange, actorOf } from '../../audit/audit.ts';
 import { eq } from 'drizzle-orm';
 import { abilitySchema, passwordChangeBodySchema, profileBodySchema, userSchema } from '@mss/contracts/users';
 import { DEVICE_NAME_PATTERN, integrationTokenSchema, newTokenBodySchema } from '@mss/contracts/auth';
@@ -102,16 +102,16 @@ export function usersRoutes(app: App, ctx: AppContext) {
       if (body.first_name === '') throw validationError('first_name', 'validation.required');
       const phone = body.phone === '' ? null : body.phone;
       await ctx.db.update(users).set({ first_name: body.first_name, last_name: body.last_name, phone, locale: body.locale }).where(eq(users.id, user.id));
-      return {
-        data: {
-          ...user,
-          first_name: body.first_name,
-          last_name: body.last_name,
-          name: `${body.first_name} ${body.last_name}`.trim(),
-          phone,
-          locale: body.locale,
-        },
+      const after = {
+        ...user,
+        first_name: body.first_name,
+        last_name: body.last_name,
+        name: `${body.first_name} ${body.last_name}`.trim(),
+        phone,
+        locale: body.locale,
       };
+      await auditChange(ctx.db, actorOf(principalOf(request)), { type: 'user', id: user.id, change: 'updated', before: user, after });
+      return { data: after };
     },
   );
 
