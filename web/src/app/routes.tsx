@@ -56,6 +56,7 @@ const InformationModalEditScreen = screen(() => import('../features/information-
 const OrganizationAddScreen = screen(() => import('../features/organizations/organization-screens.tsx'), 'OrganizationAddScreen');
 const OrganizationEditScreen = screen(() => import('../features/organizations/organization-screens.tsx'), 'OrganizationEditScreen');
 const OrganizationListScreen = screen(() => import('../features/organizations/organization-screens.tsx'), 'OrganizationListScreen');
+const AuditScreen = screen(() => import('../features/audit/audit-screen.tsx'), 'AuditScreen');
 const HistoryImportScreen = screen(() => import('../features/history/history-screen.tsx'), 'HistoryImportScreen');
 const ReleaseAddScreen = screen(() => import('../features/releases/release-screens.tsx'), 'ReleaseAddScreen');
 const ReleaseEditScreen = screen(() => import('../features/releases/release-screens.tsx'), 'ReleaseEditScreen');
@@ -274,6 +275,10 @@ export const appRoutes: AppRoute[] = [
     ReleaseAddScreen,
     ReleaseEditScreen,
   ]),
+  // The audit trail: an administrator of the organization, or a super-admin (the server scopes each to what they may read).
+  protectedRoute('/audit', 'title.audit', AuditScreen, (user) => user.organization === null || user.roles.some((r) => r.name === 'admin'), {
+    group: 'administration',
+  }),
 
   // System
   { path: '/403', access: 'system', title: 'title.forbidden', screen: ForbiddenScreen },

@@ -26,6 +26,7 @@ export const uiEnUS = {
   'title.error': 'Something went wrong',
   'title.import_history': 'Import history',
   'title.history_import': 'History import',
+  'title.audit': 'Audit trail',
   'title.reporting_companies': 'Reporting companies',
   'title.completeness': 'Completeness',
   'title.report_history': 'Report history',

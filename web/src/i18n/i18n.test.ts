@@ -16,14 +16,29 @@ import { communicationTexts } from '../features/communications/texts.ts';
 import { importTexts } from '../components/import-texts.ts';
 import { listTexts } from '../components/list-texts.ts';
 import { organizationTexts } from '../features/organizations/texts.ts';
+import { auditTexts } from '../features/audit/texts.ts';
 import { communicationsSvSE } from './locales/communications.sv-SE.ts';
 import { communicationsFiFI } from './locales/communications.fi-FI.ts';
 import { communicationsDkDK } from './locales/communications.dk-DK.ts';
 import { communicationsNoNO } from './locales/communications.no-NO.ts';
 
 type Key =
-  UiKey | keyof typeof statisticsTexts | keyof typeof communicationTexts | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts;
-const english: Record<Key, string> = { ...uiEnUS, ...statisticsTexts, ...communicationTexts, ...importTexts, ...listTexts, ...organizationTexts };
+  | UiKey
+  | keyof typeof statisticsTexts
+  | keyof typeof communicationTexts
+  | keyof typeof importTexts
+  | keyof typeof listTexts
+  | keyof typeof organizationTexts
+  | keyof typeof auditTexts;
+const english: Record<Key, string> = {
+  ...uiEnUS,
+  ...statisticsTexts,
+  ...communicationTexts,
+  ...importTexts,
+  ...listTexts,
+  ...organizationTexts,
+  ...auditTexts,
+};
 const translations = {
   'sv-SE': { ...uiSvSE, ...statisticsSvSE, ...communicationsSvSE },
   'fi-FI': { ...uiFiFI, ...statisticsFiFI, ...communicationsFiFI },
@@ -38,6 +53,7 @@ const translations = {
 const SAME_AS_ENGLISH: Record<keyof typeof translations, readonly Key[]> = {
   'sv-SE': [
     'app.name',
+    'audit.kind.period',
     'nav.group.administration',
     'reporting.status',
     'reporting.period.model',
@@ -68,6 +84,9 @@ const SAME_AS_ENGLISH: Record<keyof typeof translations, readonly Key[]> = {
   'fi-FI': ['app.name', 'reporting.import.source_api', 'admin.field.id', 'feedback.ok', 'communication.preflight.html'],
   'dk-DK': [
     'app.name',
+    'audit.filter.person',
+    'audit.download',
+    'audit.via.session',
     'nav.group.administration',
     'login.email',
     'forgot.email',
