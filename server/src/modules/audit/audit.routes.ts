@@ -69,7 +69,7 @@ export function auditRoutes(app: App, ctx: AppContext) {
       async function* lines() {
         yield `\uFEFF${CSV_HEADER.join(',')}\r\n`;
         for await (const e of entries) {
-          const fields = [e.id, e.at, e.organization?.name ?? '', e.user?.id ?? '', csvText(e.email), e.via, e.session_id, e.ip];
+          const fields = [e.id, e.at, csvText(e.organization?.name ?? ''), e.user?.id ?? '', csvText(e.email), e.via, e.session_id, e.ip];
           const rest = [e.action, e.record_type, csvText(e.record_id), json(e.before), json(e.after), json(e.details)];
           yield `${[...fields, ...rest].map((f) => csvField(f)).join(',')}\r\n`;
         }

@@ -1,3 +1,4 @@
+import { audit } from '../../audit/audit.ts';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
@@ -800,7 +801,7 @@ async function publish(run: Run): Promise<void> {
   const ids = result.period_ids;
   const publishable = ids.length
     ? await db
-        .select({ id: periods.id, market_id: periods.market_id })
+        .select({ id: periods.id, uuid: periods.uuid, title: periods.title, market_id: periods.market_id })
         .from(periods)
         .where(and(inArray(periods.id, ids), sql`${periods.status} <> 'draft'`))
         .orderBy(periods.starts_on, periods.id)
@@ -808,15 +809,22 @@ async function publish(run: Run): Promise<void> {
   await ours(db, run, { periods_total: publishable.length, periods_done: 0 });
   // Each market's months oldest first (an estimate is made from the latest earlier published
   // month); on a PostgreSQL server two markets at once.
-  const markets = new Map<number, number[]>();
-  for (const p of publishable) markets.set(p.market_id, [...(markets.get(p.market_id) ?? []), p.id]);
+  const markets = new Map<number, (typeof publishable)[number][]>();
+  for (const p of publishable) markets.set(p.market_id, [...(markets.get(p.market_id) ?? []), p]);
   const queue = [...markets.values()];
   let done = 0;
   const publisher = async () => {
     for (let months = queue.shift(); months; months = queue.shift())
-      for (const id of months) {
+      for (const period of months) {
         await yieldToRequests(run);
-        await publishPeriod(db, id, { actorId: run.row.imported_by, mark: true });
+        await publishPeriod(db, period.id, { actorId: run.row.imported_by, mark: true });
+        await audit(db, {
+          action: 'period.published',
+          actor: { userId: run.row.imported_by, organizationId: run.row.organization_id },
+          marketId: period.market_id,
+          record: { type: 'period', id: period.uuid },
+          details: { title: period.title, history_import: run.row.uuid },
+        });
         done++;
         await ours(db, run, { periods_done: done });
       }

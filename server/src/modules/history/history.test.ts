@@ -13,7 +13,7 @@ import {
   XHR,
 } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
-import { codeMarkets, codes, companyCodes, historyImportRows, historyImports, periods, reportStatusChanges, reports } from '../../db/schema.ts';
+import { auditEntries, codeMarkets, codes, companyCodes, historyImportRows, historyImports, periods, reportStatusChanges, reports } from '../../db/schema.ts';
 import { openWorkbook } from '../../../test/workbook.ts';
 
 let t: TestApp;
@@ -222,6 +222,12 @@ describe('history import', () => {
     const changes = await t.db.select().from(reportStatusChanges).where(eq(reportStatusChanges.report_id, acmeReport!.id));
     expect(changes).toMatchObject([{ from_status: null, to_status: 60, comment: 'From the history import of history.csv.' }]);
     expect(changes[0]!.user_id).not.toBeNull();
+    // And the audit trail: the change by the same administrator, in the market's organization.
+    const trail = await t.db.select().from(auditEntries).where(eq(auditEntries.record_id, acmeReport!.uuid));
+    expect(trail).toMatchObject([
+      { action: 'report.status_changed', user_id: changes[0]!.user_id, organization_id: w.org.id, before: { status: null }, after: { status: 60 } },
+    ]);
+    expect(trail[0]!.details).toMatchObject({ event: 'history_import', company_id: w.acme });
     // The staged rows are gone.
     expect(
       await t.db
@@ -234,6 +240,10 @@ describe('history import', () => {
     const published = await settled(w.admin, uuid);
     expect(published).toMatchObject({ status: 'published', result: { periods_published: 3 } });
     expect((await periodOf(w.a.id, '2024-01-01'))!.published_at).not.toBeNull();
+    const publications = await t.db.select().from(auditEntries).where(eq(auditEntries.record_id, jan24.uuid));
+    expect(publications).toMatchObject([
+      { action: 'period.published', user_id: changes[0]!.user_id, organization_id: w.org.id, details: { history_import: uuid } },
+    ]);
     // The statistics of the published period: Acme 12.5 + 7 and Bolt 3 in volume.
     const stats = await t.app.inject({ url: `/api/v1/statistics/market?period_uuid=${jan24.uuid}&by=company`, headers: w.admin });
     expect(stats.statusCode).toBe(200);

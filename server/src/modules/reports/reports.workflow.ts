@@ -6,7 +6,7 @@ import type { MessageKey } from '@mss/contracts/messages';
 import { nextReportStatus, type ReportEvent, type ReportEventRefusal, reportEventRefusal } from '@mss/contracts/reports';
 import type { Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
-import { periods, reports, reportStatusChanges } from '../../db/schema.ts';
+import { auditEntries, markets, periods, reports, reportStatusChanges, users } from '../../db/schema.ts';
 import { AppError, type ErrorCode } from '../../errors.ts';
 import { addApprovedReport, removeApprovedReport } from '../statistics/figures/statistics.cells.ts';
 import { type NotificationKind, recordWorkflowNotifications } from '../communications/notifications.ts';
@@ -219,14 +219,22 @@ export async function applyHistoryReports(
       insert into ${reports} (period_id, company_id, status, approved_at)
       select ${input.periodId}, c.id, ${to}, now() from unnest(${sqlArray(input.companyIds, 'int')}) as c(id)
       where not exists (select 1 from existing e where e.company_id = c.id)
-      returning id, company_id, null::int as status
+      returning id, company_id, uuid, null::int as status
     ), changed as (
       update ${reports} r set status = ${to}, approved_at = now(), updated_at = now()
       from existing e where r.id = e.id
-      returning r.id, r.company_id, e.status
+      returning r.id, r.company_id, r.uuid, e.status
     ), history as (
       insert into ${reportStatusChanges} (report_id, user_id, from_status, to_status, event, comment)
       select id, ${input.actor}::int, status, ${to}::int, 'history_import', ${input.comment}::text from (select * from created union all select * from changed) x
+    ), audited as (
+      -- The audit trail's status change of each (docs/decisions.md "Audit trail"), by the administrator who ran the import.
+      insert into ${auditEntries} (organization_id, user_id, email, action, record_type, record_id, before, after, details)
+      select (select m.organization_id from ${periods} p join ${markets} m on m.id = p.market_id where p.id = ${input.periodId}),
+        ${input.actor}::int, (select email from ${users} where id = ${input.actor}), 'report.status_changed', 'report', x.uuid::text,
+        jsonb_build_object('status', x.status), jsonb_build_object('status', ${to}::int),
+        jsonb_build_object('event', 'history_import', 'company_id', x.company_id, 'comment', ${input.comment}::text)
+      from (select * from created union all select * from changed) x
     )
     select id, company_id from created union all select id, company_id from changed`);
   return new Map(rows.map((r) => [r.company_id, r.id]));
