@@ -8,7 +8,7 @@
 //      5 markets × 12 months, each report uploaded, checked, stored, submitted and approved (5
 //      status changes) and read three times by an approver (report, rows, file); 80 reporters and
 //      10 staff signing in 20 days a month; 200 statistics downloads and 100 administration
-//      changes a month; sign-ins that failed: 2 %. About 160,000 entries: the table's size with
+//      changes a month; sign-ins that failed: 2 %. About 44,000 entries: the table's size with
 //      its indexes;
 //   3. the audit screen on that year, as an administrator through the HTTP API (app.inject): the
 //      first page, a person, a kind, a record, a month, a late page, and the CSV of a month; each

@@ -136,25 +136,22 @@ const json = (value: unknown) => (value === undefined ? null : redact(value));
 /** Writes one entry, in the caller's transaction when it passes one. */
 export async function audit(db: Executor, entry: AuditRecord): Promise<void> {
   const { actor } = entry;
-  await db.insert(auditEntries).values({
-    organization_id:
-      entry.organizationId !== undefined
-        ? entry.organizationId
-        : entry.marketId !== undefined
-          ? sql<number>`(select organization_id from markets where id = ${entry.marketId})`
-          : actor.organizationId,
-    user_id: actor.userId,
-    email: actor.email ?? null,
-    via: actor.via ?? null,
-    session_id: actor.sessionId ?? null,
-    ip: actor.ip ?? null,
-    action: entry.action,
-    record_type: entry.record?.type ?? null,
-    record_id: entry.record ? String(entry.record.id) : null,
-    before: json(entry.before),
-    after: json(entry.after),
-    details: json(entry.details),
-  });
+  const organization =
+    entry.organizationId !== undefined
+      ? sql`${entry.organizationId}::int`
+      : entry.marketId !== undefined
+        ? sql`(select organization_id from markets where id = ${entry.marketId}::int)`
+        : sql`${actor.organizationId}::int`;
+  const jsonb = (value: unknown) => {
+    const redacted = json(value);
+    return redacted === null ? sql`null` : sql`${JSON.stringify(redacted)}::jsonb`;
+  };
+  // One statement, written as SQL (a little less work per entry than the query builder).
+  await db.execute(sql`
+    insert into ${auditEntries} (organization_id, user_id, email, via, session_id, ip, action, record_type, record_id, before, after, details)
+    values (${organization}, ${actor.userId}::int, ${actor.email ?? null}, ${actor.via ?? null}, ${actor.sessionId ?? null}::int, ${actor.ip ?? null},
+      ${entry.action}, ${entry.record?.type ?? null}, ${entry.record ? String(entry.record.id) : null},
+      ${jsonb(entry.before)}, ${jsonb(entry.after)}, ${jsonb(entry.details)})`);
 }
 
 /** The top-level fields whose values differ (an update's entry keeps only what changed, and the id). */

@@ -190,8 +190,9 @@ export async function reportTotals(db: Db, reportId: number): Promise<{ volume: 
 /** `reader`: a read of the company's figures (its totals) for the audit trail, unless by the company's own user. */
 export async function findReport(db: Db, principal: Principal, uuid: string, reader?: Reader): Promise<Report> {
   const row = await findReportRow(db, principal, uuid);
-  await auditRead(db, reader, { action: 'report.read', companyId: row.company.id, marketId: row.market.id, record: { type: 'report', id: row.uuid } });
-  const [totals, preflight, currentImport, history] = await Promise.all([
+  // The read's audit entry goes with the reads (on a server's pool at the same time); if it fails, so does the answer.
+  const [, totals, preflight, currentImport, history] = await Promise.all([
+    auditRead(db, reader, { action: 'report.read', companyId: row.company.id, marketId: row.market.id, record: { type: 'report', id: row.uuid } }),
     reportTotals(db, row.id),
     latestPreflight(db, row.id, principal.locale),
     findCurrentImport(db, row.id),
@@ -326,14 +327,17 @@ export async function findReportRows(
   reader?: Reader,
 ): Promise<ReportRowsPage> {
   const report = await findReportRow(db, principal, uuid);
-  await auditRead(db, reader, {
-    action: 'report.rows_read',
-    companyId: report.company.id,
-    marketId: report.market.id,
-    record: { type: 'report', id: report.uuid },
-    details: { page: query.page, search: query.search ?? null },
-  });
-  const [{ previous, lastYear }, threshold] = await Promise.all([comparedPeriods(db, report), deviationThreshold(db, report.id)]);
+  const [, { previous, lastYear }, threshold] = await Promise.all([
+    auditRead(db, reader, {
+      action: 'report.rows_read',
+      companyId: report.company.id,
+      marketId: report.market.id,
+      record: { type: 'report', id: report.uuid },
+      details: { page: query.page, search: query.search ?? null },
+    }),
+    comparedPeriods(db, report),
+    deviationThreshold(db, report.id),
+  ]);
   const percent = String(threshold);
   const before = alias(reportRows, 'previous_rows');
   const yearBefore = alias(reportRows, 'last_year_rows');
