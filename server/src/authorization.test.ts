@@ -74,6 +74,10 @@ const REQUESTS: Record<string, Build> = {
   'PUT /users/me': () => ({ url: '/users/me', payload: {} }),
   'PUT /users/me/password': () => ({ url: '/users/me/password', payload: {} }),
   'GET /users/me/abilities': () => ({ url: '/users/me/abilities' }),
+  'GET /users/me/two-factor': () => ({ url: '/users/me/two-factor' }),
+  'POST /users/me/two-factor/setup': () => ({ url: '/users/me/two-factor/setup' }),
+  'POST /users/me/two-factor/enable': () => ({ url: '/users/me/two-factor/enable', payload: {} }),
+  'POST /users/me/two-factor/disable': () => ({ url: '/users/me/two-factor/disable', payload: {} }),
   'GET /protocol/enums/:locale': () => ({ url: '/protocol/enums/en-US' }),
 
   'GET /admin/currencies': () => ({ url: '/admin/currencies' }),
@@ -234,6 +238,7 @@ const REQUESTS: Record<string, Build> = {
             disabled: false,
           },
   }),
+  'DELETE /admin/users/:id/two-factor': (_w, s) => ({ url: `/admin/users/${s.user}/two-factor` }),
   'DELETE /admin/users/:id': async (_w, s, t) => ({ url: `/admin/users/${await disposable.user(t, s.organization)}` }),
 
   'GET /periods': (_w, s) => ({ url: `/periods?market_id=${s.market}` }),

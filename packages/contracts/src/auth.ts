@@ -18,12 +18,15 @@ const email = z.string().max(MAX_EMAIL_LENGTH);
 const password = z.string().max(MAX_PASSWORD_LENGTH);
 /** An organization's uuid. */
 const organization = z.string().max(100).nullish();
+/** Two-factor sign-in: the authenticator app's 6-digit code, or a recovery code ("xxxx-xxxx"); asked after the password. */
+const code = z.string().max(20).nullish();
 
 // Bodies are strict (issue 20): a key they do not name is refused (422 naming it).
 export const loginBodySchema = z.strictObject({
   email,
   password,
   organization,
+  code,
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
@@ -32,6 +35,8 @@ export const loginResponseSchema = z.object({
     expires_in: z.number().int(),
     must_choose_organization: z.boolean(),
     organizations: z.array(organizationRefSchema).optional(),
+    /** The user has two-factor sign-in on: send the same again with `code`; no session yet. */
+    must_enter_code: z.boolean().optional(),
   }),
 });
 export type LoginResponse = z.infer<typeof loginResponseSchema>['data'];
@@ -44,6 +49,7 @@ export const resetPasswordBodySchema = z.strictObject({
   email,
   password,
   password_confirmation: password,
+  code,
 });
 export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
@@ -64,6 +70,7 @@ export const tokenBodySchema = z.strictObject({
   // specification's "Device name is missing or invalid."
   device_name: z.string().max(255).optional(),
   organization,
+  code,
 });
 export const tokenResponseSchema = z.object({
   data: z.object({ token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int() }),

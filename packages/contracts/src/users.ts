@@ -67,3 +67,17 @@ export const passwordChangeBodySchema = z.strictObject({
   password_confirmation: z.string().max(MAX_PASSWORD_LENGTH),
 });
 export type PasswordChangeBody = z.infer<typeof passwordChangeBodySchema>;
+
+/** Two-factor sign-in on the profile (GET /users/me/two-factor). */
+export const twoFactorStatusSchema = z.object({
+  enabled: z.boolean(),
+  enabled_at: z.string().nullable(),
+  recovery_codes_left: z.number().int(),
+});
+export type TwoFactorStatus = z.infer<typeof twoFactorStatusSchema>;
+/** The secret of a setup, for the authenticator app: typed in, or read from the otpauth:// address as a QR code. */
+export const twoFactorSetupSchema = z.object({ secret: z.string(), otpauth_uri: z.string() });
+export const twoFactorEnableBodySchema = z.strictObject({ code: z.string().max(20) });
+/** Ten one-time recovery codes, shown once. */
+export const recoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) });
+export const twoFactorDisableBodySchema = z.strictObject({ password: z.string().max(MAX_PASSWORD_LENGTH), code: z.string().max(20) });

@@ -27,6 +27,9 @@ export type AuditAction =
   | `${AuditRecordType}.${'created' | 'updated' | 'deleted'}`
   | 'auth.password_changed'
   | 'auth.password_reset'
+  | 'auth.two_factor_enabled'
+  | 'auth.two_factor_disabled'
+  | 'auth.two_factor_reset'
   | `period.${'opened' | 'closed' | 'published' | 'republished' | 'unpublished'}`
   | 'report.status_changed'
   | `history_import.${'uploaded' | 'import_requested' | 'publish_requested' | 'cancel_requested'}`

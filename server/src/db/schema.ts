@@ -186,6 +186,12 @@ export const users = pgTable(
     disabled_at: timestamp('disabled_at', { withTimezone: true }),
     /** Mails about the report workflow (submitted, sent back, approved); the user turns them off on the profile. */
     workflow_mails: boolean('workflow_mails').notNull().default(true),
+    /** Two-factor sign-in (auth/totp.ts): the TOTP secret (base32) once confirmed, when, and the last step a code was used for. */
+    totp_secret: text('totp_secret'),
+    totp_enabled_at: timestamp('totp_enabled_at', { withTimezone: true }),
+    totp_last_step: bigint('totp_last_step', { mode: 'number' }),
+    /** A secret being set up: shown to the user, not yet confirmed with a code. */
+    totp_pending_secret: text('totp_pending_secret'),
     ...timestamps,
   },
   // E-mail addresses are compared case-insensitively.
@@ -255,6 +261,20 @@ export const sessions = pgTable(
     check('sessions_kind_check', sql`${t.kind} in ('session', 'token')`),
     check('sessions_scope_check', sql`${t.scope} in ('all', 'upload-reports')`),
   ],
+);
+
+/** A user's one-time recovery codes (two-factor sign-in), by their SHA-256; used once. */
+export const userRecoveryCodes = pgTable(
+  'user_recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    code_hash: text('code_hash').notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('user_recovery_codes_unique').on(t.user_id, t.code_hash)],
 );
 
 /** Failed login attempts, per e-mail and address, for throttling across API instances. */

@@ -45,13 +45,15 @@ export function authRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Sign in; sets the session cookie',
-        description: 'A user in several organizations who sends none gets must_choose_organization with the list of organizations, and no session.',
+        description:
+          'A user in several organizations who sends none gets must_choose_organization with the list of organizations, and no session. A user with two-factor sign-in on who sends no code gets must_enter_code, and no session.',
         body: loginBodySchema,
         response: { 200: loginResponseSchema },
       },
     },
     async (request, reply) => {
       const result = await checkCredentials(ctx, { ...request.body, ip: request.ip });
+      if (result.kind === 'enter-code') return { data: { expires_in: 0, must_choose_organization: false, must_enter_code: true } };
       if (result.kind === 'choose-organization') {
         return { data: { expires_in: 0, must_choose_organization: true, organizations: result.organizations } };
       }
@@ -110,8 +112,8 @@ export function authRoutes(app: App, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const { email, password, organization, device_name, scope } = request.body;
-      const session = await issueToken(ctx, { email, password, organization, deviceName: device_name, scope, ...clientOf(request) });
+      const { email, password, organization, device_name, scope, code } = request.body;
+      const session = await issueToken(ctx, { email, password, organization, code, deviceName: device_name, scope, ...clientOf(request) });
       return reply.code(201).send({ data: { token: session.token, token_type: 'Bearer' as const, expires_in: session.expiresIn } });
     },
   );

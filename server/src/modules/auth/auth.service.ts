@@ -10,6 +10,7 @@ import { backgroundWorkDone, runInBackground } from '../../lib/background.ts';
 import { isUuid } from '../../lib/uuid.ts';
 import { actorOf, audit, type AuditActor } from '../../audit/audit.ts';
 import type { Principal } from '../../auth/principal.ts';
+import { checkSecondFactor, consumeSecondFactor, disableTwoFactor, hasTwoFactor, type SecondFactor } from './two-factor.ts';
 
 // A pragmatic e-mail shape check: one @, no spaces, a dot in the domain.
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -22,11 +23,15 @@ export interface Credentials {
   email: string;
   password: string;
   organization?: string | null;
+  /** The second factor, for a user with two-factor sign-in on. */
+  code?: string | null;
   ip: string;
 }
 
 export type SignInResult =
-  { kind: 'choose-organization'; organizations: { uuid: string; name: string }[] } | { kind: 'signed-in'; userId: number; organizationId: number | null };
+  | { kind: 'enter-code' }
+  | { kind: 'choose-organization'; organizations: { uuid: string; name: string }[] }
+  | { kind: 'signed-in'; userId: number; organizationId: number | null };
 
 /** Seconds until another attempt is allowed, or 0 when the e-mail and address may try now. */
 async function throttledFor(ctx: AppContext, email: string, ip: string): Promise<number> {
@@ -86,11 +91,32 @@ export async function checkCredentials(ctx: AppContext, input: Credentials, wron
     await recordFailure(ctx, email, input.ip, 'wrong_credentials');
     throw validationError('email', wrong);
   }
-  await ctx.db.delete(loginAttempts).where(and(eq(loginAttempts.email, email), eq(loginAttempts.ip, input.ip)));
   if (user.disabled_at) {
+    await ctx.db.delete(loginAttempts).where(and(eq(loginAttempts.email, email), eq(loginAttempts.ip, input.ip)));
     await auditFailure(ctx, email, input.ip, 'disabled', user);
     throw new AppError('forbidden', 'auth.user_disabled');
   }
+  // Two-factor sign-in: the code after the password. The password alone does not clear the
+  // throttle, and a wrong code counts towards it like a wrong password.
+  let factor: SecondFactor | null = null;
+  if (hasTwoFactor(user)) {
+    const code = input.code?.trim();
+    if (!code) return { kind: 'enter-code' };
+    factor = await checkSecondFactor(ctx.db, user, code);
+    if (!factor) {
+      await recordFailure(ctx, email, input.ip, 'wrong_code');
+      throw validationError('code', 'auth.two_factor_invalid');
+    }
+  }
+  await ctx.db.delete(loginAttempts).where(and(eq(loginAttempts.email, email), eq(loginAttempts.ip, input.ip)));
+  /** Signed in: the second factor is used up now (a code once; of two requests with it, one). */
+  const signedIn = async (organizationId: number | null): Promise<SignInResult> => {
+    if (factor && !(await consumeSecondFactor(ctx.db, user.id, factor))) {
+      await recordFailure(ctx, email, input.ip, 'wrong_code');
+      throw validationError('code', 'auth.two_factor_invalid');
+    }
+    return { kind: 'signed-in', userId: user.id, organizationId };
+  };
 
   const isSuperAdmin =
     (
@@ -100,7 +126,7 @@ export async function checkCredentials(ctx: AppContext, input: Credentials, wron
         .where(and(eq(userRoles.user_id, user.id), eq(userRoles.role, 'super-admin')))
     ).length > 0;
   // A super-admin belongs to no organization (docs/product.md §5) and acts across all of them.
-  if (isSuperAdmin) return { kind: 'signed-in', userId: user.id, organizationId: null };
+  if (isSuperAdmin) return signedIn(null);
 
   const memberships = await ctx.db
     .select({ id: organizations.id, uuid: organizations.uuid, name: organizations.name })
@@ -112,9 +138,9 @@ export async function checkCredentials(ctx: AppContext, input: Credentials, wron
   if (input.organization) {
     const chosen = memberships.find((m) => m.uuid === input.organization);
     if (!chosen) throw validationError('organization', 'auth.organization_not_member');
-    return { kind: 'signed-in', userId: user.id, organizationId: chosen.id };
+    return signedIn(chosen.id);
   }
-  if (memberships.length === 1) return { kind: 'signed-in', userId: user.id, organizationId: memberships[0]!.id };
+  if (memberships.length === 1) return signedIn(memberships[0]!.id);
   return { kind: 'choose-organization', organizations: memberships.map(({ uuid, name }) => ({ uuid, name })) };
 }
 
@@ -182,6 +208,7 @@ export async function issueToken(ctx: AppContext, input: Credentials & { deviceN
   // credentials provided are not valid."); the sign-in form keeps "These credentials do not match
   // our records.". Per door, never per account: unknown e-mail and wrong password still answer alike.
   const result = await checkCredentials(ctx, input, 'auth.invalid_credentials');
+  if (result.kind === 'enter-code') throw validationError('code', 'auth.two_factor_required');
   if (result.kind === 'choose-organization') throw validationError('organization', 'auth.organization_required');
   return createSession(ctx, { ...result, kind: 'token', deviceName: input.deviceName, scope: input.scope, ip: input.ip, userAgent: input.userAgent });
 }
@@ -327,7 +354,7 @@ export const passwordResetWork = backgroundWorkDone;
 
 export async function resetPassword(
   ctx: AppContext,
-  input: { token: string; email: string; password: string; password_confirmation: string; ip?: string | null },
+  input: { token: string; email: string; password: string; password_confirmation: string; code?: string | null; ip?: string | null },
 ): Promise<void> {
   checkPasswordRules(input.password, input.password_confirmation);
   const [reset] = await ctx.db
@@ -346,6 +373,22 @@ export async function resetPassword(
     throw validationError('token', 'passwords.token');
   }
   if (reset.expires_at.getTime() <= Date.now()) throw validationError('token', 'auth.reset_failed');
+  // Two-factor sign-in on: the link alone does not change the password; the code is asked too.
+  const [owner] = await ctx.db.select().from(users).where(eq(users.id, reset.user_id));
+  let factor: SecondFactor | null = null;
+  if (owner && hasTwoFactor(owner)) {
+    const code = input.code?.trim();
+    if (!code) throw validationError('code', 'auth.two_factor_required');
+    const email = normalizeEmail(reset.email);
+    const ip = input.ip ?? '';
+    const wait = await throttledFor(ctx, email, ip);
+    if (wait > 0) throw new AppError('throttled', 'auth.throttle', { seconds: wait }, undefined, { 'Retry-After': String(wait) });
+    factor = await checkSecondFactor(ctx.db, owner, code);
+    if (!factor) {
+      await recordFailure(ctx, email, ip, 'wrong_code');
+      throw validationError('code', 'auth.two_factor_invalid');
+    }
+  }
   const passwordHash = await hashPassword(input.password);
   await ctx.db.transaction(async (tx) => {
     // Single use: the update only succeeds while the link is unused.
@@ -355,6 +398,7 @@ export async function resetPassword(
       .where(and(eq(passwordResets.id, reset.id), isNull(passwordResets.used_at)))
       .returning({ id: passwordResets.id });
     if (used.length === 0) throw validationError('token', 'passwords.token');
+    if (factor && !(await consumeSecondFactor(tx, reset.user_id, factor))) throw validationError('code', 'auth.two_factor_invalid');
     await tx
       .update(users)
       .set({ password_hash: passwordHash, updated_at: sql`now()` })
@@ -431,4 +475,27 @@ export async function changeOwnPassword(
       .where(and(eq(sessions.user_id, principal.userId), isNull(sessions.revoked_at), sql`${sessions.id} <> ${principal.sessionId}`));
     await audit(tx, { action: 'auth.password_changed', actor: actorOf(principal, input.ip), record: { type: 'user', id: principal.userId } });
   });
+}
+
+/**
+ * A user turns two-factor sign-in off: the password and a code (or a recovery code) first; wrong
+ * ones count towards the sign-in throttle of the account.
+ */
+export async function disableOwnTwoFactor(ctx: AppContext, principal: Principal, input: { password: string; code: string; ip: string }): Promise<void> {
+  const [user] = await ctx.db.select().from(users).where(eq(users.id, principal.userId));
+  if (!user) throw new AppError('not_found', 'auth.user_not_found');
+  if (!hasTwoFactor(user)) throw new AppError('conflict', 'two_factor.not_on');
+  const email = normalizeEmail(user.email);
+  const wait = await throttledFor(ctx, email, input.ip);
+  if (wait > 0) throw new AppError('throttled', 'auth.throttle', { seconds: wait }, undefined, { 'Retry-After': String(wait) });
+  if (!(await verifyPassword(input.password, user.password_hash))) {
+    await recordFailure(ctx, email, input.ip, 'wrong_current_password');
+    throw validationError('password', 'auth.invalid_password');
+  }
+  const factor = await checkSecondFactor(ctx.db, user, input.code);
+  if (!factor || !(await consumeSecondFactor(ctx.db, user.id, factor))) {
+    await recordFailure(ctx, email, input.ip, 'wrong_code');
+    throw validationError('code', 'auth.two_factor_invalid');
+  }
+  await disableTwoFactor(ctx.db, user.id, actorOf(principal, input.ip), 'own');
 }

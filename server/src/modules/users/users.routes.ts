@@ -1,12 +1,23 @@
 import { z } from 'zod';
 import { auditChange, actorOf } from '../../audit/audit.ts';
 import { eq } from 'drizzle-orm';
-import { abilitySchema, passwordChangeBodySchema, profileBodySchema, userSchema } from '@mss/contracts/users';
+import {
+  abilitySchema,
+  passwordChangeBodySchema,
+  profileBodySchema,
+  recoveryCodesSchema,
+  twoFactorDisableBodySchema,
+  twoFactorEnableBodySchema,
+  twoFactorSetupSchema,
+  twoFactorStatusSchema,
+  userSchema,
+} from '@mss/contracts/users';
 import { DEVICE_NAME_PATTERN, integrationTokenSchema, newTokenBodySchema } from '@mss/contracts/auth';
 import type { FastifyRequest } from 'fastify';
 import { users } from '../../db/schema.ts';
 import { forbidden, notFound, validationError } from '../../errors.ts';
-import { changeOwnPassword, createSession, listTokens, revokeToken } from '../auth/auth.service.ts';
+import { changeOwnPassword, createSession, disableOwnTwoFactor, listTokens, revokeToken } from '../auth/auth.service.ts';
+import { enableTwoFactor, startTwoFactorSetup, twoFactorStatus } from '../auth/two-factor.ts';
 import type { App, AppContext } from '../../context.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
@@ -128,6 +139,56 @@ export function usersRoutes(app: App, ctx: AppContext) {
     },
     async (request, reply) => {
       await changeOwnPassword(ctx, principalOf(request), { ...request.body, ip: request.ip });
+      return reply.code(204).send();
+    },
+  );
+
+  // Two-factor sign-in (docs/decisions.md "Two-factor sign-in"), from a browser session only.
+  app.get(
+    '/users/me/two-factor',
+    {
+      schema: {
+        tags,
+        summary: 'Whether two-factor sign-in is on, and how many recovery codes are left',
+        response: { 200: z.object({ data: twoFactorStatusSchema }) },
+      },
+      preValidation: requireSignedIn(ctx),
+    },
+    async (request) => ({ data: await twoFactorStatus(ctx.db, (await browserSession(request)).userId) }),
+  );
+  app.post(
+    '/users/me/two-factor/setup',
+    {
+      schema: {
+        tags,
+        summary: 'Begin turning two-factor sign-in on: a new secret for the authenticator app (otpauth:// address), confirmed by the next call',
+        response: { 200: z.object({ data: twoFactorSetupSchema }) },
+      },
+      preValidation: requireSignedIn(ctx),
+    },
+    async (request) => ({ data: await startTwoFactorSetup(ctx.db, await browserSession(request)) }),
+  );
+  app.post(
+    '/users/me/two-factor/enable',
+    {
+      schema: {
+        tags,
+        summary: 'Turn two-factor sign-in on with a code from the app: answers ten one-time recovery codes, shown once',
+        body: twoFactorEnableBodySchema,
+        response: { 200: z.object({ data: recoveryCodesSchema }) },
+      },
+      preValidation: requireSignedIn(ctx),
+    },
+    async (request) => ({ data: await enableTwoFactor(ctx.db, await browserSession(request), request.body.code) }),
+  );
+  app.post(
+    '/users/me/two-factor/disable',
+    {
+      schema: { tags, summary: 'Turn two-factor sign-in off: the password and a code (or a recovery code)', body: twoFactorDisableBodySchema },
+      preValidation: requireSignedIn(ctx),
+    },
+    async (request, reply) => {
+      await disableOwnTwoFactor(ctx, await browserSession(request), { ...request.body, ip: request.ip });
       return reply.code(204).send();
     },
   );
