@@ -17,6 +17,7 @@ import { importTexts } from '../components/import-texts.ts';
 import { listTexts } from '../components/list-texts.ts';
 import { organizationTexts } from '../features/organizations/texts.ts';
 import { auditTexts } from '../features/audit/texts.ts';
+import { historyTexts } from '../features/history/texts.ts';
 import { communicationsSvSE } from './locales/communications.sv-SE.ts';
 import { communicationsFiFI } from './locales/communications.fi-FI.ts';
 import { communicationsDkDK } from './locales/communications.dk-DK.ts';
@@ -29,7 +30,8 @@ type Key =
   | keyof typeof importTexts
   | keyof typeof listTexts
   | keyof typeof organizationTexts
-  | keyof typeof auditTexts;
+  | keyof typeof auditTexts
+  | keyof typeof historyTexts;
 const english: Record<Key, string> = {
   ...uiEnUS,
   ...statisticsTexts,
@@ -38,6 +40,7 @@ const english: Record<Key, string> = {
   ...listTexts,
   ...organizationTexts,
   ...auditTexts,
+  ...historyTexts,
 };
 const translations = {
   'sv-SE': { ...uiSvSE, ...statisticsSvSE, ...communicationsSvSE },

@@ -12,6 +12,8 @@ interface LoginValues {
   email: string;
   password: string;
   organization: string | null;
+  /** Two-factor sign-in: the authenticator app's code, or a recovery code. */
+  code: string;
 }
 
 /** Only paths of this app: never an absolute URL handed in through ?redirect=. */
@@ -32,13 +34,14 @@ export function LoginScreen(_props: ScreenProps) {
   const notice = (location.state as LoginNotice | null)?.notice;
   const loginMutation = useLogin();
   const [organizations, setOrganizations] = useState<OrganizationChoice | null>(null);
+  const [codeAsked, setCodeAsked] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
   // Three fields kept in plain state (not @mantine/form): the sign-in screen is the first load,
   // and the form library is for the screens after it (docs/performance.md).
-  const [values, setValues] = useState<LoginValues>({ email: (location.state as LoginNotice | null)?.email ?? '', password: '', organization: null });
+  const [values, setValues] = useState<LoginValues>({ email: (location.state as LoginNotice | null)?.email ?? '', password: '', organization: null, code: '' });
   const [errors, setErrors] = useState<Partial<Record<keyof LoginValues, string>>>({});
-  const required = (field: 'email' | 'password' | 'organization') => t('validation.required', { attribute: t(`login.${field}`).toLowerCase() });
+  const required = (field: 'email' | 'password' | 'organization' | 'code') => t('validation.required', { attribute: t(`login.${field}`).toLowerCase() });
   /** A field's value, change handler and error; a change clears its error. */
   const field = <K extends keyof LoginValues>(name: K) => ({
     value: values[name],
@@ -48,7 +51,7 @@ export function LoginScreen(_props: ScreenProps) {
       setErrors((e) => ({ ...e, [name]: undefined }));
     },
   });
-  const textField = (name: 'email' | 'password') => {
+  const textField = (name: 'email' | 'password' | 'code') => {
     const { onChange, ...rest } = field(name);
     return { ...rest, onChange: (event: React.ChangeEvent<HTMLInputElement>) => onChange(event.currentTarget.value) };
   };
@@ -59,6 +62,7 @@ export function LoginScreen(_props: ScreenProps) {
       email: values.email.trim() ? undefined : required('email'),
       password: values.password ? undefined : required('password'),
       organization: organizations && !values.organization ? required('organization') : undefined,
+      code: codeAsked && !values.code.trim() ? required('code') : undefined,
     };
     setErrors(found);
     if (Object.values(found).some(Boolean)) return;
@@ -68,7 +72,12 @@ export function LoginScreen(_props: ScreenProps) {
         email: values.email.trim(),
         password: values.password,
         organization: organizations ? values.organization : undefined,
+        code: codeAsked ? values.code.trim() : undefined,
       });
+      if (result.status === 'enter-code') {
+        setCodeAsked(true);
+        return;
+      }
       if (result.status === 'choose-organization') {
         setOrganizations(result.organizations);
         setValues((v) => ({ ...v, organization: null }));
@@ -82,8 +91,9 @@ export function LoginScreen(_props: ScreenProps) {
 
   const changeAccount = () => {
     setOrganizations(null);
+    setCodeAsked(false);
     setFailure(null);
-    setValues((v) => ({ ...v, password: '', organization: null }));
+    setValues((v) => ({ ...v, password: '', organization: null, code: '' }));
     setErrors({});
   };
 
@@ -101,8 +111,32 @@ export function LoginScreen(_props: ScreenProps) {
       )}
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="sm">
-          <TextInput label={t('login.email')} type="email" autoComplete="username" required readOnly={organizations !== null} {...textField('email')} />
-          <PasswordInput label={t('login.password')} autoComplete="current-password" required readOnly={organizations !== null} {...textField('password')} />
+          <TextInput
+            label={t('login.email')}
+            type="email"
+            autoComplete="username"
+            required
+            readOnly={organizations !== null || codeAsked}
+            {...textField('email')}
+          />
+          <PasswordInput
+            label={t('login.password')}
+            autoComplete="current-password"
+            required
+            readOnly={organizations !== null || codeAsked}
+            {...textField('password')}
+          />
+          {codeAsked && (
+            <TextInput
+              label={t('login.code')}
+              description={t('login.code_help')}
+              autoComplete="one-time-code"
+              required
+              autoFocus
+              readOnly={organizations !== null}
+              {...textField('code')}
+            />
+          )}
           {organizations && (
             <Select
               label={t('login.organization')}
@@ -122,7 +156,7 @@ export function LoginScreen(_props: ScreenProps) {
             <Anchor component={Link} to="/forgot-password" size="sm">
               {t('login.forgot_password')}
             </Anchor>
-            {organizations && (
+            {(organizations || codeAsked) && (
               <Anchor component="button" type="button" size="sm" onClick={changeAccount}>
                 {t('login.change_account')}
               </Anchor>

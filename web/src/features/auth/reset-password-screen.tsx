@@ -11,7 +11,7 @@ import { AuthCard } from './auth-card.tsx';
 import { fieldErrors } from './form-errors.ts';
 import type { LoginNotice } from './login-screen.tsx';
 
-const FIELDS = ['email', 'password', 'password_confirmation'] as const;
+const FIELDS = ['email', 'password', 'password_confirmation', 'code'] as const;
 
 export function ResetPasswordScreen({ params }: ScreenProps) {
   const { t } = useTranslation();
@@ -19,8 +19,10 @@ export function ResetPasswordScreen({ params }: ScreenProps) {
   const [searchParams] = useSearchParams();
   const resetPassword = useResetPassword();
   const [failure, setFailure] = useState<string | null>(null);
+  // Two-factor sign-in on: the server asks for the code with the new password (docs/decisions.md "Two-factor sign-in").
+  const [codeAsked, setCodeAsked] = useState(false);
   const form = useForm({
-    initialValues: { email: searchParams.get('email') ?? '', password: '', password_confirmation: '' },
+    initialValues: { email: searchParams.get('email') ?? '', password: '', password_confirmation: '', code: '' },
     validate: {
       email: (value) => (value.trim() ? null : t('validation.required', { attribute: t('reset.email').toLowerCase() })),
       password: (value) => (value.length >= MIN_PASSWORD_LENGTH ? null : t('auth.password_too_short')),
@@ -31,11 +33,18 @@ export function ResetPasswordScreen({ params }: ScreenProps) {
   const submit = form.onSubmit(async (values) => {
     setFailure(null);
     try {
-      const message = await resetPassword.mutateAsync({ token: params.token ?? '', ...values, email: values.email.trim() });
+      const { code, ...rest } = values;
+      const message = await resetPassword.mutateAsync({
+        token: params.token ?? '',
+        ...rest,
+        email: values.email.trim(),
+        ...(codeAsked ? { code: code.trim() } : {}),
+      });
       const state: LoginNotice = { notice: message, email: values.email.trim() };
       await navigate('/login', { replace: true, state });
     } catch (error) {
       const fields = fieldErrors(error, FIELDS);
+      if (fields.code) setCodeAsked(true);
       form.setErrors(fields);
       // Errors without an input of their own (an invalid or expired token) go above the form.
       if (!Object.keys(fields).length) setFailure(errorMessage(error));
@@ -59,6 +68,9 @@ export function ResetPasswordScreen({ params }: ScreenProps) {
           <TextInput label={t('reset.email')} type="email" autoComplete="username" required {...form.getInputProps('email')} />
           <PasswordInput label={t('reset.password')} autoComplete="new-password" required {...form.getInputProps('password')} />
           <PasswordInput label={t('reset.password_confirmation')} autoComplete="new-password" required {...form.getInputProps('password_confirmation')} />
+          {codeAsked && (
+            <TextInput label={t('login.code')} description={t('login.code_help')} autoComplete="one-time-code" required {...form.getInputProps('code')} />
+          )}
           <Button type="submit" fullWidth mt="xs" loading={resetPassword.isPending}>
             {t('reset.submit')}
           </Button>

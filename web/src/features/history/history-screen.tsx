@@ -13,6 +13,7 @@ import { FileUploadPanel } from '../../components/file-upload.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 import { formatNumber } from '../../lib/numbers.ts';
 import { historyApi, historyDownloads, historyKeys, historyQueries, historyRunning } from './api.ts';
+import './texts.ts';
 
 /**
  * /history-import — an association's past in one file (administrators): check a file (a dry run:

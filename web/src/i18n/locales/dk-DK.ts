@@ -3,9 +3,13 @@ import type { importTexts } from '../../components/import-texts.ts';
 import type { listTexts } from '../../components/list-texts.ts';
 import type { organizationTexts } from '../../features/organizations/texts.ts';
 import type { auditTexts } from '../../features/audit/texts.ts';
+import type { historyTexts } from '../../features/history/texts.ts';
 
 /** Danish (dk-DK): every text of the web interface (en-US.ts). Glossary: docs/glossary-dk-DK.md. */
-export const uiDkDK: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts | keyof typeof auditTexts, string> = {
+export const uiDkDK: Record<
+  UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts | keyof typeof auditTexts | keyof typeof historyTexts,
+  string
+> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Indlæser…',
   'app.page_title': '{{title}} - {{product}}',
@@ -101,6 +105,8 @@ export const uiDkDK: Record<UiKey | keyof typeof importTexts | keyof typeof list
   'login.forgot_password': 'Glemt din adgangskode?',
   'login.failed_title': 'Du kunne ikke logges ind',
   'login.change_account': 'Brug en anden konto',
+  'login.code': 'Kode',
+  'login.code_help': 'De 6 cifre, din godkendelsesapp viser nu, eller en af dine gendannelseskoder.',
 
   // Forgot password
   'forgot.heading': 'Glemt din adgangskode?',

@@ -3,9 +3,13 @@ import type { importTexts } from '../../components/import-texts.ts';
 import type { listTexts } from '../../components/list-texts.ts';
 import type { organizationTexts } from '../../features/organizations/texts.ts';
 import type { auditTexts } from '../../features/audit/texts.ts';
+import type { historyTexts } from '../../features/history/texts.ts';
 
 /** Finnish (fi-FI): every text of the web interface (en-US.ts). Glossary: docs/glossary-fi-FI.md. */
-export const uiFiFI: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts | keyof typeof auditTexts, string> = {
+export const uiFiFI: Record<
+  UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts | keyof typeof auditTexts | keyof typeof historyTexts,
+  string
+> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Ladataan…',
   'app.page_title': '{{title}} - {{product}}',
@@ -102,6 +106,8 @@ export const uiFiFI: Record<UiKey | keyof typeof importTexts | keyof typeof list
   'login.forgot_password': 'Unohtuiko salasana?',
   'login.failed_title': 'Kirjautuminen ei onnistunut',
   'login.change_account': 'Käytä toista tiliä',
+  'login.code': 'Koodi',
+  'login.code_help': 'Todennussovelluksesi nyt näyttämät 6 numeroa tai jokin palautuskoodeistasi.',
 
   // Forgot password
   'forgot.heading': 'Unohtuiko salasana?',

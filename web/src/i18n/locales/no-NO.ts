@@ -3,9 +3,13 @@ import type { importTexts } from '../../components/import-texts.ts';
 import type { listTexts } from '../../components/list-texts.ts';
 import type { organizationTexts } from '../../features/organizations/texts.ts';
 import type { auditTexts } from '../../features/audit/texts.ts';
+import type { historyTexts } from '../../features/history/texts.ts';
 
 /** Norwegian Bokmål (no-NO): every text of the web interface (en-US.ts). Glossary: docs/glossary-no-NO.md. */
-export const uiNoNO: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts | keyof typeof auditTexts, string> = {
+export const uiNoNO: Record<
+  UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts | keyof typeof auditTexts | keyof typeof historyTexts,
+  string
+> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Laster…',
   'app.page_title': '{{title}} - {{product}}',
@@ -102,6 +106,8 @@ export const uiNoNO: Record<UiKey | keyof typeof importTexts | keyof typeof list
   'login.forgot_password': 'Glemt passordet?',
   'login.failed_title': 'Kunne ikke logge deg inn',
   'login.change_account': 'Bruk en annen konto',
+  'login.code': 'Kode',
+  'login.code_help': 'De 6 sifrene autentiseringsappen din viser nå, eller en av gjenopprettingskodene dine.',
 
   // Forgot password
   'forgot.heading': 'Glemt passordet?',

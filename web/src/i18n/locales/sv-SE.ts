@@ -3,9 +3,13 @@ import type { importTexts } from '../../components/import-texts.ts';
 import type { listTexts } from '../../components/list-texts.ts';
 import type { organizationTexts } from '../../features/organizations/texts.ts';
 import type { auditTexts } from '../../features/audit/texts.ts';
+import type { historyTexts } from '../../features/history/texts.ts';
 
 /** Swedish (sv-SE): every text of the web interface (en-US.ts). Glossary: docs/glossary-sv-SE.md. */
-export const uiSvSE: Record<UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts | keyof typeof auditTexts, string> = {
+export const uiSvSE: Record<
+  UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts | keyof typeof auditTexts | keyof typeof historyTexts,
+  string
+> = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Laddar…',
   'app.page_title': '{{title}} - {{product}}',
@@ -101,6 +105,8 @@ export const uiSvSE: Record<UiKey | keyof typeof importTexts | keyof typeof list
   'login.forgot_password': 'Glömt lösenordet?',
   'login.failed_title': 'Det gick inte att logga in',
   'login.change_account': 'Använd ett annat konto',
+  'login.code': 'Kod',
+  'login.code_help': 'De 6 siffror som din autentiseringsapp visar nu, eller en av dina återställningskoder.',
 
   // Forgot password
   'forgot.heading': 'Glömt lösenordet?',

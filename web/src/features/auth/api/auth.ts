@@ -15,7 +15,7 @@ import { ApiError, type ApiBody, send } from '../../../api/transport.ts';
 
 export type OrganizationChoice = NonNullable<LoginResponse['organizations']>;
 
-export type LoginResult = { status: 'signed-in'; user: User } | { status: 'choose-organization'; organizations: OrganizationChoice };
+export type LoginResult = { status: 'signed-in'; user: User } | { status: 'enter-code' } | { status: 'choose-organization'; organizations: OrganizationChoice };
 
 /**
  * Signs in. When the server answers must_choose_organization no session exists yet: the
@@ -27,9 +27,12 @@ export async function login(credentials: LoginBody): Promise<LoginResult> {
     email: credentials.email,
     password: credentials.password,
     ...(credentials.organization ? { organization: credentials.organization } : {}),
+    ...(credentials.code ? { code: credentials.code } : {}),
   };
   // Not through `request`: a 401 here is a failed login, not an expired session.
   const response = await send<ApiBody<LoginResponse>>('POST', 'auth/login', { body });
+  // Two-factor sign-in: the same again with the code from the app.
+  if (response.data.must_enter_code) return { status: 'enter-code' };
   if (response.data.must_choose_organization) {
     return { status: 'choose-organization', organizations: response.data.organizations ?? [] };
   }
