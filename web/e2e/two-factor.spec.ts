@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { createHmac } from 'node:crypto';
-import { apiAs, API_HEADERS, signInAsAdmin } from './helpers.ts';
+import { API_HEADERS, dismissNotices, signInAsAdmin } from './helpers.ts';
 
 /** What an authenticator app shows for `secret` (base32) at `offset` 30-second steps from now (RFC 6238), written here on its own. */
 function appCode(secret: string, offset: number): string {
@@ -15,9 +15,28 @@ function appCode(secret: string, offset: number): string {
   return String((mac.readUInt32BE(at) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
 
+const shoot = async (page: Page, name: string) => {
+  if (!process.env.SHOTS) return;
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `${process.env.SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+};
+const axe = async (page: Page) => {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(result.violations.map((v) => `${v.id}: ${v.nodes[0]?.html}`)).toEqual([]);
+};
+
 test.describe('two-factor sign-in', () => {
-  test('a user with two-factor sign-in on is asked for the code after the password, and a wrong code is refused', async ({ page, browser }) => {
-    test.setTimeout(90_000);
+  test('a user turns it on on the profile with a QR code and keeps the recovery codes, is then asked for the code at sign-in, and turns it off with a recovery code', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(120_000);
     // A user of its own (the demo's users sign in without a code in every other test).
     await signInAsAdmin(page);
     const email = `two-factor-${Date.now()}@demo.test`;
@@ -40,41 +59,64 @@ test.describe('two-factor sign-in', () => {
       },
     });
     expect(made.status(), await made.text()).toBe(201);
-    // Turned on through the API with its own session, as the profile will.
-    const api = await apiAs(email, password);
-    const setup = await api.post('/api/v1/users/me/two-factor/setup');
-    const { secret } = (await setup.json()).data as { secret: string };
-    const code = (offset: number) => appCode(secret, offset);
-    const enable = await api.post('/api/v1/users/me/two-factor/enable', { data: { code: code(-1) } });
-    expect(enable.status(), await enable.text()).toBe(200);
 
     const context = await browser.newContext();
-    const other = await context.newPage();
-    await other.goto('/login');
-    await other.getByRole('textbox', { name: 'E-mail' }).fill(email);
-    await other.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-    await other.getByRole('button', { name: 'Sign in' }).click();
-    // The code is asked; e-mail and password stay as typed.
-    const codeField = other.getByRole('textbox', { name: 'Code' });
+    const user = await context.newPage();
+    const signInForm = async () => {
+      await user.goto('/login');
+      await user.getByRole('textbox', { name: 'E-mail' }).fill(email);
+      await user.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+      await user.getByRole('button', { name: 'Sign in' }).click();
+    };
+    await signInForm();
+    await expect(user.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+    await dismissNotices(user);
+
+    // On: the QR code and the key, a code from the app, then the recovery codes, shown once.
+    await user.goto('/profile');
+    const panel = user.getByTestId('two-factor-panel');
+    await panel.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    await expect(panel.getByRole('img', { name: 'QR code for your authenticator app' }).locator('svg')).toBeVisible();
+    const secret = (await panel.getByTestId('two-factor-key').textContent())!.replace(/\s/g, '');
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    await shoot(user, 'profile-two-factor-setup');
+    await axe(user);
+    await panel.getByRole('textbox', { name: 'Code from the app' }).fill('000000');
+    await panel.getByRole('button', { name: 'Confirm and turn on' }).click();
+    await expect(panel.getByText('The code is not valid.')).toBeVisible();
+    await panel.getByRole('textbox', { name: 'Code from the app' }).fill(appCode(secret, -1));
+    await panel.getByRole('button', { name: 'Confirm and turn on' }).click();
+    const codes = panel.getByTestId('recovery-codes').locator('code');
+    await expect(codes).toHaveCount(10);
+    const recovery = (await codes.allTextContents()).map((c) => c.trim());
+    await expect(panel.getByTestId('two-factor-on')).toContainText('Recovery codes left: 10.');
+    await shoot(user, 'profile-two-factor-codes');
+    await axe(user);
+    await panel.getByRole('button', { name: 'I have saved them' }).click();
+    await expect(panel.getByTestId('recovery-codes')).toHaveCount(0);
+
+    // Signing in again: the code after the password.
+    await user.getByRole('button', { name: 'Sign out' }).click();
+    await signInForm();
+    const codeField = user.getByRole('textbox', { name: 'Code' });
     await expect(codeField).toBeVisible();
     await expect(codeField).toBeFocused();
-    const axe = await new AxeBuilder({ page: other }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.nodes[0]?.html}`)).toEqual([]);
-    if (process.env.SHOTS) {
-      for (const [width, height] of [
-        [1440, 900],
-        [390, 844],
-      ] as const) {
-        await other.setViewportSize({ width, height });
-        await other.screenshot({ path: `${process.env.SHOTS}/login-code-${width}.png` });
-      }
-    }
+    await shoot(user, 'login-code');
+    await axe(user);
     await codeField.fill('000000');
-    await other.getByRole('button', { name: 'Sign in' }).click();
-    await expect(other.getByRole('alert')).toContainText('The code is not valid.');
-    await codeField.fill(code(0));
-    await other.getByRole('button', { name: 'Sign in' }).click();
-    await expect(other.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+    await user.getByRole('button', { name: 'Sign in' }).click();
+    await expect(user.getByRole('alert')).toContainText('The code is not valid.');
+    await codeField.fill(appCode(secret, 1));
+    await user.getByRole('button', { name: 'Sign in' }).click();
+    await expect(user.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+
+    // Off: the password and a recovery code.
+    await user.goto('/profile');
+    await expect(panel.getByTestId('two-factor-on')).toBeVisible();
+    await panel.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+    await panel.getByRole('textbox', { name: 'Code', exact: true }).fill(recovery[0]!);
+    await panel.getByRole('button', { name: 'Turn off two-factor sign-in' }).click();
+    await expect(panel.getByRole('button', { name: 'Turn on two-factor sign-in' })).toBeVisible();
     await context.close();
   });
 });

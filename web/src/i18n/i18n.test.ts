@@ -18,6 +18,7 @@ import { listTexts } from '../components/list-texts.ts';
 import { organizationTexts } from '../features/organizations/texts.ts';
 import { auditTexts } from '../features/audit/texts.ts';
 import { historyTexts } from '../features/history/texts.ts';
+import { twoFactorTexts } from '../features/profile/two-factor-texts.ts';
 import { communicationsSvSE } from './locales/communications.sv-SE.ts';
 import { communicationsFiFI } from './locales/communications.fi-FI.ts';
 import { communicationsDkDK } from './locales/communications.dk-DK.ts';
@@ -31,7 +32,8 @@ type Key =
   | keyof typeof listTexts
   | keyof typeof organizationTexts
   | keyof typeof auditTexts
-  | keyof typeof historyTexts;
+  | keyof typeof historyTexts
+  | keyof typeof twoFactorTexts;
 const english: Record<Key, string> = {
   ...uiEnUS,
   ...statisticsTexts,
@@ -41,6 +43,7 @@ const english: Record<Key, string> = {
   ...organizationTexts,
   ...auditTexts,
   ...historyTexts,
+  ...twoFactorTexts,
 };
 const translations = {
   'sv-SE': { ...uiSvSE, ...statisticsSvSE, ...communicationsSvSE },

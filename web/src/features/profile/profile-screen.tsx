@@ -12,6 +12,7 @@ import { requiredMessage, showSaveError } from '../../lib/form.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { profileApi } from './api/profile.ts';
 import { TokensPanel } from './tokens-panel.tsx';
+import { TwoFactorPanel } from './two-factor-panel.tsx';
 
 const DETAILS = ['first_name', 'last_name', 'phone', 'locale'] as const;
 const PASSWORD = ['current_password', 'password', 'password_confirmation'] as const;
@@ -118,6 +119,8 @@ export function ProfileScreen({ title, mails }: ScreenProps & { mails?: ReactNod
           </Stack>
         </form>
       </Paper>
+
+      <TwoFactorPanel />
 
       <TokensPanel />
 

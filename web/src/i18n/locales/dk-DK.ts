@@ -4,10 +4,17 @@ import type { listTexts } from '../../components/list-texts.ts';
 import type { organizationTexts } from '../../features/organizations/texts.ts';
 import type { auditTexts } from '../../features/audit/texts.ts';
 import type { historyTexts } from '../../features/history/texts.ts';
+import type { twoFactorTexts } from '../../features/profile/two-factor-texts.ts';
 
 /** Danish (dk-DK): every text of the web interface (en-US.ts). Glossary: docs/glossary-dk-DK.md. */
 export const uiDkDK: Record<
-  UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts | keyof typeof auditTexts | keyof typeof historyTexts,
+  | UiKey
+  | keyof typeof importTexts
+  | keyof typeof listTexts
+  | keyof typeof organizationTexts
+  | keyof typeof auditTexts
+  | keyof typeof historyTexts
+  | keyof typeof twoFactorTexts,
   string
 > = {
   'app.name': 'Market Sales Statistics',
@@ -779,4 +786,29 @@ export const uiDkDK: Record<
   'audit.verb.retried': 'blev sendt igen til mislykkede modtagere',
   'audit.verb.attachment_added': 'vedhæftet fil blev tilføjet',
   'audit.verb.attachment_removed': 'vedhæftet fil blev fjernet',
+
+  // Two-factor sign-in on the profile (features/profile/two-factor-texts.ts)
+  'two_factor.title': 'Totrinslogin',
+  'two_factor.intro_off':
+    'Efter adgangskoden bliver du bedt om en kode fra en godkendelsesapp på din telefon (for eksempel Microsoft Authenticator, Google Authenticator eller 1Password). Den, der får fat i din adgangskode, kan stadig ikke logge ind som dig.',
+  'two_factor.turn_on': 'Slå totrinslogin til',
+  'two_factor.scan': 'Scan QR-koden med din godkendelsesapp, eller skriv nøglen ind i den. Indtast derefter den 6-cifrede kode, appen viser.',
+  'two_factor.qr_label': 'QR-kode til din godkendelsesapp',
+  'two_factor.key': 'Nøgle',
+  'two_factor.code': 'Kode fra appen',
+  'two_factor.confirm': 'Bekræft og slå til',
+  'two_factor.cancel': 'Annuller',
+  'two_factor.recovery_title': 'Dine gendannelseskoder',
+  'two_factor.recovery_intro':
+    'Hver kode logger dig ind én gang, hvis du mister din telefon. Opbevar dem et sikkert sted, for eksempel i en adgangskodeadministrator: de vises kun nu.',
+  'two_factor.recovery_copy': 'Kopiér koderne',
+  'two_factor.recovery_copied': 'Kopieret',
+  'two_factor.recovery_done': 'Jeg har gemt dem',
+  'two_factor.on': 'Totrinslogin har været slået til siden {{date}}. Gendannelseskoder tilbage: {{count}}.',
+  'two_factor.turn_off_intro': 'Indtast din adgangskode og en kode fra appen (eller en gendannelseskode) for at slå det fra.',
+  'two_factor.password': 'Adgangskode',
+  'two_factor.off_code': 'Kode',
+  'two_factor.turn_off': 'Slå totrinslogin fra',
+  'two_factor.turned_on': 'Totrinslogin er slået til.',
+  'two_factor.turned_off': 'Totrinslogin er slået fra.',
 };

@@ -4,10 +4,17 @@ import type { listTexts } from '../../components/list-texts.ts';
 import type { organizationTexts } from '../../features/organizations/texts.ts';
 import type { auditTexts } from '../../features/audit/texts.ts';
 import type { historyTexts } from '../../features/history/texts.ts';
+import type { twoFactorTexts } from '../../features/profile/two-factor-texts.ts';
 
 /** Finnish (fi-FI): every text of the web interface (en-US.ts). Glossary: docs/glossary-fi-FI.md. */
 export const uiFiFI: Record<
-  UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts | keyof typeof auditTexts | keyof typeof historyTexts,
+  | UiKey
+  | keyof typeof importTexts
+  | keyof typeof listTexts
+  | keyof typeof organizationTexts
+  | keyof typeof auditTexts
+  | keyof typeof historyTexts
+  | keyof typeof twoFactorTexts,
   string
 > = {
   'app.name': 'Market Sales Statistics',
@@ -777,4 +784,29 @@ export const uiFiFI: Record<
   'audit.verb.retried': 'lähetettiin uudelleen epäonnistuneille vastaanottajille',
   'audit.verb.attachment_added': 'liite lisättiin',
   'audit.verb.attachment_removed': 'liite poistettiin',
+
+  // Two-factor sign-in on the profile (features/profile/two-factor-texts.ts)
+  'two_factor.title': 'Kaksivaiheinen kirjautuminen',
+  'two_factor.intro_off':
+    'Salasanan jälkeen sinulta kysytään koodi puhelimesi todennussovelluksesta (esimerkiksi Microsoft Authenticator, Google Authenticator tai 1Password). Salasanasi saanut ei silloinkaan pääse kirjautumaan sinuna.',
+  'two_factor.turn_on': 'Ota kaksivaiheinen kirjautuminen käyttöön',
+  'two_factor.scan': 'Lue tämä QR-koodi todennussovelluksellasi tai kirjoita avain siihen. Anna sitten sovelluksen näyttämä 6-numeroinen koodi.',
+  'two_factor.qr_label': 'QR-koodi todennussovellustasi varten',
+  'two_factor.key': 'Avain',
+  'two_factor.code': 'Sovelluksen koodi',
+  'two_factor.confirm': 'Vahvista ja ota käyttöön',
+  'two_factor.cancel': 'Peruuta',
+  'two_factor.recovery_title': 'Palautuskoodisi',
+  'two_factor.recovery_intro':
+    'Kukin koodi kirjaa sinut sisään kerran, jos puhelimesi katoaa. Säilytä ne turvallisessa paikassa, esimerkiksi salasanojen hallintaohjelmassa: ne näytetään vain nyt.',
+  'two_factor.recovery_copy': 'Kopioi koodit',
+  'two_factor.recovery_copied': 'Kopioitu',
+  'two_factor.recovery_done': 'Olen tallentanut ne',
+  'two_factor.on': 'Kaksivaiheinen kirjautuminen on ollut käytössä {{date}} alkaen. Palautuskoodeja jäljellä: {{count}}.',
+  'two_factor.turn_off_intro': 'Poista se käytöstä antamalla salasanasi ja sovelluksen koodi (tai palautuskoodi).',
+  'two_factor.password': 'Salasana',
+  'two_factor.off_code': 'Koodi',
+  'two_factor.turn_off': 'Poista kaksivaiheinen kirjautuminen käytöstä',
+  'two_factor.turned_on': 'Kaksivaiheinen kirjautuminen on käytössä.',
+  'two_factor.turned_off': 'Kaksivaiheinen kirjautuminen ei ole käytössä.',
 };

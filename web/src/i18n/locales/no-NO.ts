@@ -4,10 +4,17 @@ import type { listTexts } from '../../components/list-texts.ts';
 import type { organizationTexts } from '../../features/organizations/texts.ts';
 import type { auditTexts } from '../../features/audit/texts.ts';
 import type { historyTexts } from '../../features/history/texts.ts';
+import type { twoFactorTexts } from '../../features/profile/two-factor-texts.ts';
 
 /** Norwegian Bokmål (no-NO): every text of the web interface (en-US.ts). Glossary: docs/glossary-no-NO.md. */
 export const uiNoNO: Record<
-  UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts | keyof typeof auditTexts | keyof typeof historyTexts,
+  | UiKey
+  | keyof typeof importTexts
+  | keyof typeof listTexts
+  | keyof typeof organizationTexts
+  | keyof typeof auditTexts
+  | keyof typeof historyTexts
+  | keyof typeof twoFactorTexts,
   string
 > = {
   'app.name': 'Market Sales Statistics',
@@ -774,4 +781,29 @@ export const uiNoNO: Record<
   'audit.verb.retried': 'ble sendt på nytt til mislykkede mottakere',
   'audit.verb.attachment_added': 'vedlegg ble lagt til',
   'audit.verb.attachment_removed': 'vedlegg ble fjernet',
+
+  // Two-factor sign-in on the profile (features/profile/two-factor-texts.ts)
+  'two_factor.title': 'Totrinnsinnlogging',
+  'two_factor.intro_off':
+    'Etter passordet blir du bedt om en kode fra en autentiseringsapp på telefonen (for eksempel Microsoft Authenticator, Google Authenticator eller 1Password). Den som får vite passordet ditt, kan likevel ikke logge inn som deg.',
+  'two_factor.turn_on': 'Slå på totrinnsinnlogging',
+  'two_factor.scan': 'Skann QR-koden med autentiseringsappen din, eller skriv inn nøkkelen i den. Skriv deretter inn den 6-sifrede koden appen viser.',
+  'two_factor.qr_label': 'QR-kode for autentiseringsappen din',
+  'two_factor.key': 'Nøkkel',
+  'two_factor.code': 'Kode fra appen',
+  'two_factor.confirm': 'Bekreft og slå på',
+  'two_factor.cancel': 'Avbryt',
+  'two_factor.recovery_title': 'Gjenopprettingskodene dine',
+  'two_factor.recovery_intro':
+    'Hver kode logger deg inn én gang hvis du mister telefonen. Oppbevar dem et trygt sted, for eksempel i en passordbehandler: de vises bare nå.',
+  'two_factor.recovery_copy': 'Kopier kodene',
+  'two_factor.recovery_copied': 'Kopiert',
+  'two_factor.recovery_done': 'Jeg har lagret dem',
+  'two_factor.on': 'Totrinnsinnlogging har vært slått på siden {{date}}. Gjenopprettingskoder igjen: {{count}}.',
+  'two_factor.turn_off_intro': 'Skriv inn passordet ditt og en kode fra appen (eller en gjenopprettingskode) for å slå den av.',
+  'two_factor.password': 'Passord',
+  'two_factor.off_code': 'Kode',
+  'two_factor.turn_off': 'Slå av totrinnsinnlogging',
+  'two_factor.turned_on': 'Totrinnsinnlogging er slått på.',
+  'two_factor.turned_off': 'Totrinnsinnlogging er slått av.',
 };

@@ -4,10 +4,17 @@ import type { listTexts } from '../../components/list-texts.ts';
 import type { organizationTexts } from '../../features/organizations/texts.ts';
 import type { auditTexts } from '../../features/audit/texts.ts';
 import type { historyTexts } from '../../features/history/texts.ts';
+import type { twoFactorTexts } from '../../features/profile/two-factor-texts.ts';
 
 /** Swedish (sv-SE): every text of the web interface (en-US.ts). Glossary: docs/glossary-sv-SE.md. */
 export const uiSvSE: Record<
-  UiKey | keyof typeof importTexts | keyof typeof listTexts | keyof typeof organizationTexts | keyof typeof auditTexts | keyof typeof historyTexts,
+  | UiKey
+  | keyof typeof importTexts
+  | keyof typeof listTexts
+  | keyof typeof organizationTexts
+  | keyof typeof auditTexts
+  | keyof typeof historyTexts
+  | keyof typeof twoFactorTexts,
   string
 > = {
   'app.name': 'Market Sales Statistics',
@@ -774,4 +781,29 @@ export const uiSvSE: Record<
   'audit.verb.retried': 'skickades igen till misslyckade mottagare',
   'audit.verb.attachment_added': 'bilaga lades till',
   'audit.verb.attachment_removed': 'bilaga togs bort',
+
+  // Two-factor sign-in on the profile (features/profile/two-factor-texts.ts)
+  'two_factor.title': 'Tvåstegsinloggning',
+  'two_factor.intro_off':
+    'Efter lösenordet frågas du efter en kod från en autentiseringsapp i telefonen (till exempel Microsoft Authenticator, Google Authenticator eller 1Password). Den som får reda på ditt lösenord kan ändå inte logga in som du.',
+  'two_factor.turn_on': 'Slå på tvåstegsinloggning',
+  'two_factor.scan': 'Skanna QR-koden med din autentiseringsapp eller skriv in nyckeln i den. Ange sedan den 6-siffriga kod som appen visar.',
+  'two_factor.qr_label': 'QR-kod för din autentiseringsapp',
+  'two_factor.key': 'Nyckel',
+  'two_factor.code': 'Kod från appen',
+  'two_factor.confirm': 'Bekräfta och slå på',
+  'two_factor.cancel': 'Avbryt',
+  'two_factor.recovery_title': 'Dina återställningskoder',
+  'two_factor.recovery_intro':
+    'Varje kod loggar in dig en gång om du tappar bort telefonen. Förvara dem säkert, till exempel i en lösenordshanterare: de visas bara nu.',
+  'two_factor.recovery_copy': 'Kopiera koderna',
+  'two_factor.recovery_copied': 'Kopierat',
+  'two_factor.recovery_done': 'Jag har sparat dem',
+  'two_factor.on': 'Tvåstegsinloggning är på sedan {{date}}. Återställningskoder kvar: {{count}}.',
+  'two_factor.turn_off_intro': 'Ange ditt lösenord och en kod från appen (eller en återställningskod) för att stänga av den.',
+  'two_factor.password': 'Lösenord',
+  'two_factor.off_code': 'Kod',
+  'two_factor.turn_off': 'Stäng av tvåstegsinloggning',
+  'two_factor.turned_on': 'Tvåstegsinloggning är på.',
+  'two_factor.turned_off': 'Tvåstegsinloggning är av.',
 };
