@@ -78,7 +78,10 @@ describe('two-factor sign-in', () => {
     expect((await token({ code: next })).statusCode).toBe(201);
 
     // Failed sign-ins are by e-mail (a wrong password names nobody); the rest by the user.
-    const trail = await t.db.select().from(auditEntries).where(sql`${auditEntries.user_id} = ${user.id} or ${auditEntries.email} = ${user.email}`);
+    const trail = await t.db
+      .select()
+      .from(auditEntries)
+      .where(sql`${auditEntries.user_id} = ${user.id} or ${auditEntries.email} = ${user.email}`);
     expect(trail.map((e) => e.action)).toContain('auth.two_factor_enabled');
     expect(trail.filter((e) => e.action === 'auth.sign_in_failed').map((e) => (e.details as { reason: string }).reason)).toEqual(
       expect.arrayContaining(['wrong_code', 'wrong_credentials']),
