@@ -172,10 +172,11 @@ export function changedFields(before: unknown, after: unknown): { before: Record
   };
 }
 
-/** The organization a record belongs to, when it says so (`organization_id`); otherwise the actor's. */
+/** The organization a record belongs to, when it says so (`organization_id`, or `organization: { id }`); otherwise the actor's. */
 function organizationOfRecord(...values: unknown[]): number | undefined {
   for (const value of values) {
-    const id = (value as { organization_id?: unknown } | null | undefined)?.organization_id;
+    const record = value as { organization_id?: unknown; organization?: { id?: unknown } | null } | null | undefined;
+    const id = record?.organization_id ?? record?.organization?.id;
     if (typeof id === 'number') return id;
   }
   return undefined;

@@ -53,6 +53,18 @@ describe('the audit trail of changes', () => {
     expect(changes[3]).toMatchObject({ before: { id: clusterId, name: 'North' }, after: { id: clusterId, name: 'Far north' } });
     expect(Object.keys(changes[3]!.after as object).sort()).toEqual(['id', 'name']);
     expect(changes[4]).toMatchObject({ before: { name: 'Far north' }, after: null });
+
+    // A super-administrator's change is in the record's organization's trail, where its administrators look.
+    const root = await signInAs(t, ['super-admin']);
+    const theirs = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/clusters',
+      headers: root.headers,
+      payload: { organization_id: orgId, name: 'By the super-administrator', market_ids: [] },
+    });
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    const [entry] = await entriesBy(root.user.id).then((all) => all.filter((e) => e.action === 'cluster.created'));
+    expect(entry).toMatchObject({ organization_id: orgId, record_id: String(theirs.json().data.id) });
   });
 
   it("when a period is created and opened and a report uploaded and submitted, then each is an entry of the market's organization, a status change by who asked (the import job's by nobody)", async () => {

@@ -381,8 +381,7 @@ export async function resetPassword(
     if (!code) throw validationError('code', 'auth.two_factor_required');
     const email = normalizeEmail(reset.email);
     const ip = input.ip ?? '';
-    const wait = await throttledFor(ctx, email, ip);
-    if (wait > 0) throw new AppError('throttled', 'auth.throttle', { seconds: wait }, undefined, { 'Retry-After': String(wait) });
+    await assertNotThrottled(ctx, email, ip);
     factor = await checkSecondFactor(ctx.db, owner, code);
     if (!factor) {
       await recordFailure(ctx, email, ip, 'wrong_code');
@@ -446,6 +445,25 @@ export async function switchOrganization(
   return session;
 }
 
+/** 429 while the account is throttled from this address (too many failures in the window). */
+async function assertNotThrottled(ctx: AppContext, email: string, ip: string): Promise<void> {
+  const wait = await throttledFor(ctx, email, ip);
+  if (wait > 0) throw new AppError('throttled', 'auth.throttle', { seconds: wait }, undefined, { 'Retry-After': String(wait) });
+}
+
+/**
+ * The signed-in user's own password asked again (to change it, to turn two-factor sign-in off):
+ * throttled, and a wrong one counts towards the account's sign-in throttle.
+ */
+async function confirmOwnPassword(ctx: AppContext, user: { email: string; password_hash: string | null }, password: string, ip: string, field: string) {
+  const email = normalizeEmail(user.email);
+  await assertNotThrottled(ctx, email, ip);
+  if (!(await verifyPassword(password, user.password_hash))) {
+    await recordFailure(ctx, email, ip, 'wrong_current_password');
+    throw validationError(field, 'auth.invalid_password');
+  }
+}
+
 /**
  * A user changes their own password: the current one first (wrong guesses count towards the
  * sign-in throttle of the account), then the spec's rules for the new one. Every other session
@@ -458,13 +476,7 @@ export async function changeOwnPassword(
 ): Promise<void> {
   const [user] = await ctx.db.select({ email: users.email, password_hash: users.password_hash }).from(users).where(eq(users.id, principal.userId));
   if (!user) throw new AppError('not_found', 'auth.user_not_found');
-  const email = normalizeEmail(user.email);
-  const wait = await throttledFor(ctx, email, input.ip);
-  if (wait > 0) throw new AppError('throttled', 'auth.throttle', { seconds: wait }, undefined, { 'Retry-After': String(wait) });
-  if (!(await verifyPassword(input.current_password, user.password_hash))) {
-    await recordFailure(ctx, email, input.ip, 'wrong_current_password');
-    throw validationError('current_password', 'auth.invalid_password');
-  }
+  await confirmOwnPassword(ctx, user, input.current_password, input.ip, 'current_password');
   checkPasswordRules(input.password, input.password_confirmation);
   const passwordHash = await hashPassword(input.password);
   await ctx.db.transaction(async (tx) => {
@@ -485,13 +497,8 @@ export async function disableOwnTwoFactor(ctx: AppContext, principal: Principal,
   const [user] = await ctx.db.select().from(users).where(eq(users.id, principal.userId));
   if (!user) throw new AppError('not_found', 'auth.user_not_found');
   if (!hasTwoFactor(user)) throw new AppError('conflict', 'two_factor.not_on');
+  await confirmOwnPassword(ctx, user, input.password, input.ip, 'password');
   const email = normalizeEmail(user.email);
-  const wait = await throttledFor(ctx, email, input.ip);
-  if (wait > 0) throw new AppError('throttled', 'auth.throttle', { seconds: wait }, undefined, { 'Retry-After': String(wait) });
-  if (!(await verifyPassword(input.password, user.password_hash))) {
-    await recordFailure(ctx, email, input.ip, 'wrong_current_password');
-    throw validationError('password', 'auth.invalid_password');
-  }
   const factor = await checkSecondFactor(ctx.db, user, input.code);
   if (!factor || !(await consumeSecondFactor(ctx.db, user.id, factor))) {
     await recordFailure(ctx, email, input.ip, 'wrong_code');
