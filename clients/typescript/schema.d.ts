@@ -15627,6 +15627,7 @@ export interface paths {
                                 roles: {
                                     name: string;
                                 }[];
+                                two_factor_required?: boolean;
                                 uuid: string;
                             };
                         };
@@ -15750,6 +15751,7 @@ export interface paths {
                                 roles: {
                                     name: string;
                                 }[];
+                                two_factor_required?: boolean;
                                 uuid: string;
                             };
                         };

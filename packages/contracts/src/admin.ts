@@ -88,6 +88,12 @@ export const ORGANIZATION_SETTINGS = {
    * for missing reports"); 0 leaves them out.
    */
   estimate_missing_reports: { kind: 'switch', default: 0 },
+  /**
+   * Sign-in: 1 requires two-factor sign-in of administrators, market administrators and market
+   * cluster administrators (who read every member's figures); one who has not set it up reaches
+   * only the profile until they do (docs/decisions.md "Two-factor sign-in").
+   */
+  require_two_factor: { kind: 'switch', default: 0 },
 } as const;
 export type OrganizationSettingKey = keyof typeof ORGANIZATION_SETTINGS;
 

@@ -19,6 +19,7 @@ export const enUS = {
   'two_factor.already_on': 'Two-factor sign-in is already on.',
   'two_factor.not_on': 'Two-factor sign-in is not on.',
   'two_factor.no_setup': 'Start setting up two-factor sign-in first.',
+  'two_factor.setup_required': 'Your organization requires two-factor sign-in: turn it on on your profile first.',
   'auth.password_too_short': 'The password must be 8 characters long or more.',
   'auth.email_in_use': 'The email address is already in use by another account.',
   'auth.passwords_not_matching': 'Passwords are not matching.',

@@ -39,6 +39,8 @@ export const userSchema = personSchema.extend({
   markets: z.array(marketRefSchema),
   roles: z.array(roleRefSchema),
   company: z.object({ id: z.number().int(), name: z.string(), markets: z.array(companyMarketSchema) }).nullable(),
+  /** The organization requires two-factor sign-in of this user, who has not set it up: only the profile is open. */
+  two_factor_required: z.boolean().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

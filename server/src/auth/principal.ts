@@ -28,6 +28,8 @@ export interface Principal {
   roles: readonly string[];
   /** Ids of every organization the user belongs to (not only the session's). */
   organizationIds: readonly number[];
+  /** The organization requires two-factor sign-in of this user and it is not set up: only the profile answers. */
+  twoFactorSetupRequired: boolean;
   /** The user's company, for reporter and company users; null otherwise. */
   companyId: number | null;
   /** What the permission checks read: abilities per market, and the company's market roles. */

@@ -29,6 +29,9 @@ export function credentialOf(request: FastifyRequest): { token: string; kind: 's
 
 type PrincipalRow = {
   session_id: number;
+  two_factor_on: boolean;
+  /** The organization's require_two_factor setting as stored ('1': required), or null. */
+  require_two_factor: string | null;
   kind: 'session' | 'token';
   scope: TokenScope;
   user_id: number;
@@ -58,6 +61,8 @@ async function loadPrincipalRow(ctx: AppContext, tokenHash: string, kind: 'sessi
     sql.raw(`json_build_object('id', ${m}.id, 'international_name', ${m}.international_name, 'local_name', ${m}.local_name, 'iso_code', ${m}.iso_code)`);
   const result = await ctx.db.execute<PrincipalRow>(sql`
     select s.id as session_id, s.kind, s.scope, s.user_id, s.organization_id, s.last_used_at,
+      u.totp_enabled_at is not null as two_factor_on,
+      (select os.value from organization_settings os where os.organization_id = s.organization_id and os.key = 'require_two_factor') as require_two_factor,
       case when s.kind = 'session' then least(s.expires_at, s.created_at + make_interval(secs => ${absoluteSeconds})) else s.expires_at end as valid_until,
       json_build_object('id', u.id, 'uuid', u.uuid, 'email', u.email, 'first_name', u.first_name, 'last_name', u.last_name, 'phone', u.phone, 'locale', u.locale) as "user",
       coalesce((select json_agg(r.role order by r.role) from user_roles r where r.user_id = u.id), '[]') as roles,
@@ -109,7 +114,11 @@ function toPrincipal(row: PrincipalRow): SessionPrincipal {
     roles,
     company,
   };
+  // The organization requires two-factor sign-in of those who see every member's figures, and this one has not set it up.
+  const twoFactorSetupRequired = row.require_two_factor === '1' && !row.two_factor_on && row.roles.some((r) => TWO_FACTOR_ROLES.includes(r));
+  if (twoFactorSetupRequired) user.two_factor_required = true;
   return {
+    twoFactorSetupRequired,
     userId: row.user_id,
     sessionId: row.session_id,
     sessionKind: row.kind,
@@ -142,6 +151,10 @@ export async function resolvePrincipal(ctx: AppContext, request: FastifyRequest)
   // A token limited to uploading goes nowhere else, whichever check of the route asked first.
   if (principal?.tokenScope === 'upload-reports' && !UPLOAD_SCOPE_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) {
     throw new AppError('forbidden', 'auth.token_scope');
+  }
+  // Two-factor sign-in required and not set up: the profile, to set it up, and nothing else.
+  if (principal?.twoFactorSetupRequired && !TWO_FACTOR_SETUP_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) {
+    throw new AppError('forbidden', 'two_factor.setup_required');
   }
   return principal;
 }
@@ -213,5 +226,34 @@ const UPLOAD_SCOPE_ROUTES = new Set(
     'GET /imports/:uuid/errors',
     'GET /imports/:uuid/marked',
     'GET /imports/:uuid/file',
+  ].map((route) => route.replace(' /', ' /api/v1/')),
+);
+
+/** The roles an organization's two-factor requirement applies to: those who read every member's figures. */
+const TWO_FACTOR_ROLES = ['admin', 'market-admin', 'cluster-admin'];
+
+/**
+ * What a session may call while its organization requires two-factor sign-in of its user and it is
+ * not set up (docs/decisions.md "Two-factor sign-in"): the user and the profile, setting it up,
+ * and signing out. Everything else answers 403 "Your organization requires two-factor sign-in:
+ * turn it on on your profile first.".
+ */
+const TWO_FACTOR_SETUP_ROUTES = new Set(
+  [
+    'POST /auth/logout',
+    'POST /auth/refresh',
+    'POST /auth/organization',
+    'GET /users/me',
+    'PUT /users/me',
+    'GET /users/me/abilities',
+    'PUT /users/me/password',
+    'GET /users/me/two-factor',
+    'POST /users/me/two-factor/setup',
+    'POST /users/me/two-factor/enable',
+    'GET /users/me/tokens',
+    'GET /users/me/notifications',
+    'PUT /users/me/notifications',
+    'GET /releases/unread',
+    'GET /information-modals/active',
   ].map((route) => route.replace(' /', ' /api/v1/')),
 );

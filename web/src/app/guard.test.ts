@@ -65,6 +65,15 @@ describe('permission kinds', () => {
     expect(decideAccess(route, { signedIn: false, user: null, abilities: subject(null) })).toEqual({ kind: 'login' });
     expect(decideAccess(routeAt('/login'), { signedIn: false, user: null, abilities: subject(null) })).toEqual({ kind: 'allow' });
   });
+
+  it('when the organization requires two-factor sign-in the user has not set up, then every screen but the profile leads to the profile', () => {
+    const pending = { ...makeUser(), two_factor_required: true };
+    const abilities = subject([globalAbility('manage-users')]);
+    expect(decideAccess(routeAt('/users'), { signedIn: true, user: pending, abilities })).toEqual({ kind: 'two-factor' });
+    expect(decideAccess(routeAt('/'), { signedIn: true, user: pending, abilities })).toEqual({ kind: 'two-factor' });
+    expect(decideAccess(routeAt('/profile'), { signedIn: true, user: pending, abilities })).toEqual({ kind: 'allow' });
+    expect(decideAccess(routeAt('/users'), { signedIn: true, user: makeUser(), abilities })).toEqual({ kind: 'allow' });
+  });
 });
 
 describe('the route table carries the permissions of docs/product.md §2', () => {

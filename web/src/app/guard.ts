@@ -31,12 +31,16 @@ export function isAllowed(permission: RoutePermission | undefined, user: User, a
   return canAll(abilities, permission.all);
 }
 
-export type GuardDecision = { kind: 'allow' } | { kind: 'login' } | { kind: 'forbidden' };
+export type GuardDecision = { kind: 'allow' } | { kind: 'login' } | { kind: 'forbidden' } | { kind: 'two-factor' };
+
+/** Where a user goes whose organization requires two-factor sign-in they have not set up: the one screen the server answers for them. */
+export const TWO_FACTOR_SETUP_PATH = '/profile';
 
 /** The decision for a protected route once the session is known. */
 export function decideAccess(route: GuardedRoute, session: { signedIn: boolean; user: User | null; abilities: AbilitySubject }): GuardDecision {
   if (route.access !== 'protected') return { kind: 'allow' };
   if (!session.signedIn || !session.user) return { kind: 'login' };
+  if (session.user.two_factor_required && route.path !== TWO_FACTOR_SETUP_PATH) return { kind: 'two-factor' };
   return isAllowed(route.permission, session.user, session.abilities) ? { kind: 'allow' } : { kind: 'forbidden' };
 }
 
@@ -73,6 +77,7 @@ export function guardLoader(route: GuardedRoute) {
       throw redirect(loginRedirect(new URL(request.url)));
     }
     if (decision.kind === 'forbidden') throw redirect(FORBIDDEN_PATH);
+    if (decision.kind === 'two-factor') throw redirect(TWO_FACTOR_SETUP_PATH);
     return null;
   };
 }

@@ -15,6 +15,7 @@ export const dkDK: Record<MessageKey, string> = {
   'two_factor.already_on': 'Totrinslogin er allerede slået til.',
   'two_factor.not_on': 'Totrinslogin er ikke slået til.',
   'two_factor.no_setup': 'Start med at konfigurere totrinslogin.',
+  'two_factor.setup_required': 'Din organisation kræver totrinslogin: slå det til på din profil først.',
   'auth.password_too_short': 'Adgangskoden skal være på mindst 8 tegn.',
   'auth.email_in_use': 'E-mailadressen bruges allerede af en anden konto.',
   'auth.passwords_not_matching': 'Adgangskoderne er ikke ens.',

@@ -15,6 +15,7 @@ export const fiFI: Record<MessageKey, string> = {
   'two_factor.already_on': 'Kaksivaiheinen kirjautuminen on jo käytössä.',
   'two_factor.not_on': 'Kaksivaiheinen kirjautuminen ei ole käytössä.',
   'two_factor.no_setup': 'Aloita ensin kaksivaiheisen kirjautumisen käyttöönotto.',
+  'two_factor.setup_required': 'Organisaatiosi edellyttää kaksivaiheista kirjautumista: ota se ensin käyttöön profiilissasi.',
   'auth.password_too_short': 'Salasanan on oltava vähintään 8 merkkiä pitkä.',
   'auth.email_in_use': 'Sähköpostiosoite on jo toisen tilin käytössä.',
   'auth.passwords_not_matching': 'Salasanat eivät täsmää.',

@@ -15,6 +15,7 @@ export const noNO: Record<MessageKey, string> = {
   'two_factor.already_on': 'Totrinnsinnlogging er allerede slått på.',
   'two_factor.not_on': 'Totrinnsinnlogging er ikke slått på.',
   'two_factor.no_setup': 'Start med å sette opp totrinnsinnlogging.',
+  'two_factor.setup_required': 'Organisasjonen din krever totrinnsinnlogging: slå den på i profilen din først.',
   'auth.password_too_short': 'Passordet må være minst 8 tegn langt.',
   'auth.email_in_use': 'E-postadressen er allerede i bruk av en annen konto.',
   'auth.passwords_not_matching': 'Passordene er ikke like.',

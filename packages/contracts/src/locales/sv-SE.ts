@@ -15,6 +15,7 @@ export const svSE: Record<MessageKey, string> = {
   'two_factor.already_on': 'Tvåstegsinloggning är redan på.',
   'two_factor.not_on': 'Tvåstegsinloggning är inte på.',
   'two_factor.no_setup': 'Börja med att konfigurera tvåstegsinloggning.',
+  'two_factor.setup_required': 'Din organisation kräver tvåstegsinloggning: slå på den i din profil först.',
   'auth.password_too_short': 'Lösenordet måste vara minst 8 tecken långt.',
   'auth.email_in_use': 'E-postadressen används redan av ett annat konto.',
   'auth.passwords_not_matching': 'Lösenorden stämmer inte överens.',

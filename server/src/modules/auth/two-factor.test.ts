@@ -164,4 +164,30 @@ describe('two-factor sign-in', () => {
     const [entry] = await t.db.select().from(auditEntries).where(eq(auditEntries.action, 'auth.two_factor_reset'));
     expect(entry).toMatchObject({ user_id: root.id, organization_id: second.org.id, record_id: String(second.user.id) });
   });
+
+  it('when the organization requires it, then an administrator without it reaches only the profile until they turn it on; a reporter is not asked', async () => {
+    const org = await createOrganization(t.db);
+    await t.db.execute(sql`insert into organization_settings (organization_id, key, value) values (${org.id}, 'require_two_factor', '1')`);
+    const admin = await createUser(t.db, { roles: ['admin'], organizationIds: [org.id] });
+    const reporter = await createUser(t.db, { roles: ['reporter'], organizationIds: [org.id] });
+    const headers = { ...XHR, cookie: await signIn(t.app, admin.email) };
+    const me = await t.app.inject({ url: '/api/v1/users/me', headers });
+    expect(me.json().data.two_factor_required).toBe(true);
+    const refused = await t.app.inject({ url: '/api/v1/admin/clusters', headers });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('Your organization requires two-factor sign-in: turn it on on your profile first.');
+    expect((await t.app.inject({ url: '/api/v1/users/me/two-factor', headers })).statusCode).toBe(200);
+    // The reporter is not one who reads every member's figures.
+    const reporterHeaders = { ...XHR, cookie: await signIn(t.app, reporter.email) };
+    expect((await t.app.inject({ url: '/api/v1/users/me', headers: reporterHeaders })).json().data.two_factor_required).toBeUndefined();
+    expect((await t.app.inject({ url: '/api/v1/reports', headers: reporterHeaders })).statusCode).toBe(200);
+
+    // Turned on: everything the role allows answers again, in the same session.
+    const { secret } = (await t.app.inject({ method: 'POST', url: '/api/v1/users/me/two-factor/setup', headers })).json().data as { secret: string };
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/users/me/two-factor/enable', headers, payload: { code: codeOf(secret) } })).statusCode).toBe(
+      200,
+    );
+    expect((await t.app.inject({ url: '/api/v1/admin/clusters', headers })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/v1/users/me', headers })).json().data.two_factor_required).toBeUndefined();
+  });
 });

@@ -21,6 +21,7 @@ const DEFAULT_SETTINGS = {
   dominance_percentage: 85,
   protection_percentage: 10,
   estimate_missing_reports: 0,
+  require_two_factor: 0,
 };
 
 describe('organizations', () => {

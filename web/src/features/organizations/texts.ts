@@ -27,6 +27,9 @@ export const organizationTexts = {
   'admin.organization.setting.estimate_missing_reports': 'Estimate missing reports',
   'admin.organization.setting.estimate_missing_reports_help':
     'A period published before every report is in counts an estimate for each missing report (the company’s last published report times the change of the companies that reported in both periods), marked as estimated and replaced when the report comes.',
+  'admin.organization.setting.require_two_factor': 'Require two-factor sign-in',
+  'admin.organization.setting.require_two_factor_help':
+    'Administrators, market administrators and market cluster administrators must use two-factor sign-in; until they turn it on, they reach only their profile.',
   'admin.organization.information_modals': 'Information modals',
   'admin.organization.add_information_modal': 'Add information modal',
 } as const;

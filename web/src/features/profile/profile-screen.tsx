@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation } from '@tanstack/react-query';
-import { Button, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { MIN_PASSWORD_LENGTH } from '@mss/contracts/constants';
 import { LOCALES } from '@mss/contracts/enums';
@@ -68,6 +68,12 @@ export function ProfileScreen({ title, mails }: ScreenProps & { mails?: ReactNod
 
   return (
     <AdminPage title={title}>
+      {/* The organization requires two-factor sign-in and it is not on: every other screen leads here (guard.ts). */}
+      {user.two_factor_required && (
+        <Alert color="orange" variant="light" maw={720} data-testid="two-factor-required">
+          {t('two_factor.setup_required')}
+        </Alert>
+      )}
       <Paper withBorder radius="md" p="lg" maw={720}>
         <form onSubmit={submitDetails} noValidate>
           <Stack gap="sm">

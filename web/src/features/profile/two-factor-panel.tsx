@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Code, CopyButton, Group, Paper, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import type { TwoFactorStatus } from '@mss/contracts/users';
+import type { TwoFactorStatus, User } from '@mss/contracts/users';
+import { getSession, setSession } from '../../api/session.ts';
 import { http, isApiError, type ApiBody } from '../../api/http.ts';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
@@ -80,6 +81,8 @@ export function TwoFactorPanel() {
         setErrors({});
         feedback.toast(t('two_factor.turned_on'), { color: 'teal' });
         await client.invalidateQueries({ queryKey: statusKey });
+        // An organization that required it lets the user in everywhere now: the user as the server sees them.
+        if (getSession().user?.two_factor_required) setSession({ ...getSession(), user: (await http.get<ApiBody<User>>('users/me')).data });
       } catch (error) {
         setErrors({ code: fieldError(error, 'code') });
       }

@@ -572,6 +572,9 @@ export const uiDkDK: Record<
   'admin.organization.setting.estimate_missing_reports': 'Estimér manglende indberetninger',
   'admin.organization.setting.estimate_missing_reports_help':
     'En periode, der offentliggøres, før alle indberetninger er kommet ind, medregner et estimat for hver manglende indberetning (virksomhedens seneste offentliggjorte indberetning gange ændringen hos de virksomheder, der indberettede i begge perioder), markeret som estimeret og erstattet, når indberetningen kommer.',
+  'admin.organization.setting.require_two_factor': 'Kræv totrinslogin',
+  'admin.organization.setting.require_two_factor_help':
+    'Administratorer, markedsadministratorer og administratorer af markedsklynger skal bruge totrinslogin; indtil de slår det til, kan de kun åbne deres profil.',
   'admin.organization.information_modals': 'Informationsvinduer',
   'admin.organization.add_information_modal': 'Tilføj informationsvindue',
   'admin.information_modal.model': 'Informationsvindue',

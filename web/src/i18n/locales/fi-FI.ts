@@ -570,6 +570,9 @@ export const uiFiFI: Record<
   'admin.organization.setting.estimate_missing_reports': 'Arvioi puuttuvat raportit',
   'admin.organization.setting.estimate_missing_reports_help':
     'Kun kausi julkaistaan ennen kuin kaikki raportit ovat saapuneet, jokaiselle puuttuvalle raportille lasketaan arvio (yrityksen viimeisin julkaistu raportti kerrottuna niiden yritysten muutoksella, jotka raportoivat molemmilla kausilla). Arvio merkitään arvioiduksi, ja se korvataan, kun raportti saapuu.',
+  'admin.organization.setting.require_two_factor': 'Vaadi kaksivaiheinen kirjautuminen',
+  'admin.organization.setting.require_two_factor_help':
+    'Pääkäyttäjien, markkinan pääkäyttäjien ja markkinaryhmän pääkäyttäjien on käytettävä kaksivaiheista kirjautumista; ennen kuin he ottavat sen käyttöön, he pääsevät vain profiiliinsa.',
   'admin.organization.information_modals': 'Tiedoteikkunat',
   'admin.organization.add_information_modal': 'Lisää tiedoteikkuna',
   'admin.information_modal.model': 'Tiedoteikkuna',

@@ -567,6 +567,9 @@ export const uiNoNO: Record<
   'admin.organization.setting.estimate_missing_reports': 'Estimer manglende rapporter',
   'admin.organization.setting.estimate_missing_reports_help':
     'En periode som publiseres før alle rapportene er inne, regner med et estimat for hver manglende rapport (bedriftens siste publiserte rapport ganget med endringen hos bedriftene som rapporterte i begge periodene). Estimatet merkes som estimert og erstattes når rapporten kommer.',
+  'admin.organization.setting.require_two_factor': 'Krev totrinnsinnlogging',
+  'admin.organization.setting.require_two_factor_help':
+    'Administratorer, markedsadministratorer og klyngeadministratorer må bruke totrinnsinnlogging; til de har slått den på, kommer de bare til profilen sin.',
   'admin.organization.information_modals': 'Informasjonsmeldinger',
   'admin.organization.add_information_modal': 'Legg til informasjonsmelding',
   'admin.information_modal.model': 'Informasjonsmelding',

@@ -567,6 +567,9 @@ export const uiSvSE: Record<
   'admin.organization.setting.estimate_missing_reports': 'Uppskatta saknade rapporter',
   'admin.organization.setting.estimate_missing_reports_help':
     'En period som publiceras innan alla rapporter har kommit in räknar med en uppskattning för varje saknad rapport (företagets senast publicerade rapport gånger förändringen hos de företag som rapporterade i båda perioderna). Uppskattningen markeras som uppskattad och ersätts när rapporten kommer in.',
+  'admin.organization.setting.require_two_factor': 'Kräv tvåstegsinloggning',
+  'admin.organization.setting.require_two_factor_help':
+    'Administratörer, marknadsadministratörer och administratörer för marknadskluster måste använda tvåstegsinloggning; tills de har slagit på den når de bara sin profil.',
   'admin.organization.information_modals': 'Informationsrutor',
   'admin.organization.add_information_modal': 'Lägg till informationsruta',
   'admin.information_modal.model': 'Informationsruta',
