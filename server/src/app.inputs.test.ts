@@ -304,6 +304,7 @@ const BODILESS_WRITE_ROUTES = [
   'POST /api/v1/releases/:id/view',
   'POST /api/v1/reports/:uuid/copy-previous',
   'POST /api/v1/reports/:uuid/preflight',
+  'POST /api/v1/users/me/two-factor/setup',
 ];
 const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
