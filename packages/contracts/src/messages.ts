@@ -285,6 +285,7 @@ export const enUS = {
   'attribute.phone': 'phone number',
   'attribute.protection_percentage': 'protection percentage',
   'attribute.estimate_missing_reports': 'estimate missing reports',
+  'attribute.require_two_factor': 'require two-factor sign-in',
   'attribute.rate': 'rate',
   'attribute.recipient_user_id': 'recipient',
   'attribute.release_date': 'release date',

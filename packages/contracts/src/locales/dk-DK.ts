@@ -302,6 +302,7 @@ export const dkDK: Record<MessageKey, string> = {
   'attribute.phone': 'telefonnummer',
   'attribute.protection_percentage': 'beskyttelsesprocent',
   'attribute.estimate_missing_reports': 'estimér manglende indberetninger',
+  'attribute.require_two_factor': 'kræv totrinslogin',
   'attribute.rate': 'kurs',
   'attribute.recipient_user_id': 'modtager',
   'attribute.release_date': 'udgivelsesdato',

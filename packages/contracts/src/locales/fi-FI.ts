@@ -305,6 +305,7 @@ export const fiFI: Record<MessageKey, string> = {
   'attribute.phone': 'puhelinnumero',
   'attribute.protection_percentage': 'suojausprosentti',
   'attribute.estimate_missing_reports': 'puuttuvien raporttien arviointi',
+  'attribute.require_two_factor': 'kaksivaiheisen kirjautumisen vaatiminen',
   'attribute.rate': 'kurssi',
   'attribute.recipient_user_id': 'vastaanottaja',
   'attribute.release_date': 'julkaisupäivä',

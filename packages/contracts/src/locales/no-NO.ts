@@ -298,6 +298,7 @@ export const noNO: Record<MessageKey, string> = {
   'attribute.phone': 'telefonnummer',
   'attribute.protection_percentage': 'beskyttelsesprosent',
   'attribute.estimate_missing_reports': 'estimer manglende rapporter',
+  'attribute.require_two_factor': 'krev totrinnsinnlogging',
   'attribute.rate': 'kurs',
   'attribute.recipient_user_id': 'mottaker',
   'attribute.release_date': 'utgivelsesdato',

@@ -301,6 +301,7 @@ export const svSE: Record<MessageKey, string> = {
   'attribute.phone': 'telefonnummer',
   'attribute.protection_percentage': 'skyddsprocent',
   'attribute.estimate_missing_reports': 'uppskatta saknade rapporter',
+  'attribute.require_two_factor': 'kräv tvåstegsinloggning',
   'attribute.rate': 'kurs',
   'attribute.recipient_user_id': 'mottagare',
   'attribute.release_date': 'versionsdatum',
