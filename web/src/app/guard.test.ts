@@ -297,6 +297,23 @@ describe('the navbar entry of the report history', () => {
   });
 });
 
+describe('the navbar of a user who must set up two-factor sign-in', () => {
+  it('offers no screen the server would refuse: only the profile (and what needs no sign-in)', async () => {
+    const { navEntries, canOpen } = await import('./navigation.ts');
+    const abilities = subject([marketAbility('view-report-history', 1), marketAbility('upload-reports', 1)]);
+    const user = makeUser({ role: 'admin' });
+    expect(navEntries(user, abilities).length).toBeGreaterThan(1);
+    const pending = { ...user, two_factor_required: true };
+    expect(navEntries(pending, abilities).filter((e) => e.href !== '/profile')).toEqual(
+      navEntries(pending, abilities).filter((e) => e.href !== '/profile' && routeAt(e.href).access !== 'protected'),
+    );
+    expect(navEntries(pending, abilities).map((e) => e.href)).not.toContain('/history');
+    expect(canOpen('/history', pending, abilities)).toBe(false);
+    expect(canOpen('/profile', pending, abilities)).toBe(true);
+    expect(canOpen('/history', user, abilities)).toBe(true);
+  });
+});
+
 describe('the active navbar entry', () => {
   it('is the one with the longest link that covers the path', async () => {
     const { isActive } = await import('./navigation.ts');

@@ -1,7 +1,7 @@
 import { matchRoutes } from 'react-router';
 import type { User } from '@mss/contracts/users';
 import type { AbilitySubject } from '@mss/contracts/abilities';
-import { isAllowed } from './guard.ts';
+import { isAllowed, TWO_FACTOR_SETUP_PATH } from './guard.ts';
 import { type AppRoute, type NavGroup, appRoutes } from './routes.tsx';
 
 export interface NavEntry {
@@ -18,13 +18,17 @@ export function navHref(path: string): string | null {
   return href.includes(':') ? null : href;
 }
 
-/** The navbar entries this user may open, by the same permission check as the route guard. */
+/**
+ * The navbar entries this user may open, by the same permission check as the route guard (a user
+ * who must first set up two-factor sign-in opens the profile only).
+ */
 export function navEntries(user: User, abilities: AbilitySubject, routes: AppRoute[] = appRoutes): NavEntry[] {
   const entries: NavEntry[] = [];
   for (const route of routes) {
     if (!route.nav) continue;
     const href = navHref(route.path);
     if (href === null || !isAllowed(route.permission, user, abilities)) continue;
+    if (user.two_factor_required && route.access === 'protected' && route.path !== TWO_FACTOR_SETUP_PATH) continue;
     entries.push({ href, title: route.nav.title?.(user) ?? route.title, group: route.nav.group });
   }
   return entries;
@@ -42,6 +46,7 @@ export function canOpen(path: string, user: User, abilities: AbilitySubject, rou
   );
   const route = found?.at(-1)?.route.handle as AppRoute | undefined;
   if (!route || route.access !== 'protected') return true;
+  if (user.two_factor_required && route.path !== TWO_FACTOR_SETUP_PATH) return false;
   return isAllowed(route.permission, user, abilities);
 }
 
