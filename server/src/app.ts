@@ -15,6 +15,7 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { inFlightPlugin } from './plugins/in-flight.ts';
 import { RequestsInFlight } from './lib/requests-in-flight.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
+import { keptAnswersPlugin } from './plugins/kept-answers.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { sessionsPlugin } from './plugins/sessions.ts';
@@ -29,7 +30,7 @@ export interface BuildOptions {
 
 /**
  * The app, as plugins in their order: errors first (every later route answers in its shape), the
- * requests in flight (counted; closed once stopping), cookies and uploads, security, the API document, sessions, the API's routes (api-routes.ts), the
+ * requests in flight (counted; closed once stopping), cookies and uploads, security, the API document, sessions, kept answers of reads, the API's routes (api-routes.ts), the
  * web app. A process that runs jobs starts them first.
  */
 export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, options: BuildOptions = {}): Promise<App> {
@@ -83,6 +84,7 @@ export async function buildApp(deps: Pick<AppContext, 'config' | 'database'>, op
   await app.register(securityPlugin, { ctx });
   await app.register(openApiPlugin);
   await app.register(sessionsPlugin, { ctx });
+  await app.register(keptAnswersPlugin, { ctx });
 
   app.decorate('health', healthRoutes(app, ctx));
   await app.register(apiRoutes, { prefix: '/api/v1', ctx });

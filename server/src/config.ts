@@ -55,6 +55,11 @@ const envSchema = z.object({
    * Not used with DATABASE_URL.
    */
   DB_MAINTENANCE_MINUTES: z.coerce.number().min(0).max(1440).default(1),
+  /**
+   * Memory for kept answers of reads, in megabytes (docs/decisions.md "Kept answers"): a read asked
+   * again while the database has not changed is answered without computing it again. 0 turns it off.
+   */
+  KEPT_ANSWERS_MB: z.coerce.number().min(0).max(4096).default(64),
   /** Largest report file accepted for import, in megabytes. */
   IMPORT_MAX_MB: z.coerce.number().positive().max(500).default(20),
   /** Largest history file (an association's past, one long table) accepted, in megabytes. */

@@ -42,6 +42,11 @@ export function registerCrudRoutes<S extends z.ZodType, I extends z.ZodType, L e
     service: CrudService<z.output<S>, z.output<I>, z.output<L>, z.output<Q>>;
     /** What the audit trail calls the record; by default the noun in snake case ("code group": code_group). */
     auditType?: AuditRecordType;
+    /**
+     * The list and show answers may be kept while the database is unchanged (plugins/kept-answers.ts):
+     * only for a resource whose answers do not depend on the clock (no "disabled from" compared with now).
+     */
+    keptAnswers?: boolean;
   },
 ) {
   const { path, noun, schema, input, canRead, canWrite, service } = options;
@@ -55,6 +60,7 @@ export function registerCrudRoutes<S extends z.ZodType, I extends z.ZodType, L e
   const record = (request: FastifyRequest, id: number, change: 'created' | 'updated' | 'deleted', before: unknown, after: unknown) =>
     auditChange(ctx.db, actorOfRequest(request), { type, id, change, before, after });
   const listQuery = options.listQuery ?? listQuerySchema;
+  const config = options.keptAnswers ? { keptAnswer: true as const } : {};
   // The schemas still validate and serialize (the instance's Zod compilers); the generic types
   // are checked through CrudService instead of Fastify's type provider, which cannot infer them.
   const routes = app as unknown as FastifyInstance;
@@ -69,12 +75,12 @@ export function registerCrudRoutes<S extends z.ZodType, I extends z.ZodType, L e
   };
   routes.get(
     path,
-    { schema: { tags, summary: summary.list, querystring: listQuery, response: { 200: listOf(listSchema) } }, preValidation: canRead },
+    { schema: { tags, summary: summary.list, querystring: listQuery, response: { 200: listOf(listSchema) } }, preValidation: canRead, config },
     async (request) => service.list(principalOf(request), request.query as z.output<Q>),
   );
   routes.get(
     `${path}/:id`,
-    { schema: { tags, summary: summary.show, params: idParamsSchema, response: { 200: dataOf(schema) } }, preValidation: canRead },
+    { schema: { tags, summary: summary.show, params: idParamsSchema, response: { 200: dataOf(schema) } }, preValidation: canRead, config },
     async (request) => ({ data: await service.find(principalOf(request), (request.params as { id: number }).id) }),
   );
   routes.post(

@@ -7,6 +7,7 @@ import { createCluster, deleteCluster, findCluster, findClusters, updateCluster 
 export function clustersRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-clusters']);
   registerCrudRoutes(app, ctx, {
+    keptAnswers: true,
     path: '/admin/clusters',
     noun: 'cluster',
     schema: clusterSchema,

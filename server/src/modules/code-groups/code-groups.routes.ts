@@ -7,6 +7,7 @@ import { createCodeGroup, deleteCodeGroup, findCodeGroup, findCodeGroups, update
 export function codeGroupsRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-codes']);
   registerCrudRoutes(app, ctx, {
+    keptAnswers: true,
     path: '/admin/code_groups',
     noun: 'code group',
     schema: codeGroupSchema,

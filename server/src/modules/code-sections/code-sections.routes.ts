@@ -7,6 +7,7 @@ import { createCodeSection, deleteCodeSection, findCodeSection, findCodeSections
 export function codeSectionsRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-codes']);
   registerCrudRoutes(app, ctx, {
+    keptAnswers: true,
     path: '/admin/code_sections',
     noun: 'code section',
     schema: codeSectionSchema,

@@ -6,6 +6,7 @@ import { createCode, deleteCode, findCode, findCodes, updateCode } from './codes
 
 export function codesRoutes(app: App, ctx: AppContext) {
   registerCrudRoutes(app, ctx, {
+    keptAnswers: true,
     path: '/admin/codes',
     noun: 'code',
     schema: codeSchema,

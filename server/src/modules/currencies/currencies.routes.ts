@@ -6,6 +6,7 @@ import { createCurrency, deleteCurrency, findCurrencies, findCurrency, updateCur
 
 export function currenciesRoutes(app: App, ctx: AppContext) {
   registerCrudRoutes(app, ctx, {
+    keptAnswers: true,
     path: '/admin/currencies',
     noun: 'currency',
     schema: currencySchema,

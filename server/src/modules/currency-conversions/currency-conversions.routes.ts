@@ -13,6 +13,7 @@ import {
 export function currencyConversionsRoutes(app: App, ctx: AppContext) {
   const canManage = requireAnyAbility(ctx, ['manage-currency-conversion']);
   registerCrudRoutes(app, ctx, {
+    keptAnswers: true,
     path: '/currency_conversions',
     noun: 'currency conversion',
     schema: currencyConversionSchema,

@@ -34,6 +34,7 @@ export function periodsRoutes(app: App, ctx: AppContext) {
         response: { 200: dataOf(z.array(periodSchema)) },
       },
       preValidation: signedIn,
+      config: { keptAnswer: true },
     },
     async (request) => ({ data: await findPeriods(ctx.db, principalOf(request), request.query) }),
   );
@@ -61,7 +62,11 @@ export function periodsRoutes(app: App, ctx: AppContext) {
   );
   app.get(
     '/periods/:uuid',
-    { schema: { tags, summary: 'One period', params: uuidParams, response: { 200: dataOf(periodSchema) } }, preValidation: signedIn },
+    {
+      schema: { tags, summary: 'One period', params: uuidParams, response: { 200: dataOf(periodSchema) } },
+      preValidation: signedIn,
+      config: { keptAnswer: true },
+    },
     async (request) => ({ data: await findPeriod(ctx.db, principalOf(request), request.params.uuid) }),
   );
   app.get(

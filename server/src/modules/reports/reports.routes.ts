@@ -44,6 +44,7 @@ export function reportsRoutes(app: App, ctx: AppContext) {
     {
       schema: { tags, summary: 'Reports the caller may see', querystring: reportListQuerySchema, response: { 200: dataOf(z.array(reportSummarySchema)) } },
       preValidation: signedIn,
+      config: { keptAnswer: true },
     },
     async (request) => ({ data: await findReports(ctx.db, principalOf(request), request.query) }),
   );

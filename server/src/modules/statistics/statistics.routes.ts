@@ -33,6 +33,18 @@ const tags = ['statistics'];
  * every answer against).
  */
 const asBuilt = { serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
+/**
+ * The JSON answer may be kept while the database is unchanged (plugins/kept-answers.ts); a download
+ * and the breakdown by company are recorded in the audit trail at each read, so they are computed.
+ */
+const keptUnlessRecorded = {
+  config: {
+    keptAnswer: (request: FastifyRequest) => {
+      const query = request.query as { format?: StatisticsFormat; by?: string };
+      return (query.format ?? 'json') === 'json' && query.by !== 'company';
+    },
+  },
+};
 const DOWNLOAD = ' With format=xlsx or format=csv: the same table as a download.';
 
 /** The answer as JSON, or its table as an xlsx or csv download. */
@@ -65,6 +77,7 @@ export function statisticsRoutes(app: App, ctx: AppContext) {
         response: { 200: dataOf(statisticsChoicesSchema) },
       },
       preValidation: signedIn,
+      config: { keptAnswer: true },
     },
     async (request) => ({ data: await findStatisticsChoices(ctx.db, principalOf(request)) }),
   );
@@ -80,6 +93,7 @@ export function statisticsRoutes(app: App, ctx: AppContext) {
       },
       preValidation: signedIn,
       ...asBuilt,
+      ...keptUnlessRecorded,
     },
     async (request, reply) => {
       const data = await findMarketStatistics(ctx.db, principalOf(request), request.query);
@@ -107,6 +121,7 @@ export function statisticsRoutes(app: App, ctx: AppContext) {
       },
       preValidation: signedIn,
       ...asBuilt,
+      ...keptUnlessRecorded,
     },
     async (request, reply) => {
       const data = await findClusterStatistics(ctx.db, principalOf(request), request.query);
@@ -125,6 +140,7 @@ export function statisticsRoutes(app: App, ctx: AppContext) {
       },
       preValidation: signedIn,
       ...asBuilt,
+      ...keptUnlessRecorded,
     },
     async (request, reply) => {
       const data = await findTrendStatistics(ctx.db, principalOf(request), request.query);
