@@ -1,4 +1,4 @@
-// Benchmark: what a signed-in request costs (issue 8, finding 2).
+// Benchmark: what a signed-in request costs.
 //
 // Starts the real server as `npm start` runs it (embedded PGlite in a worker thread, demo data,
 // jobs on) in a child process on a throwaway data directory, signs in as admin@demo.test, and
@@ -8,12 +8,14 @@
 //   3. 200 requests/s of mixed signed-in reads (/users/me, /reports, /periods?market_id=,
 //      /admin/codes, the market statistics of a published period) for the same time: latency
 //      p50/p99/max;
-//   4. each of those endpoints alone, at 50 requests/s.
+//   4. each of those endpoints alone, at 50 requests/s;
+// with the share of answers that were kept ones (X-Kept-Answer: hit; KEPT_ANSWERS_MB=0 turns them off).
 // Targets: (2) at least 25 % of (1); p99 of (3) under 100 ms on the embedded database, under 50 ms
 // on a PostgreSQL server. Exit code 1 when one is missed.
 //
 //   npm run bench                 # the event-loop benchmark, then this one
 //   BENCH_SECONDS=20 npx tsx bench/auth.ts
+//   KEPT_ANSWERS_MB=0 npx tsx bench/auth.ts  # every read computed
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres npx tsx bench/auth.ts
 //                                 # on a PostgreSQL server (a database of its own, dropped after)
 import fs from 'node:fs';
@@ -153,16 +155,34 @@ const mixedPaths = [
   '/api/v1/admin/codes',
   `/api/v1/statistics/market?period_uuid=${published.uuid}&by=code`,
 ];
+// How many answers were kept ones (X-Kept-Answer: hit), by path.
+const kept = new Map<string, { hit: number; all: number }>();
+const counted = (p: string) => ({
+  method: 'GET' as const,
+  path: p,
+  onResponse: (_status: number, _body: string, _context: object, headers: Record<string, string | string[] | undefined> | undefined) => {
+    const count = kept.get(p) ?? { hit: 0, all: 0 };
+    count.all++;
+    if (headers?.['x-kept-answer'] === 'hit') count.hit++;
+    kept.set(p, count);
+  },
+});
+const keptShare = (p: string) => {
+  const count = kept.get(p);
+  return count && count.all > 0 ? `${((count.hit / count.all) * 100).toFixed(0)} % kept` : '';
+};
 const mixed = await run({
   url: base,
   overallRate: MIXED_RATE,
   headers: { cookie },
-  requests: mixedPaths.map((p) => ({ method: 'GET' as const, path: p })),
+  requests: mixedPaths.map(counted),
 });
 checkErrors('mixed', mixed);
+const mixedKept = mixedPaths.map((p) => `${p.split('?')[0]!.replace('/api/v1', '')} ${keptShare(p) || 'computed'}`).join(', ');
+kept.clear();
 const alone: { path: string; result: autocannon.Result }[] = [];
 for (const p of mixedPaths) {
-  const result = await run({ url: `${base}${p}`, overallRate: ALONE_RATE, headers: { cookie } });
+  const result = await run({ url: base, overallRate: ALONE_RATE, headers: { cookie }, requests: [counted(p)] });
   checkErrors(p, result);
   alone.push({ path: p, result });
 }
@@ -178,9 +198,10 @@ console.log(`  GET /users/me (signed in)               ${rps(signedIn)} requests
 console.log(
   `  ${MIXED_RATE} mixed signed-in reads/s             p50 ${mixed.latency.p50} ms, p99 ${mixed.latency.p99} ms, max ${mixed.latency.max} ms (${mixed.requests.total} requests)`,
 );
+console.log(`    answers: ${mixedKept}`);
 console.log(`  each alone at ${ALONE_RATE}/s: p50 / p99 / max`);
 for (const { path: p, result } of alone)
-  console.log(`    ${p.replace(/=[0-9a-f-]{36}/, '=…').padEnd(44)} ${result.latency.p50} / ${result.latency.p99} / ${result.latency.max} ms`);
+  console.log(`    ${p.replace(/=[0-9a-f-]{36}/, '=…').padEnd(44)} ${result.latency.p50} / ${result.latency.p99} / ${result.latency.max} ms  ${keptShare(p)}`);
 console.log(`\nTarget: signed-in ceiling >= ${TARGET_SHARE * 100} % of the unauthenticated one: ${shareOk ? 'met' : 'NOT met'}`);
 console.log(`Target: p99 < ${TARGET_P99_MS} ms at ${MIXED_RATE} mixed signed-in reads/s: ${p99Ok ? 'met' : 'NOT met'}`);
 const exited = child.exitCode === null ? new Promise((r) => child.once('exit', r)) : Promise.resolve();
