@@ -1,5 +1,5 @@
 // Probe: does the answer time of sign-in, token and password-reset requests tell whether an
-// e-mail has an account (security probe, issue 8 finding 5)?
+// e-mail has an account (a finding of the security probe)?
 //
 // Boots the real app on 127.0.0.1 (port 0, real HTTP, embedded PGlite in memory) and takes, for
 // each of POST /auth/login, /auth/token and /auth/forgot-password, 20 samples with e-mails that

@@ -1,4 +1,4 @@
-// Benchmark: deadline day (issue 21). N companies each upload one report of 500 rows within a
+// Benchmark: deadline day. N companies each upload one report of 500 rows within a
 // window while approvers and viewers read, against the app running as real processes
 // (server/src/main.ts):
 //   pglite  the embedded database, one process (the default install);
@@ -362,7 +362,7 @@ if (REPORTS === 1000 && WINDOW_SECONDS === 120 && !process.env.DEADLINE_NO_DOC) 
   section = section.replace(verdicts.map((v) => `- ${v.met ? 'met' : '**NOT met**'}: ${v.label}`).join('\n'), allVerdicts.join('\n'));
   const next = doc.includes(START_MARK)
     ? doc.slice(0, doc.indexOf(START_MARK)) + section + doc.slice(doc.indexOf(END_MARK) + END_MARK.length)
-    : `${doc.trimEnd()}\n\n## Deadline day (issue 21)\n\n${section}\n`;
+    : `${doc.trimEnd()}\n\n## Deadline day\n\n${section}\n`;
   fs.writeFileSync(DOC, next);
   console.log(`\nWritten to ${path.relative(process.cwd(), DOC)}`);
 }

@@ -1,4 +1,4 @@
-// Benchmark: others while a hostile file imports (issue 20). No single upload, however built, may
+// Benchmark: others while a hostile file imports. No single upload, however built, may
 // hold up other users.
 //
 // The server is the real app as `npm start` runs it (embedded PGlite on disk in a worker thread

@@ -1,4 +1,5 @@
-// Benchmark: report file import on the server's real code path (issue 4 "Speed").
+// Benchmark: the speed of report file import on the server's real code path (docs/performance.md
+// "Report file import").
 //
 // For xlsx files of 1,000, 10,000 and 100,000 data rows (plus a header row), written with the
 // project's xlsx writer, it measures in one run:

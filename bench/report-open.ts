@@ -1,5 +1,5 @@
-// Benchmark: opening a 100,000-row report on the data import screen, in a real Chromium (issue 9,
-// "Large reports").
+// Benchmark: opening a 100,000-row report on the data import screen, in a real Chromium
+// (docs/performance.md "Opening a large report").
 //
 // The app runs in this process (the built web app in web/dist and the API, on an embedded
 // PGlite), a report of N rows is written straight into its database, and a headless Chromium
@@ -14,7 +14,7 @@
 //   BENCH_API_ONLY=1 npx tsx bench/report-open.ts     # the API timings only, no browser
 //
 // The company also reported the same codes in the previous period and the same period last year
-// (issue 10, "What changed, for the approver"), so every page of rows is compared with them.
+// (docs/decisions.md "What changed, for the approver"), so every page of rows is compared with them.
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { chromium } from '@playwright/test';

@@ -1,5 +1,5 @@
 // Benchmark: what the integrity checks of report_rows cost the database on a 100,000-row import
-// (issue 9, row-set integrity; docs/decisions.md "Report rows and concurrent deletes").
+// (row-set integrity; docs/decisions.md "Rows, row sets and concurrent deletes").
 //
 // Writes 100,000 rows into a new row set the way the import job does (insertRows: ten statements
 // of 10,000 rows, three unnested arrays each), three times per variant, and prints the median:

@@ -1,4 +1,4 @@
-// Benchmark: the statistics endpoints (issue 10 "Speed").
+// Benchmark: the speed of the statistics endpoints (docs/performance.md "Statistics").
 //
 // Builds, directly in SQL, a market (SEK) with 300 companies, 500 codes in 20 groups and 5
 // sections, and 24 monthly periods (2025-01 … 2026-12) of approved, published reports: 3.6
@@ -13,7 +13,7 @@
 //   - approving one 500-row report through the API (the cells grow in the same transaction);
 //   - the cluster read that follows such an approval, and one with no kept figures at all
 //     (statistics_sums: what every read after a change of the cells pays once).
-// Targets (issue 10): each endpoint's p95 under 200 ms on PGlite (100 ms on PostgreSQL), approving
+// Targets: each endpoint's p95 under 200 ms on PGlite (100 ms on PostgreSQL), approving
 // under 300 ms. It is a report, not a gate.
 //
 //   npm run bench:statistics                               # embedded PGlite (in memory)
@@ -105,7 +105,7 @@ try {
   await t.db.execute(sql`analyze`);
   const rowCount = await one<{ n: number }>(sql`select count(*)::int as n from report_rows`);
   console.log(`${rowCount.n} rows in ${ms(performance.now() - setupStart)}`);
-  // The published periods as viewers see them (issue 19): each published once, as an administrator would have.
+  // The published periods as viewers see them: each published once, as an administrator would have.
   const publishStart = performance.now();
   const published = (await t.db.execute<{ id: number }>(sql`select id from periods where published_at is not null order by starts_on, id`)).rows;
   for (const p of published) await publishPeriod(t.db, p.id, { actorId: null, mark: false });
@@ -244,7 +244,7 @@ try {
 }
 
 /**
- * Publishing (issue 19): what deciding the pattern costs. A market of its own organization with
+ * Publishing: what deciding the pattern costs. A market of its own organization with
  * 500 codes in 20 overlapping groups (60 codes each, chosen by a hash) and 5 sections, 60
  * companies, 24 monthly periods; a third of the codes are rare (a company or two: primary cells),
  * a tenth have one dominant company, and every fiftieth (ten codes) holds returns: figures below

@@ -1,6 +1,6 @@
 // Benchmark: does a large report upload stall the other users, and how much memory does it take?
-// (issue 8, finding 4: a valid 19 MB upload made other users wait 1-1.9 s and raised the server's
-// memory from ~0.7 GB to ~2 GB.)
+// (The security probe found that a valid 19 MB upload made other users wait 1-1.9 s and raised
+// the server's memory from ~0.7 GB to ~2 GB.)
 //
 // The server is the real app as `npm start` runs it (embedded PGlite on disk in a worker thread
 // behind its socket, one pool connection, the job queue on), in a child process of this one, so

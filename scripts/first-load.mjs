@@ -1,7 +1,7 @@
 // The JavaScript the browser loads for the first screens (sign-in and dashboard): index.html's
 // script and everything it imports statically, as the server sends it (the .gz copies of
 // scripts/compress-assets.mjs; a file too small to compress is counted as it is). Fails when it
-// passes the budget of issue 11 (docs/performance.md, "The first screen on a slow line").
+// passes the first-load budget (docs/performance.md, "The first screen on a slow line").
 // Usage: node scripts/first-load.mjs [dist] [--check] (after `npm run build`); the build prints
 // it, CI (.ci/run) checks it.
 import fs from 'node:fs';

@@ -7,7 +7,7 @@ import { files, historyImports, imports, reports } from './db/schema.ts';
 import { createCompany, createMarket, createOrganization, createTestApp, createUser, signIn, signInAs, type TestApp, XHR } from '../test/helpers.ts';
 
 /*
- * Issue 8, finding 7: a NUL byte (or another control character, or half of a UTF-16 surrogate
+ * The security probe found that a NUL byte (or another control character, or half of a UTF-16 surrogate
  * pair) in any text input reached PostgreSQL, which refuses it: 500. A very long string did the
  * same wherever a schema had no maximum length. This file sends such values into every text input
  * of every route the app registers, so a new route is covered the day it is added.
@@ -157,7 +157,7 @@ function requestFor(route: RouteOptions, method: string, input: TextInput, bad: 
   });
 }
 
-describe('every text input of every route (issue 8: NUL bytes, broken UTF-16, huge strings)', () => {
+describe('every text input of every route (NUL bytes, broken UTF-16, huge strings)', () => {
   it('when the app is built, then its routes are collected (the tests below cannot pass on an empty list)', () => {
     expect(apiRoutes().length).toBeGreaterThan(60);
     expect(apiRoutes().map((r) => r.url)).toContain('/api/v1/auth/login');
@@ -278,7 +278,7 @@ describe('every text input of every route (issue 8: NUL bytes, broken UTF-16, hu
 });
 
 /*
- * Issue 20: a write body's key that its schema does not name was dropped without a word, so a
+ * A write body's key that its schema does not name used to be dropped without a word, so a
  * misspelt list (`markts`, `markets` for `market_ids`) left the list out and a PUT emptied it.
  * Every object of every write body, at any depth, now refuses such a key with a 422 that names
  * it; this walks every write route the app registers, so a new one is covered the day it is added.
@@ -335,7 +335,7 @@ function objectPaths(schema: ZodLike, prefix: (string | number)[]): (string | nu
   }
 }
 
-describe('every object of every write body refuses a key it does not name (issue 20)', () => {
+describe('every object of every write body refuses a key it does not name', () => {
   const writeRoutes = () =>
     apiRoutes().flatMap((route) =>
       methodsOf(route)

@@ -4,7 +4,7 @@
  * just-stats company anonymous (ROLES in packages/contracts/src/enums.ts, then anonymous).
  * "own": ids of the caller's organization A (Nordic in the demo data, where each role's user
  * is); "other": ids of organization B (Baltic). A super-admin belongs to no organization and
- * reaches both. Reviewed line by line (issue 8); a change here is a change of who may do what.
+ * reaches both. Reviewed line by line; a change here is a change of who may do what.
  *
  * Reading it: 401 not signed in; 403 the role lacks the ability; 404 the record is outside what
  * the caller sees (another organization's ids answer as if they did not exist); 422 allowed in,

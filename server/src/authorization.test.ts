@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../test/helpers.ts';
 import { buildWorld, disposable, multipart, type Side, type World } from '../test/world.ts';
 import { AUTHORIZATION_MATRIX } from './authorization.matrix.ts';
 
-// Issue 8: every route the app registers × every role × its own organization's ids and another
+// Every route the app registers × every role × its own organization's ids and another
 // organization's, with the status each must answer (authorization.matrix.ts). The routes come
 // from the app itself: a route without an entry fails the test, and so does an entry without a
 // route. "own" is organization A (the demo's Nordic, where each role's user is), "other" is B

@@ -54,7 +54,7 @@ const UUID_SHAPE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f
  * 404 for a period the caller asked for and cannot reach. "The period (:title) does not exist."
  * names it only by a title the caller wrote: a uuid is not a title, and the real title of a
  * period the caller may not see must not be told, so a uuid (or nothing) is answered with the
- * generic "Could not find what you were looking for." (issue 22).
+ * generic "Could not find what you were looking for."
  */
 export function periodNotFound(reference: string): AppError {
   const title = reference.trim();

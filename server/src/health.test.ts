@@ -21,7 +21,7 @@ afterAll(async () => {
   fs.rmSync(web, { recursive: true, force: true });
 });
 
-describe('health for load balancers (issue 21)', () => {
+describe('health for load balancers', () => {
   it('when /healthz and /readyz are asked without a session, then JSON says the process is alive and ready, never cached, not the web page', async () => {
     expect((await t.app.inject({ url: '/some/screen' })).headers['content-type']).toContain('text/html');
     for (const [url, status] of [
@@ -78,7 +78,7 @@ describe('health for load balancers (issue 21)', () => {
   });
 });
 
-describe('migrations from processes starting at once (issue 21)', () => {
+describe('migrations from processes starting at once', () => {
   // Two pools on one fresh database are two processes as far as PostgreSQL can tell; the embedded
   // database has one process by design.
   it.runIf(process.env.TEST_DATABASE_URL)(

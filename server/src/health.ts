@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
 
 /*
- * Health for load balancers and orchestrators (issue 21, README "Health"), outside /api and
+ * Health for load balancers and orchestrators (README "Health"), outside /api and
  * without a session:
  * - GET /healthz: the process is alive and its event loop answers. Nothing else is asked: an
  *   orchestrator restarts a process whose liveness fails, and a database that is down is no

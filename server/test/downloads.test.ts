@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from './helpers.ts';
 import { multipart } from './world.ts';
 
 /*
- * Every kind of download, for names a member may have (issue 20): the template and error sheet of
+ * Every kind of download, for names a member may have: the template and error sheet of
  * an import, the uploaded file, every statistics xlsx and csv, and a communication's attachment,
  * for a company, a cluster and files whose names hold Š, Ł, ā, 日本, quotes, slashes and control
  * characters. Each answers 200 with an RFC 6266 Content-Disposition: the name in filename*

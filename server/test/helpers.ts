@@ -125,7 +125,8 @@ export const PASSWORD = 'correct-horse-battery';
 
 /**
  * The whole form of POST/PUT /admin/users, as the web sends it (write bodies are strict and whole,
- * issue 20), for a user made by createUser: every field, the lists empty unless given.
+ * docs/decisions.md "Write bodies are strict"), for a user made by createUser: every field, the
+ * lists empty unless given.
  */
 export const userForm = (fields: Record<string, unknown> = {}) => ({
   first_name: 'Test',

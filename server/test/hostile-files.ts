@@ -2,7 +2,7 @@ import { deflateRawSync } from 'node:zlib';
 import { buildMiniXlsx, buildZip, escapeXml, miniXlsxEntries, zerosBomb } from '../src/lib/xlsx/test-support.ts';
 
 /*
- * Files a member might upload, however they were built (issue 20): the shape of large_strings.xlsx
+ * Files a member might upload, however they were built: the shape of large_strings.xlsx
  * from the SheetJS test corpus (some 12,000 rows of long text: a few hundred kilobytes packed, tens
  * of megabytes of sheet XML, an error on every row) and the project's own hostile set (bombs, lying
  * headers, damaged and locked files). For the test that times other users meanwhile and for

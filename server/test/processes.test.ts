@@ -12,7 +12,7 @@ import { createMarket, createOrganization, createUser, PASSWORD, userForm } from
 import { APP_PORTS, type AppProcess, findNginx, LB_URL, portAnswers, ready, signInOver, startApp, startNginx, until, XHR, xlsx } from './processes.ts';
 
 /*
- * Issue 21: two app processes on one PostgreSQL server behind nginx (the shipped configuration),
+ * Two app processes on one PostgreSQL server behind nginx (the shipped configuration),
  * both running jobs. Sessions, memberships and disabled users hold across processes; imports,
  * communication sends and workflow mails run once each, on whichever process takes them; a
  * process killed with SIGKILL in the middle of a 100,000-row import or of a send is taken over;
@@ -149,7 +149,7 @@ afterAll(async () => {
   }
 }, 60_000);
 
-describe.skipIf(!serverUrl)('several processes on one PostgreSQL behind nginx (issue 21)', () => {
+describe.skipIf(!serverUrl)('several processes on one PostgreSQL behind nginx', () => {
   beforeAll(async () => {
     if (nginxMissing) {
       if (process.env.CI === 'true') throw new Error('nginx is missing: CI must run the several-processes test (.ci/run installs nginx)');

@@ -7,8 +7,8 @@ import { PassThrough } from 'node:stream';
 import { writeXlsx } from '../src/lib/xlsx-writer/index.ts';
 
 /*
- * Several app processes on one PostgreSQL server behind nginx, for tests and the deadline bench
- * (issue 21): the app runs as real child processes (server/src/main.ts), nginx runs with the
+ * Several app processes on one PostgreSQL server behind nginx, for tests and the deadline bench:
+ * the app runs as real child processes (server/src/main.ts), nginx runs with the
  * shipped site configuration (deploy/nginx/market-sales-statistics.conf) wrapped in a minimal
  * nginx.conf of its own (temporary paths, no daemon).
  */

@@ -53,7 +53,7 @@ export const ROLE_GRANTS: Record<Role, { global: AbilityName[]; perMarket: Abili
   },
   'cluster-admin': {
     global: ['list-users', 'view-markets', 'view-codes', 'approve-cluster-reports', 'view-cluster-statistics'],
-    // Periods across the cluster's markets (issue 4: the cluster period list).
+    // Periods across the cluster's markets (for the cluster period list).
     perMarket: ['approve-reports', 'manage-periods', 'view-statistics', 'view-report-history'],
   },
   reporter: { global: ['view-codes'], perMarket: ['upload-reports', 'view-report-history', 'view-statistics'] },

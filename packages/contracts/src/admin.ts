@@ -5,10 +5,10 @@ import { personSchema } from './users.ts';
 import { currencyRefSchema, isoDateSchema, listQuerySchema, marketSummarySchema, refSchema } from './common.ts';
 
 /*
- * Wire schemas of the administration endpoints (issue 3). Entities are what the API answers;
+ * Wire schemas of the administration endpoints. Entities are what the API answers;
  * inputs are what create (POST) and update (PUT) accept.
  *
- * Inputs are strict and whole (issue 20, docs/decisions.md "Write bodies are strict"): a key the
+ * Inputs are strict and whole (docs/decisions.md "Write bodies are strict"): a key the
  * schema does not name is refused (422 naming it), and every field the form holds is required,
  * an empty one sent as null, "" or []. A PUT replaces the record, so a field it could leave out
  * would be reset: a misspelt `markets` emptied a company's markets. Only a password (absent:

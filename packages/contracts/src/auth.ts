@@ -8,7 +8,7 @@ export const LOGIN_DECAY_SECONDS = 60;
 export const organizationRefSchema = z.object({ uuid: z.string(), name: z.string() });
 
 /*
- * Every text has a maximum length (issue 8): a megabyte string reached indexed columns (a 500)
+ * Every text has a maximum length: a megabyte string reached indexed columns (a 500)
  * and the e-mail shape check, which is quadratic on long input. 254 characters is the longest
  * e-mail address SMTP can carry; 1024 leaves room for any passphrase.
  */
@@ -21,7 +21,7 @@ const organization = z.string().max(100).nullish();
 /** Two-factor sign-in: the authenticator app's 6-digit code, or a recovery code ("xxxx-xxxx"); asked after the password. */
 const code = z.string().max(20).nullish();
 
-// Bodies are strict (issue 20): a key they do not name is refused (422 naming it).
+// Bodies are strict (docs/decisions.md "Write bodies are strict"): a key they do not name is refused (422 naming it).
 export const loginBodySchema = z.strictObject({
   email,
   password,

@@ -85,7 +85,7 @@ export const recipientFilterSchema = z.object({
 });
 export type RecipientFilter = z.infer<typeof recipientFilterSchema>;
 
-/** Write bodies are strict (issue 20): a key they do not name, at any depth, is refused (422 naming it). */
+/** Write bodies are strict (docs/decisions.md "Write bodies are strict"): a key they do not name, at any depth, is refused (422 naming it). */
 export const communicationInputSchema = z.strictObject({
   subject: z.string().trim().min(1).max(SUBJECT_MAX_LENGTH),
   /** HTML from the editor; sanitised by the server with a strict allow-list. */

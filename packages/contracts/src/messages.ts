@@ -224,13 +224,13 @@ export const enUS = {
   'validation.search_min': 'The search must be longer than 2 characters.',
   // Of our own: NUL, other control characters or half a UTF-16 surrogate pair in a text input.
   'validation.characters': 'The :attribute contains characters that are not allowed.',
-  // Of our own: field messages a person can act on (issue 11).
+  // Of our own: field messages a person can act on.
   'validation.gt.numeric': 'The :attribute must be greater than :min.',
   'validation.array': 'The :attribute must be a list.',
   'validation.currency_code': 'The :attribute must be three letters, such as EUR.',
   'validation.market_code': 'The :attribute must be two or three letters, such as SE.',
   'validation.code_characters': 'The :attribute may contain only letters, digits, dots, hyphens and underscores.',
-  // Of our own: a key that a write body's schema does not name (issue 20). A misspelt key used to be
+  // Of our own: a key that a write body's schema does not name. A misspelt key used to be
   // ignored, so a PUT that meant to keep a list emptied it; :attribute is the key as sent, not a label.
   'validation.unknown_key': 'The :attribute field is not allowed.',
 

@@ -19,7 +19,7 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 // Verified against when there is no stored hash (unknown user, user without a password), so
-// that the answer takes as long as for a real account and its time tells nothing (issue 8).
+// that the answer takes as long as for a real account and its time tells nothing.
 // Made once, on first use, with the current cost, so it costs what a real hash does.
 let dummyHash: Promise<string> | null = null;
 function dummyPasswordHash(): Promise<string> {

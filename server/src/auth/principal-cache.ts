@@ -4,7 +4,7 @@ import type { SessionPrincipal as Principal } from './session-auth.ts';
 
 /**
  * Resolved principals (session, membership, abilities, the user) by credential, so that a
- * signed-in read costs no database round trip of its own (issue 8: /users/me at ~3 % of an
+ * signed-in read costs no database round trip of its own (before it: /users/me at ~3 % of an
  * unauthenticated request's throughput, 4-10 queries per request).
  *
  * Correctness does not rest on remembering which service changes what:

@@ -4,8 +4,8 @@ import { createOrganization, createTestApp, createUser, PASSWORD, signIn, type T
 import { sessions, userOrganizations } from '../db/schema.ts';
 import { hashToken } from './passwords.ts';
 
-// Issue 8, findings 2 and 6: what a session may still do after the user's situation changed, how
-// long it lives, and when the CSRF header may be left out.
+// What a session may still do after the user's situation changed, how long it lives, and when
+// the CSRF header may be left out (two findings of the security probe).
 
 let t: TestApp;
 beforeAll(async () => {

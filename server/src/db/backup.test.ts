@@ -14,7 +14,7 @@ import { migrateDatabase, openDatabase, type Database, type Db } from './client.
 import { lockFile } from './data-dir-lock.ts';
 import { codes, markets, organizations, periods, reportRowSets, reports } from './schema.ts';
 
-// Backups of the embedded database (issue 21): real PGlite on disk, the dump read through the
+// Backups of the embedded database: real PGlite on disk, the dump read through the
 // socket of a database that "the app" (this process, through openDatabase) holds open.
 
 const FIGURES = [

@@ -12,8 +12,8 @@ import { migrateDatabase, openDatabase, type Database } from './client.ts';
 import { acquireDataDirLock, readDataDirLock } from './data-dir-lock.ts';
 
 /*
- * `npm run backup` and `npm run restore` for the embedded database (issue 21; docs/decisions.md
- * "Backups of the embedded database"). A backup is gzip'd JSON lines:
+ * `npm run backup` and `npm run restore` for the embedded database (docs/decisions.md "Backups of
+ * the embedded database"). A backup is gzip'd JSON lines:
  *   {"format":"mss-backup","format_version":1,"app_version":…,"created_at":…,"migrations":[…],"tables":[…],"sequences":{…}}
  *   {"table":"report_rows","rows":[{…},{…},…]}     one line per batch of a table's rows
  *   {"end":true,"rows":{"report_rows":123,…}}       the row count of every table

@@ -104,8 +104,8 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
 const MIGRATION_LOCK = 7_311_846_201;
 
 /**
- * Applies the migrations this build has, once however many processes start at the same moment
- * (issue 21): each takes a session-level advisory lock on its own connection first, so the others
+ * Applies the migrations this build has, once however many processes start at the same moment:
+ * each takes a session-level advisory lock on its own connection first, so the others
  * wait, then find the migrations applied and do nothing. A process that dies holding the lock
  * loses it with its connection.
  */

@@ -305,7 +305,7 @@ export const passwordResets = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Administration (issue 3)
+// Administration
 // ---------------------------------------------------------------------------------------------
 
 /** Organization settings: a validated key → value map (see organizations.service). */
@@ -492,7 +492,7 @@ export const companyCodes = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Reporting workflow (issue 4)
+// Reporting workflow
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -657,7 +657,7 @@ export const imports = pgTable(
 /**
  * The errors of an import, in the validator's order (the error sheet's), one row each: written in
  * batches and read a page at a time, so that a file with 50,000 errors never makes one statement
- * that holds the database (issue 20; they were one jsonb value). `key` and `params` render the
+ * that holds the database (they were one jsonb value). `key` and `params` render the
  * message in the reader's language; `message` is the sentence of an entry from before keys were
  * stored.
  */
@@ -676,7 +676,7 @@ export const importErrors = pgTable(
       .default(sql`'{}'::jsonb`),
     message: text('message'),
     /**
-     * Where in the row (issue 22): the column's letter (A, B or C), its name in the file's header
+     * Where in the row: the column's letter (A, B or C), its name in the file's header
      * row (null without one), and the cell as read. Null for errors about the file or a whole row.
      */
     column_letter: text('column_letter'),
@@ -702,7 +702,7 @@ export const preflights = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Statistics (issue 10): pre-aggregated cells (docs/performance.md "Statistics")
+// Statistics: pre-aggregated cells (docs/performance.md "Statistics")
 // ---------------------------------------------------------------------------------------------
 
 /**

@@ -8,7 +8,7 @@ export const NOTIFICATION_QUEUE = 'workflow-notifications';
 export const HISTORY_QUEUE = 'history-import';
 
 /**
- * A running job's lease (issue 21): the process running it renews it every half of this, and a
+ * A running job's lease: the process running it renews it every half of this, and a
  * job whose lease was not renewed this long (its process died, or lost the database) is failed and
  * run again by a process that has jobs on (10 s is pg-boss's least). With the supervision below, a dead
  * process's job runs again within about JOB_LEASE_SECONDS + JOB_SUPERVISE_SECONDS + the retry delay.
@@ -39,7 +39,7 @@ const QUEUE_START_LOCK = 7_311_846_203;
 /**
  * Runs the queue's start (which creates or upgrades its schema) holding a session-level advisory
  * lock on a connection of its own: two processes starting at once on a fresh database otherwise
- * both create the schema and one fails (issue 21). The embedded database has one process, and one
+ * both create the schema and one fails. The embedded database has one process, and one
  * connection that the lock would hold.
  */
 async function startedAlone(database: Database, start: () => Promise<unknown>): Promise<void> {

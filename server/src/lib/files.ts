@@ -68,7 +68,7 @@ export async function uploadedFile(request: FastifyRequest, maxMb: number, fallb
  * `toBuffer()` alone lets some over-limit files through: when the file reaches the limit exactly at
  * the end of a piece of the request body, the parser cuts it there but only marks it truncated when
  * the next piece arrives, after toBuffer has checked the last piece it read; the first `limit`
- * bytes then came back as if they were the whole file (issue 8). The flag, read once the stream has
+ * bytes then came back as if they were the whole file. The flag, read once the stream has
  * ended, is always set.
  */
 export async function readWholePart(part: MultipartFile, tooLarge: () => AppError): Promise<Buffer> {

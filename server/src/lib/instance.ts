@@ -1,7 +1,7 @@
 import os from 'node:os';
 
 /**
- * This process among the app's processes on one database (issue 21): written beside the work it
+ * This process among the app's processes on one database: written beside the work it
  * claims (an import's run, a communication delivery), so an operator sees which process has it and
  * a test can stop that very process.
  */

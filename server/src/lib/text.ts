@@ -1,5 +1,5 @@
 /*
- * Characters no text input may hold (issue 8): PostgreSQL refuses U+0000 in text (the request
+ * Characters no text input may hold: PostgreSQL refuses U+0000 in text (the request
  * used to end in a 500), and half of a UTF-16 surrogate pair cannot be written as UTF-8 at all.
  * Other C0 control characters are refused too: nobody types them, and they only hide text in
  * logs, exports and e-mails. Tab, line feed and carriage return are ordinary text.

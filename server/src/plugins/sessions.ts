@@ -23,7 +23,7 @@ export const sessionsPlugin = fp<{ ctx: AppContext }>(
     // resolves to (sessions, users, organizations, roles, markets, companies and their markets):
     // signing in, and the reporting work of a deadline (uploads, report and period steps,
     // communications). Clearing on each of the hundreds of uploads of a deadline made every reader's
-    // next request load its session again (issue 21, bench:deadline). A new route clears.
+    // next request load its session again (bench:deadline). A new route clears.
     const keepsPrincipals = new Set(
       [
         '/auth/login',

@@ -47,7 +47,7 @@ export async function isDatabaseEmpty(db: Executor): Promise<boolean> {
   return Number(row?.n ?? 0) === 0;
 }
 
-/** Loads the demo data (issue 2) into an empty database and returns the demo sign-ins. */
+/** Loads the demo data into an empty database and returns the demo sign-ins. */
 export async function seedDemo(db: Db): Promise<DemoSignIn[]> {
   const signIns = await db.transaction(async (tx) => {
     // Several processes starting at once on an empty database: one loads the demo data.

@@ -8,7 +8,7 @@ import type { ListParams, Page } from './resource.ts';
 
 export type ReportHistoryParams = Omit<ListParams, 'organization_id'> & { market_id: number; company_id?: number };
 
-/** Reports (issue 4): keys start with 'reports'; reporting mutations invalidate them (./reporting.ts). */
+/** Reports: keys start with 'reports'; reporting mutations invalidate them (./reporting.ts). */
 
 export interface ReportListFilter {
   period_uuid?: string;

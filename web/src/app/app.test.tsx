@@ -115,7 +115,7 @@ describe('the app behind the route guard', () => {
     expect(await screen.findByText('The period is not available for this company.')).toBeTruthy();
   });
 
-  describe('route parameters the screens use (issue 22)', () => {
+  describe('route parameters the screens use', () => {
     const norway = { id: 2, international_name: 'Norway', local_name: 'Norge', iso_code: 'NO' };
     const sweden = { id: 1, international_name: 'Sweden', local_name: 'Sverige', iso_code: 'SE' };
 

@@ -13,7 +13,7 @@ import type { ScreenProps } from '../lib/screen.ts';
 
 /**
  * A screen loaded the first time it is opened: the sign-in screens and the dashboard come with the
- * app, every other screen is its own chunk (issue 11: the first screen of a slow line).
+ * app, every other screen is its own chunk (docs/performance.md "The first screen on a slow line").
  */
 const screen = <M extends Record<K, ComponentType<ScreenProps>>, K extends string>(load: () => Promise<M>, name: K) =>
   lazy(async () => ({ default: (await load())[name] }));

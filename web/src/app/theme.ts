@@ -9,7 +9,7 @@ export const theme = createTheme({
   headings: { fontWeight: '650' },
   components: {
     // A badge (a status, a group, "+1 organization") is never cut to an ellipsis: a squeezed table
-    // cell or card widens, or scrolls, instead (issue 11, checked at 390 px on every screen).
+    // cell or card widens, or scrolls, instead (checked at 390 px on every screen).
     Badge: Badge.extend({ styles: { root: { flexShrink: 0, minWidth: 'max-content' } } }),
     // An alert's title in its color's text shade (colorTextVariables below): on the light teal, teal.8 is 3.9:1 and teal.9 4.3:1 (WCAG AA asks 4.5:1).
     Alert: Alert.extend({

@@ -10,7 +10,7 @@ export const uiEnUS = {
   'app.name': 'Market Sales Statistics',
   'app.loading': 'Loading…',
   'app.page_title': '{{title}} - {{product}}',
-  // The one wording of an empty list or table, everywhere (issue 11).
+  // The one wording of an empty list or table, everywhere.
   'common.empty': 'Nothing to show.',
   'common.close': 'Close',
 

@@ -1,7 +1,7 @@
 import { i18n } from '../i18n/index.ts';
 
 /*
- * One way to write dates and times per language, everywhere (issue 11): the locale's medium date
+ * One way to write dates and times per language, everywhere: the locale's medium date
  * ("Nov 10, 2026" in en-US, "10 nov. 2026" in sv-SE) and, for moments, its short time after it
  * ("Nov 10, 2026, 3:33 PM"). Calendar dates of the API (YYYY-MM-DD: deadlines, period bounds,
  * release dates) are days, not moments: they are written as they are, in no time zone, so a

@@ -5,7 +5,7 @@ import { resetSessionForTests, setNavigator } from '../api/session.ts';
 import { mediaQueryList } from './media.ts';
 
 // Screens load their code on first use: on a busy machine that takes longer than the library's
-// default second, so findBy… and waitFor wait for the state for up to five (issue 19's CI run).
+// default second, so findBy… and waitFor wait for the state for up to five (as a CI run showed).
 configure({ asyncUtilTimeout: 5000 });
 
 // Mantine reads these browser APIs that jsdom lacks.

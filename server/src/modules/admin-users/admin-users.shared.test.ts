@@ -14,9 +14,9 @@ import {
 } from '../../../test/helpers.ts';
 import { companyOrganizations, sessions, userMarkets, userRoles, users } from '../../db/schema.ts';
 
-// Issue 8, finding 1: a user who belongs to organizations A and B must not be taken over by an
-// administrator of A alone. The person (e-mail, password, names, phone, language, company, roles,
-// disabled) belongs to every organization; A's part (membership, A's markets) is A's.
+// A user who belongs to organizations A and B must not be taken over by an administrator of A
+// alone (docs/decisions.md "Shared people"). The person (e-mail, password, names, phone, language,
+// company, roles, disabled) belongs to every organization; A's part (membership, A's markets) is A's.
 
 let t: TestApp;
 beforeAll(async () => {

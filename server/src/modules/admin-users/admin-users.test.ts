@@ -149,7 +149,7 @@ describe('administration of users', () => {
     expect(after.json().data.organizations.map((o: { id: number }) => o.id)).toEqual([otherOrg.id]);
   });
 
-  it('when a PUT leaves out the roles or misspells a key, then 422 naming the field, and the roles, markets and company stay (issue 20)', async () => {
+  it('when a PUT leaves out the roles or misspells a key, then 422 naming the field, and the roles, markets and company stay', async () => {
     const org = admin.organizationId!;
     const market = await createMarket(t.db, org);
     const company = await createCompany(t.db, []);

@@ -188,7 +188,7 @@ describe('POST /auth/login', () => {
     });
   });
 
-  describe('timing (issue 8: the time must not tell which e-mails have accounts)', () => {
+  describe('timing (the time must not tell which e-mails have accounts)', () => {
     // Before the fix an unknown e-mail answered in ~4 ms against ~30 ms for a real account with
     // a wrong password (the password hash was only computed for real accounts): a ratio of ~0.15.
     // Now both derive a scrypt key. The check is relative (medians of interleaved samples, within

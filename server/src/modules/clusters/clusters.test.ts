@@ -117,7 +117,7 @@ describe('clusters', () => {
     expect(await t.db.select().from(clusterMarkets).where(eq(clusterMarkets.cluster_id, cluster.id))).toEqual([{ cluster_id: cluster.id, market_id: own.id }]);
   });
 
-  it('when a PUT sends markets instead of market_ids, then 422 naming markets, and the cluster keeps its name and markets (issue 20)', async () => {
+  it('when a PUT sends markets instead of market_ids, then 422 naming markets, and the cluster keeps its name and markets', async () => {
     const admin = await signInAs(t, ['admin']);
     const sweden = await createMarket(t.db, admin.organizationId!);
     const finland = await createMarket(t.db, admin.organizationId!);

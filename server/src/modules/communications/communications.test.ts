@@ -385,7 +385,7 @@ describe('communications: the mail', () => {
   });
 });
 
-describe('communications: a send that did not reach everyone, and its attempts (issue 20)', () => {
+describe('communications: a send that did not reach everyone, and its attempts', () => {
   type Attempt = { number: number; outcome: string; smtp_response: string | null; started_at: string; finished_at: string | null };
   type DeliveryRow = { email: string; status: string; attempts: number; smtp_response: string | null; attempt_history: Attempt[] };
 

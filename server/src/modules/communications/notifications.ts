@@ -9,7 +9,7 @@ import { type Mailer, mailFailureOf } from '../../mail/mailer.ts';
 import { oneLine } from './communications.render.ts';
 
 /*
- * Workflow notifications (issue 12): when a report is submitted its market's approvers are told,
+ * Workflow notifications: when a report is submitted its market's approvers are told,
  * in one digest an hour at most each; when it is sent back or approved its company's users are
  * told at once, with the comment. Written in the transaction of the status change (so a change
  * that rolls back notifies no one), mailed by a sweep of the process that runs jobs. A user turns

@@ -162,7 +162,7 @@ describe('companies', () => {
     expect(served.headers['content-type']).toBe('image/png');
   });
 
-  describe('when a PUT does not say what the company holds (issue 20)', () => {
+  describe('when a PUT does not say what the company holds', () => {
     /** A company with a market (and its roles), a code and a reporter, and what is stored of it. */
     async function held() {
       const org = admin.organizationId!;

@@ -86,7 +86,7 @@ describe('currencies', () => {
   });
 });
 
-describe('a currency from its ISO code alone (issue 8)', () => {
+describe('a currency from its ISO code alone', () => {
   it('when the name is missing or empty, then it is the standard name of the ISO 4217 code', async () => {
     const created = await t.app.inject({ method: 'POST', url, headers: admin.headers, payload: { iso_code: 'chf' } });
     expect(created.statusCode).toBe(201);

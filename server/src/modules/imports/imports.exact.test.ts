@@ -8,8 +8,9 @@ import { multipart } from '../../../test/world.ts';
 import { reportRows, reports } from '../../db/schema.ts';
 import { writeXlsx, type XlsxCellInput } from '../../lib/xlsx-writer/index.ts';
 
-// Issue 9, "Exact numbers": figures travel as decimal text from the file to the database and back,
-// and the database sums them; character for character, on PGlite and on a PostgreSQL server.
+// Exact numbers (docs/decisions.md "Exact figures"): figures travel as decimal text from the file to
+// the database and back, and the database sums them; character for character, on PGlite and on a
+// PostgreSQL server.
 
 let t: TestApp;
 let dir: string;

@@ -4,7 +4,7 @@ import { largeStringsWorkbook } from '../../../test/hostile-files.ts';
 import { multipart } from '../../../test/world.ts';
 
 /*
- * One file never stalls everyone (issue 20): a file shaped like large_strings.xlsx of the SheetJS
+ * One file never stalls everyone: a file shaped like large_strings.xlsx of the SheetJS
  * corpus (12,000 rows of long text, an error on every row) once held the embedded database's one
  * connection for 60–95 s after it was found invalid, sign-in included. While such a file is
  * imported, another user signs in and lists reports; every request must answer, and within a

@@ -179,7 +179,7 @@ export async function processImport(db: Db, log: FastifyBaseLogger, importId: nu
 }
 
 /**
- * An import's run lease (issue 21): a run renews `heartbeat_at` every third of this; a run that has
+ * An import's run lease: a run renews `heartbeat_at` every third of this; a run that has
  * not for this long is gone, and the next run takes the import over. As long as the job queue's lease.
  */
 export const IMPORT_LEASE_SECONDS = JOB_LEASE_SECONDS;

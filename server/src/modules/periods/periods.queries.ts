@@ -14,7 +14,7 @@ import { isUuid } from '../../lib/uuid.ts';
  */
 
 /*
- * Which periods of a market a user sees (docs/permissions.md, issue 8): those who run the
+ * Which periods of a market a user sees (docs/permissions.md "Which periods a user sees"): those who run the
  * market's reporting see every period; those who report, or follow their company's reports, see
  * the periods that have reports (open and closed: not drafts); everyone else only published ones.
  */

@@ -189,7 +189,7 @@ describe('periods', () => {
     expect(Object.keys(res.json().errors)).toEqual(['ends_on']);
   });
 
-  describe('who sees which periods (issue 8: viewers got drafts and unpublished periods)', () => {
+  describe('who sees which periods (viewers once got drafts and unpublished periods)', () => {
     /** A market with a draft, an open, a closed and a published period, newest first as listed. */
     async function periodsInEveryState() {
       const { org, market, marketAdmin } = await setup();

@@ -277,7 +277,7 @@ describe('the report workflow', () => {
   });
 });
 
-describe('running the preflight (issue 8: a user who only follows the reports could write one)', () => {
+describe('running the preflight (a user who only follows the reports once could write one)', () => {
   it('when a company user who may only view the reports runs the preflight, then 403 and nothing is written; reading it still works', async () => {
     const w = await world();
     const { report } = await openPeriod(w, '2026-10', '2026-10-01');

@@ -4,7 +4,7 @@ import { createCompany, createMarket, createTestApp, signInAs, type TestApp } fr
 import { codes, periods, reportRows, reportRowSets, reports } from '../../db/schema.ts';
 import { insertRows } from './row-sets.ts';
 
-// Row-set integrity (issue 9, migration 0010): report_rows has statement-level checks instead of
+// Row-set integrity (migration 0010): report_rows has statement-level checks instead of
 // foreign keys, and they must hold when a delete and an import's insert run at the same time.
 
 let t: TestApp;

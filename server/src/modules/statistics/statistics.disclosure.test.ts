@@ -8,11 +8,11 @@ import { type Estimate, estimateKey, intruder, primaryTargets, type Truth, unkno
 import { processHistory } from '../history/history.service.ts';
 
 /*
- * Confidentiality proven, not hoped for (issue 19): an intruder that holds every figure a viewer, a
+ * Confidentiality proven, not hoped for: an intruder that holds every figure a viewer, a
  * cluster viewer and each company's reporter can get (every breakdown, trend, cluster month,
  * download, and both publications of a period published twice) attacks every confidential cell
  * with exact rational arithmetic and linear programming (server/test/auditor). Each company also
- * knows its own figures. The worlds hold the cases the issue names: a partner worth 0, overlapping
+ * knows its own figures. The worlds hold these cases: a partner worth 0, overlapping
  * groups, a confidential month inside a year to date, a company above the dominance limit, a
  * cluster, a late approval; and random worlds (DISCLOSURE_RUNS, DISCLOSURE_SEED).
  */

@@ -19,7 +19,7 @@ import { XLSX_CONTENT_TYPE, type XlsxCellInput, writeXlsx } from '../../../lib/x
 import { FIGURE_FIELDS, OWN_FIELDS } from '../disclosure/statistics.confidentiality.ts';
 
 /*
- * The statistics tables as downloads (issue 10 "Downloads"): the same rows and figures as the
+ * The statistics tables as downloads (docs/decisions.md "Downloads"): the same rows and figures as the
  * JSON answer (confidential cells already withheld there, so nothing more can leak here).
  * - xlsx: a header block (market or cluster, period, currency, rate, coverage, and a note when
  *   figures are confidential or provisional), then the table with a bold, frozen header row and
