@@ -337,7 +337,9 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mss-bench-import-'));
 const t = await createTestApp({ JOBS: 'on', IMPORT_MAX_MB: '100' });
 let exitCode = 0;
 try {
-  const [{ version }] = (await t.db.execute<{ version: string }>(sql`select version() as version`)).rows as { version: string }[];
+  const [versionRow] = (await t.db.execute<{ version: string }>(sql`select version() as version`)).rows as { version: string }[];
+  if (!versionRow) throw new Error('select version() returned no row');
+  const { version } = versionRow;
   const database = usingServer
     ? `PostgreSQL server (TEST_DATABASE_URL): ${version.split(' on ')[0]}`
     : `embedded PGlite in a worker thread, in memory (${version.split(' on ')[0]})`;

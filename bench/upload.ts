@@ -114,7 +114,9 @@ async function runServer() {
   await app.inject({ method: 'POST', url: `/api/v1/periods/${created.json().data.uuid}/open`, headers: adminHeaders });
   const [report] = await db.select().from(reports).where(eq(reports.company_id, company!.id));
   if (!report) throw new Error('opening the period created no report');
-  const [{ version }] = (await db.execute<{ version: string }>(sql`select version() as version`)).rows as { version: string }[];
+  const [versionRow] = (await db.execute<{ version: string }>(sql`select version() as version`)).rows as { version: string }[];
+  if (!versionRow) throw new Error('select version() returned no row');
+  const { version } = versionRow;
 
   const loop = monitorEventLoopDelay({ resolution: 5 });
   process.on('message', (message: { type: string }) => {

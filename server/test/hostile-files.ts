@@ -56,7 +56,8 @@ export function hostileFiles(): { name: string; what: string; content: Buffer }[
   const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
   const valid = buildMiniXlsx({ sheets: [{ name: 'S', xml: '<row r="1"><c r="A1"><v>1</v></c></row>' }] });
   const damaged = Buffer.from(wrongRowsWorkbook(300));
-  damaged[damaged.indexOf(SHEET) + 200] ^= 0x20;
+  const flipped = damaged.indexOf(SHEET) + 200;
+  damaged.writeUInt8(damaged.readUInt8(flipped) ^ 0x20, flipped);
   return [
     { name: 'large-strings.xlsx', what: 'large_strings shape: 12,000 rows of long text, an error a row', content: largeStringsWorkbook() },
     { name: 'wrong-rows.xlsx', what: '60,000 short rows of unknown codes (50,000 errors listed)', content: wrongRowsWorkbook() },

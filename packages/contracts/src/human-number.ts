@@ -39,10 +39,12 @@ export function parseHumanNumber(text: string): string | null {
   let normalized: string | undefined;
   let match = SPACED_OR_PLAIN.exec(s);
   if (match) {
-    if (match[2]?.length === 3 && /^\d{1,3}$/.test(match[1]) && match[1] !== '0') return null;
-    normalized = match[1].replace(SPACES, '') + (match[2] === undefined ? '' : `.${match[2]}`);
+    const [, digits = '', decimals] = match; // group 1 is not optional: the default is never used
+    if (decimals?.length === 3 && /^\d{1,3}$/.test(digits) && digits !== '0') return null;
+    normalized = digits.replace(SPACES, '') + (decimals === undefined ? '' : `.${decimals}`);
   } else if ((match = COMMA_GROUPED.exec(s))) {
-    normalized = `${match[1].replace(/,/g, '')}.${match[2]}`;
+    const [, digits = '', decimals = ''] = match; // neither group is optional: the defaults are never used
+    normalized = `${digits.replace(/,/g, '')}.${decimals}`;
   }
   if (normalized === undefined) return null;
   return normalizeDecimal(negative ? `-${normalized}` : normalized); // no "-0"

@@ -125,7 +125,7 @@ function indexTerms(terms: ReadonlyMap<string, Rational>, index: ReadonlyMap<str
 
 function dot(vec: Vec, unknowns: readonly Unknown[]): Rational {
   let s = ZERO;
-  for (const [i, coef] of vec) s = add(s, mul(coef, unknowns[i].truth));
+  for (const [i, coef] of vec) s = add(s, mul(coef, unknowns[i]!.truth));
   return s;
 }
 
@@ -179,7 +179,7 @@ class RowSpace {
     for (const col of vec.keys()) {
       const r = this.pivotRow.get(col);
       // A pivot row holds no other pivot column, so x gains none while it is reduced.
-      if (r !== undefined) this.cancel(x, col, this.rows[r]);
+      if (r !== undefined) this.cancel(x, col, this.rows[r]!);
     }
     return primitive(x);
   }
@@ -197,7 +197,7 @@ class RowSpace {
     const holders = this.rowsWith.get(pivot) ?? new Set<number>();
     this.rowsWith.delete(pivot);
     for (const r of holders) {
-      const row = this.rows[r];
+      const row = this.rows[r]!;
       const before = new Set(row.keys());
       this.cancel(row, pivot, x);
       primitive(row);
@@ -268,10 +268,10 @@ function classify(unknowns: readonly Unknown[], facts: readonly IndexedFact[], t
   const unknownCount = unknowns.length;
   const occurs: string[][] = Array.from({ length: unknownCount }, (_, u) => [`s${signOf(unknowns[u]!)}`]);
   facts.forEach((f, i) => {
-    for (const [u, coef] of f.vec) occurs[u].push(`f${i}:${coef.n}/${coef.d}`);
+    for (const [u, coef] of f.vec) occurs[u]!.push(`f${i}:${coef.n}/${coef.d}`);
   });
   targets.forEach((t, i) => {
-    for (const [u, coef] of t.vec) occurs[u].push(`t${i}:${coef.n}/${coef.d}`);
+    for (const [u, coef] of t.vec) occurs[u]!.push(`t${i}:${coef.n}/${coef.d}`);
   });
   const classOf = new Int32Array(unknownCount).fill(-1);
   const ids = new Map<string, number>();
@@ -335,8 +335,8 @@ export async function audit(input: AuditInput): Promise<Finding[]> {
       const rest: Vec = new Map();
       let sum = ZERO;
       for (const [u, coef] of vec) {
-        if (known(u)) sum = add(sum, mul(coef, unknowns[u].truth));
-        else rest.set(classOf[u], coef);
+        if (known(u)) sum = add(sum, mul(coef, unknowns[u]!.truth));
+        else rest.set(classOf[u]!, coef);
       }
       return [rest, sum];
     };
@@ -426,7 +426,8 @@ function narrowed(
     }
     starts.push(indices.length);
   }
-  const objectives = open.map((p) => ({ cols: [...p.vec.keys()].map(column), coefs: [...p.vec.values()].map(toNumber) }));
+  /** Each open part with its objective: (column, coefficient) pairs. */
+  const objectives = open.map((p) => ({ p, terms: [...p.vec].map(([cls, coef]): [number, number] => [column(cls), toNumber(coef)]) }));
   const numCols = colOf.size;
   const numRows = lpRows.length;
   const classes = [...colOf.keys()];
@@ -485,49 +486,47 @@ function narrowed(
      * Wasm); they are as exact as the LP's own bounds, so the same tolerance applies.
      */
     const pool: Float64Array[] = [m.getSolution().colValue];
-    let previous: number[] = [];
+    let previous: readonly [number, number][] = [];
     /** The min over the model of sign * the objective, in the figures' units (-Infinity when unbounded). */
-    const minimize = (k: number, sign: 1 | -1): number => {
-      const { cols, coefs } = objectives[k];
-      const costs = new Map<number, number>(previous.map((c) => [c, 0]));
-      cols.forEach((c, j) => costs.set(c, sign * coefs[j]));
+    const minimize = (p: Protected, terms: readonly [number, number][], sign: 1 | -1): number => {
+      const costs = new Map<number, number>(previous.map(([c]) => [c, 0]));
+      for (const [c, coef] of terms) costs.set(c, sign * coef);
       const set = [...costs.keys()].sort((x, y) => x - y);
       m.changeColsCost(
         { kind: 'set', indices: set },
         set.map((c) => costs.get(c)!),
       );
-      previous = cols;
+      previous = terms;
       const status = solve();
       if (status === optimal) {
         pool.push(m.getSolution().colValue);
         return m.getObjectiveValue() * scale;
       }
       if (status === unbounded || status === unboundedOrInfeasible) return -Infinity;
-      throw new Error(`${who}, target "${open[k].source}": HiGHS ended with model status ${statusName(highs, status)}`);
+      throw new Error(`${who}, target "${p.source}": HiGHS ended with model status ${statusName(highs, status)}`);
     };
 
     const found: [Protected, [number, number]][] = [];
-    open.forEach((p, k) => {
+    for (const { p, terms } of objectives) {
       const truth = toNumber(p.truth);
       const margin = toNumber(mul(protection, p.magnitude));
       const tol = REL_TOL * Math.max(Math.abs(truth), 1) + ABS_TOL * scale;
       /** Narrowed when the max is below `above` or the min is over `below`. */
       const above = truth + margin - tol;
       const below = truth - margin + tol;
-      const { cols, coefs } = objectives[k];
       let high = -Infinity;
       let low = Infinity;
       for (const x of pool) {
         let v = 0;
-        cols.forEach((c, j) => (v += coefs[j] * x[c]));
+        for (const [c, coef] of terms) v += coef * x[c]!; // a column of the model: within the solution
         high = Math.max(high, v * scale);
         low = Math.min(low, v * scale);
       }
-      if (high >= above && low <= below) return;
-      const min = minimize(k, 1);
-      const max = -minimize(k, -1);
+      if (high >= above && low <= below) continue;
+      const min = minimize(p, terms, 1);
+      const max = -minimize(p, terms, -1);
       if (max < above || min > below) found.push([p, [min, max]]);
-    });
+    }
     return found;
   });
 }

@@ -39,40 +39,40 @@ describe('xlsx reader on ExcelJS workbooks', () => {
     for await (const row of book.rows()) rows.push(row);
 
     expect(rows.map((r) => r.row)).toEqual([1, 2, 4, 5, 6, 9, 10]);
-    expect(rows[0].cells).toEqual([
+    expect(rows[0]?.cells).toEqual([
       { kind: 'string', value: 'Code' },
       { kind: 'string', value: 'Volume' },
       { kind: 'string', value: 'Value' },
     ]);
-    expect(rows[1].cells).toEqual([
+    expect(rows[1]?.cells).toEqual([
       { kind: 'string', value: 'A-1' },
       { kind: 'number', value: 12, text: '12' },
       { kind: 'number', value: 34.5, text: '34.5' },
     ]);
-    expect(rows[2].cells).toEqual([
+    expect(rows[2]?.cells).toEqual([
       { kind: 'string', value: 'B-2' },
       { kind: 'number', value: 24, text: '24', formula: true },
       { kind: 'boolean', value: false },
     ]);
-    expect(rows[3].cells).toEqual([
+    expect(rows[3]?.cells).toEqual([
       { kind: 'date', value: 45306 },
       { kind: 'error', value: '#DIV/0!' },
       { kind: 'string', value: 'rich text' },
     ]);
     expect(excelSerialToDate(45306).toISOString()).toBe('2024-01-15T00:00:00.000Z');
-    expect(rows[4].cells).toEqual([
+    expect(rows[4]?.cells).toEqual([
       { kind: 'string', value: 'Codex', formula: true },
       { kind: 'formula-without-value', formula: true },
       { kind: 'boolean', value: true },
     ]);
-    expect(rows[5].cells).toEqual([
+    expect(rows[5]?.cells).toEqual([
       { kind: 'empty' },
       { kind: 'empty' },
       { kind: 'empty' },
       { kind: 'empty' },
       { kind: 'number', value: -0.25, text: '-0.25' },
     ]);
-    expect(rows[6].cells).toEqual([
+    expect(rows[6]?.cells).toEqual([
       { kind: 'string', value: 'A-1' },
       { kind: 'string', value: 'a & b < c "quoted"' },
     ]);
@@ -90,7 +90,7 @@ describe('xlsx reader on ExcelJS workbooks', () => {
     const path = tmp.path('formats.xlsx');
     await wb.xlsx.writeFile(path);
 
-    const kinds = (await collect(path)).map((r) => r.cells[0].kind);
+    const kinds = (await collect(path)).map((r) => r.cells[0]?.kind);
     expect(kinds).toEqual(['date', 'date', 'date', 'date', 'number', 'number', 'number', 'number', 'number']);
   });
 

@@ -104,12 +104,12 @@ describe('xlsx reader on hand-written packages', () => {
     });
     const rows = await collect(path);
     expect(rows.map((r) => r.row)).toEqual([1, 2, 7, 8, 22]);
-    expect(rows[0].cells).toEqual([num(1), num(2), num(3)]);
-    expect(rows[1].cells).toEqual([EMPTY, num(4), num(5)]);
-    expect(rows[2].cells).toEqual([EMPTY, EMPTY, num(6)]);
-    expect(rows[3].cells).toEqual([num(7)]);
-    expect(rows[4].cells).toHaveLength(27);
-    expect(rows[4].cells[26]).toEqual(num(8));
+    expect(rows[0]?.cells).toEqual([num(1), num(2), num(3)]);
+    expect(rows[1]?.cells).toEqual([EMPTY, num(4), num(5)]);
+    expect(rows[2]?.cells).toEqual([EMPTY, EMPTY, num(6)]);
+    expect(rows[3]?.cells).toEqual([num(7)]);
+    expect(rows[4]?.cells).toHaveLength(27);
+    expect(rows[4]?.cells[26]).toEqual(num(8));
   });
 
   it('ignores indentation whitespace, and reads UTF-8 with BOM and UTF-16 parts', async () => {
@@ -162,7 +162,7 @@ describe('xlsx reader on hand-written packages', () => {
     expect(book.date1904).toBe(true);
     const rows: XlsxRow[] = [];
     for await (const row of book.rows()) rows.push(row);
-    expect(rows[0].cells).toEqual([
+    expect(rows[0]?.cells).toEqual([
       { kind: 'date', value: 45306.5 - 1462 },
       { kind: 'boolean', value: false },
       { kind: 'error', value: '#N/A' },
@@ -179,7 +179,7 @@ describe('xlsx reader on hand-written packages', () => {
       sharedStrings: { xml: sst },
       sheets: [{ name: 'S', xml: '<row r="1"><c t="s"><v>0</v></c><c t="s"><v>1</v></c><c t="s"><v>2</v></c></row>' }],
     });
-    expect((await collect(path))[0].cells).toEqual([str('one'), str('two'), str('')]);
+    expect((await collect(path))[0]?.cells).toEqual([str('one'), str('two'), str('')]);
   });
 
   it('streams 100,000 rows x 3 columns', async () => {

@@ -39,7 +39,11 @@ export class RowIterator implements AsyncIterableIterator<XlsxRow, undefined> {
   }
 
   next(): Promise<IteratorResult<XlsxRow, undefined>> {
-    if (this.index < this.buffer.length) return Promise.resolve({ value: this.buffer[this.index++], done: false });
+    const row = this.buffer[this.index];
+    if (row !== undefined) {
+      this.index++;
+      return Promise.resolve({ value: row, done: false });
+    }
     // Calls made while a chunk is being read wait for it (for-await never does this; manual callers might).
     if (this.filling) return this.filling.then(() => this.next());
     const filling = this.fill();
@@ -61,7 +65,11 @@ export class RowIterator implements AsyncIterableIterator<XlsxRow, undefined> {
   private async fill(): Promise<IteratorResult<XlsxRow, undefined>> {
     try {
       for (;;) {
-        if (this.index < this.buffer.length) return { value: this.buffer[this.index++], done: false };
+        const row = this.buffer[this.index];
+        if (row !== undefined) {
+          this.index++;
+          return { value: row, done: false };
+        }
         if (this.failure) {
           const { error } = this.failure;
           this.failure = undefined;

@@ -186,7 +186,7 @@ describe('communications: who gets it', () => {
     const reach = async (c: { uuid: string }) => {
       const res = await api('GET', `/communications/${c.uuid}/companies`, w.admin);
       expect(res.statusCode, res.body).toBe(200);
-      return (res.json().data as { company: { name: string }; recipients: { email: string }[] }[]).map((x) => [
+      return (res.json().data as { company: { name: string }; recipients: { email: string }[] }[]).map((x): [string, string[]] => [
         x.company.name,
         x.recipients.map((r) => r.email).sort(),
       ]);

@@ -41,7 +41,7 @@ describe('import template', () => {
       [4, '1004', null, null, 'Buses', 'Volume not reported for this code: leave column B (Volume) empty.'],
     ]);
     // Codes are text: leading zeros survive.
-    expect(rows[2].cells[0]).toEqual({ kind: 'string', value: '0012' });
+    expect(rows[2]?.cells[0]).toEqual({ kind: 'string', value: '0012' });
   });
 
   it('is refused as empty while unfilled (so that a blank upload never replaces a report)', async () => {
@@ -81,7 +81,8 @@ describe('import template', () => {
     await writeTemplate(TEMPLATE_CODES, template);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(template);
-    const ws = wb.worksheets[0];
+    const [ws] = wb.worksheets;
+    if (!ws) throw new Error('the template has no worksheet');
     expect(ws.getCell('A1').font?.bold).toBe(true);
     ws.getCell('B2').value = 10;
     ws.getCell('C2').value = 100.25;

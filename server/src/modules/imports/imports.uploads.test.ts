@@ -106,7 +106,7 @@ describe('storing an upload as it arrives', () => {
     // Two and a half chunks have been sent: two are stored (give the second a moment to be written).
     let stored: { complete: boolean; chunks: number }[] = [];
     // Up to 5 s: on a loaded machine (the whole suite on 2 cores) the second chunk may take a while.
-    for (let i = 0; i < 250 && !(stored[0]?.chunks >= 2); i++) {
+    for (let i = 0; i < 250 && !((stored[0]?.chunks ?? 0) >= 2); i++) {
       await new Promise((r) => setTimeout(r, 20));
       stored = (
         await t.db.execute<{ complete: boolean; chunks: number }>(

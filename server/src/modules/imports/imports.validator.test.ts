@@ -59,7 +59,7 @@ type Plain = string | number | null;
 let fileNumber = 0;
 
 /** The two independent writers: ExcelJS (shared strings) and ours (inline strings). */
-const writers: Record<string, (rows: Plain[][]) => Promise<string>> = {
+const writers = {
   exceljs: async (rows) => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Sheet1');
@@ -73,7 +73,7 @@ const writers: Record<string, (rows: Plain[][]) => Promise<string>> = {
     await writeXlsx(path, rows);
     return path;
   },
-};
+} satisfies Record<string, (rows: Plain[][]) => Promise<string>>;
 
 const options: ValidateOptions = { slot: null };
 const validate = (path: string, opts: ValidateOptions = {}) => validateReportFile(path, CODES, { ...options, ...opts });
@@ -167,9 +167,9 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
       'Code|X-404',
       'Volume|x',
     ]);
-    expect(result.errors[3].params).toEqual({ row: 6, code: '1001' });
-    expect(result.errors[8].code).toBeNull();
-    expect(result.errors[9].code).toBe('1.5');
+    expect(result.errors[3]?.params).toEqual({ row: 6, code: '1001' });
+    expect(result.errors[8]?.code).toBeNull();
+    expect(result.errors[9]?.code).toBe('1.5');
     expect(result).toMatchObject({ dataRowCount: 12, headerRow: 1, truncated: false });
   });
 
@@ -212,7 +212,7 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
     for (const rows of [[], [['Code', 'Volume', 'Value']], [['Code', 'Volume', 'Value'], ['1001'], ['1002', null, '   ']]] as Plain[][][]) {
       const result = await validate(await write(rows));
       expect(messages(result)).toEqual([[null, 'The report file is empty.']]);
-      expect(result.errors[0].key).toBe('import.empty');
+      expect(result.errors[0]?.key).toBe('import.empty');
     }
   });
 
@@ -363,7 +363,7 @@ describe.each(Object.entries(writers))('import validator on files written by %s'
   it('refuses a sheet over the size cap', async () => {
     const result = await validate(await write([['1001', 1, 1]]), { limits: { maxSheetBytes: 100 } });
     expect(result.errors.map((e) => e.key)).toEqual(['import.too_large']);
-    expect(result.errors[0].message).toBe('The file is too large to import, or expands to an unreasonable size.');
+    expect(result.errors[0]?.message).toBe('The file is too large to import, or expands to an unreasonable size.');
   });
 });
 
@@ -584,8 +584,8 @@ describe('import validator: defaults', () => {
 
   it('writes messages through the catalogue of the locale', async () => {
     const path = await writers['xlsx-writer']([['nope', 1, 1]]);
-    expect((await validateReportFile(path, CODES, { slot: null, locale: 'sv-SE' })).errors[0].message).toBe('Ogiltig kod på rad 1.');
-    expect((await validateReportFile(path, CODES, { slot: null })).errors[0].message).toBe('Invalid code on row 1.');
+    expect((await validateReportFile(path, CODES, { slot: null, locale: 'sv-SE' })).errors[0]?.message).toBe('Ogiltig kod på rad 1.');
+    expect((await validateReportFile(path, CODES, { slot: null })).errors[0]?.message).toBe('Invalid code on row 1.');
   });
 });
 

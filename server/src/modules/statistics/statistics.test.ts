@@ -396,7 +396,8 @@ describe('GET /statistics/market: the arithmetic', () => {
   });
 
   it('when a company is disabled during the year, then it counts in the periods that ended before and not after', async () => {
-    const [jan, feb] = await Promise.all(['2026-01', '2026-02'].map((p) => get('admin', `/statistics/market?period_uuid=${uuid(p)}&by=total`)));
+    const total = (p: string) => get('admin', `/statistics/market?period_uuid=${uuid(p)}&by=total`);
+    const [jan, feb] = await Promise.all([total('2026-01'), total('2026-02')]);
     expect(jan.json().data.totals.contributors).toBe(5);
     expect(feb.json().data.totals.contributors).toBe(4);
     expect(feb.json().data.coverage).toEqual({ approved: 4, expected: 4 });
