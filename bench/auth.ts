@@ -171,6 +171,9 @@ const keptShare = (p: string) => {
   const count = kept.get(p);
   return count && count.all > 0 ? `${((count.hit / count.all) * 100).toFixed(0)} % kept` : '';
 };
+// Each read once before measuring: the first read after a change computes its answer (measured
+// alone with KEPT_ANSWERS_MB=0); what is measured is the steady state of reads of unchanged data.
+for (const p of mixedPaths) await (await fetch(`${base}${p}`, { headers: { cookie } })).text();
 const mixed = await run({
   url: base,
   overallRate: MIXED_RATE,

@@ -57,7 +57,7 @@ const envSchema = z.object({
   DB_MAINTENANCE_MINUTES: z.coerce.number().min(0).max(1440).default(1),
   /**
    * Memory for kept answers of reads, in megabytes (docs/decisions.md "Kept answers"): a read asked
-   * again while the database has not changed is answered without computing it again. 0 turns it off.
+   * again while the app's data has not changed is answered without computing it again. 0 turns it off.
    */
   KEPT_ANSWERS_MB: z.coerce.number().min(0).max(4096).default(64),
   /** Largest report file accepted for import, in megabytes. */

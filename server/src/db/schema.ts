@@ -1319,3 +1319,19 @@ export const auditEntries = pgTable(
     index('audit_entries_at_idx').on(t.at),
   ],
 );
+
+/**
+ * The transactions that changed the app's data, one row each, for the kept answers of reads
+ * (lib/kept-answers.ts, docs/decisions.md "Kept answers"): a statement-level trigger on every table
+ * but these two, `sessions` and `audit_entries` adds the writing transaction's id (migration 0035).
+ * The data's version is `data_change_base.n` + the rows here; the sweep moves rows into the base.
+ */
+export const dataChanges = pgTable('data_changes', {
+  xid: bigint('xid', { mode: 'number' }).primaryKey(),
+});
+
+/** The count of changes moved out of `data_changes` (one row). */
+export const dataChangeBase = pgTable('data_change_base', {
+  id: integer('id').primaryKey().default(1),
+  n: bigint('n', { mode: 'number' }).notNull().default(0),
+});

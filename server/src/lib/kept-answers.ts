@@ -8,25 +8,27 @@ export interface KeptAnswer {
 }
 
 /**
- * Answers of reads, kept by what the database looked like when they were computed
+ * Answers of reads, kept by the version of the data they were computed from
  * (docs/decisions.md "Kept answers").
  *
- * The database's snapshot (`pg_current_snapshot()`: the lowest transaction still running, one past
- * the latest finished, and those running between) says which changes a reader sees: two equal
- * snapshots see exactly the same rows, and a snapshot changes as soon as any transaction that
- * wrote anything ends, in this process or another, through the API, a job or an operator's SQL.
- * A read reads the snapshot first and computes its answer afterwards; the answer is kept under
- * that snapshot, with the request (method, path and query) and everything the caller's principal
- * holds but the session (user, organization, company, roles, abilities, language). A later read
- * that finds the same snapshot and the same caller and request gets the same answer without
- * computing it. If a change ended while the answer was computed, the answer may hold part of it,
- * but its snapshot is already in the past: no later read finds it again.
+ * The data's version (`DATA_VERSION_SQL`) counts the transactions that changed the app's data: a
+ * statement-level trigger on every table of it records the writing transaction once
+ * (`data_changes`, migration 0035), so the count a reader sees grows exactly when such a
+ * transaction commits, in this process or another, through the API, a job or an operator's SQL.
+ * What changes on every sign-in or request and no kept answer reads (sessions, the audit trail, the
+ * job queue's own tables) is not counted. A read reads the version first and computes its answer
+ * afterwards; the answer is kept under that version, with the request (method, path and query) and
+ * everything the caller's principal holds but the session (user, organization, company, roles,
+ * abilities, language). A later read that finds the same version, caller and request gets the same
+ * answer without computing it. If a change committed while the answer was computed, the answer may
+ * hold part of it, but its version is already in the past: no later read finds it again.
  *
- * Only the snapshots of the two latest answers are kept, and at most `maxBytes` of answers.
+ * Only the answers of the two latest versions are kept, and at most `maxBytes` of answers. Reads
+ * that miss together wait for the first one's answer instead of all computing it (`waitFor`).
  */
 export class KeptAnswers {
-  /** Answers by snapshot, then by key; the Map's order is the order they came in. */
-  private readonly bySnapshot = new Map<string, Map<string, KeptAnswer>>();
+  /** Answers by version, then by key; the Map's order is the order they came in. */
+  private readonly byVersion = new Map<string, Map<string, KeptAnswer>>();
   private bytes = 0;
   hits = 0;
   misses = 0;
@@ -37,22 +39,22 @@ export class KeptAnswers {
     return this.maxBytes > 0;
   }
 
-  get(snapshot: string, key: string): KeptAnswer | undefined {
-    const answer = this.bySnapshot.get(snapshot)?.get(key);
+  get(version: string, key: string): KeptAnswer | undefined {
+    const answer = this.byVersion.get(version)?.get(key);
     if (answer) this.hits++;
     else this.misses++;
     return answer;
   }
 
-  set(snapshot: string, key: string, answer: KeptAnswer): void {
+  set(version: string, key: string, answer: KeptAnswer): void {
     const size = answer.body.length * 2;
     if (size > this.maxBytes / 4) return;
-    let answers = this.bySnapshot.get(snapshot);
+    let answers = this.byVersion.get(version);
     if (!answers) {
       answers = new Map();
-      this.bySnapshot.set(snapshot, answers);
-      // An earlier snapshot is dead once a later one is seen; two are kept since answers arrive in any order.
-      while (this.bySnapshot.size > 2) this.dropSnapshot(this.bySnapshot.keys().next().value!);
+      this.byVersion.set(version, answers);
+      // An earlier version is dead once a later one is seen; two are kept since answers arrive in any order.
+      while (this.byVersion.size > 2) this.dropVersion(this.byVersion.keys().next().value!);
     }
     const before = answers.get(key);
     if (before) this.bytes -= before.body.length * 2;
@@ -61,22 +63,49 @@ export class KeptAnswers {
     while (this.bytes > this.maxBytes) this.dropOldest();
   }
 
+  /** Readers computing an answer now, by version and key: others asking the same wait for it. */
+  private readonly computing = new Map<string, { promise: Promise<KeptAnswer | undefined>; resolve: (answer: KeptAnswer | undefined) => void }>();
+
+  /**
+   * The answer another read is computing for the same version and key, when there is one (undefined
+   * once it failed or was not kept: then the caller computes its own); otherwise this caller
+   * computes it and must call `done` whatever happens.
+   */
+  waitFor(version: string, key: string): Promise<KeptAnswer | undefined> | null {
+    const id = `${version}/${key}`;
+    const running = this.computing.get(id);
+    if (running) return running.promise;
+    let resolve!: (answer: KeptAnswer | undefined) => void;
+    const promise = new Promise<KeptAnswer | undefined>((r) => (resolve = r));
+    this.computing.set(id, { promise, resolve });
+    return null;
+  }
+
+  /** The computing read is done: its answer (kept when given), and those who waited for it get it. */
+  done(version: string, key: string, answer: KeptAnswer | undefined): void {
+    const id = `${version}/${key}`;
+    if (answer) this.set(version, key, answer);
+    const running = this.computing.get(id);
+    this.computing.delete(id);
+    running?.resolve(answer);
+  }
+
   get size(): number {
     let n = 0;
-    for (const answers of this.bySnapshot.values()) n += answers.size;
+    for (const answers of this.byVersion.values()) n += answers.size;
     return n;
   }
 
-  private dropSnapshot(snapshot: string) {
-    for (const answer of this.bySnapshot.get(snapshot)?.values() ?? []) this.bytes -= answer.body.length * 2;
-    this.bySnapshot.delete(snapshot);
+  private dropVersion(version: string) {
+    for (const answer of this.byVersion.get(version)?.values() ?? []) this.bytes -= answer.body.length * 2;
+    this.byVersion.delete(version);
   }
 
   private dropOldest() {
-    const [snapshot, answers] = this.bySnapshot.entries().next().value!;
+    const [version, answers] = this.byVersion.entries().next().value!;
     const [key, answer] = answers.entries().next().value ?? [];
     if (key === undefined || !answer) {
-      this.bySnapshot.delete(snapshot);
+      this.byVersion.delete(version);
       return;
     }
     answers.delete(key);
@@ -95,3 +124,13 @@ export function keptAnswerKey(method: string, url: string, principal: Principal 
     .update(JSON.stringify([method, url, who]))
     .digest('base64url');
 }
+
+/** The version of the app's data (see KeptAnswers), as one statement reads it. */
+export const DATA_VERSION_SQL = 'select ((select n from data_change_base where id = 1) + (select count(*) from data_changes))::text as version';
+
+/**
+ * Moves the recorded changes into the base count, in one statement: the version stays the same for
+ * every reader, and the table the version counts stays small. Run by the workflow sweep.
+ */
+export const COMPACT_DATA_CHANGES_SQL =
+  'with moved as (delete from data_changes returning 1) update data_change_base set n = n + (select count(*) from moved) where id = 1';

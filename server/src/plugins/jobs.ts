@@ -3,6 +3,7 @@ import { purgeAudit } from '../audit/audit.ts';
 import type { AppContext } from '../context.ts';
 import { startJobQueue } from '../jobs/queue.ts';
 import { deleteAbandonedFiles } from '../lib/files.ts';
+import { COMPACT_DATA_CHANGES_SQL } from '../lib/kept-answers.ts';
 import { appUrlOf } from '../modules/communications/communications.routes.ts';
 import { recoverCommunications, runCommunicationSend } from '../modules/communications/communications.sender.ts';
 import { sendWorkflowNotifications } from '../modules/communications/notifications.ts';
@@ -39,7 +40,7 @@ export const jobsPlugin = fp<{ ctx: AppContext }>(
         ),
       // Workflow notifications: what waits is mailed by one sweep at a time, whichever process runs
       // it; then the automatic reminders due today are created (each once, whoever sweeps) and sent,
-      // and the audit entries past their retention deleted.
+      // the audit entries past their retention deleted, and the data changes counted compacted.
       sweepNotifications: async () => {
         await sendWorkflowNotifications({ db: ctx.db, mailer, log: app.log, appUrl: appUrlOf(ctx) });
         const reminders = await createDueReminders(ctx.db);
@@ -48,6 +49,8 @@ export const jobsPlugin = fp<{ ctx: AppContext }>(
         // The audit trail keeps AUDIT_RETENTION_MONTHS: older entries go (an indexed delete, mostly of nothing).
         const purged = await purgeAudit(ctx.db, config.AUDIT_RETENTION_MONTHS);
         if (purged) app.log.info({ purged }, 'audit entries past their retention deleted');
+        // The changes the kept answers' version counts go into its base count (lib/kept-answers.ts).
+        await ctx.database.pool.query(COMPACT_DATA_CHANGES_SQL);
       },
       processHistory: (id) => processHistory(ctx.db, app.log, id, ctx.requests),
       attempts: IMPORT_MAX_ATTEMPTS,

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMarket, createOrganization, createTestApp, insertMemberCompany, insertReport, signInAs, type TestApp } from '../../test/helpers.ts';
-import { KeptAnswers } from '../lib/kept-answers.ts';
+import { createMarket, createOrganization, createTestApp, insertMemberCompany, insertReport, signIn, signInAs, type TestApp, XHR } from '../../test/helpers.ts';
+import { COMPACT_DATA_CHANGES_SQL, DATA_VERSION_SQL, KeptAnswers } from '../lib/kept-answers.ts';
 import { publishPeriod } from '../modules/statistics/disclosure/statistics.publications.ts';
 import { KEPT_ANSWER_HEADER } from './kept-answers.ts';
 
 /*
- * Kept answers (docs/decisions.md "Kept answers"): a read asked again while the database is
+ * Kept answers (docs/decisions.md "Kept answers"): a read asked again while the app's data is
  * unchanged is answered as it was; any change, through the API or not, and any other caller, is
  * computed again; what a read records (the audit trail) is never skipped.
  */
@@ -131,6 +131,46 @@ describe('kept answers', () => {
     }
   });
 
+  it('when someone signs in (a session written, an audit entry), then the data has not changed and the answer is still the kept one', async () => {
+    const admin = await signInAs(t, ['admin']);
+    await t.app.inject({ url: codesUrl, headers: admin.headers });
+    expect((await t.app.inject({ url: codesUrl, headers: admin.headers })).headers[KEPT_ANSWER_HEADER]).toBe('hit');
+    const viewer = await signInAs(t, ['viewer']);
+    await t.app.inject({ url: codesUrl, headers: admin.headers });
+    // The viewer signs in again, and fails once: sessions, login attempts and audit entries are written.
+    await signIn(t.app, viewer.user.email);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: XHR, payload: { email: viewer.user.email, password: 'wrong-password' } }))
+        .statusCode,
+    ).toBe(422);
+    expect((await t.app.inject({ url: codesUrl, headers: admin.headers })).headers[KEPT_ANSWER_HEADER]).toBe('hit');
+  });
+
+  it('when the recorded changes are compacted, then the version is the same and the kept answer still answers', async () => {
+    const admin = await signInAs(t, ['admin']);
+    await t.db.execute(sql`insert into codes (organization_id, code, name) values (${admin.organizationId!}, 'C1', 'Compacted')`);
+    const version = async () => (await t.database.pool.query<{ version: string }>(DATA_VERSION_SQL)).rows[0]!.version;
+    await t.app.inject({ url: codesUrl, headers: admin.headers });
+    const before = await version();
+    expect(Number((await t.database.pool.query('select count(*) as n from data_changes')).rows[0].n)).toBeGreaterThan(0);
+    await t.database.pool.query(COMPACT_DATA_CHANGES_SQL);
+    expect(Number((await t.database.pool.query('select count(*) as n from data_changes')).rows[0].n)).toBe(0);
+    expect(await version()).toBe(before);
+    expect((await t.app.inject({ url: codesUrl, headers: admin.headers })).headers[KEPT_ANSWER_HEADER]).toBe('hit');
+    await t.db.execute(sql`update codes set name = 'After compacting' where organization_id = ${admin.organizationId!}`);
+    expect(await version()).not.toBe(before);
+    const after = await t.app.inject({ url: codesUrl, headers: admin.headers });
+    expect(after.json().data.map((c: { name: string }) => c.name)).toEqual(['After compacting']);
+  });
+
+  it('when several read the same at once after a change, then one computes and the others get its answer', async () => {
+    const admin = await signInAs(t, ['admin']);
+    await t.db.execute(sql`insert into codes (organization_id, code, name) values (${admin.organizationId!}, 'T1', 'Together')`);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => t.app.inject({ url: codesUrl, headers: admin.headers })));
+    expect(answers.map((a) => a.headers[KEPT_ANSWER_HEADER]).sort()).toEqual(['hit', 'hit', 'hit', 'hit', 'hit', 'miss']);
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+  });
+
   it('when an answer fails, then it is not kept', async () => {
     const viewer = await signInAs(t, ['viewer']);
     for (let i = 0; i < 2; i++) {
@@ -141,10 +181,24 @@ describe('kept answers', () => {
   });
 });
 
+describe('the version of the data', () => {
+  /** What changes on every sign-in or request and no kept answer reads. */
+  const NOT_COUNTED = ['audit_entries', 'data_change_base', 'data_changes', 'idempotency_keys', 'login_attempts', 'password_resets', 'sessions'];
+
+  it('is moved on by a write to every table of the app’s data: each has the trigger (a new table must get it too)', async () => {
+    const tables = await t.db.execute<{ table: string; counted: boolean }>(sql`
+      select c.relname as table, exists (select 1 from pg_trigger g where g.tgrelid = c.oid and g.tgname = 'data_changed') as counted
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind in ('r', 'p') order by 1`);
+    expect(tables.rows.length).toBeGreaterThan(50);
+    expect(tables.rows.filter((r) => !r.counted).map((r) => r.table)).toEqual(NOT_COUNTED);
+  });
+});
+
 describe('the store of kept answers', () => {
   const answer = (body: string) => ({ body, contentType: 'application/json' });
 
-  it('when asked under another snapshot, then it has nothing; it keeps the answers of the two latest snapshots', () => {
+  it('when asked under another version, then it has nothing; it keeps the answers of the two latest versions', () => {
     const kept = new KeptAnswers(1024 * 1024);
     kept.set('1:5:', 'a', answer('one'));
     expect(kept.get('1:5:', 'a')?.body).toBe('one');

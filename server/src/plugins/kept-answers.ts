@@ -1,7 +1,8 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { keptAnswerKey, KeptAnswers } from '../lib/kept-answers.ts';
+import { DATA_VERSION_SQL, keptAnswerKey, KeptAnswers, type KeptAnswer } from '../lib/kept-answers.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -19,13 +20,17 @@ declare module 'fastify' {
 /** The header that says whether an answer was kept (`hit`) or computed (`miss`). */
 export const KEPT_ANSWER_HEADER = 'x-kept-answer';
 
-const pending = new WeakMap<FastifyRequest, { snapshot: string; key: string }>();
+/** How long a read waits for the same answer computed by another before it computes its own. */
+const WAIT_MS = 10_000;
+
+/** The reads computing an answer to keep: under which version and key, and whether others may wait for it (the owner). */
+const pending = new WeakMap<FastifyRequest, { version: string; key: string; owner: boolean }>();
 
 /**
  * Reads whose routes say `config.keptAnswer` are answered from the answer kept for the same
- * request, caller and database snapshot (lib/kept-answers.ts, docs/decisions.md "Kept answers").
+ * request, caller and version of the data (lib/kept-answers.ts, docs/decisions.md "Kept answers").
  * The check runs after every other hook of the route (sign-in, permissions); only a 200 answer is
- * kept.
+ * kept. Reads that miss at the same moment wait for the first one's answer.
  */
 export const keptAnswersPlugin = fp<{ ctx: AppContext }>(
   async (app, { ctx }) => {
@@ -33,19 +38,32 @@ export const keptAnswersPlugin = fp<{ ctx: AppContext }>(
     app.decorate('keptAnswers', kept);
     if (!kept.enabled) return;
 
+    const sendKept = (reply: FastifyReply, answer: KeptAnswer) => reply.header(KEPT_ANSWER_HEADER, 'hit').type(answer.contentType).send(answer.body);
     const lookUp: preHandlerAsyncHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {
       const keep = request.routeOptions.config.keptAnswer;
       if (request.method !== 'GET' || !keep || (keep !== true && !keep(request))) return;
-      const result = await ctx.database.pool.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot');
-      const snapshot = result.rows[0]!.snapshot;
+      const result = await ctx.database.pool.query<{ version: string }>(DATA_VERSION_SQL);
+      const version = result.rows[0]?.version;
+      if (version === undefined) return;
       const key = keptAnswerKey(request.method, request.url, request.principal);
-      const answer = kept.get(snapshot, key);
-      if (answer) {
-        reply.header(KEPT_ANSWER_HEADER, 'hit').type(answer.contentType);
-        return reply.send(answer.body);
+      const answer = kept.get(version, key);
+      if (answer) return sendKept(reply, answer);
+      const computing = kept.waitFor(version, key);
+      if (computing) {
+        // However long the other read takes, this one waits for it at most WAIT_MS, then computes its own.
+        const theirs = await Promise.race([computing, delay(WAIT_MS, undefined, { ref: false })]);
+        if (theirs) return sendKept(reply, theirs);
       }
-      pending.set(request, { snapshot, key });
+      pending.set(request, { version, key, owner: computing === null });
       reply.header(KEPT_ANSWER_HEADER, 'miss');
+    };
+    /** The computing read is over: its answer kept (a 200 only), those waiting for it answered. */
+    const finish = (request: FastifyRequest, answer: KeptAnswer | undefined) => {
+      const waiting = pending.get(request);
+      if (!waiting) return;
+      pending.delete(request);
+      if (waiting.owner) kept.done(waiting.version, waiting.key, answer);
+      else if (answer) kept.set(waiting.version, waiting.key, answer);
     };
     app.addHook('onRoute', (route: RouteOptions) => {
       if (!route.config?.keptAnswer) return;
@@ -53,14 +71,13 @@ export const keptAnswersPlugin = fp<{ ctx: AppContext }>(
       route.preHandler = [...own, lookUp];
     });
     app.addHook('onSend', async (request, reply, payload) => {
-      const waiting = pending.get(request);
-      if (!waiting) return payload;
-      pending.delete(request);
-      if (reply.statusCode === 200 && typeof payload === 'string') {
-        kept.set(waiting.snapshot, waiting.key, { body: payload, contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') });
-      }
+      const ok = reply.statusCode === 200 && typeof payload === 'string';
+      finish(request, ok ? { body: payload, contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') } : undefined);
       return payload;
     });
+    // An answer that never reached onSend (the client went away, a failure past it): nobody waits for it.
+    app.addHook('onResponse', async (request) => finish(request, undefined));
+    app.addHook('onRequestAbort', async (request) => finish(request, undefined));
   },
   { name: 'kept-answers' },
 );
