@@ -25,7 +25,8 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   if (!options.keepNotices) await dismissNotices(page);
 }
 
-const NOTICE_BUTTON = /^(Close|Got it)$/;
+/** The notices' buttons in the five languages (en-US, sv-SE, dk-DK, no-NO, fi-FI). */
+const NOTICE_BUTTON = /^(Close|Got it|Stäng|Uppfattat|Luk|Forstået|Lukk|Forstått|Sulje|Selvä)$/;
 
 /**
  * Closes the notices the dashboard shows after sign-in (information modals, then unread

@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { createHmac } from 'node:crypto';
-import { API_HEADERS, dismissNotices, signInAsAdmin } from './helpers.ts';
+import { API_HEADERS, dismissNotices, newestMailTo, signInAsAdmin } from './helpers.ts';
 
 /** What an authenticator app shows for `secret` (base32) at `offset` 30-second steps from now (RFC 6238), written here on its own. */
 function appCode(secret: string, offset: number): string {
@@ -17,6 +17,7 @@ function appCode(secret: string, offset: number): string {
 
 const shoot = async (page: Page, name: string) => {
   if (!process.env.SHOTS) return;
+  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
   for (const [width, height] of [
     [1440, 900],
     [390, 844],
@@ -24,7 +25,7 @@ const shoot = async (page: Page, name: string) => {
     await page.setViewportSize({ width, height });
     await page.screenshot({ path: `${process.env.SHOTS}/${name}-${width}.png`, fullPage: true });
   }
-  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.setViewportSize(viewport);
 };
 const axe = async (page: Page) => {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
@@ -117,6 +118,84 @@ test.describe('two-factor sign-in', () => {
     await panel.getByRole('textbox', { name: 'Code', exact: true }).fill(recovery[0]!);
     await panel.getByRole('button', { name: 'Turn off two-factor sign-in' }).click();
     await expect(panel.getByRole('button', { name: 'Turn on two-factor sign-in' })).toBeVisible();
+    await context.close();
+  });
+
+  test('in Swedish on a phone: turning it on, the recovery codes and the code a password reset asks for pass the accessibility check', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    await signInAsAdmin(page);
+    const email = `tvasteg-${Date.now()}@demo.test`;
+    const password = 'tvasteg-losenord';
+    const made = await page.request.post('/api/v1/admin/users', {
+      headers: API_HEADERS,
+      data: {
+        email,
+        first_name: 'Tove',
+        last_name: 'Tvåsteg',
+        phone: null,
+        locale: 'sv-SE',
+        password,
+        password_confirmation: password,
+        company_id: null,
+        organization_ids: [],
+        market_ids: [],
+        roles: ['admin'],
+        disabled: false,
+      },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+
+    const context = await browser.newContext({ locale: 'sv-SE', viewport: { width: 390, height: 844 } });
+    const user = await context.newPage();
+    await user.goto('/login');
+    await user.getByRole('textbox', { name: 'E-post' }).fill(email);
+    await user.getByRole('textbox', { name: 'Lösenord', exact: true }).fill(password);
+    await user.getByRole('button', { name: 'Logga in' }).click();
+    await expect(user.getByRole('heading', { name: /^Välkommen, / })).toBeVisible();
+    await dismissNotices(user);
+
+    await user.goto('/profile');
+    const panel = user.getByTestId('two-factor-panel');
+    await panel.getByRole('button', { name: 'Slå på tvåstegsinloggning' }).click();
+    const secret = (await panel.getByTestId('two-factor-key').textContent())!.replace(/\s/g, '');
+    await axe(user);
+    await panel.getByRole('textbox', { name: 'Kod från appen' }).fill(appCode(secret, 0));
+    await panel.getByRole('button', { name: 'Bekräfta och slå på' }).click();
+    await expect(panel.getByTestId('recovery-codes').locator('code')).toHaveCount(10);
+    // The recovery codes, with the notice that it is on still showing.
+    await shoot(user, 'profile-two-factor-codes-sv');
+    await axe(user);
+    await panel.getByRole('button', { name: 'Jag har sparat dem' }).click();
+    await expect(panel.getByTestId('recovery-codes')).toHaveCount(0);
+
+    // A forgotten password: the e-mailed link, the new password, then the code.
+    const asked = await user.request.post('/api/v1/auth/forgot-password', { headers: API_HEADERS, data: { email } });
+    expect(asked.status(), await asked.text()).toBe(200);
+    const link = (await newestMailTo(email)).match(/http:\/\/localhost:3100\/reset-password\/[^\s"'<>]+/)?.[0];
+    expect(link, 'the e-mail contains the reset link').toBeTruthy();
+    const url = new URL(link!);
+    await user.goto(url.pathname + url.search);
+    await user.getByRole('textbox', { name: 'Nytt lösenord', exact: true }).fill('ett-nytt-losenord');
+    await user.getByRole('textbox', { name: 'Bekräfta nytt lösenord' }).fill('ett-nytt-losenord');
+    await user.getByRole('button', { name: 'Återställ lösenord' }).click();
+    // Asked for the first time: the field with its help and the focus, no error yet.
+    const code = user.getByRole('textbox', { name: 'Kod' });
+    await expect(code).toBeFocused();
+    await expect(user.getByText('Ange koden från din autentiseringsapp.')).toHaveCount(0);
+    await shoot(user, 'reset-password-code-sv');
+    await axe(user);
+    // A wrong code: said under the field, in a red that reads (4.5:1).
+    await code.fill('000000');
+    await user.getByRole('button', { name: 'Återställ lösenord' }).click();
+    await expect(user.getByText(/^Koden är ogiltig/)).toBeVisible();
+    await shoot(user, 'reset-password-code-wrong-sv');
+    await axe(user);
+    await code.fill(appCode(secret, 1));
+    await user.getByRole('button', { name: 'Återställ lösenord' }).click();
+    await expect(user).toHaveURL(/\/login$/);
     await context.close();
   });
 });

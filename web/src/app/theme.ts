@@ -66,7 +66,7 @@ const colorTextVariables = Object.fromEntries(
 
 /**
  * Text at WCAG AA contrast (4.5:1) on white and on the page's gray (#f8f9fa): dimmed text (labels,
- * hints, descriptions; Mantine's #868e96 is 3.3:1), placeholders (#adb5bd, 2.1:1), links
+ * hints, descriptions; Mantine's #868e96 is 3.3:1), field errors, placeholders (#adb5bd, 2.1:1), links
  * (#228be6, 3.4:1) and blue buttons under the pointer.
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
@@ -76,6 +76,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': '#5f666d',
     '--mantine-color-placeholder': '#676e75',
     '--mantine-color-anchor': '#1864ab',
+    // A field's error (Mantine's red.6 is 3.3:1 on white): the red of colored text.
+    '--mantine-color-error': 'var(--mantine-color-red-text)',
     // A light or subtle blue button under the pointer: blue.2 behind its blue.9 text is 4.0:1, blue.1 5.3:1.
     '--mantine-color-blue-light-hover': 'var(--mantine-color-blue-1)',
   },

@@ -43,11 +43,13 @@ export function ResetPasswordScreen({ params }: ScreenProps) {
       const state: LoginNotice = { notice: message, email: values.email.trim() };
       await navigate('/login', { replace: true, state });
     } catch (error) {
-      const fields = fieldErrors(error, FIELDS);
-      if (fields.code) setCodeAsked(true);
+      const { code: codeError, ...fields } = fieldErrors(error, FIELDS);
+      // The first time the code is asked for, the field comes with its help and the focus, not as a mistake.
+      if (codeError && !codeAsked) setCodeAsked(true);
+      else if (codeError) fields.code = codeError;
       form.setErrors(fields);
       // Errors without an input of their own (an invalid or expired token) go above the form.
-      if (!Object.keys(fields).length) setFailure(errorMessage(error));
+      if (!Object.keys(fields).length && !codeError) setFailure(errorMessage(error));
     }
   });
 
@@ -69,7 +71,14 @@ export function ResetPasswordScreen({ params }: ScreenProps) {
           <PasswordInput label={t('reset.password')} autoComplete="new-password" required {...form.getInputProps('password')} />
           <PasswordInput label={t('reset.password_confirmation')} autoComplete="new-password" required {...form.getInputProps('password_confirmation')} />
           {codeAsked && (
-            <TextInput label={t('login.code')} description={t('login.code_help')} autoComplete="one-time-code" required {...form.getInputProps('code')} />
+            <TextInput
+              label={t('login.code')}
+              description={t('login.code_help')}
+              autoComplete="one-time-code"
+              required
+              autoFocus
+              {...form.getInputProps('code')}
+            />
           )}
           <Button type="submit" fullWidth mt="xs" loading={resetPassword.isPending}>
             {t('reset.submit')}
