@@ -70,6 +70,7 @@ export function ResetPasswordScreen({ params }: ScreenProps) {
           <TextInput label={t('reset.email')} type="email" autoComplete="username" required {...form.getInputProps('email')} />
           <PasswordInput label={t('reset.password')} autoComplete="new-password" required {...form.getInputProps('password')} />
           <PasswordInput label={t('reset.password_confirmation')} autoComplete="new-password" required {...form.getInputProps('password_confirmation')} />
+          {/* As the login's code field: one component shared by the two made the first load a chunk larger (its budget). */}
           {codeAsked && (
             <TextInput
               label={t('login.code')}
