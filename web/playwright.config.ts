@@ -30,6 +30,8 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     locale: 'en-US',
+    // As a person who asks for less motion: dialogs are shown whole at once (theme.ts respectReducedMotion).
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
