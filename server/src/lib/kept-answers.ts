@@ -30,8 +30,6 @@ export class KeptAnswers {
   /** Answers by version, then by key; the Map's order is the order they came in. */
   private readonly byVersion = new Map<string, Map<string, KeptAnswer>>();
   private bytes = 0;
-  hits = 0;
-  misses = 0;
 
   constructor(private readonly maxBytes: number) {}
 
@@ -40,10 +38,7 @@ export class KeptAnswers {
   }
 
   get(version: string, key: string): KeptAnswer | undefined {
-    const answer = this.byVersion.get(version)?.get(key);
-    if (answer) this.hits++;
-    else this.misses++;
-    return answer;
+    return this.byVersion.get(version)?.get(key);
   }
 
   set(version: string, key: string, answer: KeptAnswer): void {

@@ -51,7 +51,9 @@ export const keptAnswersPlugin = fp<{ ctx: AppContext }>(
       const computing = kept.waitFor(version, key);
       if (computing) {
         // However long the other read takes, this one waits for it at most WAIT_MS, then computes its own.
-        const theirs = await Promise.race([computing, delay(WAIT_MS, undefined, { ref: false })]);
+        const timer = new AbortController();
+        const theirs = await Promise.race([computing, delay(WAIT_MS, undefined, { ref: false, signal: timer.signal }).catch(() => undefined)]);
+        timer.abort();
         if (theirs) return sendKept(reply, theirs);
       }
       pending.set(request, { version, key, owner: computing === null });
