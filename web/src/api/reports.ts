@@ -1,10 +1,9 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { PeriodStatus } from '@mss/contracts/periods';
-import type { Preflight } from '@mss/contracts/preflight';
-import type { CopyPreview, Report, ReportSummary } from '@mss/contracts/reports';
-import { http, type ApiBody } from './http.ts';
+
+import { api, data } from './client.ts';
 import { buildUrl } from './transport.ts';
-import type { ListParams, Page } from './resource.ts';
+import type { ListParams } from './resource.ts';
 
 export type ReportHistoryParams = Omit<ListParams, 'organization_id'> & { market_id: number; company_id?: number };
 
@@ -25,22 +24,20 @@ export const reportKeys = {
   report: (uuid: string) => ['reports', 'detail', uuid] as const,
 };
 
-const data = <T>(body: ApiBody<T>) => body.data;
-
 export const reportsApi = {
-  reports: (filter: ReportListFilter) => http.get<ApiBody<ReportSummary[]>>('reports', { query: { ...filter } }).then(data),
-  report: (uuid: string) => http.get<ApiBody<Report>>(`reports/${uuid}`).then(data),
-  history: (params: ReportHistoryParams) => http.get<Page<ReportSummary>>('report-history', { query: { ...params } }),
+  reports: (filter: ReportListFilter) => api.get('/reports', { query: filter }).then(data),
+  report: (uuid: string) => api.get('/reports/{uuid}', { path: { uuid } }).then(data),
+  history: (params: ReportHistoryParams) => api.get('/report-history', { query: params }),
   changeStatus: ({ uuid, status, comment }: { uuid: string; status: number; comment?: string | null }) =>
-    http.post<ApiBody<Report>>(`reports/${uuid}/status`, { status, comment: comment || null }).then(data),
+    api.post('/reports/{uuid}/status', { path: { uuid }, body: { status, comment: comment || null } }).then(data),
   withdraw: ({ uuid, comment }: { uuid: string; comment?: string | null }) =>
-    http.post<ApiBody<Report>>(`reports/${uuid}/withdraw`, { comment: comment || null }).then(data),
+    api.post('/reports/{uuid}/withdraw', { path: { uuid }, body: { comment: comment || null } }).then(data),
   unapprove: ({ uuid, comment, republish }: { uuid: string; comment?: string | null; republish: boolean }) =>
-    http.post<ApiBody<Report>>(`reports/${uuid}/unapprove`, { comment: comment || null, republish }).then(data),
-  copyPrevious: (uuid: string) => http.post<ApiBody<Report>>(`reports/${uuid}/copy-previous`).then(data),
+    api.post('/reports/{uuid}/unapprove', { path: { uuid }, body: { comment: comment || null, republish } }).then(data),
+  copyPrevious: (uuid: string) => api.post('/reports/{uuid}/copy-previous', { path: { uuid } }).then(data),
   /** What a copy would bring, asked for before the screen asks the user. */
-  copyPreview: (uuid: string) => http.get<ApiBody<CopyPreview>>(`reports/${uuid}/copy-previous`).then(data),
-  runPreflight: (uuid: string) => http.post<ApiBody<Preflight | null>>(`reports/${uuid}/preflight`).then(data),
+  copyPreview: (uuid: string) => api.get('/reports/{uuid}/copy-previous', { path: { uuid } }).then(data),
+  runPreflight: (uuid: string) => api.post('/reports/{uuid}/preflight', { path: { uuid } }).then(data),
 };
 
 /** Download addresses: plain links (GET with the session cookie). */

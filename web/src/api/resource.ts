@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ListMeta } from '@mss/contracts/common';
-import { http, type ApiBody } from './http.ts';
+import { type AnswerData, type CallOptions, type Method, type RouteOf, routePath } from './client.ts';
+import { http, request } from './http.ts';
 
 /** The query of every list endpoint (docs/administration.md). */
 export interface ListParams {
@@ -19,31 +20,41 @@ export interface Page<T> {
   meta: ListMeta;
 }
 
-export interface ResourcePaths {
+type IdRoute<M extends Method> = Extract<RouteOf<M>, `${string}/{id}`>;
+
+/** The routes of one administration resource, as the API document names them. */
+export interface ResourceRoutes {
   /** Query-key root, e.g. 'currencies'. */
   key: string;
-  /** Create (POST), and read/update/delete one (`{path}/{id}`). */
-  path: string;
-  /** The list (GET), when it differs from `path`. */
-  listPath?: string;
-  /** Reading one record, when it differs from `path` (markets: GET /markets/{id}). */
-  readPath?: string;
-  /** Creating, when it differs from `path`. */
-  createPath?: string;
+  /** The list (GET, a page of `{ data, meta }`). */
+  list: RouteOf<'get'>;
+  /** One record (GET `…/{id}`). */
+  one: IdRoute<'get'>;
+  /** Creating (POST). */
+  create?: RouteOf<'post'>;
+  /** Updating (PUT) and deleting (DELETE) one record. */
+  item?: IdRoute<'put'> & IdRoute<'delete'>;
 }
 
-export type ResourceApi<T, Input> = ReturnType<typeof resourceApi<T, Input>>;
+type ListItem<R extends ResourceRoutes> = AnswerData<'get', R['list']> extends readonly (infer I)[] ? I : never;
+type RecordOf<R extends ResourceRoutes> = AnswerData<'get', R['one']>;
+type InputOf<R extends ResourceRoutes> = R['create'] extends RouteOf<'post'> ? NonNullable<CallOptions<'post', R['create']>['body']> : never;
 
 /**
- * The API of one administration resource: query-key factory, fetchers, queryOptions and hooks.
- * Every mutation invalidates the whole resource (lists and records); forms show their own
- * errors (422 on inputs), so mutations set `handlesErrors`.
+ * The API of one administration resource: query-key factory, fetchers, queryOptions and hooks. Its
+ * types are its routes' (./client.ts): the list's rows, the record and the input are what the API
+ * document says. Every mutation invalidates the whole resource (lists and records); forms show their
+ * own errors (422 on inputs), so mutations set `handlesErrors`.
  */
-export function resourceApi<T, Input>(paths: ResourcePaths) {
-  const { key, path } = paths;
-  const listPath = paths.listPath ?? path;
-  const readPath = paths.readPath ?? path;
-  const createPath = paths.createPath ?? path;
+export function resourceApi<const R extends ResourceRoutes>(routes: R) {
+  const { key } = routes;
+  type Item = ListItem<R>;
+  type Record = RecordOf<R>;
+  type Input = InputOf<R>;
+  const item = (id: number) => {
+    if (!routes.item) throw new Error(`${key}: the resource is read-only`);
+    return routePath(routes.item, { id });
+  };
 
   const keys = {
     all: [key] as const,
@@ -53,11 +64,14 @@ export function resourceApi<T, Input>(paths: ResourcePaths) {
     detail: (id: number) => [key, 'detail', id] as const,
   };
 
-  const fetchList = (params: ListParams) => http.get<Page<T>>(listPath, { query: { ...params } });
-  const fetchOne = (id: number) => http.get<ApiBody<T>>(`${readPath}/${id}`).then((body) => body.data);
-  const create = (input: Input) => http.post<ApiBody<T>>(createPath, input).then((body) => body.data);
-  const update = ({ id, input }: { id: number; input: Input }) => http.put<ApiBody<T>>(`${path}/${id}`, input).then((body) => body.data);
-  const remove = (id: number) => http.delete<null>(`${path}/${id}`);
+  const fetchList = (params: ListParams) => request<Page<Item>>('GET', routePath(routes.list, undefined), { query: { ...params } });
+  const fetchOne = (id: number) => request<{ data: Record }>('GET', routePath(routes.one, { id })).then((body) => body.data);
+  const create = (input: Input) => {
+    if (!routes.create) throw new Error(`${key}: the resource is read-only`);
+    return request<{ data: Record }>('POST', routePath(routes.create, undefined), { body: input }).then((body) => body.data);
+  };
+  const update = ({ id, input }: { id: number; input: Input }) => request<{ data: Record }>('PUT', item(id), { body: input }).then((body) => body.data);
+  const remove = (id: number) => request<null>('DELETE', item(id));
 
   const listQuery = (params: ListParams) => queryOptions({ queryKey: keys.list(params), queryFn: () => fetchList(params), placeholderData: keepPreviousData });
   const oneQuery = (id: number) => queryOptions({ queryKey: keys.detail(id), queryFn: () => fetchOne(id) });

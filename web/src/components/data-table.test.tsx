@@ -2,13 +2,19 @@ import { type ReactNode, Suspense, lazy } from 'react';
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import type { Currency, CurrencyInput } from '@mss/contracts/admin';
+import type { Currency } from '@mss/contracts/admin';
 import { AppProviders } from '../app/providers.tsx';
 import { fakeApi, type RecordedCall } from '../test/fake-api.ts';
 import { resourceApi } from '../api/resource.ts';
 import { DataTable, effectiveSearch } from './data-table.tsx';
 
-const currenciesApi = resourceApi<Currency, CurrencyInput>({ key: 'currencies', path: 'admin/currencies' });
+const currenciesApi = resourceApi({
+  key: 'currencies',
+  list: '/admin/currencies',
+  one: '/admin/currencies/{id}',
+  create: '/admin/currencies',
+  item: '/admin/currencies/{id}',
+});
 
 const currency = (id: number): Currency => ({ id, iso_code: `C${String(id).padStart(2, '0')}`, name: `Currency ${id}` });
 

@@ -1,4 +1,9 @@
-import type { Cluster, ClusterInput } from '@mss/contracts/admin';
 import { resourceApi } from '../../../api/resource.ts';
 
-export const clustersApi = resourceApi<Cluster, ClusterInput>({ key: 'clusters', path: 'admin/clusters' });
+export const clustersApi = resourceApi({
+  key: 'clusters',
+  list: '/admin/clusters',
+  one: '/admin/clusters/{id}',
+  create: '/admin/clusters',
+  item: '/admin/clusters/{id}',
+});

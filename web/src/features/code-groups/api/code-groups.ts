@@ -1,4 +1,9 @@
-import type { CodeGroup, CodeGroupInput } from '@mss/contracts/admin';
 import { resourceApi } from '../../../api/resource.ts';
 
-export const codeGroupsApi = resourceApi<CodeGroup, CodeGroupInput>({ key: 'code_groups', path: 'admin/code_groups' });
+export const codeGroupsApi = resourceApi({
+  key: 'code_groups',
+  list: '/admin/code_groups',
+  one: '/admin/code_groups/{id}',
+  create: '/admin/code_groups',
+  item: '/admin/code_groups/{id}',
+});

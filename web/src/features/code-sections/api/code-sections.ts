@@ -1,4 +1,9 @@
-import type { CodeSection, CodeSectionInput } from '@mss/contracts/admin';
 import { resourceApi } from '../../../api/resource.ts';
 
-export const codeSectionsApi = resourceApi<CodeSection, CodeSectionInput>({ key: 'code_sections', path: 'admin/code_sections' });
+export const codeSectionsApi = resourceApi({
+  key: 'code_sections',
+  list: '/admin/code_sections',
+  one: '/admin/code_sections/{id}',
+  create: '/admin/code_sections',
+  item: '/admin/code_sections/{id}',
+});

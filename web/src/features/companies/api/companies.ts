@@ -1,13 +1,13 @@
-import type { Company, CompanyInput, CompanyListItem } from '@mss/contracts/admin';
-
 import { resourceApi } from '../../../api/resource.ts';
 
 /** One company (edit screen) and writes: /companies/{id}. */
-export const companiesApi = resourceApi<Company, CompanyInput>({ key: 'companies', path: 'companies' });
+export const companiesApi = resourceApi({ key: 'companies', list: '/companies', one: '/companies/{id}', create: '/companies', item: '/companies/{id}' });
 
 /** The list of /companies: every company, disabled ones too, by name (GET /companies/companies-with-disabled). */
-export const companyListApi = resourceApi<CompanyListItem, CompanyInput>({
+export const companyListApi = resourceApi({
   key: 'companies',
-  path: 'companies',
-  listPath: 'companies/companies-with-disabled',
+  list: '/companies/companies-with-disabled',
+  one: '/companies/{id}',
+  create: '/companies',
+  item: '/companies/{id}',
 });

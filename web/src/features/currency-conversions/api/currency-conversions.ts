@@ -1,7 +1,9 @@
-import type { CurrencyConversion, CurrencyConversionInput } from '@mss/contracts/admin';
 import { resourceApi } from '../../../api/resource.ts';
 
-export const currencyConversionsApi = resourceApi<CurrencyConversion, CurrencyConversionInput>({
+export const currencyConversionsApi = resourceApi({
   key: 'currency_conversions',
-  path: 'currency_conversions',
+  list: '/currency_conversions',
+  one: '/currency_conversions/{id}',
+  create: '/currency_conversions',
+  item: '/currency_conversions/{id}',
 });

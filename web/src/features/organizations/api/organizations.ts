@@ -1,9 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { InformationModal, InformationModalInput, Organization, OrganizationInput } from '@mss/contracts/admin';
+import type { Organization } from '@mss/contracts/admin';
 import { http, type ApiBody } from '../../../api/http.ts';
 import { type ListParams, resourceApi } from '../../../api/resource.ts';
 
-export const organizationsApi = resourceApi<Organization, OrganizationInput>({ key: 'organizations', path: 'admin/organizations' });
+export const organizationsApi = resourceApi({
+  key: 'organizations',
+  list: '/admin/organizations',
+  one: '/admin/organizations/{id}',
+  create: '/admin/organizations',
+  item: '/admin/organizations/{id}',
+});
 
 /** PUT /admin/organizations/{id}/settings: the server validates each key and value. */
 export function useUpdateOrganizationSettings() {
@@ -23,6 +29,12 @@ export function useUpdateOrganizationSettings() {
  * The information modals of one organization, listed on its edit screen. Same key root and path
  * as the information-modals feature's resource, so its changes refresh this list.
  */
-const informationModalsApi = resourceApi<InformationModal, InformationModalInput>({ key: 'information_modals', path: 'admin/information-modals' });
+const informationModalsApi = resourceApi({
+  key: 'information_modals',
+  list: '/admin/information-modals',
+  one: '/admin/information-modals/{id}',
+  create: '/admin/information-modals',
+  item: '/admin/information-modals/{id}',
+});
 export const organizationInformationModalsQuery = (organizationId: number) => (params: ListParams) =>
   informationModalsApi.listQuery({ ...params, organization_id: organizationId });

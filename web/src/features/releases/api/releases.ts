@@ -1,4 +1,9 @@
-import type { Release, ReleaseInput } from '@mss/contracts/admin';
 import { resourceApi } from '../../../api/resource.ts';
 
-export const releasesApi = resourceApi<Release, ReleaseInput>({ key: 'releases', path: 'admin/releases' });
+export const releasesApi = resourceApi({
+  key: 'releases',
+  list: '/admin/releases',
+  one: '/admin/releases/{id}',
+  create: '/admin/releases',
+  item: '/admin/releases/{id}',
+});
