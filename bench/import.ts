@@ -31,7 +31,7 @@ import { createReportWithCodes, createTestApp, type TestApp } from '../server/te
 import { reports } from '../server/src/db/schema.ts';
 import { writeXlsx } from '../server/src/lib/xlsx-writer/index.ts';
 import { openXlsx } from '../server/src/lib/xlsx/index.ts';
-import { codeLookupFor } from '../server/src/modules/imports/imports.service.ts';
+import { codeLookupFor } from '../server/src/modules/imports/imports.codes.ts';
 import { validateReportFile } from '../server/src/modules/imports/imports.validator.ts';
 
 const DEFAULT_SIZES = [1_000, 10_000, 100_000];

@@ -95,6 +95,9 @@ const envSchema = z.object({
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string; webDist: string };
 
+/** The app's address in the links of its mails: APP_URL, or this process on localhost. */
+export const appUrlOf = (config: Pick<Config, 'APP_URL' | 'PORT'>) => config.APP_URL ?? `http://localhost:${config.PORT}`;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable counts as unset (DATABASE_URL= in a shell or a .env file).
   const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));

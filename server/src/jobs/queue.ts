@@ -1,11 +1,9 @@
-import { PgBoss } from 'pg-boss';
+import { PgBoss, type Queue, type SendOptions } from 'pg-boss';
+import type { z } from 'zod';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { AppContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
-
-export const IMPORT_QUEUE = 'report-import';
-export const COMMUNICATION_QUEUE = 'communication-send';
-export const NOTIFICATION_QUEUE = 'workflow-notifications';
-export const HISTORY_QUEUE = 'history-import';
 
 /**
  * A running job's lease: the process running it renews it every half of this, and a
@@ -17,15 +15,46 @@ export const JOB_LEASE_SECONDS = 10;
 /** How often a process that has jobs on looks for jobs whose lease ended. */
 export const JOB_SUPERVISE_SECONDS = 5;
 
+/**
+ * The payload of each job, by the job's name. Each module that declares a job adds its own entry
+ * (`declare module '../../jobs/queue.ts' { interface JobPayloads { … } }` beside its `defineJob`), so
+ * that a service queues a job by name in its payload's type without importing the job's handler.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the modules' declarations
+export interface JobPayloads {}
+export type JobName = keyof JobPayloads & string;
+
+/**
+ * A job, declared where its module is: its queue's name and options, the payload's schema, how a
+ * process works it and what it does; `plugins/jobs.ts` registers the list. The domain rows (imports,
+ * deliveries, notifications) stay the source of truth: a job only says "look at import N".
+ */
+export interface JobDefinition<N extends JobName = JobName> {
+  name: N;
+  /** Checked when a job is taken: a payload that does not parse fails the job (and is logged). */
+  payload: z.ZodType<JobPayloads[N]>;
+  /** The queue's options (retries, expiry, policy); the lease is added to every job. */
+  queue: Omit<Queue, 'name'>;
+  /** How often an idle worker looks, and how many jobs this process works at once. */
+  worker: { pollingIntervalSeconds: number; localConcurrency: number };
+  /** Options of each job sent (a singleton key, an interval), from its payload and the configuration. */
+  // Methods (not function properties), so that the list of jobs of every name is one type.
+  sendOptions?(payload: JobPayloads[N], config: Config): SendOptions;
+  /** Does the work; `queue` queues what follows (a retry later, the mails of the reminders made). */
+  handler(ctx: AppContext, payload: JobPayloads[N], queue: JobQueue): Promise<void>;
+  /** After a start: what a crash left behind queued again; answers how many. */
+  recover?(ctx: AppContext, queue: JobQueue): Promise<number>;
+}
+
+/** Declares a job (the identity, typed by its name's payload). */
+export const defineJob = <N extends JobName>(job: JobDefinition<N>): JobDefinition<N> => job;
+
 export interface JobQueue {
-  /** Queues the processing of an import; a second request for the same import is folded in. */
-  sendImport(importId: number): Promise<void>;
-  /** Queues a run of a communication's send, now or at `startAfter`. Runs are idempotent. */
-  sendCommunication(communicationId: number, startAfter?: Date): Promise<void>;
-  /** Queues the next step of a history import (check, import or publish: its status says which). */
-  sendHistory(historyImportId: number): Promise<void>;
-  /** Asks for a sweep of the waiting workflow notifications: one at a time across all processes. */
-  sweepNotifications(): Promise<void>;
+  /**
+   * Queues a job, now or at `startAfter`. A job of a queue this process works wakes its worker at once
+   * (not at its next poll); while the process stops, the job waits in the database for another.
+   */
+  send<N extends JobName>(name: N, payload: JobPayloads[N], startAfter?: Date): Promise<void>;
   /**
    * Takes no more jobs; waits for the running ones up to `graceSeconds`, then hands those still
    * running back (they run again on a process that has jobs on). Safe to call twice.
@@ -62,24 +91,11 @@ async function startedAlone(database: Database, start: () => Promise<unknown>): 
 
 /**
  * The PostgreSQL-backed job queue (pg-boss) over the app's own pool, so that it works the same on
- * PGlite and on a PostgreSQL server, with one process or several. The domain rows (imports,
- * deliveries, notifications) stay the source of truth: a job only says "look at import N".
+ * PGlite and on a PostgreSQL server, with one process or several, working the jobs declared.
  */
-export async function startJobQueue(options: {
-  database: Database;
-  log: FastifyBaseLogger;
-  processImport: (importId: number) => Promise<void>;
-  processCommunication: (communicationId: number) => Promise<void>;
-  sweepNotifications: () => Promise<void>;
-  processHistory: (historyImportId: number) => Promise<void>;
-  /** Files processed at once by this process. */
-  concurrency?: number;
-  /** Runs of one import in all (the first and the retries). */
-  attempts: number;
-  /** A sweep is asked for at most once in this many seconds, whichever process asks. */
-  notifySweepSeconds: number;
-}): Promise<JobQueue> {
-  const { database, log } = options;
+export async function startJobQueue(options: { ctx: AppContext; log: FastifyBaseLogger; jobs: readonly JobDefinition<JobName>[] }): Promise<JobQueue> {
+  const { ctx, log, jobs } = options;
+  const { database, config } = ctx;
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => database.pool.query(text, values as unknown[]) },
     schedule: false,
@@ -92,64 +108,37 @@ export async function startJobQueue(options: {
   const leased = { heartbeatSeconds: JOB_LEASE_SECONDS };
   await startedAlone(database, async () => {
     await boss.start();
-    // Retries cover a crash mid-job: the lease ends, the job comes back, and processing starts over.
-    await boss.createQueue(IMPORT_QUEUE, { retryLimit: options.attempts - 1, retryDelay: 1, expireInSeconds: 900, ...leased });
-    // A send runs until its deliveries are done or wait for a retry (it then queues itself again).
-    await boss.createQueue(COMMUNICATION_QUEUE, { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600, ...leased });
-    // One sweep active at a time across every process (policy singleton), at most one asked for
-    // per interval (singletonSeconds): each waiting notification is mailed by one process, once.
-    await boss.createQueue(NOTIFICATION_QUEUE, { policy: 'singleton', retryLimit: 2, retryDelay: 5, expireInSeconds: 900, ...leased });
-    // A history import's step may run for many minutes (millions of rows); the lease, not the
-    // expiry, tells a dead process's step. Retried from the start of the step (it is idempotent).
-    await boss.createQueue(HISTORY_QUEUE, { retryLimit: 3, retryDelay: 2, expireInSeconds: 4 * 3600, ...leased });
+    for (const job of jobs) await boss.createQueue(job.name, { ...job.queue, ...leased });
   });
-  const workerId = await boss.work<{ importId: number }>(
-    IMPORT_QUEUE,
-    { batchSize: 1, pollingIntervalSeconds: 0.5, localConcurrency: options.concurrency ?? 2 },
-    async (jobs) => {
-      for (const job of jobs) await options.processImport(job.data.importId);
-    },
-  );
-  const communicationWorker = await boss.work<{ communicationId: number }>(
-    COMMUNICATION_QUEUE,
-    { batchSize: 1, pollingIntervalSeconds: 1, localConcurrency: 1 },
-    async (jobs) => {
-      for (const job of jobs) await options.processCommunication(job.data.communicationId);
-    },
-  );
-  await boss.work(NOTIFICATION_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1, localConcurrency: 1 }, async () => {
-    await options.sweepNotifications();
-  });
-  const historyWorker = await boss.work<{ historyImportId: number }>(
-    HISTORY_QUEUE,
-    { batchSize: 1, pollingIntervalSeconds: 1, localConcurrency: 1 },
-    async (jobs) => {
-      for (const job of jobs) await options.processHistory(job.data.historyImportId);
-    },
-  );
+  const byName = new Map<string, JobDefinition<JobName>>(jobs.map((job) => [job.name, job]));
+  const workers = new Map<string, string>();
   let stopping: Promise<void> | null = null;
-  return {
-    async sendHistory(historyImportId) {
-      await boss.send(HISTORY_QUEUE, { historyImportId }, leased);
-      if (!stopping) boss.notifyWorker(historyWorker);
-    },
-    async sendCommunication(communicationId, startAfter) {
-      const later = startAfter && startAfter.getTime() > Date.now();
-      await boss.send(COMMUNICATION_QUEUE, { communicationId }, later ? { startAfter, ...leased } : leased);
-      if (!later && !stopping) boss.notifyWorker(communicationWorker);
-    },
-    async sendImport(importId) {
-      await boss.send(IMPORT_QUEUE, { importId }, { singletonKey: `import-${importId}`, ...leased });
-      // The worker is in this process: wake it now instead of at its next poll. While this process
-      // stops, the job waits in the database for another process.
-      if (!stopping) boss.notifyWorker(workerId);
-    },
-    async sweepNotifications() {
-      await boss.send(NOTIFICATION_QUEUE, {}, { singletonKey: 'sweep', singletonSeconds: options.notifySweepSeconds, ...leased });
+  const queue: JobQueue = {
+    async send(name, payload, startAfter) {
+      const job = byName.get(name);
+      if (!job) throw new Error(`no job is declared by the name ${name}`);
+      const later = startAfter !== undefined && startAfter.getTime() > Date.now();
+      await boss.send(name, payload as object, { ...job.sendOptions?.(payload, config), ...(later ? { startAfter } : {}), ...leased });
+      const worker = workers.get(name);
+      if (!later && !stopping && worker) boss.notifyWorker(worker);
     },
     stop(graceSeconds) {
       stopping ??= boss.stop({ graceful: true, timeout: graceSeconds * 1000, close: false });
       return stopping;
     },
   };
+  for (const job of jobs) {
+    const workerId = await boss.work<unknown>(job.name, { batchSize: 1, ...job.worker }, async (taken) => {
+      for (const { data } of taken) {
+        const payload = job.payload.safeParse(data);
+        if (!payload.success) {
+          log.error({ job: job.name, payload: data }, 'a job whose payload does not parse is failed');
+          throw new Error(`${job.name}: the payload does not parse`);
+        }
+        await job.handler(ctx, payload.data, queue);
+      }
+    });
+    workers.set(job.name, workerId);
+  }
+  return queue;
 }

@@ -18,6 +18,7 @@ import {
 } from '@mss/contracts/communications';
 import { and, eq } from 'drizzle-orm';
 import type { App, AppContext } from '../../context.ts';
+import { appUrlOf } from '../../config.ts';
 import { users, workflowNotifications } from '../../db/schema.ts';
 import { principalOf } from '../../auth/principal.ts';
 import { requireSignedIn } from '../../auth/session-auth.ts';
@@ -49,14 +50,12 @@ const attachmentParams = uuidParams.extend({ id: z.coerce.number().int().positiv
 const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1), per_page: z.coerce.number().int().min(1).max(100).default(25) });
 
 /** Where links in mails point. */
-export const appUrlOf = (ctx: AppContext) => ctx.config.APP_URL ?? `http://localhost:${ctx.config.PORT}`;
-
 export function communicationsRoutes(app: App, ctx: AppContext) {
   // Every route needs send-communications in some market; each communication is then checked
   // against its own markets (403 "You do not have access to this action.", 404 across organizations).
   const mayCommunicate = requireSomewhere(ctx, 'send-communications');
   const signedIn = requireSignedIn(ctx);
-  const deps = (): CommunicationDeps => ({ db: ctx.db, mailer: ctx.mailer, appUrl: appUrlOf(ctx), queue: ctx.queue });
+  const deps = (): CommunicationDeps => ({ db: ctx.db, mailer: ctx.mailer, appUrl: appUrlOf(ctx.config), queue: ctx.queue });
 
   app.get(
     '/communications',

@@ -16,6 +16,7 @@ import {
 } from '@mss/contracts/communications';
 import { CommunicationStatus, type Locale } from '@mss/contracts/enums';
 import { enumLabel, translate } from '@mss/contracts/messages';
+import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import {
@@ -56,7 +57,7 @@ export interface CommunicationDeps {
   mailer: Mailer;
   appUrl: string;
   /** Queues the send (at `startAfter`); null when this process runs no jobs. */
-  queue: { sendCommunication(id: number, startAfter?: Date): Promise<void> } | null;
+  queue: JobQueue | null;
 }
 
 const S = CommunicationStatus;
@@ -630,7 +631,7 @@ export async function sendCommunication(
     return done;
   });
   if (!moved) throw refuse('communication.preflight_required');
-  await deps.queue?.sendCommunication(moved.id, sendAt ?? undefined);
+  await deps.queue?.send('communication-send', { communicationId: moved.id }, sendAt ?? undefined);
   return one(db, moved, principal);
 }
 
@@ -665,6 +666,6 @@ export async function retryFailed(deps: CommunicationDeps, principal: Principal,
     return done;
   });
   if (!moved) throw refuseStatus(row, principal);
-  await deps.queue?.sendCommunication(moved.id);
+  await deps.queue?.send('communication-send', { communicationId: moved.id });
   return one(db, moved, principal);
 }

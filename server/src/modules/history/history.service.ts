@@ -9,6 +9,7 @@ import type { HistoryImport, HistoryImportDetail, HistoryPlan, HistoryResult } f
 import { isMessageKey, type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../../auth/principal.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray, sqlUnnest } from '../../db/sql-array.ts';
 import {
@@ -50,9 +51,6 @@ import type { RequestsInFlight } from '../../lib/requests-in-flight.ts';
  */
 
 type Row = typeof historyImports.$inferSelect;
-interface Queue {
-  sendHistory(id: number): Promise<void>;
-}
 
 /** Rows staged per statement while the file is read: short statements, so that other requests get the connection in between. */
 const STAGE_BATCH_ROWS = 5_000;
@@ -154,7 +152,7 @@ export async function acceptHistoryFile(
   db: Db,
   principal: Principal,
   readFile: () => Promise<{ name: string; content: Buffer | AsyncIterable<Buffer> }>,
-  queue: Queue | null,
+  queue: JobQueue | null,
 ): Promise<{ uuid: string; status: string }> {
   const marketIds = await assertMayImport(db, principal);
   const file = await readFile();
@@ -167,7 +165,7 @@ export async function acceptHistoryFile(
       await deleteFile(db, fileId).catch(() => {});
       throw error;
     });
-  await queue?.sendHistory(created!.id);
+  await queue?.send('history-import', { historyImportId: created!.id });
   return { uuid: created!.uuid, status: created!.status };
 }
 
@@ -189,7 +187,7 @@ function planMarketIds(row: Row): number[] {
 }
 
 /** Starts the import of a checked file (or again, of a cancelled or failed one). One running step per organization. */
-export async function requestHistoryImport(db: Db, principal: Principal, uuid: string, queue: Queue | null): Promise<void> {
+export async function requestHistoryImport(db: Db, principal: Principal, uuid: string, queue: JobQueue | null): Promise<void> {
   const row = await findRow(db, principal, uuid);
   const mine = await historyMarketsOf(db, principal);
   if (!['checked', 'cancelled', 'failed', 'imported', 'published'].includes(row.status) || row.plan === null)
@@ -199,7 +197,7 @@ export async function requestHistoryImport(db: Db, principal: Principal, uuid: s
 }
 
 /** Publishes the periods the import wrote. */
-export async function requestHistoryPublish(db: Db, principal: Principal, uuid: string, queue: Queue | null): Promise<void> {
+export async function requestHistoryPublish(db: Db, principal: Principal, uuid: string, queue: JobQueue | null): Promise<void> {
   const row = await findRow(db, principal, uuid);
   const mine = await historyMarketsOf(db, principal);
   if (!['imported', 'published', 'cancelled'].includes(row.status) || row.result === null) throw new AppError('conflict', 'history.not_publishable');
@@ -207,7 +205,7 @@ export async function requestHistoryPublish(db: Db, principal: Principal, uuid: 
   await startStep(db, row, 'publishing', principal.userId, mine, queue);
 }
 
-async function startStep(db: Db, row: Row, status: 'importing' | 'publishing', actor: number, marketIds: number[], queue: Queue | null): Promise<void> {
+async function startStep(db: Db, row: Row, status: 'importing' | 'publishing', actor: number, marketIds: number[], queue: JobQueue | null): Promise<void> {
   const started = await db.transaction(async (tx) => {
     // One running step per organization: two imports of overlapping files would race per period.
     await tx.execute(sql`select pg_advisory_xact_lock(74112, ${row.organization_id})`);
@@ -235,7 +233,7 @@ async function startStep(db: Db, row: Row, status: 'importing' | 'publishing', a
       .returning({ id: historyImports.id });
   });
   if (started.length === 0) throw new AppError('conflict', 'history.busy');
-  await queue?.sendHistory(row.id);
+  await queue?.send('history-import', { historyImportId: row.id });
 }
 
 /** Asks a running import to stop after the period it is writing. */
@@ -250,12 +248,12 @@ export async function requestHistoryCancel(db: Db, principal: Principal, uuid: s
 }
 
 /** After a start: every step that did not end is queued again. */
-export async function recoverHistoryImports(db: Db, queue: Queue): Promise<number> {
+export async function recoverHistoryImports(db: Db, queue: JobQueue): Promise<number> {
   const pending = await db
     .select({ id: historyImports.id })
     .from(historyImports)
     .where(inArray(historyImports.status, ['queued', ...RUNNING]));
-  for (const p of pending) await queue.sendHistory(p.id);
+  for (const p of pending) await queue.send('history-import', { historyImportId: p.id });
   return pending.length;
 }
 

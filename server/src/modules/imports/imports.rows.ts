@@ -7,7 +7,10 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/client.ts';
 import { findReport, findReportRow, reportsFor } from '../reports/reports.service.ts';
 import { assertReportEvent } from '../reports/reports.workflow.ts';
-import { acceptUpload, codeLookupFor, ERRORS_ON_SCREEN, findImport, processImport } from './imports.service.ts';
+import { codeLookupFor } from './imports.codes.ts';
+import { processImport } from './imports.jobs.ts';
+import { ERRORS_ON_SCREEN, findImport } from './imports.service.ts';
+import { acceptUpload } from './imports.upload.ts';
 import { columnName } from './imports.sheets.ts';
 import { validateReportFile } from './imports.validator.ts';
 

@@ -22,7 +22,7 @@ import {
 } from '../../db/schema.ts';
 import { writeXlsx, type XlsxCellInput } from '../../lib/xlsx-writer/index.ts';
 import { openXlsx } from '../../lib/xlsx/index.ts';
-import { IMPORT_LEASE_SECONDS, IMPORT_MAX_ATTEMPTS, processImport } from './imports.service.ts';
+import { IMPORT_LEASE_SECONDS, IMPORT_MAX_ATTEMPTS, processImport } from './imports.jobs.ts';
 import { openWorkbook } from '../../../test/workbook.ts';
 
 let t: TestApp;
