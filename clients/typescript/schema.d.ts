@@ -8596,7 +8596,11 @@ export interface paths {
                                     waiting: number;
                                 }[];
                                 states: {
-                                    [key: string]: number;
+                                    all: number;
+                                    complete: number;
+                                    missing: number;
+                                    overdue: number;
+                                    waiting: number;
                                 };
                                 to: string;
                                 today: string;

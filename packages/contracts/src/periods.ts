@@ -193,6 +193,7 @@ export const completenessSchema = z.object({
   /** The sums of all rows of the range and market, whatever the status filter. */
   totals: completenessCountsSchema.extend({ periods: z.number().int(), overdue: z.number().int() }),
   /** How many rows each status filter shows. */
-  states: z.record(z.enum(COMPLETENESS_STATES), z.number().int()),
+  // Every state named (not a record: the API document then lists each key, and clients get them typed).
+  states: z.object({ all: z.number().int(), missing: z.number().int(), overdue: z.number().int(), waiting: z.number().int(), complete: z.number().int() }),
 });
 export type Completeness = z.infer<typeof completenessSchema>;

@@ -1,7 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { BulkStatusInput, BulkStatusResult } from '@mss/contracts/approvals';
-import type { ReportSummary } from '@mss/contracts/reports';
-import { http, type ApiBody } from './http.ts';
+import type { BulkStatusInput } from '@mss/contracts/approvals';
+import { api, data } from './client.ts';
 
 /** Approving: a period's list of reports, and bulk status changes. Keys start with 'approvals'. */
 
@@ -10,11 +9,9 @@ export const approvalKeys = {
   approvalList: (periodUuid: string) => ['approvals', 'list', periodUuid] as const,
 };
 
-const data = <T>(body: ApiBody<T>) => body.data;
-
 export const approvalsApi = {
-  approvalList: (periodUuid: string) => http.get<ApiBody<ReportSummary[]>>(`periods/${periodUuid}/approval-list`).then(data),
-  bulkStatus: (input: BulkStatusInput) => http.post<ApiBody<BulkStatusResult>>('reports/bulk-status', input).then(data),
+  approvalList: (periodUuid: string) => api.get('/periods/{uuid}/approval-list', { path: { uuid: periodUuid } }).then(data),
+  bulkStatus: (input: BulkStatusInput) => api.post('/reports/bulk-status', { body: input }).then(data),
 };
 
 export const approvalQueries = {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { EnumerationName } from '@mss/contracts/enums';
+import type { EnumerationName, Locale } from '@mss/contracts/enums';
 import type { Enumerations } from '@mss/contracts/protocol';
-import { http, type ApiBody } from './http.ts';
+import { api, data } from './client.ts';
 import { enumerationLocale } from './locale.ts';
 import { getSession } from './session.ts';
 
@@ -10,12 +10,12 @@ export const protocolKeys = {
   enumerations: (locale: string) => [...protocolKeys.all, 'enumerations', locale] as const,
 };
 
-export function fetchEnumerations(locale: string): Promise<Enumerations> {
-  return http.get<ApiBody<Enumerations>>(`protocol/enums/${encodeURIComponent(locale)}`).then((body) => body.data);
+export function fetchEnumerations(locale: Locale): Promise<Enumerations> {
+  return api.get('/protocol/enums/{locale}', { path: { locale } }).then(data);
 }
 
 /** Enumerations do not change while the app runs: fetched once per locale (the signed-in user's, else the browser's). */
-export function enumerationsQuery(locale: string = enumerationLocale(getSession().user?.locale)) {
+export function enumerationsQuery(locale: Locale = enumerationLocale(getSession().user?.locale)) {
   return queryOptions({
     queryKey: protocolKeys.enumerations(locale),
     queryFn: () => fetchEnumerations(locale),
@@ -24,7 +24,7 @@ export function enumerationsQuery(locale: string = enumerationLocale(getSession(
   });
 }
 
-export function useEnumerations(locale?: string) {
+export function useEnumerations(locale?: Locale) {
   return useQuery(enumerationsQuery(locale));
 }
 

@@ -1,26 +1,24 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminUser, Code, CodeSection, CompanyListItem, Currency, Market, Organization } from '@mss/contracts/admin';
-import { fetchAllPages } from './resource.ts';
+import { fetchAllPages, type PageRoute, type PageRow } from './resource.ts';
 
 /**
  * Choices of the pickers in forms: every record of a list endpoint. The keys start with the
  * resource's key root, so a change to the resource (which invalidates the root) refreshes them.
  */
-const all = <T>(key: string, path: string, organizationId?: number | null) =>
-  queryOptions({
-    queryKey: [key, 'all', organizationId ?? null] as const,
-    queryFn: () => fetchAllPages<T>(path, { organization_id: organizationId ?? undefined }),
-    staleTime: 60_000,
-  });
+const choices = <T>(key: string, fetch: () => Promise<T[]>, organizationId?: number | null) =>
+  queryOptions({ queryKey: [key, 'all', organizationId ?? null] as const, queryFn: fetch, staleTime: 60_000 });
+
+const all = <P extends PageRoute>(key: string, route: P, organizationId?: number | null) =>
+  choices<PageRow<P>>(key, () => fetchAllPages(route, { organization_id: organizationId ?? undefined }), organizationId);
 
 export const optionQueries = {
-  currencies: () => all<Currency>('currencies', 'admin/currencies'),
-  organizations: () => all<Organization>('organizations', 'admin/organizations'),
-  markets: (organizationId?: number | null) => all<Market>('markets', 'markets', organizationId),
-  codes: (organizationId?: number | null) => all<Code>('codes', 'admin/codes', organizationId),
-  codeSections: (organizationId?: number | null) => all<CodeSection>('code_sections', 'admin/code_sections', organizationId),
-  companies: () => all<CompanyListItem>('companies', 'companies/companies-with-disabled'),
-  users: (organizationId?: number | null) => all<AdminUser>('users', 'admin/users', organizationId),
+  currencies: () => all('currencies', '/admin/currencies'),
+  organizations: () => all('organizations', '/admin/organizations'),
+  markets: (organizationId?: number | null) => all('markets', '/markets', organizationId),
+  codes: (organizationId?: number | null) => all('codes', '/admin/codes', organizationId),
+  codeSections: (organizationId?: number | null) => all('code_sections', '/admin/code_sections', organizationId),
+  companies: () => all('companies', '/companies/companies-with-disabled'),
+  users: (organizationId?: number | null) => all('users', '/admin/users', organizationId),
 };
 
 export interface Option<V extends string | number = number> {
@@ -30,7 +28,7 @@ export interface Option<V extends string | number = number> {
 
 /** Picker choices: the records of a query as {value: id, label}. `enabled: false` loads nothing. */
 export function useOptions<T extends { id: number }>(
-  query: ReturnType<typeof all<T>>,
+  query: ReturnType<typeof choices<T>>,
   label: (row: T) => string,
   enabled = true,
 ): { options: Option[]; rows: T[]; loading: boolean } {

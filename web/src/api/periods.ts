@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Period } from '@mss/contracts/periods';
-import { http, type ApiBody } from './http.ts';
+import { api, data } from './client.ts';
 
 /**
  * Reading reporting periods, which several features do (approvals, communications, reports,
@@ -14,12 +13,10 @@ export const periodKeys = {
   period: (uuid: string) => ['periods', 'detail', uuid] as const,
 };
 
-const data = <T>(body: ApiBody<T>) => body.data;
-
 export const periodsApi = {
   periods: (filter: { market_id?: number; cluster?: boolean }) =>
-    http.get<ApiBody<Period[]>>('periods', { query: { market_id: filter.market_id, cluster: filter.cluster ? 1 : undefined } }).then(data),
-  period: (uuid: string) => http.get<ApiBody<Period>>(`periods/${uuid}`).then(data),
+    api.get('/periods', { query: { market_id: filter.market_id, cluster: filter.cluster ? '1' : undefined } }).then(data),
+  period: (uuid: string) => api.get('/periods/{uuid}', { path: { uuid } }).then(data),
 };
 
 export const periodQueries = {

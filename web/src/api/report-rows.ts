@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ReportRowsPage } from '@mss/contracts/reports';
-import { http } from './http.ts';
+import { api } from './client.ts';
 import { reportKeys } from './reports.ts';
 
 /**
@@ -30,7 +30,8 @@ export const reportRowsKeys = {
   page: (reportUuid: string, query: ReportRowsQuery) => [...reportKeys.report(reportUuid), 'rows', query] as const,
 };
 
-export const fetchReportRows = (reportUuid: string, query: ReportRowsQuery) => http.get<ReportRowsPage>(`reports/${reportUuid}/rows`, { query: { ...query } });
+export const fetchReportRows = (reportUuid: string, query: ReportRowsQuery) =>
+  api.get('/reports/{uuid}/rows', { path: { uuid: reportUuid }, query: { ...query } });
 
 export const reportRowsQuery = (reportUuid: string, query: ReportRowsQuery) =>
   queryOptions({

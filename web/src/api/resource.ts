@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ListMeta } from '@mss/contracts/common';
-import { type AnswerData, type CallOptions, type Method, type RouteOf, routePath } from './client.ts';
-import { http, request } from './http.ts';
+import { type Answer, type AnswerData, type CallOptions, type Method, type RouteOf, routePath } from './client.ts';
+import { request } from './http.ts';
 
 /** The query of every list endpoint (docs/administration.md). */
 export interface ListParams {
@@ -106,11 +106,28 @@ export function resourceApi<const R extends ResourceRoutes>(routes: R) {
   };
 }
 
+/** The query of a list endpoint besides its page. */
+export type PageQuery = Omit<ListParams, 'page' | 'per_page'>;
+
+/** The GET routes without path parameters that take a list's query and answer a page `{ data: X[]; meta }`. */
+export type PageRoute = {
+  [P in RouteOf<'get'>]: Answer<'get', P> extends { data: readonly unknown[]; meta: ListMeta }
+    ? object extends CallOptions<'get', P>
+      ? ListParams extends NonNullable<CallOptions<'get', P>['query']>
+        ? P
+        : never
+      : never
+    : never;
+}[RouteOf<'get'>];
+
+/** A row of a page route's answer. */
+export type PageRow<P extends PageRoute> = AnswerData<'get', P> extends readonly (infer I)[] ? I : never;
+
 /** Every record of a list endpoint (pickers in forms): pages of 100 until the total is reached. */
-export async function fetchAllPages<T>(path: string, query: Record<string, string | number | undefined> = {}, maxPages = 20): Promise<T[]> {
-  const rows: T[] = [];
+export async function fetchAllPages<P extends PageRoute>(route: P, query: PageQuery = {}, maxPages = 20): Promise<PageRow<P>[]> {
+  const rows: PageRow<P>[] = [];
   for (let page = 1; page <= maxPages; page++) {
-    const body = await http.get<Page<T>>(path, { query: { ...query, page, per_page: 100 } });
+    const body = await request<Page<PageRow<P>>>('GET', routePath(route, undefined), { query: { ...query, page, per_page: 100 } });
     rows.push(...body.data);
     if (rows.length >= body.meta.total || body.data.length === 0) break;
   }

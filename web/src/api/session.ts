@@ -2,7 +2,8 @@ import { useSyncExternalStore } from 'react';
 import type { Ability, AbilitySubject } from '@mss/contracts/abilities';
 import type { User } from '@mss/contracts/users';
 import { queryClient } from './query-client.ts';
-import { type ApiBody, send, setLocaleProvider } from './transport.ts';
+import type { Answer } from './client.ts';
+import { send, setLocaleProvider } from './transport.ts';
 import { interfaceLocale } from './locale.ts';
 
 /**
@@ -168,7 +169,7 @@ export async function refreshSession(): Promise<void> {
   const run = ++refreshRun;
   const epoch = sessionEpoch;
   try {
-    const body = await send<ApiBody<{ expires_in: number }>>('POST', 'auth/refresh');
+    const body = await send<Answer<'post', '/auth/refresh'>>('POST', 'auth/refresh');
     storeTokenTimes(body.data.expires_in);
   } catch (error) {
     failedRun = run;

@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Badge, Button, FileInput, Group, Image, Stack, Text } from '@mantine/core';
 import { can } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
-import { http } from '../api/http.ts';
+import { api, type RouteOf, routePath } from '../api/client.ts';
 import { abilitySubject, useSession } from '../api/session.ts';
 import { buildUrl } from '../api/transport.ts';
 import { feedback } from './feedback.tsx';
@@ -32,18 +32,25 @@ export function MarketBadges({ markets }: { markets: { id: number; iso_code: str
 
 const LOGOTYPE_TYPES = ['image/png', 'image/jpeg'];
 
+type LogotypeRoute<M extends 'get' | 'put' | 'delete'> = Extract<RouteOf<M>, `${string}/{id}/logotype`>;
+
 /**
  * A record's logotype: the image, an upload (png or jpg; PUT multipart `file`) and removal.
  * The server judges the content; the type check here only spares a round trip.
  */
 export function LogotypeField({
-  readPath,
-  writePath,
+  id,
+  readRoute,
+  writeRoute,
   hasLogotype,
   onChanged,
 }: {
-  readPath: string;
-  writePath: string;
+  /** The record's id, the routes' `{id}`. */
+  id: number;
+  /** Where the image is read (GET). */
+  readRoute: LogotypeRoute<'get'>;
+  /** Where it is uploaded (PUT) and removed (DELETE). */
+  writeRoute: LogotypeRoute<'put'> & LogotypeRoute<'delete'>;
   hasLogotype: boolean;
   onChanged: () => void;
 }) {
@@ -53,11 +60,11 @@ export function LogotypeField({
     mutationFn: (file: File) => {
       const body = new FormData();
       body.append('file', file);
-      return http.put(writePath, body);
+      return api.put(writeRoute, { path: { id }, body });
     },
     meta: { handlesErrors: true },
   });
-  const remove = useMutation({ mutationFn: () => http.delete(writePath), meta: { handlesErrors: true } });
+  const remove = useMutation({ mutationFn: () => api.delete(writeRoute, { path: { id } }), meta: { handlesErrors: true } });
 
   const onFile = async (file: File | null) => {
     if (!file) return;
@@ -87,7 +94,14 @@ export function LogotypeField({
         {t('admin.market.logotype')}
       </Text>
       {hasLogotype ? (
-        <Image src={`${buildUrl(readPath)}?v=${version}`} alt={t('admin.market.logotype')} maw={200} mah={120} fit="contain" data-testid="logotype" />
+        <Image
+          src={`${buildUrl(routePath(readRoute, { id }))}?v=${version}`}
+          alt={t('admin.market.logotype')}
+          maw={200}
+          mah={120}
+          fit="contain"
+          data-testid="logotype"
+        />
       ) : (
         <Text c="dimmed" size="sm">
           {t('admin.market.no_logotype')}

@@ -1,7 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { AuditEntry } from '@mss/contracts/audit';
-import { http } from '../../api/http.ts';
-import type { ListParams, Page } from '../../api/resource.ts';
+import { api } from '../../api/client.ts';
+import type { ListParams } from '../../api/resource.ts';
 import { buildUrl } from '../../api/transport.ts';
 
 /** The audit trail's filters as the URL and the API name them (GET /audit). */
@@ -25,7 +24,7 @@ export const auditQueries = {
     const query = { page: params.page, per_page: params.per_page, ...queryOf(filters, params.organization_id) };
     return queryOptions({
       queryKey: ['audit', 'list', query] as readonly unknown[],
-      queryFn: () => http.get<Page<AuditEntry>>('audit', { query }),
+      queryFn: () => api.get('/audit', { query }),
       placeholderData: keepPreviousData,
     });
   },

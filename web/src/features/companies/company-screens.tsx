@@ -200,8 +200,9 @@ function CompanyForm({ company }: { company?: Company }) {
           <MultiSelect<number> label={t('admin.company.users')} data={userOptions} searchable clearable {...form.getInputProps('user_ids')} />
           {company && !locked && (
             <LogotypeField
-              readPath={`companies/${company.id}/logotype`}
-              writePath={`companies/${company.id}/logotype`}
+              id={company.id}
+              readRoute="/companies/{id}/logotype"
+              writeRoute="/companies/{id}/logotype"
               hasLogotype={company.has_logotype}
               onChanged={() => void client.invalidateQueries({ queryKey: api.keys.all })}
             />

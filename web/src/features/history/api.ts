@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { HISTORY_RUNNING, type HistoryImport, type HistoryImportDetail, type HistoryStatus } from '@mss/contracts/history';
-import { http, type ApiBody } from '../../api/http.ts';
+import { HISTORY_RUNNING, type HistoryStatus } from '@mss/contracts/history';
+import { api, data } from '../../api/client.ts';
 import { buildUrl } from '../../api/transport.ts';
 import { uploadFile, type UploadOptions } from '../../api/upload.ts';
 
@@ -11,16 +11,14 @@ export const historyKeys = {
   detail: (uuid: string) => ['history-imports', 'detail', uuid] as const,
 };
 
-const data = <T>(body: ApiBody<T>) => body.data;
-
 export const historyRunning = (status: HistoryStatus | undefined) => status !== undefined && HISTORY_RUNNING.includes(status);
 /** How often a running step is looked at. */
 export const HISTORY_POLL_MS = 1000;
 
 export const historyApi = {
-  list: () => http.get<ApiBody<HistoryImport[]>>('history-imports').then(data),
-  detail: (uuid: string) => http.get<ApiBody<HistoryImportDetail>>(`history-imports/${uuid}`).then(data),
-  act: (uuid: string, action: 'import' | 'publish' | 'cancel') => http.post<ApiBody<HistoryImportDetail>>(`history-imports/${uuid}/${action}`).then(data),
+  list: () => api.get('/history-imports').then(data),
+  detail: (uuid: string) => api.get('/history-imports/{uuid}', { path: { uuid } }).then(data),
+  act: (uuid: string, action: 'import' | 'publish' | 'cancel') => api.post(`/history-imports/{uuid}/${action}`, { path: { uuid } }).then(data),
   upload: (file: File, options: UploadOptions) => uploadFile('history-imports', file, options),
 };
 

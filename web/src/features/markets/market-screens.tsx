@@ -96,8 +96,9 @@ function MarketForm({ market }: { market?: Market }) {
           </SimpleGrid>
           {market && (
             <LogotypeField
-              readPath={`markets/${market.id}/logotype`}
-              writePath={`admin/markets/${market.id}/logotype`}
+              id={market.id}
+              readRoute="/markets/{id}/logotype"
+              writeRoute="/admin/markets/{id}/logotype"
               hasLogotype={market.has_logotype}
               onChanged={() => void client.invalidateQueries({ queryKey: api.keys.all })}
             />

@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { MIN_PASSWORD_LENGTH } from '@mss/contracts/constants';
-import { LOCALES } from '@mss/contracts/enums';
+import { DEFAULT_LOCALE, LOCALES, isLocale } from '@mss/contracts/enums';
 import { getSession, setSession, useSession } from '../../api/session.ts';
 import { feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
@@ -27,7 +27,12 @@ export function ProfileScreen({ title, mails }: ScreenProps & { mails?: ReactNod
   const { t } = useTranslation();
   const { user } = useSession();
   const details = useForm({
-    initialValues: { first_name: user?.first_name ?? '', last_name: user?.last_name ?? '', phone: user?.phone ?? '', locale: user?.locale ?? 'en-US' },
+    initialValues: {
+      first_name: user?.first_name ?? '',
+      last_name: user?.last_name ?? '',
+      phone: user?.phone ?? '',
+      locale: isLocale(user?.locale) ? user.locale : DEFAULT_LOCALE,
+    },
     validate: { first_name: (value) => (value.trim() ? null : requiredMessage('first_name')) },
   });
   const password = useForm({

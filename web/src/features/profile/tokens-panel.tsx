@@ -4,16 +4,17 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Code, CopyButton, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { IntegrationToken, TokenScope } from '@mss/contracts/auth';
-import { http, isApiError, type ApiBody } from '../../api/http.ts';
+import { api, data } from '../../api/client.ts';
+import { isApiError } from '../../api/http.ts';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 
 /** GET/POST/DELETE /users/me/tokens: the signed-in user's integration tokens. */
 const tokensKey = ['users', 'me', 'tokens'] as const;
 const tokensApi = {
-  list: () => http.get<ApiBody<IntegrationToken[]>>('users/me/tokens').then((r) => r.data),
-  create: (body: { device_name: string; scope: TokenScope }) => http.post<ApiBody<{ token: string }>>('users/me/tokens', body).then((r) => r.data),
-  revoke: (id: number) => http.delete<void>(`users/me/tokens/${id}`),
+  list: () => api.get('/users/me/tokens').then(data),
+  create: (body: { device_name: string; scope: TokenScope }) => api.post('/users/me/tokens', { body }).then(data),
+  revoke: (id: number) => api.delete('/users/me/tokens/{id}', { path: { id } }),
 };
 
 /**

@@ -2,20 +2,20 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Code, CopyButton, Group, Paper, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import type { TwoFactorStatus, User } from '@mss/contracts/users';
 import { getSession, setSession } from '../../api/session.ts';
-import { http, isApiError, type ApiBody } from '../../api/http.ts';
+import { api, data } from '../../api/client.ts';
+import { isApiError } from '../../api/http.ts';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 import './two-factor-texts.ts';
 
 /** GET/POST /users/me/two-factor…: the signed-in user's two-factor sign-in (docs/decisions.md "Two-factor sign-in"). */
 const statusKey = ['users', 'me', 'two-factor'] as const;
-const api = {
-  status: () => http.get<ApiBody<TwoFactorStatus>>('users/me/two-factor').then((r) => r.data),
-  setup: () => http.post<ApiBody<{ secret: string; otpauth_uri: string }>>('users/me/two-factor/setup').then((r) => r.data),
-  enable: (code: string) => http.post<ApiBody<{ recovery_codes: string[] }>>('users/me/two-factor/enable', { code }).then((r) => r.data),
-  disable: (body: { password: string; code: string }) => http.post<void>('users/me/two-factor/disable', body),
+const twoFactorApi = {
+  status: () => api.get('/users/me/two-factor').then(data),
+  setup: () => api.post('/users/me/two-factor/setup').then(data),
+  enable: (code: string) => api.post('/users/me/two-factor/enable', { body: { code } }).then(data),
+  disable: (body: { password: string; code: string }) => api.post('/users/me/two-factor/disable', { body }),
 };
 
 /** The otpauth:// address as a QR code (SVG), drawn in the browser: the library loads only when a setup starts. */
@@ -46,7 +46,7 @@ function fieldError(error: unknown, field: string): string | null {
 export function TwoFactorPanel() {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const status = useQuery({ queryKey: statusKey, queryFn: api.status });
+  const status = useQuery({ queryKey: statusKey, queryFn: twoFactorApi.status });
   const [setup, setSetup] = useState<{ secret: string; otpauth_uri: string } | null>(null);
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
@@ -64,7 +64,7 @@ export function TwoFactorPanel() {
   const start = () =>
     run(async () => {
       try {
-        setSetup(await api.setup());
+        setSetup(await twoFactorApi.setup());
         setCode('');
         setErrors({});
       } catch (error) {
@@ -74,7 +74,7 @@ export function TwoFactorPanel() {
   const confirm = () =>
     run(async () => {
       try {
-        const { recovery_codes } = await api.enable(code.trim());
+        const { recovery_codes } = await twoFactorApi.enable(code.trim());
         setRecovery(recovery_codes);
         setSetup(null);
         setCode('');
@@ -82,7 +82,7 @@ export function TwoFactorPanel() {
         feedback.toast(t('two_factor.turned_on'), { color: 'teal' });
         await client.invalidateQueries({ queryKey: statusKey });
         // An organization that required it lets the user in everywhere now: the user as the server sees them.
-        if (getSession().user?.two_factor_required) setSession({ ...getSession(), user: (await http.get<ApiBody<User>>('users/me')).data });
+        if (getSession().user?.two_factor_required) setSession({ ...getSession(), user: await api.get('/users/me').then(data) });
       } catch (error) {
         setErrors({ code: fieldError(error, 'code') });
       }
@@ -90,7 +90,7 @@ export function TwoFactorPanel() {
   const turnOff = () =>
     run(async () => {
       try {
-        await api.disable({ password, code: code.trim() });
+        await twoFactorApi.disable({ password, code: code.trim() });
         setPassword('');
         setCode('');
         setErrors({});

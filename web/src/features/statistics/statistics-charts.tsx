@@ -4,8 +4,8 @@ import type { TFunction } from 'i18next';
 import { useQuery } from '@tanstack/react-query';
 import { BarChart, LineChart } from '@mantine/charts';
 import { Alert, Box, Center, Group, Loader, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
-import { coverageDiffers, type StatisticsRow, type TrendPoint, type TrendStatisticsQuery } from '@mss/contracts/statistics';
-import { statisticsQueries } from './api/statistics.ts';
+import { coverageDiffers, type StatisticsRow, type TrendPoint } from '@mss/contracts/statistics';
+import { type TrendQuery, statisticsQueries } from './api/statistics.ts';
 import { errorMessage } from '../../components/feedback.tsx';
 import { Confidential, coverageItem, ESTIMATED_MARK, Num, plot } from '../../components/figures.tsx';
 import { formatDecimal, formatPercent } from '../../lib/numbers.ts';
@@ -104,7 +104,7 @@ function trendSegments(points: readonly TrendPoint[], t: TFunction): { name: str
  * Each period against the same period a year earlier, for the total or one code, group or section of a
  * market or cluster (GET /statistics/trend, the last 24 periods the caller may see).
  */
-export function TrendChart({ query, subtitle }: { query: TrendStatisticsQuery; subtitle: string }) {
+export function TrendChart({ query, subtitle }: { query: TrendQuery; subtitle: string }) {
   const { t } = useTranslation();
   const [measure, setMeasure] = useState<Measure>('value');
   const trend = useQuery({ ...statisticsQueries.trend(query), meta: { handlesErrors: true } });

@@ -6,10 +6,10 @@ import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, SegmentedCo
 import { useMediaQuery } from '@mantine/hooks';
 import { canInMarket } from '@mss/contracts/abilities';
 import type { Period } from '@mss/contracts/periods';
-import { coverageDiffers, type MarketStatistics, type StatisticsBreakdown, type StatisticsRow, type TrendStatisticsQuery } from '@mss/contracts/statistics';
+import { coverageDiffers, type MarketStatistics, type StatisticsBreakdown, type StatisticsRow } from '@mss/contracts/statistics';
 import { periodQueries } from '../../api/periods.ts';
 import { abilitySubject, useSession } from '../../api/session.ts';
-import { statisticsDownload, statisticsQueries } from './api/statistics.ts';
+import { statisticsDownload, statisticsQueries, type TrendQuery } from './api/statistics.ts';
 import { ErrorState } from '../../components/query-state.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { useMarketsWith } from '../../lib/markets.ts';
@@ -255,7 +255,7 @@ export function StatisticsScreen({ title }: ScreenProps) {
   }, [trendPick, reducedMotion]);
 
   const trendKey = TREND_KEY[effectiveBy];
-  const trendQuery: TrendStatisticsQuery = {
+  const trendQuery: TrendQuery = {
     market_id: marketId,
     periods: 24,
     currency: currency || undefined,

@@ -3,9 +3,9 @@ import type { Ability } from '@mss/contracts/abilities';
 import type { LoginBody, LoginResponse, ResetPasswordBody } from '@mss/contracts/auth';
 import { translate } from '@mss/contracts/messages';
 import type { User } from '@mss/contracts/users';
-import { http, request } from '../../../api/http.ts';
+import { type Answer, api, data } from '../../../api/client.ts';
 import { ensureFreshSession, getSession, isRefreshing, isSessionValid, logout, replacingSession, setSession, storeTokenTimes } from '../../../api/session.ts';
-import { ApiError, type ApiBody, send } from '../../../api/transport.ts';
+import { ApiError, send } from '../../../api/transport.ts';
 
 /**
  * Signing in, the one home of the auth calls: login, loading the user, initialising the session on
@@ -30,7 +30,7 @@ export async function login(credentials: LoginBody): Promise<LoginResult> {
     ...(credentials.code ? { code: credentials.code } : {}),
   };
   // Not through `request`: a 401 here is a failed login, not an expired session.
-  const response = await send<ApiBody<LoginResponse>>('POST', 'auth/login', { body });
+  const response = await send<Answer<'post', '/auth/login'>>('POST', 'auth/login', { body });
   // Two-factor sign-in: the same again with the code from the app.
   if (response.data.must_enter_code) return { status: 'enter-code' };
   if (response.data.must_choose_organization) {
@@ -51,14 +51,14 @@ export async function login(credentials: LoginBody): Promise<LoginResult> {
 export async function loadUser(): Promise<boolean> {
   let user: User;
   try {
-    user = (await request<ApiBody<User>>('GET', 'users/me')).data;
+    user = await api.get('/users/me').then(data);
   } catch (error) {
     console.error('Could not load the signed-in user.', error);
     return false;
   }
   let abilities: Ability[] | null;
   try {
-    abilities = (await request<ApiBody<Ability[]>>('GET', 'users/me/abilities')).data;
+    abilities = await api.get('/users/me/abilities').then(data);
   } catch (error) {
     console.error('Could not load the abilities of the signed-in user.', error);
     abilities = null;
@@ -87,7 +87,7 @@ export async function initSession(): Promise<boolean> {
 /** Moves the browser session to another of the user's organizations (a new session; the old one ends). */
 export async function switchOrganization(organizationUuid: string): Promise<void> {
   await replacingSession(async () => {
-    const answer = await http.post<ApiBody<{ expires_in: number }>>('auth/organization', { organization: organizationUuid });
+    const answer = await api.post('/auth/organization', { body: { organization: organizationUuid } });
     storeTokenTimes(answer.data.expires_in);
   });
 }
@@ -101,14 +101,12 @@ export const authKeys = {
   resetPassword: () => [...authKeys.all, 'reset-password'] as const,
 };
 
-type MessageBody = ApiBody<{ message: string }>;
-
 export function requestPasswordReset(email: string): Promise<string> {
-  return http.post<MessageBody>('auth/forgot-password', { email }).then((body) => body.data.message);
+  return api.post('/auth/forgot-password', { body: { email } }).then((answer) => answer.data.message);
 }
 
 export function resetPassword(body: ResetPasswordBody): Promise<string> {
-  return http.post<MessageBody>('auth/reset-password', body).then((b) => b.data.message);
+  return api.post('/auth/reset-password', { body }).then((answer) => answer.data.message);
 }
 
 /** The sign-in forms show their errors themselves (message above the form, fields inline). */

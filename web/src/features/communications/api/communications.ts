@@ -1,18 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  Attachment,
-  Communication,
-  CommunicationInput,
-  CompanyReach,
-  Delivery,
-  DeliveryStatus,
-  NotificationSettings,
-  Recipient,
-  RenderedMail,
-} from '@mss/contracts/communications';
+import type { Communication, CommunicationInput, DeliveryStatus, NotificationSettings } from '@mss/contracts/communications';
 import { CommunicationStatus } from '@mss/contracts/enums';
-import { http, type ApiBody } from '../../../api/http.ts';
-import type { ListParams, Page } from '../../../api/resource.ts';
+import { api, data, routePath } from '../../../api/client.ts';
+import type { ListParams } from '../../../api/resource.ts';
 import { buildUrl } from '../../../api/transport.ts';
 
 /** Communications (docs/architecture.md §6): keys start with 'communications'; every mutation invalidates them. */
@@ -38,36 +28,34 @@ export const communicationKeys = {
   notifications: ['notification-settings'] as const,
 };
 
-const data = <T>(body: ApiBody<T>) => body.data;
-const path = (uuid: string, rest = '') => `communications/${encodeURIComponent(uuid)}${rest}`;
-
 export const communicationsApi = {
-  list: (params: CommunicationListParams) => http.get<Page<Communication>>('communications', { query: { ...params } }),
-  one: (uuid: string) => http.get<ApiBody<Communication>>(path(uuid)).then(data),
-  create: (input: CommunicationInput) => http.post<ApiBody<Communication>>('communications', input).then(data),
-  update: ({ uuid, input }: { uuid: string; input: CommunicationInput }) => http.put<ApiBody<Communication>>(path(uuid), input).then(data),
-  remove: (uuid: string) => http.delete<null>(path(uuid)),
-  recipients: (uuid: string, params: { page: number; per_page: number }) => http.get<Page<Recipient>>(path(uuid, '/recipients'), { query: { ...params } }),
-  companies: (uuid: string) => http.get<ApiBody<CompanyReach[]>>(path(uuid, '/companies')).then(data),
+  list: (params: CommunicationListParams) => api.get('/communications', { query: { ...params } }),
+  one: (uuid: string) => api.get('/communications/{uuid}', { path: { uuid } }).then(data),
+  create: (input: CommunicationInput) => api.post('/communications', { body: input }).then(data),
+  update: ({ uuid, input }: { uuid: string; input: CommunicationInput }) => api.put('/communications/{uuid}', { path: { uuid }, body: input }).then(data),
+  remove: (uuid: string) => api.delete('/communications/{uuid}', { path: { uuid } }),
+  recipients: (uuid: string, params: { page: number; per_page: number }) =>
+    api.get('/communications/{uuid}/recipients', { path: { uuid }, query: { ...params } }),
+  companies: (uuid: string) => api.get('/communications/{uuid}/companies', { path: { uuid } }).then(data),
   preflight: ({ uuid, recipient_user_id }: { uuid: string; recipient_user_id?: number | null }) =>
-    http.post<{ data: Communication; mail: RenderedMail }>(path(uuid, '/preflight'), { recipient_user_id: recipient_user_id ?? null }),
+    api.post('/communications/{uuid}/preflight', { path: { uuid }, body: { recipient_user_id: recipient_user_id ?? null } }),
   send: ({ uuid, send_at }: { uuid: string; send_at?: string | null }) =>
-    http.post<ApiBody<Communication>>(path(uuid, '/send'), { send_at: send_at ?? null }).then(data),
-  backToDraft: (uuid: string) => http.post<ApiBody<Communication>>(path(uuid, '/draft')).then(data),
-  retry: (uuid: string) => http.post<ApiBody<Communication>>(path(uuid, '/retry')).then(data),
-  deliveries: (uuid: string, params: DeliveryListParams) => http.get<Page<Delivery>>(path(uuid, '/deliveries'), { query: { ...params } }),
+    api.post('/communications/{uuid}/send', { path: { uuid }, body: { send_at: send_at ?? null } }).then(data),
+  backToDraft: (uuid: string) => api.post('/communications/{uuid}/draft', { path: { uuid } }).then(data),
+  retry: (uuid: string) => api.post('/communications/{uuid}/retry', { path: { uuid } }).then(data),
+  deliveries: (uuid: string, params: DeliveryListParams) => api.get('/communications/{uuid}/deliveries', { path: { uuid }, query: { ...params } }),
   uploadAttachment: ({ uuid, file }: { uuid: string; file: File }) => {
     const body = new FormData();
     body.append('file', file);
-    return http.post<ApiBody<Attachment>>(path(uuid, '/attachments'), body).then(data);
+    return api.post('/communications/{uuid}/attachments', { path: { uuid }, body }).then(data);
   },
-  removeAttachment: ({ uuid, id }: { uuid: string; id: number }) => http.delete<null>(path(uuid, `/attachments/${id}`)),
-  notificationSettings: () => http.get<ApiBody<NotificationSettings>>('users/me/notifications').then(data),
-  saveNotificationSettings: (input: NotificationSettings) => http.put<ApiBody<NotificationSettings>>('users/me/notifications', input).then(data),
+  removeAttachment: ({ uuid, id }: { uuid: string; id: number }) => api.delete('/communications/{uuid}/attachments/{id}', { path: { uuid, id } }),
+  notificationSettings: () => api.get('/users/me/notifications').then(data),
+  saveNotificationSettings: (input: NotificationSettings) => api.put('/users/me/notifications', { body: input }).then(data),
 };
 
 /** A plain link (GET with the session cookie) that downloads an attachment. */
-export const attachmentUrl = (uuid: string, id: number) => buildUrl(path(uuid, `/attachments/${id}`));
+export const attachmentUrl = (uuid: string, id: number) => buildUrl(routePath('/communications/{uuid}/attachments/{id}', { uuid, id }));
 
 /** Statuses in which the server is still working: the screen polls the communication. */
 export const isBusy = (status: number) => status === CommunicationStatus.SendingPreflight || status === CommunicationStatus.WaitingToBeSent;

@@ -1,6 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { InformationModal, Release } from '@mss/contracts/admin';
-import { http, type ApiBody } from '../../../api/http.ts';
+import { api, data } from '../../../api/client.ts';
 
 /**
  * The notices shown after sign-in: active information modals and unread release notes. Their
@@ -11,7 +10,7 @@ import { http, type ApiBody } from '../../../api/http.ts';
 export const activeInformationModalsQuery = () =>
   queryOptions({
     queryKey: ['information_modals', 'active'] as const,
-    queryFn: () => http.get<ApiBody<InformationModal[]>>('information-modals/active').then((body) => body.data),
+    queryFn: () => api.get('/information-modals/active').then(data),
     meta: { handlesErrors: true },
     staleTime: Infinity,
   });
@@ -24,7 +23,7 @@ export function useActiveInformationModals(enabled = true) {
 export function useDismissInformationModal() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.post<null>(`information-modals/${id}/dismiss`),
+    mutationFn: (id: number) => api.post('/information-modals/{id}/dismiss', { path: { id } }),
     onSuccess: (_data, id) => client.setQueryData(activeInformationModalsQuery().queryKey, (old) => old?.filter((m) => m.id !== id)),
     meta: { handlesErrors: true },
   });
@@ -33,7 +32,7 @@ export function useDismissInformationModal() {
 export const unreadReleasesQuery = () =>
   queryOptions({
     queryKey: ['releases', 'unread'] as const,
-    queryFn: () => http.get<ApiBody<Release[]>>('releases/unread').then((body) => body.data),
+    queryFn: () => api.get('/releases/unread').then(data),
     meta: { handlesErrors: true },
     staleTime: Infinity,
   });
@@ -47,7 +46,7 @@ export function useUnreadReleases(enabled = true) {
 export function useViewRelease() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.post<null>(`releases/${id}/view`),
+    mutationFn: (id: number) => api.post('/releases/{id}/view', { path: { id } }),
     onSuccess: (_data, id) => client.setQueryData(unreadReleasesQuery().queryKey, (old) => old?.filter((r) => r.id !== id)),
     meta: { handlesErrors: true },
   });

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Organization } from '@mss/contracts/admin';
-import { http, type ApiBody } from '../../../api/http.ts';
+import { api, data } from '../../../api/client.ts';
 import { type ListParams, resourceApi } from '../../../api/resource.ts';
 
 export const organizationsApi = resourceApi({
@@ -16,7 +15,7 @@ export function useUpdateOrganizationSettings() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, settings }: { id: number; settings: Record<string, number | string> }) =>
-      http.put<ApiBody<Organization>>(`admin/organizations/${id}/settings`, { settings }).then((body) => body.data),
+      api.put('/admin/organizations/{id}/settings', { path: { id }, body: { settings } }).then(data),
     onSuccess: (organization) => {
       client.setQueryData(organizationsApi.keys.detail(organization.id), organization);
       return client.invalidateQueries({ queryKey: organizationsApi.keys.lists() });
