@@ -5,6 +5,7 @@ import { preflightSchema } from './preflight.ts';
 // Imports of report files: wire schemas.
 
 export const IMPORT_STATUSES = ['queued', 'processing', 'invalid', 'done', 'failed'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 /** Where an import's rows came from: a file uploaded (the app, POST /reports/{uuid}/file), or PUT /reports/{uuid}/rows. */
 export const IMPORT_SOURCES = ['upload', 'api'] as const;
 export const importSchema = z.object({

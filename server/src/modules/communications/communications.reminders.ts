@@ -1,5 +1,6 @@
+import { COMMUNICATION_LIFECYCLE } from '@mss/contracts/lifecycles';
 import { sql } from 'drizzle-orm';
-import { CommunicationStatus, LOCALES, type Locale, ReportStatus } from '@mss/contracts/enums';
+import { LOCALES, type Locale, ReportStatus } from '@mss/contracts/enums';
 import { formatDateIn, translate } from '@mss/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import { communicationEvents, communications } from '../../db/schema.ts';
@@ -116,7 +117,7 @@ export async function createDueReminders(db: Db, today = new Date().toISOString(
         .values({
           organization_id: due.organization_id,
           author_id: null,
-          status: CommunicationStatus.WaitingToBeSent,
+          status: COMMUNICATION_LIFECYCLE.schedule_reminder.to,
           subject: base.subject,
           body: base.body,
           texts,

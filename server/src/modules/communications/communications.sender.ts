@@ -1,5 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { CommunicationStatus } from '@mss/contracts/enums';
+import { COMMUNICATION_LIFECYCLE, DELIVERY_LIFECYCLE } from '@mss/contracts/lifecycles';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { communicationDeliveries, communicationDeliveryAttempts, communicationEvents, communications } from '../../db/schema.ts';
@@ -103,6 +104,7 @@ type Claimed = {
  * statement; an attempt a dead process left `sending` is closed as `interrupted`.
  */
 async function claim(deps: SenderDeps, communicationId: number): Promise<Claimed[]> {
+  // DELIVERY_LIFECYCLE's claim, in SQL: from queued (when due) or sending (when its lease ended) to sending.
   const { rows } = await deps.db.execute<Claimed>(sql`
     with due as (
       select id from communication_deliveries
@@ -131,8 +133,10 @@ async function settle(
   delivery: Claimed,
   outcome: 'sent' | 'deferred' | 'failed',
   response: string,
-  next: { status: 'sent' | 'queued' | 'failed'; waitSeconds?: number },
+  next: { event: 'sent' | 'wait' | 'fail'; waitSeconds?: number },
 ): Promise<void> {
+  // The delivery's lifecycle (contracts/lifecycles.ts): from sending to sent, queued again or failed.
+  const to = DELIVERY_LIFECYCLE[next.event].to;
   const nextAttempt = next.waitSeconds ? sql`now() + ${`${next.waitSeconds} seconds`}::interval` : sql`now()`;
   await deps.db.execute(sql`
     with attempt as (
@@ -140,9 +144,9 @@ async function settle(
       where delivery_id = ${delivery.id} and number = ${delivery.attempts}
     )
     update communication_deliveries
-    set status = ${next.status}, smtp_response = ${response}, updated_at = now(),
-      sent_at = ${next.status === 'sent' ? sql`now()` : sql`sent_at`},
-      next_attempt_at = ${next.status === 'sent' ? sql`next_attempt_at` : nextAttempt}
+    set status = ${to}, smtp_response = ${response}, updated_at = now(),
+      sent_at = ${to === 'sent' ? sql`now()` : sql`sent_at`},
+      next_attempt_at = ${to === 'sent' ? sql`next_attempt_at` : nextAttempt}
     where id = ${delivery.id} and status = 'sending' and attempts = ${delivery.attempts}`);
 }
 
@@ -184,7 +188,7 @@ export async function runCommunicationSend(deps: SenderDeps, communicationId: nu
             attachments,
             messageId: delivery.message_id,
           });
-          await settle(deps, delivery, 'sent', response.slice(0, 1000), { status: 'sent' });
+          await settle(deps, delivery, 'sent', response.slice(0, 1000), { event: 'sent' });
         } catch (error) {
           const failure = mailFailureOf(error);
           const giveUp = !failure.temporary || delivery.round_attempts >= deps.maxAttempts;
@@ -195,7 +199,7 @@ export async function runCommunicationSend(deps: SenderDeps, communicationId: nu
             delivery,
             giveUp ? 'failed' : 'deferred',
             failure.response,
-            giveUp ? { status: 'failed' } : { status: 'queued', waitSeconds: wait },
+            giveUp ? { event: 'fail' } : { event: 'wait', waitSeconds: wait },
           );
         }
       }),
@@ -222,12 +226,12 @@ async function finish(deps: SenderDeps, row: CommunicationRow): Promise<void> {
     await deps.later(row.id, new Date(new Date(state.sending_since).getTime() + deps.leaseSeconds * 1000 + 500));
     return;
   }
-  const status = (state?.sent ?? 0) > 0 ? S.Sent : S.Failed;
+  const { from, to: status } = COMMUNICATION_LIFECYCLE[(state?.sent ?? 0) > 0 ? 'delivered' : 'undelivered'];
   await db.transaction(async (tx) => {
     const [done] = await tx
       .update(communications)
       .set({ status, sent_at: sql`now()`, updated_at: sql`now()` })
-      .where(and(eq(communications.id, row.id), eq(communications.status, S.WaitingToBeSent)))
+      .where(and(eq(communications.id, row.id), inArray(communications.status, from.filter((s) => s !== null))))
       .returning({ id: communications.id });
     if (done)
       await tx.insert(communicationEvents).values({
@@ -253,8 +257,8 @@ export async function recoverCommunications(db: Db, exclusive: boolean, send: (i
       .where(eq(communicationDeliveryAttempts.outcome, 'sending'));
     await db
       .update(communicationDeliveries)
-      .set({ status: 'queued', next_attempt_at: sql`now()`, updated_at: sql`now()` })
-      .where(eq(communicationDeliveries.status, 'sending'));
+      .set({ status: DELIVERY_LIFECYCLE.interrupted.to, next_attempt_at: sql`now()`, updated_at: sql`now()` })
+      .where(inArray(communicationDeliveries.status, [...DELIVERY_LIFECYCLE.interrupted.from]));
   }
   const waiting = await db.select({ id: communications.id }).from(communications).where(eq(communications.status, S.WaitingToBeSent));
   for (const w of waiting) await send(w.id);

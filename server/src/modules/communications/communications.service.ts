@@ -17,6 +17,7 @@ import {
 import { CommunicationStatus, type Locale } from '@mss/contracts/enums';
 import { enumLabel, translate } from '@mss/contracts/messages';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { allows, COMMUNICATION_LIFECYCLE, type CommunicationEvent, DELIVERY_LIFECYCLE } from '@mss/contracts/lifecycles';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import {
@@ -305,7 +306,7 @@ export async function createCommunication(db: Db, principal: Principal, input: C
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(communications)
-      .values({ ...values, author_id: principal.userId, status: S.Draft })
+      .values({ ...values, author_id: principal.userId, status: COMMUNICATION_LIFECYCLE.create.to })
       .returning();
     await audit(tx, row!, principal, 'created', { subject: row!.subject });
     return one(tx, row!, principal);
@@ -314,13 +315,13 @@ export async function createCommunication(db: Db, principal: Principal, input: C
 
 export async function updateCommunication(db: Db, principal: Principal, uuid: string, input: CommunicationInput): Promise<Communication> {
   const current = await loadFor(db, principal, uuid);
-  if (current.status !== S.Draft) throw refuse('communication.update_requires_draft');
+  if (!allows(COMMUNICATION_LIFECYCLE, current.status, 'edit')) throw refuse('communication.update_requires_draft');
   const values = await resolveInput(db, principal, input, current.organization_id);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(communications)
       .set({ ...values, updated_at: sql`now()` })
-      .where(and(eq(communications.id, current.id), eq(communications.status, S.Draft)))
+      .where(and(eq(communications.id, current.id), inArray(communications.status, statusesOf(COMMUNICATION_LIFECYCLE.edit.from))))
       .returning();
     if (!row) throw refuse('communication.update_requires_draft');
     await audit(tx, row, principal, 'updated', { subject: row.subject });
@@ -330,7 +331,7 @@ export async function updateCommunication(db: Db, principal: Principal, uuid: st
 
 export async function deleteCommunication(db: Db, principal: Principal, uuid: string): Promise<void> {
   const current = await loadFor(db, principal, uuid);
-  if (current.status !== S.Draft) throw refuse('communication.update_requires_draft');
+  if (!allows(COMMUNICATION_LIFECYCLE, current.status, 'edit')) throw refuse('communication.update_requires_draft');
   const fileIds = await db.transaction(async (tx) => {
     const attached = await tx
       .select({ file_id: communicationAttachments.file_id })
@@ -338,7 +339,7 @@ export async function deleteCommunication(db: Db, principal: Principal, uuid: st
       .where(eq(communicationAttachments.communication_id, current.id));
     const [deleted] = await tx
       .delete(communications)
-      .where(and(eq(communications.id, current.id), eq(communications.status, S.Draft)))
+      .where(and(eq(communications.id, current.id), inArray(communications.status, statusesOf(COMMUNICATION_LIFECYCLE.edit.from))))
       .returning({ id: communications.id });
     if (!deleted) throw refuse('communication.update_requires_draft');
     await tx.insert(communicationEvents).values({
@@ -466,7 +467,7 @@ export async function addAttachment(
   readFile: () => Promise<{ name: string; content: Buffer }>,
 ): Promise<{ id: number; name: string; mime_type: string; size: number }> {
   const row = await loadFor(db, principal, uuid);
-  if (row.status !== S.Draft) throw refuse('communication.update_requires_draft');
+  if (!allows(COMMUNICATION_LIFECYCLE, row.status, 'edit')) throw refuse('communication.update_requires_draft');
   const [{ count }] = (await db
     .select({ count: sql<number>`count(*)::int` })
     .from(communicationAttachments)
@@ -483,7 +484,7 @@ export async function addAttachment(
     return await db.transaction(async (tx) => {
       // Counted again under the communication's row lock: two uploads at once cannot pass the limit.
       const [locked] = await tx.select({ status: communications.status }).from(communications).where(eq(communications.id, row.id)).for('update');
-      if (!locked || locked.status !== S.Draft) throw refuse('communication.update_requires_draft');
+      if (!locked || !allows(COMMUNICATION_LIFECYCLE, locked.status, 'edit')) throw refuse('communication.update_requires_draft');
       const [{ n }] = (await tx
         .select({ n: sql<number>`count(*)::int` })
         .from(communicationAttachments)
@@ -514,7 +515,7 @@ async function findAttachment(db: Db, row: Row, id: number) {
 
 export async function removeAttachment(db: Db, principal: Principal, uuid: string, id: number): Promise<void> {
   const row = await loadFor(db, principal, uuid);
-  if (row.status !== S.Draft) throw refuse('communication.update_requires_draft');
+  if (!allows(COMMUNICATION_LIFECYCLE, row.status, 'edit')) throw refuse('communication.update_requires_draft');
   const attachment = await findAttachment(db, row, id);
   await db.transaction(async (tx) => {
     await tx.delete(communicationAttachments).where(eq(communicationAttachments.id, attachment.id));
@@ -556,18 +557,21 @@ export async function mailFooterOf(db: Executor, organizationId: number): Promis
 // Status changes: preflight, send, back to draft, retry
 // ---------------------------------------------------------------------------------------------
 
-async function moveStatus(
+const statusesOf = (from: readonly (CommunicationStatus | null)[]) => from.filter((s): s is CommunicationStatus => s !== null);
+
+/** Applies an event of the communication's lifecycle (contracts/lifecycles.ts): null when its status no longer allows it. */
+async function moveCommunication(
   db: Executor,
   row: Row,
-  from: readonly number[],
-  to: number,
+  event: CommunicationEvent,
   // A column takes its value or an SQL expression (`now()`), as drizzle's update does.
   set: { [K in keyof typeof communications.$inferInsert]?: (typeof communications.$inferInsert)[K] | SQL } = {},
 ): Promise<Row | null> {
+  const { from, to } = COMMUNICATION_LIFECYCLE[event];
   const [moved] = await db
     .update(communications)
     .set({ ...set, status: to, updated_at: sql`now()` })
-    .where(and(eq(communications.id, row.id), inArray(communications.status, [...from])))
+    .where(and(eq(communications.id, row.id), inArray(communications.status, statusesOf(from))))
     .returning();
   return moved ?? null;
 }
@@ -584,25 +588,25 @@ export async function sendPreflight(
 ): Promise<{ data: Communication; mail: RenderedMail }> {
   const { db } = deps;
   const row = await loadFor(db, principal, uuid);
-  if (row.status !== S.Draft) throw refuse('communication.preflight_requires_draft');
+  if (!allows(COMMUNICATION_LIFECYCLE, row.status, 'preflight')) throw refuse('communication.preflight_requires_draft');
   const filter = storedFilterOf(row);
   const candidates = await findRecipients(db, row.organization_id, filter);
   if (candidates.total === 0) throw new AppError('validation', 'communication.no_recipients');
   const recipient = input.recipient_user_id ? candidates.rows.find((r) => r.user_id === input.recipient_user_id) : candidates.rows[0];
   if (!recipient) throw validationError('recipient_user_id', 'communication.recipient_unknown');
-  const moving = await moveStatus(db, row, [S.Draft], S.SendingPreflight);
+  const moving = await moveCommunication(db, row, 'preflight');
   if (!moving) throw refuse('communication.preflight_requires_draft');
   const to = principal.user.email;
   const parts = renderMail(moving, variablesOf(recipient, deps.appUrl), await mailFooterOf(db, row.organization_id));
   try {
     await deps.mailer.send({ to, ...parts, attachments: await mailAttachmentsOf(db, row.id) });
   } catch (error) {
-    await moveStatus(db, moving, [S.SendingPreflight], S.Draft);
+    await moveCommunication(db, moving, 'preflight_failed');
     await audit(db, row, principal, 'preflight_failed', { to, error: mailFailureOf(error).response });
     throw new AppError('validation', 'communication.preflight_failed', { email: to, reason: mailFailureOf(error).response });
   }
   const sent = await db.transaction(async (tx) => {
-    const done = await moveStatus(tx, moving, [S.SendingPreflight], S.PreflightSent, { preflight_sent_at: sql`now()`, preflight_to: to });
+    const done = await moveCommunication(tx, moving, 'preflight_sent', { preflight_sent_at: sql`now()`, preflight_to: to });
     await audit(tx, row, principal, 'preflight', { to, rendered_for: recipient.email, subject: parts.subject });
     return done;
   });
@@ -620,13 +624,13 @@ export async function sendCommunication(
   const { db } = deps;
   const row = await loadFor(db, principal, uuid);
   if (row.status === S.Draft || row.status === S.SendingPreflight) throw refuse('communication.preflight_required');
-  if (row.status !== S.PreflightSent) throw refuseStatus(row, principal);
+  if (!allows(COMMUNICATION_LIFECYCLE, row.status, 'send')) throw refuseStatus(row, principal);
   const sendAt = input.send_at ? new Date(input.send_at) : null;
   if (sendAt && sendAt.getTime() <= Date.now()) throw validationError('send_at', 'communication.send_at_past');
   const { total } = await findRecipients(db, row.organization_id, storedFilterOf(row), { limit: 1, offset: 0 });
   if (total === 0) throw new AppError('validation', 'communication.no_recipients');
   const moved = await db.transaction(async (tx) => {
-    const done = await moveStatus(tx, row, [S.PreflightSent], S.WaitingToBeSent, { send_at: sendAt });
+    const done = await moveCommunication(tx, row, 'send', { send_at: sendAt });
     if (done) await audit(tx, row, principal, 'send', { subject: row.subject, recipients_now: total, send_at: sendAt?.toISOString() ?? null });
     return done;
   });
@@ -638,7 +642,7 @@ export async function sendCommunication(
 /** Back to draft to change it (after a preflight, or a preflight cut off): needs a new preflight. */
 export async function returnToDraft(db: Db, principal: Principal, uuid: string): Promise<Communication> {
   const row = await loadFor(db, principal, uuid);
-  const moved = await moveStatus(db, row, [S.SendingPreflight, S.PreflightSent], S.Draft, { preflight_sent_at: null, preflight_to: null });
+  const moved = await moveCommunication(db, row, 'to_draft', { preflight_sent_at: null, preflight_to: null });
   if (!moved) throw refuseStatus(row, principal);
   await audit(db, row, principal, 'draft');
   return one(db, moved, principal);
@@ -652,14 +656,14 @@ export async function returnToDraft(db: Db, principal: Principal, uuid: string):
 export async function retryFailed(deps: CommunicationDeps, principal: Principal, uuid: string): Promise<Communication> {
   const { db } = deps;
   const row = await loadFor(db, principal, uuid);
-  if (row.status !== S.Sent && row.status !== S.Failed) throw refuseStatus(row, principal);
+  if (!allows(COMMUNICATION_LIFECYCLE, row.status, 'retry')) throw refuseStatus(row, principal);
   const moved = await db.transaction(async (tx) => {
-    const done = await moveStatus(tx, row, [S.Sent, S.Failed], S.WaitingToBeSent, { sent_at: null });
+    const done = await moveCommunication(tx, row, 'retry', { sent_at: null });
     if (!done) return null;
     const again = await tx
       .update(communicationDeliveries)
-      .set({ status: 'queued', next_attempt_at: sql`now()`, round_attempts: 0, updated_at: sql`now()` })
-      .where(and(eq(communicationDeliveries.communication_id, row.id), eq(communicationDeliveries.status, 'failed')))
+      .set({ status: DELIVERY_LIFECYCLE.retry.to, next_attempt_at: sql`now()`, round_attempts: 0, updated_at: sql`now()` })
+      .where(and(eq(communicationDeliveries.communication_id, row.id), inArray(communicationDeliveries.status, [...DELIVERY_LIFECYCLE.retry.from])))
       .returning({ email: communicationDeliveries.email });
     if (again.length === 0) throw new AppError('conflict', 'communication.nothing_to_retry');
     await audit(tx, row, principal, 'retry', { recipients: again.map((d) => d.email) });

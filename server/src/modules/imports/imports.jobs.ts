@@ -13,6 +13,8 @@ import { applyReportEvent } from '../reports/reports.workflow.ts';
 import { validateReportFile } from './imports.validator.ts';
 import { defineJob, JOB_LEASE_SECONDS, type JobQueue } from '../../jobs/queue.ts';
 import { z } from 'zod';
+import { allows, IMPORT_LIFECYCLE } from '@mss/contracts/lifecycles';
+import type { ImportStatus } from '@mss/contracts/imports';
 import { INSTANCE_NAME } from '../../lib/instance.ts';
 import { codeLookupFor } from './imports.codes.ts';
 import { type StoredError } from './imports.service.ts';
@@ -99,7 +101,8 @@ async function claimImport(db: Db, importId: number) {
       .select({ ...getTableColumns(imports), lease_age: sql<number | null>`extract(epoch from now() - ${imports.heartbeat_at})::float8` })
       .from(imports)
       .where(eq(imports.id, importId));
-    if (!item || item.status === 'invalid' || item.status === 'done' || item.status === 'failed') return null;
+    // The import's lifecycle (contracts/lifecycles.ts): invalid, done and failed imports are over.
+    if (!item || !allows(IMPORT_LIFECYCLE, item.status as ImportStatus, 'claim')) return null;
     if (item.status === 'processing' && item.lease_age !== null && item.lease_age < IMPORT_LEASE_SECONDS) {
       await sleep((IMPORT_LEASE_SECONDS - item.lease_age) * 1000 + 250);
       continue;
@@ -111,15 +114,15 @@ async function claimImport(db: Db, importId: number) {
     else if (report.status !== ReportStatus.ProcessingFile) {
       await db
         .update(imports)
-        .set({ status: 'failed', finished_at: sql`now()` })
-        .where(and(eq(imports.id, importId), eq(imports.attempts, item.attempts)));
+        .set({ status: IMPORT_LIFECYCLE.abandon.to, finished_at: sql`now()` })
+        .where(and(eq(imports.id, importId), eq(imports.attempts, item.attempts), inArray(imports.status, [...IMPORT_LIFECYCLE.abandon.from])));
       return null;
     }
     const attempt = item.attempts + 1;
     const taken = await db
       .update(imports)
-      .set({ status: 'processing', started_at: sql`now()`, heartbeat_at: sql`now()`, attempts: attempt, worker: INSTANCE_NAME })
-      .where(and(eq(imports.id, importId), eq(imports.attempts, item.attempts)))
+      .set({ status: IMPORT_LIFECYCLE.claim.to, started_at: sql`now()`, heartbeat_at: sql`now()`, attempts: attempt, worker: INSTANCE_NAME })
+      .where(and(eq(imports.id, importId), eq(imports.attempts, item.attempts), inArray(imports.status, [...IMPORT_LIFECYCLE.claim.from])))
       .returning({ id: imports.id });
     // Another run took it in between: look again.
     if (taken.length === 0) continue;
@@ -166,12 +169,12 @@ async function runImport(db: Db, log: FastifyBaseLogger, item: typeof imports.$i
             .update(imports)
             // Every error of the file, counted even past the list's end.
             .set({
-              status: 'invalid',
+              status: IMPORT_LIFECYCLE.invalid.to,
               error_count: result.errorCount,
               row_count: result.dataRowCount,
               finished_at: sql`now()`,
             })
-            .where(eq(imports.id, importId));
+            .where(and(eq(imports.id, importId), inArray(imports.status, [...IMPORT_LIFECYCLE.invalid.from])));
           await applyReportEvent(tx, { event: 'file_invalid', reportId: report.id, actor: null });
         });
         await deleteStaleRowSets(db, report.id);
@@ -183,8 +186,8 @@ async function runImport(db: Db, log: FastifyBaseLogger, item: typeof imports.$i
         await setCurrentRowSet(tx, report.id, rowSetId);
         await tx
           .update(imports)
-          .set({ status: 'done', row_count: result.rowCount, error_count: 0, finished_at: sql`now()` })
-          .where(eq(imports.id, importId));
+          .set({ status: IMPORT_LIFECYCLE.done.to, row_count: result.rowCount, error_count: 0, finished_at: sql`now()` })
+          .where(and(eq(imports.id, importId), inArray(imports.status, [...IMPORT_LIFECYCLE.done.from])));
         // In the same step (docs/architecture.md §5 "rows stored, preflight run"): whoever sees the import done
         // sees its preflight too (the import screen stops polling once it is done).
         await runPreflight(tx, report.id, undefined, { noNegatives: !negative });
@@ -214,8 +217,8 @@ async function giveUpImport(db: Db, importId: number, reportId: number, attempt:
   await db.transaction(async (tx) => {
     const failed = await tx
       .update(imports)
-      .set({ status: 'failed', error_count: 1, finished_at: sql`now()` })
-      .where(and(eq(imports.id, importId), eq(imports.status, 'processing'), eq(imports.attempts, attempt)))
+      .set({ status: IMPORT_LIFECYCLE.give_up.to, error_count: 1, finished_at: sql`now()` })
+      .where(and(eq(imports.id, importId), inArray(imports.status, [...IMPORT_LIFECYCLE.give_up.from]), eq(imports.attempts, attempt)))
       .returning({ id: imports.id });
     if (failed.length === 0) return;
     await storeErrors(tx, importId, [error]);

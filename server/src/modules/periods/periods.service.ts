@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, inArray, isNull, ne, notExists, or, sql } from 
 import { canInMarket } from '@mss/contracts/abilities';
 import type { Period, PeriodCoverage, PeriodInput, PeriodPublication, PeriodStatus, PublicationPreview } from '@mss/contracts/periods';
 import { ReportStatus } from '@mss/contracts/enums';
+import { PERIOD_LIFECYCLE, type PeriodAction, periodAllows, PUBLISHABLE_PERIOD_STATUSES } from '@mss/contracts/lifecycles';
 import { sqlArray } from '../../db/sql-array.ts';
 import { countedCompany } from '../statistics/figures/statistics.cells.ts';
 import type { Db, Executor } from '../../db/client.ts';
@@ -126,8 +127,6 @@ export async function createPeriod(db: Db, principal: Principal, input: PeriodIn
   return findPeriod(db, principal, row!.uuid);
 }
 
-export type PeriodAction = 'open' | 'close' | 'publish' | 'republish' | 'unpublish';
-
 /**
  * What publishing (or publishing again) the period would show viewers, before the administrator
  * confirms: for those who manage the market's periods, of a period that can be published.
@@ -135,7 +134,7 @@ export type PeriodAction = 'open' | 'close' | 'publish' | 'republish' | 'unpubli
 export async function periodPublicationPreview(db: Db, principal: Principal, uuid: string): Promise<PublicationPreview> {
   const period = await findPeriodRow(db, principal, uuid);
   assertManages(principal, period.market_id);
-  if (period.status === 'draft') throw periodStateRefusal(period.status);
+  if (!PUBLISHABLE_PERIOD_STATUSES.includes(period.status as PeriodStatus)) throw periodStateRefusal(period.status as PeriodStatus);
   return previewPublication(db, period.id);
 }
 
@@ -153,19 +152,19 @@ const periodStateRefusal = (status: PeriodStatus) =>
 export async function changePeriod(db: Db, principal: Principal, uuid: string, action: PeriodAction): Promise<Period> {
   const period = await findPeriodRow(db, principal, uuid);
   assertManages(principal, period.market_id);
-  const refuse = () => periodStateRefusal(period.status as PeriodStatus);
+  // The lifecycle's table decides what may happen (contracts/lifecycles.ts); this is its only writer.
+  const state = { status: period.status as PeriodStatus, published: period.published_at !== null };
+  if (!periodAllows(state, action)) throw periodStateRefusal(state.status);
   if (action === 'publish' || action === 'republish') {
-    if (period.status === 'draft' || (action === 'republish' && period.published_at === null)) throw refuse();
     // Not in a transaction: the pattern takes a while to decide, and is written in a short one.
     await publishPeriod(db, period.id, { actorId: principal.userId, mark: true });
     return findPeriod(db, principal, uuid);
   }
   await db.transaction(async (tx) => {
     if (action === 'open') {
-      if (period.status === 'open') throw refuse();
       await tx
         .update(periods)
-        .set({ status: 'open', opened_at: sql`coalesce(${periods.opened_at}, now())`, closed_at: null, updated_at: sql`now()` })
+        .set({ status: PERIOD_LIFECYCLE.open.to, opened_at: sql`coalesce(${periods.opened_at}, now())`, closed_at: null, updated_at: sql`now()` })
         .where(eq(periods.id, period.id));
       const eligible = await tx
         .select({ id: companies.id })
@@ -186,10 +185,9 @@ export async function changePeriod(db: Db, principal: Principal, uuid: string, a
       if (eligible.length)
         await applyReportEvent(tx, { event: 'create', create: { periodId: period.id, companyIds: eligible.map((c) => c.id) }, actor: principal.userId });
     } else if (action === 'close') {
-      if (period.status !== 'open') throw refuse();
       await tx
         .update(periods)
-        .set({ status: 'closed', closed_at: sql`now()`, updated_at: sql`now()` })
+        .set({ status: PERIOD_LIFECYCLE.close.to, closed_at: sql`now()`, updated_at: sql`now()` })
         .where(eq(periods.id, period.id));
     } else {
       await tx

@@ -1,3 +1,4 @@
+import { allows, COMMUNICATION_LIFECYCLE } from '@mss/contracts/lifecycles';
 import './texts.ts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -223,7 +224,8 @@ export function PreflightPanel({
   onMail: (mail: RenderedMail) => void;
 }) {
   const { t } = useTranslation();
-  const draft = communication.status === CommunicationStatus.Draft;
+  // Its recipients change only while its lifecycle lets it be edited (a draft).
+  const draft = allows(COMMUNICATION_LIFECYCLE, communication.status, 'edit');
   const { count, recipients, query } = useRecipientCount(communication.uuid);
   const { unreached } = useCompanyReach(communication.uuid, draft);
   const [chosen, setChosen] = useState<string | null>(null);
@@ -304,7 +306,7 @@ export function sendAtOf(local: string): string | null {
 /** Sending: only after a preflight (else the reason), optionally later, after a confirmation naming the count. */
 export function SendPanel({ communication, onSent }: { communication: Communication; onSent?: () => void }) {
   const { t } = useTranslation();
-  const preflighted = communication.status === CommunicationStatus.PreflightSent;
+  const preflighted = allows(COMMUNICATION_LIFECYCLE, communication.status, 'send');
   const { count } = useRecipientCount(communication.uuid, preflighted);
   const { unreached } = useCompanyReach(communication.uuid, preflighted);
   const [sendAt, setSendAt] = useState('');
@@ -318,7 +320,7 @@ export function SendPanel({ communication, onSent }: { communication: Communicat
       </Alert>
     );
 
-  if (communication.status === CommunicationStatus.Sent || communication.status === CommunicationStatus.Failed)
+  if (allows(COMMUNICATION_LIFECYCLE, communication.status, 'retry'))
     return <Text size="sm">{t('communication.send.sent_at', { at: formatDateTime(communication.sent_at) })}</Text>;
 
   const go = async () => {

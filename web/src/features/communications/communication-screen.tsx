@@ -1,3 +1,4 @@
+import { allows, COMMUNICATION_LIFECYCLE } from '@mss/contracts/lifecycles';
 import './texts.ts';
 import { useCallback, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -143,7 +144,7 @@ function CommunicationDetail({ uuid, tab, onTab, onDeleted }: { uuid: string; ta
       </Alert>
     );
   const communication = query.data;
-  const draft = communication.status === CommunicationStatus.Draft;
+  const draft = allows(COMMUNICATION_LIFECYCLE, communication.status, 'edit');
   const current: Tab = (TABS as readonly string[]).includes(tab ?? '') ? (tab as Tab) : defaultTab(communication.status);
   return (
     <Stack gap="md">

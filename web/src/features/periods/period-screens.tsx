@@ -12,7 +12,8 @@ import { feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { emptyToNull, showSaveError } from '../../lib/form.ts';
 import { periodQueries } from '../../api/periods.ts';
-import { type PeriodAction, periodChanges } from './api/periods.ts';
+import { type PeriodAction, periodActionsOffered } from '@mss/contracts/lifecycles';
+import { periodChanges } from './api/periods.ts';
 import { useReportingMutation } from '../../api/reporting.ts';
 import { PeriodStatusBadge } from '../../components/status-badges.tsx';
 import { QueryState } from '../../components/query-state.tsx';
@@ -24,15 +25,9 @@ import { ListPager, pageOf, useListSearch } from '../../components/list-pager.ts
 
 const FIELDS = ['market_id', 'title', 'starts_on', 'ends_on', 'deadline'] as const;
 
-/** The period actions a period's state allows (the server refuses the others); publishing again only when its figures changed since. */
+/** The period actions the screen offers: its lifecycle's (contracts/lifecycles.ts), which the server applies. */
 export function periodActions(period: Pick<Period, 'status' | 'published' | 'publication'>): PeriodAction[] {
-  const actions: PeriodAction[] = [];
-  if (period.status !== 'open') actions.push('open');
-  if (period.status === 'open') actions.push('close');
-  if (period.status !== 'draft' && !period.published) actions.push('publish');
-  if (period.published && period.publication?.changed) actions.push('republish');
-  if (period.published) actions.push('unpublish');
-  return actions;
+  return periodActionsOffered({ status: period.status, published: period.published, changed: period.publication?.changed === true });
 }
 
 /** /period-list/:market? — the periods of one market (:market is the market id or ISO code). */

@@ -1,8 +1,9 @@
+import { IMPORT_FINAL_STATUSES } from '@mss/contracts/lifecycles';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { Import, ImportDetail } from '@mss/contracts/imports';
-import { http, type ApiBody } from '../../../api/http.ts';
+import type { ImportDetail } from '@mss/contracts/imports';
+import { api, data } from '../../../api/client.ts';
 import { IMPORTS_ROOT } from '../../../api/reporting.ts';
-import type { ListParams, Page } from '../../../api/resource.ts';
+import type { ListParams } from '../../../api/resource.ts';
 import { buildUrl } from '../../../api/transport.ts';
 
 /** Imports: keys start with IMPORTS_ROOT, which every reporting mutation invalidates (api/reporting.ts). */
@@ -15,11 +16,9 @@ export const importKeys = {
   import: (uuid: string) => ['imports', 'detail', uuid] as const,
 };
 
-const data = <T>(body: ApiBody<T>) => body.data;
-
 export const importsApi = {
-  imports: (params: ImportListParams) => http.get<Page<Import>>('imports', { query: { ...params } }),
-  import: (uuid: string) => http.get<ApiBody<ImportDetail>>(`imports/${uuid}`).then(data),
+  imports: (params: ImportListParams) => api.get('/imports', { query: { ...params } }),
+  import: (uuid: string) => api.get('/imports/{uuid}', { path: { uuid } }).then(data),
 };
 
 /** Download addresses: plain links (GET with the session cookie). */
@@ -32,7 +31,8 @@ export const importDownloads = {
 
 /** An import still runs while queued or processing; the screen polls it until then. */
 export const IMPORT_POLL_MS = 1000;
-export const importRunning = (status: ImportDetail['status'] | undefined) => status === 'queued' || status === 'processing';
+/** Not yet over: its lifecycle (contracts/lifecycles.ts) still leaves the status. */
+export const importRunning = (status: ImportDetail['status'] | undefined) => status !== undefined && !IMPORT_FINAL_STATUSES.includes(status);
 
 export const importQueries = {
   /** A page of the import history (of one report with `report_uuid`). */

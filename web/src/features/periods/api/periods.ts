@@ -1,20 +1,19 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { Completeness, CompletenessState, Period, PeriodInput, PublicationPreview } from '@mss/contracts/periods';
-import { http, type ApiBody } from '../../../api/http.ts';
+import type { CompletenessState, PeriodInput } from '@mss/contracts/periods';
+import { api, data } from '../../../api/client.ts';
 import { periodKeys } from '../../../api/periods.ts';
 import { buildUrl } from '../../../api/transport.ts';
 
 /** Creating and moving periods (the period list's own calls; reading them is api/periods.ts, shared). */
 
-export type PeriodAction = 'open' | 'close' | 'publish' | 'republish' | 'unpublish';
-
-const data = <T>(body: ApiBody<T>) => body.data;
+import type { PeriodAction } from '@mss/contracts/lifecycles';
+export type { PeriodAction };
 
 export const periodChanges = {
-  createPeriod: (input: PeriodInput) => http.post<ApiBody<Period>>('periods', input).then(data),
-  changePeriod: ({ uuid, action }: { uuid: string; action: PeriodAction }) => http.post<ApiBody<Period>>(`periods/${uuid}/${action}`).then(data),
+  createPeriod: (input: PeriodInput) => api.post('/periods', { body: input }).then(data),
+  changePeriod: ({ uuid, action }: { uuid: string; action: PeriodAction }) => api.post(`/periods/{uuid}/${action}`, { path: { uuid } }).then(data),
   /** What publishing would show viewers, before the administrator confirms (decided, written nowhere). */
-  previewPublication: (uuid: string) => http.get<ApiBody<PublicationPreview>>(`periods/${uuid}/publication-preview`).then(data),
+  previewPublication: (uuid: string) => api.get('/periods/{uuid}/publication-preview', { path: { uuid } }).then(data),
 };
 
 /** The completeness overview's query as the screen keeps it (the URL's filters). */
@@ -37,7 +36,7 @@ export const completenessQueries = {
   completeness: (filter: CompletenessFilter) =>
     queryOptions({
       queryKey: [...periodKeys.periods, 'completeness', filter] as const,
-      queryFn: () => http.get<ApiBody<Completeness>>('completeness', { query: completenessQuery(filter) }).then(data),
+      queryFn: () => api.get('/completeness', { query: completenessQuery(filter) }).then(data),
       placeholderData: keepPreviousData,
     }),
 };
