@@ -90,6 +90,32 @@ const importZones = [
     ignores: tests,
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
+  // One access policy (server/src/auth/policy.ts): only it reads a principal's abilities.
+  {
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/auth/policy.ts', ...tests],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@mss/contracts/abilities',
+              importNames: ['can', 'canAny', 'canAll', 'canInMarket', 'canSomewhere'],
+              message: 'Ask the access policy (server/src/auth/policy.ts: mayIn, mayForCompany, maySomewhere, …), the one place that reads abilities.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='subject'][object.name='principal']",
+          message: "A principal's abilities are read by the access policy only (server/src/auth/policy.ts).",
+        },
+      ],
+    },
+  },
 ];
 
 export default tseslint.config(

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { canAny, canSomewhere } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
 import type { AppContext } from '../context.ts';
 import { forbidden } from '../errors.ts';
+import { mayAny, maySomewhere } from './policy.ts';
 import type { Principal } from './principal.ts';
 import { notSignedIn, resolvePrincipal } from './session-auth.ts';
 
@@ -16,14 +16,14 @@ async function signIn(ctx: AppContext, request: FastifyRequest): Promise<Princip
 /** preValidation: signed in (401) and holding at least one of the abilities (403). */
 export function requireAnyAbility(ctx: AppContext, names: readonly AbilityName[]) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    if (!canAny((await signIn(ctx, request)).subject, names)) throw forbidden();
+    if (!mayAny(await signIn(ctx, request), names)) throw forbidden();
   };
 }
 
 /** preValidation: signed in (401) and holding the ability somewhere: globally, for a market or through a company market (403). */
 export function requireSomewhere(ctx: AppContext, name: AbilityName) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    if (!canSomewhere((await signIn(ctx, request)).subject, name)) throw forbidden();
+    if (!maySomewhere(await signIn(ctx, request), name)) throw forbidden();
   };
 }
 

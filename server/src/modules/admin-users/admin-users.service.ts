@@ -7,7 +7,8 @@ import { AppError, validationError } from '../../errors.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { checkPasswordRules, EMAIL_PATTERN, normalizeEmail } from '../auth/auth.service.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { administersAll, inUse } from '../../lib/scope.ts';
+import { inUse } from '../../lib/scope.ts';
+import { administersAll } from '../../auth/policy.ts';
 import { type Principal } from '../../auth/principal.ts';
 
 /** Users the actor administers: members of their organization (a super-admin: everyone). */

@@ -1,19 +1,19 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { canInMarket } from '@mss/contracts/abilities';
 import type { BulkStatusInput, BulkStatusResult } from '@mss/contracts/approvals';
 import { translate } from '@mss/contracts/messages';
 import type { ReportSummary } from '@mss/contracts/reports';
 import type { Db } from '../../db/client.ts';
 import { companies, reports } from '../../db/schema.ts';
-import { AppError, forbidden } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { findPeriodRow } from '../periods/periods.queries.ts';
 import { changeReportStatus, selectReports, toSummary } from '../reports/reports.service.ts';
+import { authorize, mayIn } from '../../auth/policy.ts';
 
 /** Every reporting company's report for the period (companies disabled by now are hidden). */
 export async function findApprovalList(db: Db, principal: Principal, periodUuid: string): Promise<ReportSummary[]> {
   const period = await findPeriodRow(db, principal, periodUuid);
-  if (!canInMarket(principal.subject, 'approve-reports', period.market_id)) throw forbidden();
+  authorize(mayIn(principal, 'approve-reports', period.market_id));
   const rows = await selectReports(db)
     .where(and(eq(reports.period_id, period.id), sql`(${companies.disabled_at} is null or ${companies.disabled_at} > now())`))
     .orderBy(asc(sql`lower(${companies.name})`));

@@ -6,6 +6,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { notFound, validationError } from '../../errors.ts';
 import type { Paged } from '../../lib/list.ts';
 import { MIN_SEARCH_LENGTH } from '@mss/contracts/common';
+import { administersSessionOrganization } from '../../auth/policy.ts';
 
 /*
  * Reading the audit trail (docs/decisions.md "Audit trail"): an administrator reads the entries of
@@ -15,8 +16,7 @@ import { MIN_SEARCH_LENGTH } from '@mss/contracts/common';
 
 /** Whether the principal may read the audit trail: a super-administrator, or an administrator of the session's organization. */
 export function mayReadAudit(principal: Principal): boolean {
-  if (principal.administers === 'all') return true;
-  return principal.organizationId !== null && principal.administers.includes(principal.organizationId);
+  return administersSessionOrganization(principal);
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

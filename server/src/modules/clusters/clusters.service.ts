@@ -6,7 +6,8 @@ import { clusterMarkets, clusters, markets, organizations } from '../../db/schem
 import { validationError } from '../../errors.ts';
 import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { assertIdsInOrganization, assertInOrganization, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import { assertIdsInOrganization } from '../../lib/scope.ts';
+import { assertInOrganization, organizationCondition, organizationForWrite } from '../../auth/policy.ts';
 import { type Principal } from '../../auth/principal.ts';
 
 // The id first: planList's second sort key is the first selected column.

@@ -6,7 +6,8 @@ import { codeGroupCodes, codeGroups, codes, organizations } from '../../db/schem
 import { notFound } from '../../errors.ts';
 import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { assertIdsInOrganization, assertInOrganization, assertOrganizationUnchanged, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import { assertIdsInOrganization, assertOrganizationUnchanged } from '../../lib/scope.ts';
+import { assertInOrganization, organizationCondition, organizationForWrite } from '../../auth/policy.ts';
 import { type Principal } from '../../auth/principal.ts';
 
 const columns = { id: codeGroups.id, title: codeGroups.title, organization_id: codeGroups.organization_id, organization_name: organizations.name };

@@ -6,7 +6,8 @@ import { codeSectionMarkets, codeSections, markets, organizations } from '../../
 import { notFound, validationError } from '../../errors.ts';
 import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { assertIdsInOrganization, assertInOrganization, assertOrganizationUnchanged, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import { assertIdsInOrganization, assertOrganizationUnchanged } from '../../lib/scope.ts';
+import { assertInOrganization, organizationCondition, organizationForWrite } from '../../auth/policy.ts';
 import { type Principal } from '../../auth/principal.ts';
 
 const columns = {

@@ -6,14 +6,8 @@ import { codeGroupCodes, codeGroups, codeMarkets, codes, codeSections, companyCo
 import { notFound, validationError } from '../../errors.ts';
 import { replaceLinks } from '../../lib/links.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import {
-  assertIdsInOrganization,
-  assertInOrganization,
-  assertOrganizationUnchanged,
-  inUse,
-  organizationCondition,
-  organizationForWrite,
-} from '../../lib/scope.ts';
+import { assertIdsInOrganization, assertOrganizationUnchanged, inUse } from '../../lib/scope.ts';
+import { assertInOrganization, organizationCondition, organizationForWrite } from '../../auth/policy.ts';
 import { type Principal } from '../../auth/principal.ts';
 
 const marketColumns = {

@@ -1,42 +1,17 @@
 import { actorOf, audit as auditTrail } from '../../audit/audit.ts';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { canInMarket } from '@mss/contracts/abilities';
-import {
-  ATTACHMENT_MAX_COUNT,
-  COMMUNICATION_VARIABLES,
-  type Communication,
-  type CommunicationInput,
-  type CompanyReach,
-  type Delivery,
-  type DeliveryCounts,
-  partlyFailed,
-  type Recipient,
-  type RenderedMail,
-  unknownVariables,
-} from '@mss/contracts/communications';
+import { ATTACHMENT_MAX_COUNT, COMMUNICATION_VARIABLES, type Communication, type CommunicationInput, type CompanyReach, type Delivery, type DeliveryCounts, partlyFailed, type Recipient, type RenderedMail, unknownVariables } from '@mss/contracts/communications';
 import { CommunicationStatus, type Locale } from '@mss/contracts/enums';
 import { enumLabel, translate } from '@mss/contracts/messages';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { allows, COMMUNICATION_LIFECYCLE, type CommunicationEvent, DELIVERY_LIFECYCLE } from '@mss/contracts/lifecycles';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
-import {
-  communicationAttachments,
-  communicationDeliveries,
-  communicationDeliveryAttempts,
-  communicationEvents,
-  communications,
-  companyOrganizations,
-  files,
-  markets,
-  organizations,
-  periods,
-  users,
-} from '../../db/schema.ts';
+import { communicationAttachments, communicationDeliveries, communicationDeliveryAttempts, communicationEvents, communications, companyOrganizations, files, markets, organizations, periods, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
 import { deleteFile, fileContent, storeFile } from '../../lib/files.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { assertInOrganization, organizationCondition } from '../../lib/scope.ts';
+import { assertInOrganization, grantedMarkets, mayInAll, organizationCondition } from '../../auth/policy.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Mailer, MailAttachment } from '../../mail/mailer.ts';
 import { mailFailureOf } from '../../mail/mailer.ts';
@@ -82,7 +57,7 @@ function refuseStatus(row: Row, principal: Principal): AppError {
 
 /** The user may send communications in every one of the markets. */
 function mayActIn(principal: Principal, marketIds: readonly number[]): boolean {
-  return marketIds.length > 0 && marketIds.every((id) => canInMarket(principal.subject, 'send-communications', id));
+  return mayInAll(principal, 'send-communications', marketIds);
 }
 
 /** One communication the caller may act on: another organization's is 404, one of markets the caller cannot send to is 403. */
@@ -273,13 +248,10 @@ export async function findCommunications(
     nullsLast: ['sent_at'],
   });
   // Only communications whose every market the caller may send to.
-  const sendMarkets = (principal.subject.abilities ?? [])
-    .filter((a) => a.name === 'send-communications' && a.entity_type === 'market' && a.entity_id !== null)
-    .map((a) => a.entity_id!);
-  const everywhere = (principal.subject.abilities ?? []).some((a) => a.name === 'send-communications' && a.entity_id === null);
+  const sendMarkets = grantedMarkets(principal, 'send-communications');
   const where = and(
     organizationCondition(principal, communications.organization_id),
-    everywhere ? undefined : sql`${communications.market_ids} <@ ${sqlArray(sendMarkets, 'int')}`,
+    sendMarkets === 'all' ? undefined : sql`${communications.market_ids} <@ ${sqlArray(sendMarkets, 'int')}`,
     query.status === undefined ? undefined : eq(communications.status, query.status),
     plan.search,
   );

@@ -18,7 +18,8 @@ import {
 import { AppError, notFound, validationError } from '../../errors.ts';
 import { deleteFile, storeFile } from '../../lib/files.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { administersAll, inUse } from '../../lib/scope.ts';
+import { inUse } from '../../lib/scope.ts';
+import { administersAll } from '../../auth/policy.ts';
 import { type Principal } from '../../auth/principal.ts';
 
 /** Roles a company market may carry: organization-wide roles belong to users, not companies. */

@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { canInMarket } from '@mss/contracts/abilities';
 import type { Locale } from '@mss/contracts/enums';
 import type { HistoryImport, HistoryImportDetail, HistoryPlan, HistoryResult } from '@mss/contracts/history';
 import { isMessageKey, type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
@@ -12,26 +11,10 @@ import type { Principal } from '../../auth/principal.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray, sqlUnnest } from '../../db/sql-array.ts';
-import {
-  codeMarkets,
-  codes,
-  companies,
-  companyCodes,
-  companyMarkets,
-  companyOrganizations,
-  files,
-  historyImportErrors,
-  historyImportRows,
-  historyImports,
-  markets,
-  periods,
-  reportRowSets,
-  reports,
-  users,
-} from '../../db/schema.ts';
+import { codeMarkets, codes, companies, companyCodes, companyMarkets, companyOrganizations, files, historyImportErrors, historyImportRows, historyImports, markets, periods, reportRowSets, reports, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import { deleteFile, storeFile, withFileOnDisk } from '../../lib/files.ts';
-import { organizationMarketIds } from '../../lib/scope.ts';
+import { mayIn, organizationMarketIds } from '../../auth/policy.ts';
 import { isUuid } from '../../lib/uuid.ts';
 import { lockPeriod } from '../statistics/figures/statistics.cells.ts';
 import { publishPeriod } from '../statistics/disclosure/statistics.publications.ts';
@@ -61,7 +44,7 @@ const RUNNING = ['checking', 'importing', 'publishing'] as const;
 export async function historyMarketsOf(db: Db, principal: Principal): Promise<number[]> {
   if (principal.organizationId === null) return [];
   const ids = await organizationMarketIds(db, principal);
-  return ids.filter((id) => canInMarket(principal.subject, 'manage-periods', id) && canInMarket(principal.subject, 'approve-reports', id));
+  return ids.filter((id) => mayIn(principal, 'manage-periods', id) && mayIn(principal, 'approve-reports', id));
 }
 
 async function assertMayImport(db: Db, principal: Principal): Promise<number[]> {

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { informationModalDismissals, informationModals } from '../../db/schema.ts';
 import { notFound, validationError } from '../../errors.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { assertInOrganization, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import { assertInOrganization, organizationCondition, organizationForWrite } from '../../auth/policy.ts';
 import { type Principal } from '../../auth/principal.ts';
 
 // The id first: planList's second sort key is the first selected column.

@@ -6,7 +6,8 @@ import { companyMarkets, currencies, markets, organizations, userMarkets } from 
 import { notFound, validationError } from '../../errors.ts';
 import { deleteFile, storeFile } from '../../lib/files.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { assertInOrganization, assertOrganizationUnchanged, inUse, organizationCondition, organizationForWrite } from '../../lib/scope.ts';
+import { assertOrganizationUnchanged, inUse } from '../../lib/scope.ts';
+import { assertInOrganization, organizationCondition, organizationForWrite } from '../../auth/policy.ts';
 import { type Principal } from '../../auth/principal.ts';
 
 const columns = {

@@ -16,7 +16,8 @@ import {
 } from '../../db/schema.ts';
 import { AppError, type FieldErrors, forbidden, notFound, validationError } from '../../errors.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { inUse, isCrossOrganization, organizationCondition } from '../../lib/scope.ts';
+import { inUse } from '../../lib/scope.ts';
+import { isCrossOrganization, organizationCondition } from '../../auth/policy.ts';
 import { type Principal } from '../../auth/principal.ts';
 
 const columns = { id: organizations.id, uuid: organizations.uuid, name: organizations.name, mail_description: organizations.mail_description };

@@ -1,19 +1,11 @@
 import { sql } from 'drizzle-orm';
-import {
-  COMPLETENESS_MAX_MONTHS,
-  COMPLETENESS_STATES,
-  type Completeness,
-  type CompletenessQuery,
-  type CompletenessRow,
-  type CompletenessState,
-} from '@mss/contracts/periods';
-import { canSomewhere } from '@mss/contracts/abilities';
+import { COMPLETENESS_MAX_MONTHS, COMPLETENESS_STATES, type Completeness, type CompletenessQuery, type CompletenessRow, type CompletenessState } from '@mss/contracts/periods';
 import { ReportStatus } from '@mss/contracts/enums';
 import type { Db } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import { AppError, forbidden, validationError } from '../../errors.ts';
 import { type Principal } from '../../auth/principal.ts';
-import { marketsWhere } from '../../lib/scope.ts';
+import { authorize, marketsWhere, maySomewhere } from '../../auth/policy.ts';
 import { ALL_PERIODS } from './periods.queries.ts';
 
 /*
@@ -53,7 +45,7 @@ function stateOf(row: Pick<CompletenessRow, 'expected' | 'approved' | 'missing' 
 export async function findCompleteness(db: Db, principal: Principal, query: CompletenessQuery): Promise<Completeness> {
   const today = new Date().toISOString().slice(0, 10);
   const { from, to } = completenessRange(query, today);
-  if (!ALL_PERIODS.some((a) => canSomewhere(principal.subject, a))) throw forbidden('period.no_access');
+  authorize(maySomewhere(principal, ALL_PERIODS), 'period.no_access');
   let marketIds = await marketsWhere(db, principal, ALL_PERIODS);
   if (query.market_id) {
     if (!marketIds.includes(query.market_id)) {

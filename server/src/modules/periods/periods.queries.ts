@@ -1,11 +1,11 @@
 import { and, desc, eq, inArray, isNotNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
-import { canInMarket } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
 import type { Db, Executor } from '../../db/client.ts';
 import { markets, periods, reports } from '../../db/schema.ts';
 import { forbidden, periodNotFound } from '../../errors.ts';
 import { type Principal } from '../../auth/principal.ts';
 import { isUuid } from '../../lib/uuid.ts';
+import { mayIn } from '../../auth/policy.ts';
 
 /*
  * The periods module's lookups: which periods a user sees and finding one. Reports, approvals and
@@ -28,7 +28,7 @@ export type PeriodView = 'all' | 'reporting' | 'published';
 
 /** Which of the market's periods the actor sees, or null for none. */
 export function periodViewIn(principal: Principal, marketId: number): PeriodView | null {
-  const holds = (abilities: readonly AbilityName[]) => abilities.some((a) => canInMarket(principal.subject, a, marketId));
+  const holds = (abilities: readonly AbilityName[]) => mayIn(principal, abilities, marketId);
   if (holds(ALL_PERIODS)) return 'all';
   if (holds(REPORTING_PERIODS)) return 'reporting';
   if (holds(PUBLISHED_PERIODS)) return 'published';

@@ -1,5 +1,4 @@
 import { and, asc, desc, eq, gt, inArray, isNull, ne, notExists, or, sql } from 'drizzle-orm';
-import { canInMarket } from '@mss/contracts/abilities';
 import type { Period, PeriodCoverage, PeriodInput, PeriodPublication, PeriodStatus, PublicationPreview } from '@mss/contracts/periods';
 import { ReportStatus } from '@mss/contracts/enums';
 import { PERIOD_LIFECYCLE, type PeriodAction, periodAllows, PUBLISHABLE_PERIOD_STATUSES } from '@mss/contracts/lifecycles';
@@ -7,12 +6,12 @@ import { sqlArray } from '../../db/sql-array.ts';
 import { countedCompany } from '../statistics/figures/statistics.cells.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { companies, companyMarkets, markets, periodReportCounts, periods, reports } from '../../db/schema.ts';
-import { AppError, forbidden, validationError } from '../../errors.ts';
+import { AppError, validationError } from '../../errors.ts';
 import { applyReportEvent } from '../reports/reports.workflow.ts';
 import { publicationStates, publishPeriod } from '../statistics/disclosure/statistics.publications.ts';
 import { previewPublication } from '../statistics/disclosure/statistics.preview.ts';
 import { type Principal } from '../../auth/principal.ts';
-import { marketsWhere } from '../../lib/scope.ts';
+import { authorize, marketsWhere, mayIn } from '../../auth/policy.ts';
 import { ALL_PERIODS, PERIOD_READERS, type PeriodRow, findPeriodRow, periodViewIn, selectPeriods, visiblePeriods } from './periods.queries.ts';
 
 function toPeriod(row: PeriodRow, publication: PeriodPublication | null = null, coverage: PeriodCoverage | null = null): Period {
@@ -71,7 +70,7 @@ async function coverages(db: Executor, periodIds: readonly number[]): Promise<Ma
 }
 
 async function toPeriods(db: Db, principal: Principal, rows: readonly PeriodRow[]): Promise<Period[]> {
-  const managed = rows.filter((r) => r.published_at !== null && canInMarket(principal.subject, 'manage-periods', r.market_id)).map((r) => r.id);
+  const managed = rows.filter((r) => r.published_at !== null && mayIn(principal, 'manage-periods', r.market_id)).map((r) => r.id);
   const states = await publicationStates(db, managed);
   // Who has not reported is for those who approve or manage in the market, not for reporters or viewers.
   const covered = await coverages(
@@ -92,7 +91,7 @@ export async function findPeriods(db: Db, principal: Principal, query: { market_
     const [market] = await db.select({ id: markets.id, organization_id: markets.organization_id }).from(markets).where(eq(markets.id, query.market_id));
     if (!market) throw new AppError('not_found', 'generic.not_found');
     assertMarketReachable(principal, market.organization_id);
-    if (!PERIOD_READERS.some((a) => canInMarket(principal.subject, a, market.id))) throw forbidden('period.no_access');
+    authorize(mayIn(principal, PERIOD_READERS, market.id), 'period.no_access');
     marketIds = [market.id];
   } else {
     marketIds = await marketsWhere(db, principal, query.cluster === '1' ? ALL_PERIODS : PERIOD_READERS);
@@ -107,7 +106,7 @@ export async function findPeriod(db: Db, principal: Principal, uuid: string): Pr
 }
 
 function assertManages(principal: Principal, marketId: number) {
-  if (!canInMarket(principal.subject, 'manage-periods', marketId)) throw forbidden('period.no_access');
+  authorize(mayIn(principal, 'manage-periods', marketId), 'period.no_access');
 }
 
 export async function createPeriod(db: Db, principal: Principal, input: PeriodInput): Promise<Period> {

@@ -1,29 +1,15 @@
 import { and, asc, count, desc, eq, inArray, lt, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { actorOf, auditChange, auditRead, type Reader } from '../../audit/audit.ts';
 import { alias, type PgSelect } from 'drizzle-orm/pg-core';
-import { canInMarket } from '@mss/contracts/abilities';
 import { type AbilityName, PreflightSeverity, ReportStatus } from '@mss/contracts/enums';
 import type { ListQuery } from '@mss/contracts/common';
 import { type PeriodStatus } from '@mss/contracts/periods';
 import { type ComparedPeriod, type CopyPreview, REQUESTABLE_STATUS_EVENTS, type Report, type ReportRowsPage, type ReportSummary } from '@mss/contracts/reports';
 import type { Db } from '../../db/client.ts';
-import {
-  codes,
-  companies,
-  companyMarkets,
-  imports,
-  markets,
-  periods,
-  preflights,
-  reportRows,
-  reportRowSets,
-  reports,
-  reportStatusChanges,
-  users,
-} from '../../db/schema.ts';
+import { codes, companies, companyMarkets, imports, markets, periods, preflights, reportRows, reportRowSets, reports, reportStatusChanges, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
 import { findPeriodRow } from '../periods/periods.queries.ts';
-import { marketsWith, organizationMarketIds } from '../../lib/scope.ts';
+import { authorize, marketsWith, mayForCompany, mayIn, organizationMarketIds } from '../../auth/policy.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { deviationThreshold, findPreviousReport, latestPreflight, runPreflight } from '../preflight/preflight.service.ts';
 import { copyCurrentRows, countCopyableRows, createRowSet, deleteStaleRowSets } from './row-sets.ts';
@@ -414,13 +400,13 @@ export async function findReportRows(
 
 /** Whether the actor reports for the report's company in its market (upload, submit, copy). */
 export async function reportsFor(db: Db, principal: Principal, row: ReportRow): Promise<boolean> {
-  return canInMarket(principal.subject, 'upload-reports', row.market.id) && principal.companyId === row.company.id;
+  return mayForCompany(principal, 'upload-reports', row.market.id, row.company.id);
 }
 
 export async function createReport(db: Db, principal: Principal, input: { company_id: number; period_uuid: string }): Promise<Report> {
   const period = await findPeriodRow(db, principal, input.period_uuid);
-  const ownCompany = principal.companyId === input.company_id && canInMarket(principal.subject, 'upload-reports', period.market_id);
-  if (!ownCompany && !canInMarket(principal.subject, 'manage-periods', period.market_id)) throw forbidden('report_status.no_access');
+  const ownCompany = mayForCompany(principal, 'upload-reports', period.market_id, input.company_id);
+  authorize(ownCompany || mayIn(principal, 'manage-periods', period.market_id), 'report_status.no_access');
   const [reporting] = await db
     .select({ id: companyMarkets.id })
     .from(companyMarkets)
@@ -447,7 +433,7 @@ export async function changeReportStatus(db: Db, principal: Principal, uuid: str
   const row = await findReportRow(db, principal, uuid);
   const event = REQUESTABLE_STATUS_EVENTS[input.status];
   if (!event) throw validationError('status', 'report_status.invalid');
-  const mayAct = event === 'submit' ? await reportsFor(db, principal, row) : canInMarket(principal.subject, 'approve-reports', row.market.id);
+  const mayAct = event === 'submit' ? await reportsFor(db, principal, row) : mayIn(principal, 'approve-reports', row.market.id);
   assertReportEvent({ status: row.status, periodStatus: row.period.status }, event, mayAct);
   if (event === 'submit') {
     const preflight = await runPreflight(db, row.id);
@@ -479,7 +465,7 @@ export async function withdrawReport(db: Db, principal: Principal, uuid: string,
  */
 export async function unapproveReport(db: Db, principal: Principal, uuid: string, input: { comment?: string | null; republish?: boolean }): Promise<Report> {
   const row = await findReportRow(db, principal, uuid);
-  const mayAct = canInMarket(principal.subject, 'approve-reports', row.market.id);
+  const mayAct = mayIn(principal, 'approve-reports', row.market.id);
   assertReportEvent({ status: row.status, periodStatus: row.period.status }, 'unapprove', mayAct);
   await applyReportEvent(db, {
     event: 'unapprove',
@@ -535,6 +521,6 @@ export async function copyPreviousReport(db: Db, principal: Principal, uuid: str
 export async function findReportPreflight(db: Db, principal: Principal, uuid: string, rerun: boolean) {
   const row = await findReportRow(db, principal, uuid);
   if (!rerun) return latestPreflight(db, row.id, principal.locale);
-  if (!canInMarket(principal.subject, 'approve-reports', row.market.id) && !(await reportsFor(db, principal, row))) throw forbidden('report_status.no_access');
+  authorize(mayIn(principal, 'approve-reports', row.market.id) || (await reportsFor(db, principal, row)), 'report_status.no_access');
   return runPreflight(db, row.id, principal.locale);
 }

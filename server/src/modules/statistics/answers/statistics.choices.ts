@@ -1,11 +1,10 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { canSomewhere } from '@mss/contracts/abilities';
 import type { StatisticsChoices } from '@mss/contracts/statistics';
 import type { Db } from '../../../db/client.ts';
 import { sqlArray } from '../../../db/sql-array.ts';
 import { clusterMarkets, clusters, currencies, markets } from '../../../db/schema.ts';
 import type { Principal } from '../../../auth/principal.ts';
-import { marketsWhere } from '../../../lib/scope.ts';
+import { marketsWhere, maySomewhere } from '../../../auth/policy.ts';
 import { accessIn } from '../disclosure/statistics.access.ts';
 import { viewable } from '../figures/statistics.periods.ts';
 
@@ -32,7 +31,7 @@ export async function findStatisticsChoices(db: Db, principal: Principal): Promi
         .orderBy(asc(markets.international_name))
     : [];
   let clusterRows: StatisticsChoices['clusters'] = [];
-  if (canSomewhere(principal.subject, 'view-cluster-statistics')) {
+  if (maySomewhere(principal, 'view-cluster-statistics')) {
     const rows = await db
       .select({
         id: clusters.id,

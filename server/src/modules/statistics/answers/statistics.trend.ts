@@ -1,15 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { canSomewhere } from '@mss/contracts/abilities';
-import { coverageDiffers, type StatisticsRate, type TrendBreak, type TrendPoint, type TrendStatistics } from '@mss/contracts/statistics';
+import { type Coverage, coverageDiffers, type StatisticsRate, type TrendBreak, type TrendPoint, type TrendStatistics } from '@mss/contracts/statistics';
 import type { Db } from '../../../db/client.ts';
 import { sqlArray } from '../../../db/sql-array.ts';
 import { AppError, forbidden } from '../../../errors.ts';
 import type { Principal } from '../../../auth/principal.ts';
 import { accessIn, confidentialityOf, inOrganization, refuseMarket, settingsOf } from '../disclosure/statistics.access.ts';
-import { aggregate, type Selection } from '../figures/statistics.aggregate.ts';
+import { aggregate, type AggregateRow, type Selection } from '../figures/statistics.aggregate.ts';
 import { countedCompany, type Dimension } from '../figures/statistics.cells.ts';
 import { coverageSeen, figuresOf, flagContextOf, liveOf, selectionOf, type Source, sourcesOf } from '../disclosure/statistics.confidentiality.ts';
 import { keysOf, type MarketRow, marketRow, marketRows, marketSummary, type PeriodRow, periodColumns, ratesOfMarkets } from '../figures/statistics.periods.ts';
+import { authorize, maySomewhere } from '../../../auth/policy.ts';
 
 /** One point of a trend: a market's period, or for a cluster a month with its markets' periods. */
 interface Point {
@@ -21,47 +21,29 @@ interface Point {
   lastYear: PeriodRow[];
 }
 
+type TrendQuery = {
+  market_id?: number;
+  cluster_id?: number;
+  periods: number;
+  code_id?: number;
+  code_group_id?: number;
+  code_section_id?: number;
+  currency?: string;
+};
+
 /**
  * GET /statistics/trend: a market's (or cluster's) latest periods for the total or one code, group
  * or section, each against the same period a year earlier. A point is each period's cell as the
  * market answer shows it (statistics.confidentiality.ts): confidential when the cell or last
  * year's is hidden, so a trend never tells more than the periods' tables do.
  */
-export async function findTrendStatistics(
-  db: Db,
-  principal: Principal,
-  query: { market_id?: number; cluster_id?: number; periods: number; code_id?: number; code_group_id?: number; code_section_id?: number; currency?: string },
-): Promise<TrendStatistics> {
+export async function findTrendStatistics(db: Db, principal: Principal, query: TrendQuery): Promise<TrendStatistics> {
   const companyId = principal.companyId;
   const keyType: TrendStatistics['key_type'] =
     query.code_id !== undefined ? 'code' : query.code_group_id !== undefined ? 'code_group' : query.code_section_id !== undefined ? 'code_section' : 'total';
   const keyId = query.code_id ?? query.code_group_id ?? query.code_section_id ?? 0;
 
-  let organizationId: number;
-  let markets: MarketRow[];
-  let cluster: { id: number; name: string } | null = null;
-  if (query.market_id !== undefined) {
-    const market = await marketRow(db, query.market_id);
-    if (!market || !inOrganization(principal, market.organization_id)) throw new AppError('not_found', 'generic.not_found');
-    if (!accessIn(principal, market.id, companyId).sees) refuseMarket(principal, companyId);
-    organizationId = market.organization_id;
-    markets = [market];
-  } else {
-    const rows = await db.execute<{ id: number; name: string; organization_id: number }>(
-      sql`select id, name, organization_id from clusters where id = ${query.cluster_id!}`,
-    );
-    const found = rows.rows[0];
-    if (!found || !inOrganization(principal, found.organization_id)) throw new AppError('not_found', 'generic.not_found');
-    if (!canSomewhere(principal.subject, 'view-cluster-statistics')) throw forbidden('statistics.no_access');
-    cluster = { id: found.id, name: found.name };
-    organizationId = found.organization_id;
-    const ids = (await db.execute<{ market_id: number }>(sql`select market_id from cluster_markets where cluster_id = ${found.id} order by market_id`)).rows
-      .map((r) => r.market_id)
-      .filter((id) => accessIn(principal, id, companyId).sees);
-    if (ids.length === 0) throw forbidden('statistics.no_access');
-    const byId = await marketRows(db, ids);
-    markets = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
-  }
+  const { organizationId, markets, cluster } = await scopeOf(db, principal, query);
   // The key must be the organization's (another organization's code: 404).
   if (keyType !== 'total') {
     const table = keyType === 'code' ? sql`codes` : keyType === 'code_group' ? sql`code_groups` : sql`code_sections`;
@@ -70,10 +52,87 @@ export async function findTrendStatistics(
   }
   const settings = await settingsOf(db, organizationId);
 
+  const approverOf = new Map(markets.map((m) => [m.id, accessIn(principal, m.id, companyId).approver]));
+  const points = await pointsOf(db, markets, approverOf, cluster !== null, query.periods);
+  const sources = await sourcesOf(
+    db,
+    points.flatMap((p) => [...p.periods, ...p.lastYear]),
+    (p) => approverOf.get(p.market_id) ?? false,
+  );
+  // A member's own figures, for a market: when the company reports there.
+  const ownCompanyId = markets.length === 1 && accessIn(principal, markets[0]!.id, companyId).member ? companyId! : undefined;
+  const { selections, rateOfPoint } = await selectionsOf(db, markets, points, sources, query.currency);
+  const dimension: Dimension = keyType;
+  const rows = await aggregate(db, {
+    selections,
+    live: liveOf(sources),
+    dimensions: [dimension],
+    key: keyType === 'total' ? undefined : { dimension, id: keyId },
+    settings,
+    ownCompanyId,
+  });
+  const coverage = await coverageSeen(db, new Map(points.flatMap((p) => [...p.periods, ...p.lastYear].map((x) => [x.id, sources.get(x.id)!] as const))));
+  const apply = markets.some((m) => !approverOf.get(m.id));
+  const keys = await keysOf(db, dimension, keyType === 'total' ? [] : [keyId]);
+  const breaks = await breaksOf(db, points, sources, keyType === 'total' ? null : { dimension: keyType, id: keyId });
+  const out: TrendPoint[] = points.map((point, index) =>
+    trendPoint(point, {
+      row: rows.find((r) => !r.rollup && r.bucket === index && r.key_id === keyId) ?? null,
+      coverage,
+      sources,
+      cluster: cluster !== null,
+      apply,
+      own: ownCompanyId !== undefined,
+      breaks: breaks[index]!,
+      rate: rateOfPoint[index] ?? null,
+    }),
+  );
+  return {
+    market: cluster ? null : marketSummary(markets[0]!),
+    cluster,
+    key: keys.get(keyId)?.key ?? null,
+    key_type: keyType,
+    points: out,
+    currency: query.currency ?? (markets.length === 1 ? (markets[0]!.currency ?? '') : ''),
+    confidentiality: confidentialityOf(settings, apply),
+  };
+}
+
+/** The market asked for, or the cluster and those of its markets the caller sees, and their organization (404, 403 as for their answers). */
+async function scopeOf(
+  db: Db,
+  principal: Principal,
+  query: TrendQuery,
+): Promise<{ organizationId: number; markets: MarketRow[]; cluster: { id: number; name: string } | null }> {
+  const companyId = principal.companyId;
+  if (query.market_id !== undefined) {
+    const market = await marketRow(db, query.market_id);
+    if (!market || !inOrganization(principal, market.organization_id)) throw new AppError('not_found', 'generic.not_found');
+    if (!accessIn(principal, market.id, companyId).sees) refuseMarket(principal, companyId);
+    return { organizationId: market.organization_id, markets: [market], cluster: null };
+  }
+  const rows = await db.execute<{ id: number; name: string; organization_id: number }>(
+    sql`select id, name, organization_id from clusters where id = ${query.cluster_id!}`,
+  );
+  const found = rows.rows[0];
+  if (!found || !inOrganization(principal, found.organization_id)) throw new AppError('not_found', 'generic.not_found');
+  authorize(maySomewhere(principal, 'view-cluster-statistics'), 'statistics.no_access');
+  const cluster = { id: found.id, name: found.name };
+  const organizationId = found.organization_id;
+  const ids = (await db.execute<{ market_id: number }>(sql`select market_id from cluster_markets where cluster_id = ${found.id} order by market_id`)).rows
+    .map((r) => r.market_id)
+    .filter((id) => accessIn(principal, id, companyId).sees);
+  if (ids.length === 0) throw forbidden('statistics.no_access');
+  const byId = await marketRows(db, ids);
+  const markets = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  return { organizationId, markets, cluster };
+}
+
+/** The trend's points (the latest `count`), each with its periods and their year-earlier ones. */
+async function pointsOf(db: Db, markets: readonly MarketRow[], approverOf: Map<number, boolean>, isCluster: boolean, count: number): Promise<Point[]> {
   // Points: for a market its latest visible periods; for a cluster the latest months with a visible period.
   const visible: PeriodRow[] = [];
   const all: PeriodRow[] = [];
-  const approverOf = new Map(markets.map((m) => [m.id, accessIn(principal, m.id, companyId).approver]));
   for (const market of markets) {
     const rows = await db.execute<PeriodRow>(
       sql`select ${periodColumns} from periods p where p.market_id = ${market.id} and p.status <> 'draft' order by p.starts_on`,
@@ -86,10 +145,9 @@ export async function findTrendStatistics(
     const target = `${Number(y) - 1}-${m}-${d}`;
     return all.find((x) => x.market_id === p.market_id && x.starts_on === target && visible.includes(x)) ?? null;
   };
-  let points: Point[];
-  if (cluster) {
-    const months = [...new Set(visible.map((p) => p.starts_on.slice(0, 7)))].sort().slice(-query.periods);
-    points = months.map((month) => {
+  if (isCluster) {
+    const months = [...new Set(visible.map((p) => p.starts_on.slice(0, 7)))].sort().slice(-count);
+    return months.map((month) => {
       const periods = visible.filter((p) => p.starts_on.startsWith(month));
       return {
         title: month,
@@ -103,23 +161,25 @@ export async function findTrendStatistics(
         lastYear: periods.map(lastYearOf).filter((p): p is PeriodRow => !!p),
       };
     });
-  } else {
-    points = visible.slice(-query.periods).map((p) => ({
-      title: p.title,
-      uuid: p.uuid,
-      starts_on: p.starts_on,
-      ends_on: p.ends_on,
-      periods: [p],
-      lastYear: [lastYearOf(p)].filter((x): x is PeriodRow => !!x),
-    }));
   }
-  const sources = await sourcesOf(
-    db,
-    points.flatMap((p) => [...p.periods, ...p.lastYear]),
-    (p) => approverOf.get(p.market_id) ?? false,
-  );
-  // A member's own figures, for a market: when the company reports there.
-  const ownCompanyId = markets.length === 1 && accessIn(principal, markets[0]!.id, companyId).member ? companyId! : undefined;
+  return visible.slice(-count).map((p) => ({
+    title: p.title,
+    uuid: p.uuid,
+    starts_on: p.starts_on,
+    ends_on: p.ends_on,
+    periods: [p],
+    lastYear: [lastYearOf(p)].filter((x): x is PeriodRow => !!x),
+  }));
+}
+
+/** The selections of every point's periods (the point is their bucket), and each point's rate (for a market). */
+async function selectionsOf(
+  db: Db,
+  markets: readonly MarketRow[],
+  points: readonly Point[],
+  sources: Map<number, Source>,
+  currency: string | undefined,
+): Promise<{ selections: Selection[]; rateOfPoint: (StatisticsRate | null)[] }> {
   const selections: Selection[] = [];
   const rateOfPoint: (StatisticsRate | null)[] = [];
   // Every rate in one query; a market's periods latest first, so a missing rate names the latest date.
@@ -129,7 +189,7 @@ export async function findTrendStatistics(
       market,
       periods: points.flatMap((point) => [...point.periods, ...point.lastYear]).filter((p) => p.market_id === market.id),
     })),
-    query.currency,
+    currency,
   );
   for (const [index, point] of points.entries()) {
     let pointRate: StatisticsRate | null = null;
@@ -144,82 +204,75 @@ export async function findTrendStatistics(
     }
     rateOfPoint.push(pointRate);
   }
-  const dimension: Dimension = keyType;
-  const rows = await aggregate(db, {
-    selections,
-    live: liveOf(sources),
-    dimensions: [dimension],
-    key: keyType === 'total' ? undefined : { dimension, id: keyId },
-    settings,
-    ownCompanyId,
-  });
-  const coverage = await coverageSeen(db, new Map(points.flatMap((p) => [...p.periods, ...p.lastYear].map((x) => [x.id, sources.get(x.id)!] as const))));
+  return { selections, rateOfPoint };
+}
+
+/** One point of the answer: its figures (`row`), flags, breaks, coverage and rate. */
+function trendPoint(
+  point: Point,
+  context: {
+    row: AggregateRow | null;
+    coverage: Map<number, Coverage>;
+    sources: Map<number, Source>;
+    cluster: boolean;
+    apply: boolean;
+    own: boolean;
+    breaks: TrendBreak[];
+    rate: StatisticsRate | null;
+  },
+): TrendPoint {
+  const { row, coverage, sources, apply, own } = context;
   const coverageOfAll = (periods: PeriodRow[]) =>
     periods.reduce((sum, p) => ({ approved: sum.approved + coverage.get(p.id)!.approved, expected: sum.expected + coverage.get(p.id)!.expected }), {
       approved: 0,
       expected: 0,
     });
-  const apply = markets.some((m) => !approverOf.get(m.id));
-  const keys = await keysOf(db, dimension, keyType === 'total' ? [] : [keyId]);
-  const breaks = await breaksOf(db, points, sources, keyType === 'total' ? null : { dimension: keyType, id: keyId });
-  const out: TrendPoint[] = points.map((point, index) => {
-    const row = rows.find((r) => !r.rollup && r.bucket === index && r.key_id === keyId) ?? null;
-    const cover = coverageOfAll(point.periods);
-    const lastYearCover = point.lastYear.length ? coverageOfAll(point.lastYear) : null;
-    // Like with like: every period of the point has its year-earlier one, over the same coverage.
-    const withLastYear = new Set(point.lastYear.map((p) => p.market_id));
-    // A cluster's month a year earlier that holds fewer markets is no base: withheld, flagged b.
-    const fewerMarkets = cluster !== null && point.lastYear.length > 0 && point.periods.some((p) => !withLastYear.has(p.market_id));
-    const flags = flagContextOf(
-      sources,
-      [...point.periods.map((p) => ({ period: p, role: 'p' as const })), ...point.lastYear.map((p) => ({ period: p, role: 'ly' as const }))],
-      {
-        changeBreak: point.periods.some((p) => !withLastYear.has(p.market_id)) || coverageDiffers(cover, lastYearCover),
-        lastYearWithheld: fewerMarkets,
-        periodBreak: breaks[index]!.length > 0,
-        ytdBreak: false,
-        reasons: !apply,
-      },
-    );
-    const figures = figuresOf(row, { apply, totalsConfidential: false, own: ownCompanyId !== undefined, flags });
-    return {
-      period: { uuid: point.uuid, title: point.title, starts_on: point.starts_on, ends_on: point.ends_on, published: point.periods.every((p) => p.published) },
-      volume: figures.volume,
-      value: figures.value,
-      volume_last_year: figures.volume_last_year,
-      value_last_year: figures.value_last_year,
-      volume_change_pct: figures.volume_change_pct,
-      value_change_pct: figures.value_change_pct,
-      contributors: figures.contributors,
-      confidential: figures.confidential,
-      estimated: figures.estimated,
-      estimated_last_year: figures.estimated_last_year,
-      flags: { period: figures.flags.period, last_year: figures.flags.last_year, change: figures.flags.change },
-      hidden_reason: figures.hidden_reason,
-      breaks: breaks[index]!,
-      coverage: cover,
-      // No coverage to compare with where last year's figures are withheld.
-      last_year_coverage: fewerMarkets ? null : lastYearCover,
-      rate: rateOfPoint[index] ?? null,
-      provisional: point.periods.some((p) => sources.get(p.id)!.live),
-      ...(ownCompanyId !== undefined
-        ? {
-            own_volume: figures.own_volume,
-            own_value: figures.own_value,
-            own_volume_share_pct: figures.own_volume_share_pct,
-            own_value_share_pct: figures.own_value_share_pct,
-          }
-        : {}),
-    };
-  });
+  const cover = coverageOfAll(point.periods);
+  const lastYearCover = point.lastYear.length ? coverageOfAll(point.lastYear) : null;
+  // Like with like: every period of the point has its year-earlier one, over the same coverage.
+  const withLastYear = new Set(point.lastYear.map((p) => p.market_id));
+  // A cluster's month a year earlier that holds fewer markets is no base: withheld, flagged b.
+  const fewerMarkets = context.cluster && point.lastYear.length > 0 && point.periods.some((p) => !withLastYear.has(p.market_id));
+  const flags = flagContextOf(
+    sources,
+    [...point.periods.map((p) => ({ period: p, role: 'p' as const })), ...point.lastYear.map((p) => ({ period: p, role: 'ly' as const }))],
+    {
+      changeBreak: point.periods.some((p) => !withLastYear.has(p.market_id)) || coverageDiffers(cover, lastYearCover),
+      lastYearWithheld: fewerMarkets,
+      periodBreak: context.breaks.length > 0,
+      ytdBreak: false,
+      reasons: !apply,
+    },
+  );
+  const figures = figuresOf(row, { apply, totalsConfidential: false, own, flags });
   return {
-    market: cluster ? null : marketSummary(markets[0]!),
-    cluster,
-    key: keys.get(keyId)?.key ?? null,
-    key_type: keyType,
-    points: out,
-    currency: query.currency ?? (markets.length === 1 ? (markets[0]!.currency ?? '') : ''),
-    confidentiality: confidentialityOf(settings, apply),
+    period: { uuid: point.uuid, title: point.title, starts_on: point.starts_on, ends_on: point.ends_on, published: point.periods.every((p) => p.published) },
+    volume: figures.volume,
+    value: figures.value,
+    volume_last_year: figures.volume_last_year,
+    value_last_year: figures.value_last_year,
+    volume_change_pct: figures.volume_change_pct,
+    value_change_pct: figures.value_change_pct,
+    contributors: figures.contributors,
+    confidential: figures.confidential,
+    estimated: figures.estimated,
+    estimated_last_year: figures.estimated_last_year,
+    flags: { period: figures.flags.period, last_year: figures.flags.last_year, change: figures.flags.change },
+    hidden_reason: figures.hidden_reason,
+    breaks: context.breaks,
+    coverage: cover,
+    // No coverage to compare with where last year's figures are withheld.
+    last_year_coverage: fewerMarkets ? null : lastYearCover,
+    rate: context.rate,
+    provisional: point.periods.some((p) => sources.get(p.id)!.live),
+    ...(own
+      ? {
+          own_volume: figures.own_volume,
+          own_value: figures.own_value,
+          own_volume_share_pct: figures.own_volume_share_pct,
+          own_value_share_pct: figures.own_value_share_pct,
+        }
+      : {}),
   };
 }
 

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { canInMarket, canSomewhere } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
 import { ORGANIZATION_SETTINGS } from '@mss/contracts/admin';
 import { normalizeDecimal } from '@mss/contracts/decimal';
 import type { Executor } from '../../../db/client.ts';
 import { forbidden } from '../../../errors.ts';
 import type { Principal } from '../../../auth/principal.ts';
+import { mayIn, maySomewhere } from '../../../auth/policy.ts';
 
 /*
  * Who sees what (docs/architecture.md §8), in the caller's organization (another organization's period, market,
@@ -25,19 +25,18 @@ export interface MarketAccess {
 const COMPANY_ABILITIES: readonly AbilityName[] = ['upload-reports', 'view-company-reports'];
 
 export function accessIn(principal: Principal, marketId: number, companyId: number | null): MarketAccess {
-  const approver = canInMarket(principal.subject, 'approve-reports', marketId);
-  const member = !approver && companyId !== null && COMPANY_ABILITIES.some((a) => canInMarket(principal.subject, a, marketId));
-  return { approver, member, sees: approver || member || canInMarket(principal.subject, 'view-statistics', marketId) };
+  const approver = mayIn(principal, 'approve-reports', marketId);
+  const member = !approver && companyId !== null && mayIn(principal, COMPANY_ABILITIES, marketId);
+  return { approver, member, sees: approver || member || mayIn(principal, 'view-statistics', marketId) };
 }
 
 /** Refuses a market the caller does not see: a company user gets the spec's company message. */
 export function refuseMarket(principal: Principal, companyId: number | null): never {
-  if (companyId !== null && COMPANY_ABILITIES.some((a) => canSomewhere(principal.subject, a))) throw forbidden('period.not_for_company');
+  if (companyId !== null && maySomewhere(principal, COMPANY_ABILITIES)) throw forbidden('period.not_for_company');
   throw forbidden('statistics.no_access');
 }
 
-export const inOrganization = (principal: Principal, organizationId: number) =>
-  principal.organizationId === null || principal.organizationId === organizationId;
+export { inOrganization } from '../../../auth/policy.ts';
 
 export interface Settings {
   minContributors: number;
