@@ -49,14 +49,23 @@ const tags = ['communications'];
 const attachmentParams = uuidParams.extend({ id: z.coerce.number().int().positive() });
 const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1), per_page: z.coerce.number().int().min(1).max(100).default(25) });
 
+/** A route's preValidation hook: who may call it. */
+type Guard = ReturnType<typeof requireSomewhere>;
+
 /** Where links in mails point. */
 export function communicationsRoutes(app: App, ctx: AppContext) {
   // Every route needs send-communications in some market; each communication is then checked
   // against its own markets (403 "You do not have access to this action.", 404 across organizations).
   const mayCommunicate = requireSomewhere(ctx, 'send-communications');
   const signedIn = requireSignedIn(ctx);
-  const deps = (): CommunicationDeps => ({ db: ctx.db, mailer: ctx.mailer, appUrl: appUrlOf(ctx.config), queue: ctx.queue });
+  draftRoutes(app, ctx, mayCommunicate);
+  sendingRoutes(app, ctx, mayCommunicate);
+  attachmentRoutes(app, ctx, mayCommunicate);
+  notificationSettingsRoutes(app, ctx, signedIn);
+}
 
+/** The communications and their drafts: listed, made, changed and deleted, with who and which companies they would reach. */
+function draftRoutes(app: App, ctx: AppContext, mayCommunicate: Guard) {
   app.get(
     '/communications',
     {
@@ -120,6 +129,11 @@ export function communicationsRoutes(app: App, ctx: AppContext) {
     },
     async (request) => ({ data: await findCommunicationCompanies(ctx.db, principalOf(request), request.params.uuid) }),
   );
+}
+
+/** Sending: the preflight, the sending itself, back to draft, the retry of failed recipients and the deliveries. */
+function sendingRoutes(app: App, ctx: AppContext, mayCommunicate: Guard) {
+  const deps = (): CommunicationDeps => ({ db: ctx.db, mailer: ctx.mailer, appUrl: appUrlOf(ctx.config), queue: ctx.queue });
   app.post(
     '/communications/:uuid/preflight',
     {
@@ -178,6 +192,10 @@ export function communicationsRoutes(app: App, ctx: AppContext) {
     },
     async (request) => findDeliveries(ctx.db, principalOf(request), request.params.uuid, request.query),
   );
+}
+
+/** A draft's attachments: added, downloaded and removed. */
+function attachmentRoutes(app: App, ctx: AppContext, mayCommunicate: Guard) {
   app.post(
     '/communications/:uuid/attachments',
     {
@@ -208,8 +226,10 @@ export function communicationsRoutes(app: App, ctx: AppContext) {
       return reply.code(204).send(null);
     },
   );
+}
 
-  // The signed-in user's own choice about workflow mails (any role).
+/** The signed-in user's own choice about workflow mails (any role). */
+function notificationSettingsRoutes(app: App, ctx: AppContext, signedIn: Guard) {
   app.get(
     '/users/me/notifications',
     { schema: { tags, summary: "The signed-in user's notification settings", response: { 200: dataOf(notificationSettingsSchema) } }, preValidation: signedIn },

@@ -224,257 +224,398 @@ class RowKeys {
 /** Data rows between two progress reports (and looks at `stop`). */
 const PROGRESS_ROWS = 5_000;
 
-/** Validates the history file at `path` (see above). Never throws for a bad file; I/O errors propagate. */
-export async function validateHistoryFile(path: string, lookup: HistoryLookup, options: HistoryValidateOptions = {}): Promise<HistoryValidation> {
-  const { locale } = options;
-  const maxErrors = options.maxErrors ?? IMPORT_MAX_ERRORS;
-  const maxRows = options.maxRows ?? 10_000_000;
-  const errors: HistoryError[] = [];
-  let omitted = 0;
-  const add = (row: number | null, key: MessageKey, params: MessageParams, column: HistoryError['column'] = null) => {
-    if (errors.length >= maxErrors) omitted++;
-    else errors.push({ row, key, params, message: translate(key, params, locale), column });
-  };
-  const fail = (key: MessageKey, params: MessageParams = {}): HistoryValidation => ({
-    ok: false,
-    errors: [{ row: null, key, params, message: translate(key, params, locale), column: null }],
-    errorCount: 1,
-    dataRowCount: 0,
-    rowCount: 0,
-    periods: [],
-    contiguous: false,
-    format: 'csv',
-  });
+/** The header's columns and names, and the workbook's date system: what the data rows are read with. */
+interface HistoryHeader {
+  columns: Record<HistoryColumn, number>;
+  names: string[];
+  date1904: boolean;
+}
 
-  let columns: Record<HistoryColumn, number> | null = null;
-  let names: string[] = [];
-  let format: 'xlsx' | 'csv' = 'xlsx';
-  let dataRowCount = 0;
-  let rowCount = 0;
-  let contiguous = true;
-  const keys = new RowKeys();
-  const summaries = new Map<string, HistoryPeriodSummary & { companies: Set<number> }>();
-  // Mixed radix for the row keys: months since 1900, then markets, companies and codes by index.
-  const marketIndex = new Map([...lookup.marketsByIso.values()].map((m, i) => [m.id, i]));
-  const companyIndex = new Map([...lookup.companiesById.values()].map((c, i) => [c.id, i]));
-  const codeIndex = new Map([...lookup.codesByCode.values()].map((c, i) => [c.id, i]));
-  const radix = [marketIndex.size + 1, companyIndex.size + 1, codeIndex.size + 1];
-  const exactKeys = 12 * 200 * radix[0]! * radix[1]! * radix[2]! < Number.MAX_SAFE_INTEGER;
-  const stringKeys = new Map<string, number>();
-  const repeatsByString: [number, number][] = [];
-  const last: {
+type HistorySummary = HistoryPeriodSummary & { companies: Set<number> };
+
+/** A cell's column, for an error: its letter and header name, and the cell as read. */
+type HistoryErrorColumn = NonNullable<HistoryError['column']>;
+
+/** What the reading of one file keeps from row to row: the errors, the counts, the row keys, the summaries and the batch. */
+class HistoryReading {
+  readonly lookup: HistoryLookup;
+  readonly options: HistoryValidateOptions;
+  readonly locale: Locale | undefined;
+  readonly maxErrors: number;
+  readonly maxRows: number;
+  readonly errors: HistoryError[] = [];
+  omitted = 0;
+  header: HistoryHeader | null = null;
+  format: 'xlsx' | 'csv' = 'xlsx';
+  dataRowCount = 0;
+  rowCount = 0;
+  contiguous = true;
+  readonly keys = new RowKeys();
+  readonly summaries = new Map<string, HistorySummary>();
+  readonly marketIndex: ReadonlyMap<number, number>;
+  readonly companyIndex: ReadonlyMap<number, number>;
+  readonly codeIndex: ReadonlyMap<number, number>;
+  readonly radix: readonly [number, number, number];
+  readonly exactKeys: boolean;
+  readonly stringKeys = new Map<string, number>();
+  readonly repeatsByString: [number, number][] = [];
+  readonly last: {
     marketText?: string;
     market?: HistoryMarket;
     periodText?: string | null;
     month?: string | null;
     companyText?: string | null;
     company?: ReturnType<typeof companyOf>;
-    summary?: HistoryPeriodSummary & { companies: Set<number> };
+    summary?: HistorySummary;
   } = {};
-  let batch: HistoryRow[] = [];
-  let writing: Promise<void> | null = null;
-  const flush = async () => {
-    if (!options.sink || batch.length === 0) return;
-    const rows = batch;
-    batch = [];
-    if (writing) await writing;
-    writing = options.sink.write(rows);
+  batch: HistoryRow[] = [];
+  writing: Promise<void> | null = null;
+
+  constructor(lookup: HistoryLookup, options: HistoryValidateOptions) {
+    this.lookup = lookup;
+    this.options = options;
+    this.locale = options.locale;
+    this.maxErrors = options.maxErrors ?? IMPORT_MAX_ERRORS;
+    this.maxRows = options.maxRows ?? 10_000_000;
+    // Mixed radix for the row keys: months since 1900, then markets, companies and codes by index.
+    this.marketIndex = new Map([...lookup.marketsByIso.values()].map((m, i) => [m.id, i]));
+    this.companyIndex = new Map([...lookup.companiesById.values()].map((c, i) => [c.id, i]));
+    this.codeIndex = new Map([...lookup.codesByCode.values()].map((c, i) => [c.id, i]));
+    this.radix = [this.marketIndex.size + 1, this.companyIndex.size + 1, this.codeIndex.size + 1];
+    this.exactKeys = 12 * 200 * this.radix[0] * this.radix[1] * this.radix[2] < Number.MAX_SAFE_INTEGER;
+  }
+
+  /** Errors found so far, listed or not. */
+  errorCount(): number {
+    return this.errors.length + this.omitted;
+  }
+
+  add(row: number | null, key: MessageKey, params: MessageParams, column: HistoryError['column'] = null): void {
+    if (this.errors.length >= this.maxErrors) this.omitted++;
+    else this.errors.push({ row, key, params, message: translate(key, params, this.locale), column });
+  }
+
+  /** Hands the batch to the sink, once the previous one is written. */
+  async flush(): Promise<void> {
+    if (!this.options.sink || this.batch.length === 0) return;
+    const rows = this.batch;
+    this.batch = [];
+    if (this.writing) await this.writing;
+    const writing = this.options.sink.write(rows);
+    this.writing = writing;
     writing.catch(() => {});
     await new Promise((resolve) => setImmediate(resolve));
-  };
-
-  try {
-    let sheet;
-    try {
-      sheet = await openSheet(path, {
-        limits: { maxRows: maxRows + 1, maxSheetBytes: 2 ** 31 - 1 },
-        // The figures are the columns the header names Volume and Value.
-        numericColumns: (first) => {
-          const found = headerColumns(
-            first.map((value) => ({ kind: 'string', value })),
-            locale,
-          );
-          return [found.volume, found.value].filter((c): c is number => c !== undefined);
-        },
-      });
-      // A JSON array of rows names no columns: its first row is refused as a header.
-      format = sheet.format === 'xlsx' ? 'xlsx' : 'csv';
-      const date1904 = sheet.date1904;
-      for await (const { row, cells } of sheet.rows()) {
-        if (columns === null) {
-          if (cells.every((cell) => isBlank(cell))) continue;
-          const found = headerColumns(cells, locale);
-          const missing = HISTORY_COLUMNS.filter((c) => found[c] === undefined);
-          if (missing.length) return { ...fail('history.header', { missing: missing.map((c) => translate(HEADER_NAMES[c], {}, locale)).join(', ') }), format };
-          columns = found as Record<HistoryColumn, number>;
-          names = cells.map((cell) => (cell.kind === 'string' ? cell.value.trim() : ''));
-          continue;
-        }
-        if (HISTORY_COLUMNS.every((c) => isBlank(cells[columns![c]]))) continue;
-        dataRowCount++;
-        if (dataRowCount > maxRows) throw new XlsxError('too_many_rows', `more than ${maxRows} data rows`);
-        if (dataRowCount % PROGRESS_ROWS === 0) {
-          if (options.stop?.()) break;
-          await options.onProgress?.(dataRowCount);
-        }
-        const at = (column: HistoryColumn): HistoryError['column'] => ({
-          letter: columnLetters(columns![column]),
-          name: names[columns![column]] || translate(HEADER_NAMES[column], {}, locale),
-          cell: displayOf(cells[columns![column]], date1904),
-        });
-        const before = errors.length + omitted;
-
-        // Consecutive rows mostly repeat the market, month and company: each read once per change.
-        const marketCell = cells[columns.market];
-        const marketText = marketCell?.kind === 'string' ? marketCell.value : '';
-        if (marketText !== last.marketText) last.market = lookup.marketsByIso.get(marketText.trim().toUpperCase());
-        last.marketText = marketText;
-        const market = last.market;
-        if (!market) add(row, 'history.unknown_market', { row }, at('market'));
-        else if (!market.administered) add(row, 'history.market_not_administered', { market: market.iso_code, row }, at('market'));
-
-        const periodCell = cells[columns.period];
-        const periodText = periodCell?.kind === 'string' ? periodCell.value : null;
-        let month: string | null;
-        if (periodText !== null && periodText === last.periodText) month = last.month ?? null;
-        else {
-          month = monthOf(periodCell, date1904);
-          last.periodText = periodText;
-          last.month = month;
-        }
-        const existing = month && market ? market.periods.get(month) : undefined;
-        if (!month) add(row, 'history.invalid_period', { row }, at('period'));
-        else if (existing && !existing.whole_month) add(row, 'history.period_dates', { market: market!.iso_code, period: month, row }, at('period'));
-
-        const companyCell = cells[columns.company];
-        const companyText = companyCell?.kind === 'string' ? companyCell.value : null;
-        let company: ReturnType<typeof companyOf>;
-        if (companyText !== null && companyText === last.companyText) company = last.company;
-        else {
-          company = companyOf(companyCell, lookup);
-          last.companyText = companyText;
-          last.company = company;
-        }
-        if (company === 'ambiguous') add(row, 'history.ambiguous_company', { row }, at('company'));
-        else if (!company) add(row, 'history.unknown_company', { row }, at('company'));
-        else if (market && !company.marketIds.has(market.id))
-          add(row, 'history.company_not_in_market', { company: company.name, market: market.iso_code, row }, at('company'));
-        const theCompany = typeof company === 'object' ? company : undefined;
-
-        const codeText = codeOf(cells[columns.code]);
-        const code = codeText ? lookup.codesByCode.get(codeText) : undefined;
-        let usable: HistoryCode | undefined;
-        if (!code) add(row, 'import.invalid_code', { row }, at('code'));
-        else if ((market && !market.codeIds.has(code.id)) || (theCompany && !theCompany.codeIds.has(code.id)))
-          add(row, 'history.code_not_available', { code: code.code, row }, at('code'));
-        else if (code.disabled_status === 30) add(row, 'import.code_inactive', { code: code.code, row }, at('code'));
-        else usable = code;
-
-        const figure = (column: 'volume' | 'value'): string | null => {
-          const cell = cells[columns![column]];
-          const blank = isBlank(cell);
-          if (usable?.disabled_status === (column === 'volume' ? 20 : 10) && !blank) {
-            const where = at(column)!;
-            add(
-              row,
-              column === 'volume' ? 'history.volume_must_be_empty' : 'history.value_must_be_empty',
-              { column: where.letter, code: usable.code, row },
-              where,
-            );
-            return null;
-          }
-          if (cell !== undefined && cell.kind === 'number' && isPlainNumber(cell.text)) return cell.text;
-          const read = numberOf(cell);
-          if (read.kind === 'invalid') add(row, 'history.figure_invalid', { column: at(column)!.letter, row }, at(column));
-          if (read.kind === 'formula') add(row, 'import.formula_without_value', { row, column: at(column)!.letter }, at(column));
-          return read.kind === 'number' && fitsDecimal(read.value, FIGURE_LIMITS) ? read.value : null;
-        };
-        const volume = figure('volume');
-        const value = figure('value');
-        if (errors.length + omitted > before || !market || !month || !theCompany || !usable) continue;
-
-        // A repeat of an earlier valid row is said of the later one, once the whole file is read.
-        const monthIndex = (Number(month.slice(0, 4)) - 1900) * 12 + Number(month.slice(5)) - 1;
-        if (exactKeys) {
-          keys.push(
-            ((monthIndex * radix[0]! + marketIndex.get(market.id)!) * radix[1]! + companyIndex.get(theCompany.id)!) * radix[2]! + codeIndex.get(usable.id)!,
-            row,
-          );
-        } else {
-          const key = `${monthIndex}:${market.id}:${theCompany.id}:${usable.id}`;
-          const first = stringKeys.get(key);
-          if (first === undefined) stringKeys.set(key, row);
-          else repeatsByString.push([row, first]);
-        }
-        if (volume === null && value === null) continue;
-        rowCount++;
-        let summary = last.summary && last.summary.market_id === market.id && last.summary.period === month ? last.summary : undefined;
-        const summaryKey = summary ? '' : `${market.id}:${month}`;
-        summary ??= summaries.get(summaryKey);
-        if (!summary) {
-          summary = {
-            market_id: market.id,
-            market: market.iso_code,
-            period: month,
-            period_id: existing?.id ?? null,
-            rows: 0,
-            company_ids: [],
-            companies: new Set(),
-          };
-          summaries.set(summaryKey, summary);
-        }
-        // A month's rows resumed after another's: the file is not in runs of months.
-        if (summary !== last.summary && summary.rows > 0) contiguous = false;
-        last.summary = summary;
-        summary.rows++;
-        summary.companies.add(theCompany.id);
-        if (options.sink && errors.length + omitted === 0) {
-          batch.push({ row, market_id: market.id, period_start: `${month}-01`, company_id: theCompany.id, code_id: usable.id, volume, value });
-          if (batch.length >= options.sink.batchSize) await flush();
-        }
-      }
-    } catch (error) {
-      if (!isXlsxError(error)) throw error;
-      switch (error.code) {
-        case 'empty':
-        case 'no_sheet':
-          return { ...fail('import.empty'), format };
-        case 'encrypted':
-          return { ...fail('import.password_protected'), format };
-        case 'too_large':
-          return { ...fail('import.too_large'), format };
-        case 'too_many_rows':
-          return { ...fail('import.too_many_rows', { max: maxRows.toLocaleString('en-US') }), format };
-        case 'not_utf8':
-          return { ...fail('import.csv_not_utf8'), format };
-        case 'corrupt':
-          if (error.row !== undefined) return { ...fail('import.csv_open_quote', { row: error.row }), format };
-          return { ...fail('import.corrupt'), format };
-        default:
-          return { ...fail('import.not_xlsx'), format };
-      }
-    }
-    if (columns === null) return { ...fail('import.empty'), format };
-    if (options.stop?.()) return { ok: false, errors: [], errorCount: 0, dataRowCount, rowCount, periods: [], contiguous, format };
-    const repeats = exactKeys ? keys.repeats() : repeatsByString;
-    for (const [row, first] of repeats) add(row, 'history.duplicate_row', { row, first });
-    if (rowCount === 0 && errors.length + omitted === 0) return { ...fail('import.empty'), format };
-    const errorCount = errors.length + omitted;
-    if (errorCount > 0) {
-      // Row order, whatever the rule that found it (repeats are found last).
-      errors.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
-      if (omitted > 0) {
-        const params = { count: errorCount.toLocaleString('en-US'), max: maxErrors.toLocaleString('en-US'), row: errors.at(-1)?.row ?? 0 };
-        errors.push({ row: null, key: 'import.too_many_errors', params, message: translate('import.too_many_errors', params, locale), column: null });
-      }
-      return { ok: false, errors, errorCount, dataRowCount, rowCount, periods: [], contiguous, format };
-    }
-    await flush();
-    const periods = [...summaries.values()]
-      .map(({ companies, ...summary }) => ({ ...summary, company_ids: [...companies].sort((a, b) => a - b) }))
-      .sort((a, b) => a.market.localeCompare(b.market) || a.period.localeCompare(b.period));
-    return { ok: true, errors: [], errorCount: 0, dataRowCount, rowCount, periods, contiguous, format };
-  } finally {
-    if (writing) await writing;
   }
+}
+
+/** The validation of a file refused as a whole, with its one error. */
+function fileFailure(reading: HistoryReading, key: MessageKey, params: MessageParams = {}): HistoryValidation {
+  return {
+    ok: false,
+    errors: [{ row: null, key, params, message: translate(key, params, reading.locale), column: null }],
+    errorCount: 1,
+    dataRowCount: 0,
+    rowCount: 0,
+    periods: [],
+    contiguous: false,
+    format: reading.format,
+  };
+}
+
+/** Validates the history file at `path` (see above). Never throws for a bad file; I/O errors propagate. */
+export async function validateHistoryFile(path: string, lookup: HistoryLookup, options: HistoryValidateOptions = {}): Promise<HistoryValidation> {
+  const reading = new HistoryReading(lookup, options);
+  try {
+    let refused: HistoryValidation | null;
+    try {
+      refused = await readHistoryRows(path, reading);
+    } catch (error) {
+      return sheetFailure(error, reading);
+    }
+    return refused ?? (await finishHistory(reading));
+  } finally {
+    if (reading.writing) await reading.writing;
+  }
+}
+
+/** Reads the header and then every data row; the failure of a header that misses columns, or null. */
+async function readHistoryRows(path: string, reading: HistoryReading): Promise<HistoryValidation | null> {
+  const { locale, maxRows, options } = reading;
+  const sheet = await openSheet(path, {
+    limits: { maxRows: maxRows + 1, maxSheetBytes: 2 ** 31 - 1 },
+    // The figures are the columns the header names Volume and Value.
+    numericColumns: (first) => {
+      const found = headerColumns(
+        first.map((value) => ({ kind: 'string', value })),
+        locale,
+      );
+      return [found.volume, found.value].filter((c): c is number => c !== undefined);
+    },
+  });
+  // A JSON array of rows names no columns: its first row is refused as a header.
+  reading.format = sheet.format === 'xlsx' ? 'xlsx' : 'csv';
+  const date1904 = sheet.date1904;
+  for await (const { row, cells } of sheet.rows()) {
+    const header = reading.header;
+    if (header === null) {
+      if (cells.every((cell) => isBlank(cell))) continue;
+      const found = headerColumns(cells, locale);
+      const missing = HISTORY_COLUMNS.filter((c) => found[c] === undefined);
+      if (missing.length) return fileFailure(reading, 'history.header', { missing: missing.map((c) => translate(HEADER_NAMES[c], {}, locale)).join(', ') });
+      reading.header = {
+        columns: found as Record<HistoryColumn, number>,
+        names: cells.map((cell) => (cell.kind === 'string' ? cell.value.trim() : '')),
+        date1904,
+      };
+      continue;
+    }
+    const { columns } = header;
+    if (HISTORY_COLUMNS.every((c) => isBlank(cells[columns[c]]))) continue;
+    reading.dataRowCount++;
+    if (reading.dataRowCount > maxRows) throw new XlsxError('too_many_rows', `more than ${maxRows} data rows`);
+    if (reading.dataRowCount % PROGRESS_ROWS === 0) {
+      if (options.stop?.()) break;
+      await options.onProgress?.(reading.dataRowCount);
+    }
+    readHistoryRow(reading, header, row, cells);
+    if (options.sink && reading.batch.length >= options.sink.batchSize) await reading.flush();
+  }
+  return null;
+}
+
+/** Where an error is: the column's letter and header name, and the cell as read. */
+function columnAt(reading: HistoryReading, header: HistoryHeader, cells: readonly Cell[], column: HistoryColumn): HistoryErrorColumn {
+  return {
+    letter: columnLetters(header.columns[column]),
+    name: header.names[header.columns[column]] || translate(HEADER_NAMES[column], {}, reading.locale),
+    cell: displayOf(cells[header.columns[column]], header.date1904),
+  };
+}
+
+/** Checks a data row (every error collected) and, when it is valid, keeps its key, counts it and batches it for the sink. */
+function readHistoryRow(reading: HistoryReading, header: HistoryHeader, row: number, cells: readonly Cell[]): void {
+  const { columns } = header;
+  const before = reading.errorCount();
+
+  // Consecutive rows mostly repeat the market, month and company: each read once per change.
+  const market = rowMarket(reading, cells[columns.market]);
+  if (!market) reading.add(row, 'history.unknown_market', { row }, columnAt(reading, header, cells, 'market'));
+  else if (!market.administered)
+    reading.add(row, 'history.market_not_administered', { market: market.iso_code, row }, columnAt(reading, header, cells, 'market'));
+
+  const month = rowMonth(reading, cells[columns.period], header.date1904);
+  const existing = month && market ? market.periods.get(month) : undefined;
+  if (!month) reading.add(row, 'history.invalid_period', { row }, columnAt(reading, header, cells, 'period'));
+  else if (existing && !existing.whole_month)
+    reading.add(row, 'history.period_dates', { market: market!.iso_code, period: month, row }, columnAt(reading, header, cells, 'period'));
+
+  const company = rowCompany(reading, cells[columns.company]);
+  if (company === 'ambiguous') reading.add(row, 'history.ambiguous_company', { row }, columnAt(reading, header, cells, 'company'));
+  else if (!company) reading.add(row, 'history.unknown_company', { row }, columnAt(reading, header, cells, 'company'));
+  else if (market && !company.marketIds.has(market.id))
+    reading.add(row, 'history.company_not_in_market', { company: company.name, market: market.iso_code, row }, columnAt(reading, header, cells, 'company'));
+  const theCompany = typeof company === 'object' ? company : undefined;
+
+  const usable = usableCode(reading, header, row, cells, market, theCompany);
+  const volume = rowFigure(reading, header, row, cells, usable, 'volume');
+  const value = rowFigure(reading, header, row, cells, usable, 'value');
+  if (reading.errorCount() > before || !market || !month || !theCompany || !usable) return;
+
+  // A repeat of an earlier valid row is said of the later one, once the whole file is read.
+  keepRowKey(reading, row, month, market.id, theCompany.id, usable.id);
+  if (volume === null && value === null) return;
+  reading.rowCount++;
+  countInSummary(reading, market, month, existing, theCompany.id);
+  if (reading.options.sink && reading.errorCount() === 0) {
+    reading.batch.push({ row, market_id: market.id, period_start: `${month}-01`, company_id: theCompany.id, code_id: usable.id, volume, value });
+  }
+}
+
+/** The row's market, looked up again only when its text changes. */
+function rowMarket(reading: HistoryReading, marketCell: Cell | undefined): HistoryMarket | undefined {
+  const { last } = reading;
+  const marketText = marketCell?.kind === 'string' ? marketCell.value : '';
+  if (marketText !== last.marketText) last.market = reading.lookup.marketsByIso.get(marketText.trim().toUpperCase());
+  last.marketText = marketText;
+  return last.market;
+}
+
+/** The row's month, read again only when its text changes (a date cell every time). */
+function rowMonth(reading: HistoryReading, periodCell: Cell | undefined, date1904: boolean): string | null {
+  const { last } = reading;
+  const periodText = periodCell?.kind === 'string' ? periodCell.value : null;
+  let month: string | null;
+  if (periodText !== null && periodText === last.periodText) month = last.month ?? null;
+  else {
+    month = monthOf(periodCell, date1904);
+    last.periodText = periodText;
+    last.month = month;
+  }
+  return month;
+}
+
+/** The row's company, looked up again only when its text changes (a number every time). */
+function rowCompany(reading: HistoryReading, companyCell: Cell | undefined): ReturnType<typeof companyOf> {
+  const { last } = reading;
+  const companyText = companyCell?.kind === 'string' ? companyCell.value : null;
+  let company: ReturnType<typeof companyOf>;
+  if (companyText !== null && companyText === last.companyText) company = last.company;
+  else {
+    company = companyOf(companyCell, reading.lookup);
+    last.companyText = companyText;
+    last.company = company;
+  }
+  return company;
+}
+
+/** The row's code when it exists, is available to the company in the market and is active; otherwise an error. */
+function usableCode(
+  reading: HistoryReading,
+  header: HistoryHeader,
+  row: number,
+  cells: readonly Cell[],
+  market: HistoryMarket | undefined,
+  theCompany: HistoryCompany | undefined,
+): HistoryCode | undefined {
+  const codeText = codeOf(cells[header.columns.code]);
+  const code = codeText ? reading.lookup.codesByCode.get(codeText) : undefined;
+  let usable: HistoryCode | undefined;
+  if (!code) reading.add(row, 'import.invalid_code', { row }, columnAt(reading, header, cells, 'code'));
+  else if ((market && !market.codeIds.has(code.id)) || (theCompany && !theCompany.codeIds.has(code.id)))
+    reading.add(row, 'history.code_not_available', { code: code.code, row }, columnAt(reading, header, cells, 'code'));
+  else if (code.disabled_status === 30) reading.add(row, 'import.code_inactive', { code: code.code, row }, columnAt(reading, header, cells, 'code'));
+  else usable = code;
+  return usable;
+}
+
+/** The row's volume or value: empty (null), a number, or an error added (null). */
+function rowFigure(
+  reading: HistoryReading,
+  header: HistoryHeader,
+  row: number,
+  cells: readonly Cell[],
+  usable: HistoryCode | undefined,
+  column: 'volume' | 'value',
+): string | null {
+  const cell = cells[header.columns[column]];
+  const blank = isBlank(cell);
+  if (usable?.disabled_status === (column === 'volume' ? 20 : 10) && !blank) {
+    const where = columnAt(reading, header, cells, column);
+    reading.add(
+      row,
+      column === 'volume' ? 'history.volume_must_be_empty' : 'history.value_must_be_empty',
+      { column: where.letter, code: usable.code, row },
+      where,
+    );
+    return null;
+  }
+  if (cell !== undefined && cell.kind === 'number' && isPlainNumber(cell.text)) return cell.text;
+  const read = numberOf(cell);
+  if (read.kind === 'invalid')
+    reading.add(row, 'history.figure_invalid', { column: columnAt(reading, header, cells, column).letter, row }, columnAt(reading, header, cells, column));
+  if (read.kind === 'formula')
+    reading.add(
+      row,
+      'import.formula_without_value',
+      { row, column: columnAt(reading, header, cells, column).letter },
+      columnAt(reading, header, cells, column),
+    );
+  return read.kind === 'number' && fitsDecimal(read.value, FIGURE_LIMITS) ? read.value : null;
+}
+
+/** Keeps a valid row's (month, market, company, code), to find the repeats once the whole file is read. */
+function keepRowKey(reading: HistoryReading, row: number, month: string, marketId: number, companyId: number, codeId: number): void {
+  const monthIndex = (Number(month.slice(0, 4)) - 1900) * 12 + Number(month.slice(5)) - 1;
+  if (reading.exactKeys) {
+    const { radix } = reading;
+    reading.keys.push(
+      ((monthIndex * radix[0] + reading.marketIndex.get(marketId)!) * radix[1] + reading.companyIndex.get(companyId)!) * radix[2] +
+        reading.codeIndex.get(codeId)!,
+      row,
+    );
+  } else {
+    const key = `${monthIndex}:${marketId}:${companyId}:${codeId}`;
+    const first = reading.stringKeys.get(key);
+    if (first === undefined) reading.stringKeys.set(key, row);
+    else reading.repeatsByString.push([row, first]);
+  }
+}
+
+/** Counts a row holding a figure in its market's and month's summary (made at the month's first row). */
+function countInSummary(
+  reading: HistoryReading,
+  market: HistoryMarket,
+  month: string,
+  existing: { id: number; whole_month: boolean } | undefined,
+  companyId: number,
+): void {
+  const { last } = reading;
+  let summary = last.summary && last.summary.market_id === market.id && last.summary.period === month ? last.summary : undefined;
+  const summaryKey = summary ? '' : `${market.id}:${month}`;
+  summary ??= reading.summaries.get(summaryKey);
+  if (!summary) {
+    summary = {
+      market_id: market.id,
+      market: market.iso_code,
+      period: month,
+      period_id: existing?.id ?? null,
+      rows: 0,
+      company_ids: [],
+      companies: new Set(),
+    };
+    reading.summaries.set(summaryKey, summary);
+  }
+  // A month's rows resumed after another's: the file is not in runs of months.
+  if (summary !== last.summary && summary.rows > 0) reading.contiguous = false;
+  last.summary = summary;
+  summary.rows++;
+  summary.companies.add(companyId);
+}
+
+/** The failure of a file the reader refused (an error of the reader's); any other error propagates. */
+function sheetFailure(error: unknown, reading: HistoryReading): HistoryValidation {
+  if (!isXlsxError(error)) throw error;
+  switch (error.code) {
+    case 'empty':
+    case 'no_sheet':
+      return fileFailure(reading, 'import.empty');
+    case 'encrypted':
+      return fileFailure(reading, 'import.password_protected');
+    case 'too_large':
+      return fileFailure(reading, 'import.too_large');
+    case 'too_many_rows':
+      return fileFailure(reading, 'import.too_many_rows', { max: reading.maxRows.toLocaleString('en-US') });
+    case 'not_utf8':
+      return fileFailure(reading, 'import.csv_not_utf8');
+    case 'corrupt':
+      if (error.row !== undefined) return fileFailure(reading, 'import.csv_open_quote', { row: error.row });
+      return fileFailure(reading, 'import.corrupt');
+    default:
+      return fileFailure(reading, 'import.not_xlsx');
+  }
+}
+
+/** Once the whole file is read: its repeated rows, then its errors in row order, or its periods. */
+async function finishHistory(reading: HistoryReading): Promise<HistoryValidation> {
+  const { errors, maxErrors, locale, format, dataRowCount, rowCount, contiguous } = reading;
+  if (reading.header === null) return fileFailure(reading, 'import.empty');
+  if (reading.options.stop?.()) return { ok: false, errors: [], errorCount: 0, dataRowCount, rowCount, periods: [], contiguous, format };
+  const repeats = reading.exactKeys ? reading.keys.repeats() : reading.repeatsByString;
+  for (const [row, first] of repeats) reading.add(row, 'history.duplicate_row', { row, first });
+  if (rowCount === 0 && reading.errorCount() === 0) return fileFailure(reading, 'import.empty');
+  const errorCount = reading.errorCount();
+  if (errorCount > 0) {
+    // Row order, whatever the rule that found it (repeats are found last).
+    errors.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+    if (reading.omitted > 0) {
+      const params = { count: errorCount.toLocaleString('en-US'), max: maxErrors.toLocaleString('en-US'), row: errors.at(-1)?.row ?? 0 };
+      errors.push({ row: null, key: 'import.too_many_errors', params, message: translate('import.too_many_errors', params, locale), column: null });
+    }
+    return { ok: false, errors, errorCount, dataRowCount, rowCount, periods: [], contiguous, format };
+  }
+  await reading.flush();
+  const periods = [...reading.summaries.values()]
+    .map(({ companies, ...summary }) => ({ ...summary, company_ids: [...companies].sort((a, b) => a - b) }))
+    .sort((a, b) => a.market.localeCompare(b.market) || a.period.localeCompare(b.period));
+  return { ok: true, errors: [], errorCount: 0, dataRowCount, rowCount, periods, contiguous, format };
 }

@@ -99,10 +99,21 @@ function assertKnownRowKeys(content: Buffer): void {
   if (first) throw new AppError('validation', 'validation.unknown_key', { attribute: first.slice(first.indexOf('.') + 1) }, fieldErrors);
 }
 
+/** A route's preValidation hook: who may call it. */
+type Guard = ReturnType<typeof requireSignedIn>;
+
 export function importsRoutes(app: App, ctx: AppContext) {
   const signedIn = requireSignedIn(ctx);
   const maxBytes = Math.floor(ctx.config.IMPORT_MAX_MB * 1024 * 1024);
 
+  uploadRoutes(app, ctx, signedIn);
+  rowsRoutes(app, ctx, signedIn, maxBytes);
+  templateRoutes(app, ctx, signedIn);
+  importRecordRoutes(app, ctx, signedIn);
+}
+
+/** The report's file uploaded, to be imported in the background. */
+function uploadRoutes(app: App, ctx: AppContext, signedIn: Guard) {
   app.post(
     '/reports/:uuid/file',
     {
@@ -126,8 +137,13 @@ export function importsRoutes(app: App, ctx: AppContext) {
       return reply.code(202).send({ data: { uuid, status } });
     },
   );
-  // The rows as a body (JSON or CSV), read as bytes: a JSON number is kept as written (the
-  // default parser would make it a double), and a CSV is read by the sheet reader.
+}
+
+/**
+ * The rows as a body (JSON or CSV), read as bytes: a JSON number is kept as written (the
+ * default parser would make it a double), and a CSV is read by the sheet reader.
+ */
+function rowsRoutes(app: App, ctx: AppContext, signedIn: Guard, maxBytes: number) {
   app.register(async (scoped) => {
     scoped.addContentTypeParser(['application/json', 'text/csv'], { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) => done(null, body));
     scoped.withTypeProvider<ZodTypeProvider>().put(
@@ -177,6 +193,10 @@ export function importsRoutes(app: App, ctx: AppContext) {
       },
     );
   });
+}
+
+/** The import template of a report, prefilled with its codes. */
+function templateRoutes(app: App, ctx: AppContext, signedIn: Guard) {
   app.get(
     '/reports/:uuid/template',
     {
@@ -203,6 +223,10 @@ export function importsRoutes(app: App, ctx: AppContext) {
       return reply.header('Content-Type', XLSX_CONTENT_TYPE).send(content);
     },
   );
+}
+
+/** The imports: listed, one with its errors, its file as uploaded or marked, and its error list. */
+function importRecordRoutes(app: App, ctx: AppContext, signedIn: Guard) {
   app.get(
     '/imports',
     {

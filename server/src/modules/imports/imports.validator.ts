@@ -398,200 +398,250 @@ export function readAheadUntil<T>(source: AsyncIterator<T>, ready: Promise<unkno
   return iterator;
 }
 
-async function validate(path: string, lookupOrPromise: CodeLookup | Promise<CodeLookup>, options: ValidateOptions): Promise<ValidationResult> {
-  const ready = Promise.resolve(lookupOrPromise);
-  // Its failure is raised where it is awaited; until then (say the file is not an xlsx) it must
-  // not count as unhandled.
-  ready.catch(() => {});
-  // Set before the first row is handled: rows are only yielded once `ready` has settled.
-  let codes!: CodeLookup;
-  const { locale } = options;
-  const maxErrors = options.maxErrors ?? IMPORT_MAX_ERRORS;
-  if (!Number.isInteger(maxErrors) || maxErrors < 1) throw new RangeError('maxErrors must be a positive integer');
-  const maxDataRows = options.limits?.maxRows ?? DEFAULT_XLSX_LIMITS.maxRows;
-
-  const rowErrors = new ErrorList(maxErrors, locale);
-  const columnErrors = new ErrorList(maxErrors, locale);
-  let rows: ImportRow[] = [];
-  let headerRow: number | null = null;
-  let seenNonBlank = false;
+/** What the reading of one report file keeps from row to row: the errors, the rows, the counts and the header. */
+class ReportReading {
+  readonly locale: Locale | undefined;
+  readonly maxDataRows: number;
+  readonly sink: RowSink | undefined;
+  readonly rowErrors: ErrorList;
+  readonly columnErrors: ErrorList;
+  rows: ImportRow[] = [];
+  rowCount = 0;
+  headerRow: number | null = null;
+  seenNonBlank = false;
   /** Columns beyond C that the header names (their content is ignored). */
-  const namedExtra = new Set<number>();
+  readonly namedExtra = new Set<number>();
   /** Valid codes already used, by id (the first row wins). */
-  const used = new Set<number>();
-  let dataRowCount = 0;
-  let rowsWithoutFigures = 0;
-  let hasFigures = false;
+  readonly used = new Set<number>();
+  dataRowCount = 0;
+  rowsWithoutFigures = 0;
+  hasFigures = false;
   /** Some row (the header included) holds something in column C: the sheet has the three columns. */
-  let usesC = false;
+  usesC = false;
   /** The workbook's date system, for showing a date in column A (set once it is open). */
-  let date1904 = false;
+  date1904 = false;
   /** The header row's names of columns A, B and C, as written (null without a header row). */
-  let headerNames: (string | null)[] = [null, null, null];
-  /** Where an error is: the column's letter and header name, and the cell as read (worked out for an error only). */
-  const at = (letter: 'A' | 'B' | 'C', cell: Cell | undefined): ImportError['column'] => ({
-    letter,
-    name: headerNames[letter.charCodeAt(0) - 65] ?? null,
-    cell: displayOf(cell, date1904),
-  });
+  headerNames: (string | null)[] = [null, null, null];
+  writing: Promise<void> | null = null;
 
-  /** Column B or C of a row: empty (null), a number, or an error added to the list (null). */
-  const figure = (
-    column: FigureColumn,
-    cell: Cell | undefined,
-    blank: boolean,
-    info: CodeInfo | undefined,
-    row: number,
-    a: Cell | undefined,
-  ): string | null => {
-    if (info?.disabled_status === column.disabledBy && !blank) {
-      rowErrors.add(row, displayOf(a, date1904), column.mustBeEmpty, { code: info.code, row }, at(column.letter, cell));
-      return null;
-    }
-    // The usual cell: a number whose text is already the figure (no object per cell for it).
-    if (cell !== undefined && cell.kind === 'number' && isPlainNumber(cell.text)) return cell.text;
-    const read = numberOf(cell);
-    if (read.kind === 'invalid') rowErrors.add(row, displayOf(a, date1904), column.invalid, { row }, at(column.letter, cell));
-    if (read.kind === 'formula')
-      rowErrors.add(row, displayOf(a, date1904), 'import.formula_without_value', { row, column: column.letter }, at(column.letter, cell));
-    return read.kind === 'number' ? read.value : null;
-  };
+  constructor(maxErrors: number, options: ValidateOptions) {
+    this.locale = options.locale;
+    this.maxDataRows = options.limits?.maxRows ?? DEFAULT_XLSX_LIMITS.maxRows;
+    this.sink = options.sink;
+    this.rowErrors = new ErrorList(maxErrors, this.locale);
+    this.columnErrors = new ErrorList(maxErrors, this.locale);
+  }
 
-  const { sink } = options;
-  if (sink && (!Number.isInteger(sink.batchSize) || sink.batchSize < 1)) throw new RangeError('sink.batchSize must be a positive integer');
-  let rowCount = 0;
-  let writing: Promise<void> | null = null;
-  const flush = async () => {
-    if (!sink || rows.length === 0) return;
-    const batch = rows;
-    rows = [];
-    if (writing) await writing;
-    writing = sink.write(batch);
+  /** The counts every result carries. */
+  counts(): Pick<ValidationResult, 'dataRowCount' | 'rowsWithoutFigures' | 'headerRow'> {
+    return { dataRowCount: this.dataRowCount, rowsWithoutFigures: this.rowsWithoutFigures, headerRow: this.headerRow };
+  }
+
+  /** Hands the rows read so far to the sink, once the previous batch is written. */
+  async flush(): Promise<void> {
+    const { sink } = this;
+    if (!sink || this.rows.length === 0) return;
+    const batch = this.rows;
+    this.rows = [];
+    if (this.writing) await this.writing;
+    const writing = sink.write(batch);
+    this.writing = writing;
     // Awaited before the next batch or at the end; until then it must not count as unhandled.
     writing.catch(() => {});
     // Rows read ahead are handled without any I/O turn: let the event loop send the write (and
     // take in replies it queues behind) now, so that the database works while this thread reads.
     await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Where an error is: the column's letter and header name, and the cell as read (worked out for an error only). */
+function columnAt(reading: ReportReading, letter: 'A' | 'B' | 'C', cell: Cell | undefined): ImportError['column'] {
+  return {
+    letter,
+    name: reading.headerNames[letter.charCodeAt(0) - 65] ?? null,
+    cell: displayOf(cell, reading.date1904),
   };
+}
+
+/** Column B or C of a row: empty (null), a number, or an error added to the list (null). */
+function figure(
+  reading: ReportReading,
+  column: FigureColumn,
+  cell: Cell | undefined,
+  blank: boolean,
+  info: CodeInfo | undefined,
+  row: number,
+  a: Cell | undefined,
+): string | null {
+  const { rowErrors, date1904 } = reading;
+  if (info?.disabled_status === column.disabledBy && !blank) {
+    rowErrors.add(row, displayOf(a, date1904), column.mustBeEmpty, { code: info.code, row }, columnAt(reading, column.letter, cell));
+    return null;
+  }
+  // The usual cell: a number whose text is already the figure (no object per cell for it).
+  if (cell !== undefined && cell.kind === 'number' && isPlainNumber(cell.text)) return cell.text;
+  const read = numberOf(cell);
+  if (read.kind === 'invalid') rowErrors.add(row, displayOf(a, date1904), column.invalid, { row }, columnAt(reading, column.letter, cell));
+  if (read.kind === 'formula')
+    rowErrors.add(row, displayOf(a, date1904), 'import.formula_without_value', { row, column: column.letter }, columnAt(reading, column.letter, cell));
+  return read.kind === 'number' ? read.value : null;
+}
+
+/** Column A's code by the code rules (the first failing one is reported); a duplicate's code still rules its figures. */
+function rowCode(reading: ReportReading, codes: CodeLookup, row: number, a: Cell | undefined): CodeInfo | undefined {
+  const { rowErrors, used, date1904 } = reading;
+  // Column A as written (displayOf) is only worked out for an error; no closure per row either.
+  const code = codeOf(a);
+  let info: CodeInfo | undefined;
+  if (a?.kind === 'formula-without-value') {
+    rowErrors.add(row, displayOf(a, date1904), 'import.formula_without_value', { row, column: 'A' }, columnAt(reading, 'A', a));
+  } else if (code === undefined || code === '' || !(info = codes.byCode.get(code))) {
+    rowErrors.add(row, displayOf(a, date1904), 'import.invalid_code', { row }, columnAt(reading, 'A', a));
+  } else if (!info.available) {
+    rowErrors.add(row, displayOf(a, date1904), 'import.code_not_available', { row }, columnAt(reading, 'A', a));
+    info = undefined;
+  } else if (info.disabled_status === 30) {
+    rowErrors.add(row, displayOf(a, date1904), 'import.code_inactive', { code: info.code, row }, columnAt(reading, 'A', a));
+    info = undefined;
+  } else if (used.has(info.id)) {
+    rowErrors.add(row, displayOf(a, date1904), 'import.duplicate_code', { row, code: info.code }, columnAt(reading, 'A', a));
+  } else {
+    used.add(info.id);
+  }
+  return info;
+}
+
+async function validate(path: string, lookupOrPromise: CodeLookup | Promise<CodeLookup>, options: ValidateOptions): Promise<ValidationResult> {
+  const ready = Promise.resolve(lookupOrPromise);
+  // Its failure is raised where it is awaited; until then (say the file is not an xlsx) it must
+  // not count as unhandled.
+  ready.catch(() => {});
+  const maxErrors = options.maxErrors ?? IMPORT_MAX_ERRORS;
+  if (!Number.isInteger(maxErrors) || maxErrors < 1) throw new RangeError('maxErrors must be a positive integer');
+  const reading = new ReportReading(maxErrors, options);
+  const { sink } = reading;
+  if (sink && (!Number.isInteger(sink.batchSize) || sink.batchSize < 1)) throw new RangeError('sink.batchSize must be a positive integer');
   try {
     try {
-      // The row limit is on data rows: the reader, which counts every non-empty row, may read
-      // one more (the header), and the data rows are counted against the limit below.
-      const workbook = await openSheet(path, { limits: { ...options.limits, maxRows: maxDataRows + 1 }, numericColumns: [B, C] });
-      date1904 = workbook.date1904;
-      // JSON rows name their fields: no layout to get wrong, column C is there even when every value is null.
-      if (!workbook.mayHaveHeader) usesC = true;
-      for await (const { row, cells } of readAheadUntil(workbook.rows(), ready)) {
-        codes ??= await ready;
-        if (!seenNonBlank) {
-          if (cells.every((cell) => isBlank(cell))) continue;
-          seenNonBlank = true;
-          if (workbook.mayHaveHeader && isHeader(cells, codes)) {
-            headerRow = row;
-            headerNames = [cells[A], cells[B], cells[C]].map((cell) => (isBlank(cell) ? null : displayOf(cell, date1904)));
-            if (!isBlank(cells[C])) usesC = true;
-            for (let i = 3; i < cells.length; i++) if (!isBlank(cells[i])) namedExtra.add(i);
-            continue;
-          }
-        }
-
-        let unnamedExtra = false;
-        for (let i = 3; i < cells.length; i++) {
-          if (!namedExtra.has(i) && !isBlank(cells[i])) {
-            unnamedExtra = true;
-            break;
-          }
-        }
-        const a = cells[A];
-        const b = cells[B];
-        const c = cells[C];
-        const blankB = isBlank(b);
-        const blankC = isBlank(c);
-        if (!unnamedExtra && isBlank(a) && blankB && blankC) continue; // nothing, or only notes in named columns
-        if (!blankC) usesC = true;
-        dataRowCount++;
-        if (dataRowCount > maxDataRows) throw new XlsxError('too_many_rows', `more than ${maxDataRows} data rows`);
-        if (!blankB || !blankC) hasFigures = true;
-        else rowsWithoutFigures++;
-
-        if (unnamedExtra) {
-          columnErrors.add(row, displayOf(a, date1904), 'import.column_count');
-          continue;
-        }
-        // Once the layout is known to be wrong, row errors would be dropped anyway.
-        if (columnErrors.errors.length > 0) continue;
-
-        const errorsBefore = rowErrors.errors.length + rowErrors.omitted;
-        // Column A as written (displayOf) is only worked out for an error; no closure per row either.
-        const code = codeOf(a);
-        let info: CodeInfo | undefined;
-        if (a?.kind === 'formula-without-value') {
-          rowErrors.add(row, displayOf(a, date1904), 'import.formula_without_value', { row, column: 'A' }, at('A', a));
-        } else if (code === undefined || code === '' || !(info = codes.byCode.get(code))) {
-          rowErrors.add(row, displayOf(a, date1904), 'import.invalid_code', { row }, at('A', a));
-        } else if (!info.available) {
-          rowErrors.add(row, displayOf(a, date1904), 'import.code_not_available', { row }, at('A', a));
-          info = undefined;
-        } else if (info.disabled_status === 30) {
-          rowErrors.add(row, displayOf(a, date1904), 'import.code_inactive', { code: info.code, row }, at('A', a));
-          info = undefined;
-        } else if (used.has(info.id)) {
-          rowErrors.add(row, displayOf(a, date1904), 'import.duplicate_code', { row, code: info.code }, at('A', a));
-        } else {
-          used.add(info.id);
-        }
-
-        const volume = figure(FIGURES.volume, b, blankB, info, row, a);
-        const value = figure(FIGURES.value, c, blankC, info, row, a);
-
-        if (rowErrors.errors.length + rowErrors.omitted > errorsBefore) {
-          rows = []; // the file is invalid: nothing will be stored
-        } else if (errorsBefore === 0 && info && (volume !== null || value !== null)) {
-          rows.push({ row, code_id: info.id, code: info.code, volume, value });
-          rowCount++;
-          // The first batch is smaller, so that the database starts writing early.
-          if (sink && rows.length >= (writing ? sink.batchSize : Math.ceil(sink.batchSize / 10))) await flush();
-        }
-      }
-      await ready; // a failed lookup fails the validation, even for a sheet without rows
+      await readReportRows(path, reading, ready, options.limits);
     } catch (error) {
-      if (!isXlsxError(error)) throw error;
-      const counts = { dataRowCount, rowsWithoutFigures, headerRow };
-      switch (error.code) {
-        case 'not_xlsx':
-        case 'broken_zip':
-          return failure(fileError('import.not_xlsx', {}, locale), counts);
-        case 'empty':
-          return failure(fileError('import.empty', {}, locale), counts);
-        case 'encrypted':
-          return failure(fileError('import.password_protected', {}, locale), counts);
-        case 'no_sheet':
-          return failure(fileError('import.empty', {}, locale), counts);
-        case 'too_large':
-          return failure(fileError('import.too_large', {}, locale), counts);
-        case 'too_many_rows':
-          return failure(fileError('import.too_many_rows', { max: maxDataRows.toLocaleString('en-US') }, locale), counts);
-        case 'not_utf8':
-          return failure(fileError('import.csv_not_utf8', {}, locale), counts);
-        case 'corrupt':
-          // A CSV's quote left open names its row; anything else damaged is the file's.
-          if (error.row !== undefined) return failure({ ...fileError('import.csv_open_quote', { row: error.row }, locale), row: error.row }, counts);
-          return failure(fileError('import.corrupt', {}, locale), counts);
-        default:
-          return failure(fileError('import.corrupt', {}, locale), counts);
+      return readFailure(error, reading);
+    }
+    return await finishReport(reading);
+  } finally {
+    // A batch still being written belongs to the result: its failure fails the validation.
+    if (reading.writing) await reading.writing;
+  }
+}
+
+/** Reads the sheet: the header, if any, then every data row, checked and (valid so far) kept or handed to the sink. */
+async function readReportRows(path: string, reading: ReportReading, ready: Promise<CodeLookup>, limits: Partial<XlsxLimits> | undefined): Promise<void> {
+  // Set before the first row is handled: rows are only yielded once `ready` has settled.
+  let codes!: CodeLookup;
+  const { rowErrors, columnErrors, namedExtra, maxDataRows, sink } = reading;
+  // The row limit is on data rows: the reader, which counts every non-empty row, may read
+  // one more (the header), and the data rows are counted against the limit below.
+  const workbook = await openSheet(path, { limits: { ...limits, maxRows: maxDataRows + 1 }, numericColumns: [B, C] });
+  reading.date1904 = workbook.date1904;
+  // JSON rows name their fields: no layout to get wrong, column C is there even when every value is null.
+  if (!workbook.mayHaveHeader) reading.usesC = true;
+  for await (const { row, cells } of readAheadUntil(workbook.rows(), ready)) {
+    codes ??= await ready;
+    if (!reading.seenNonBlank) {
+      if (cells.every((cell) => isBlank(cell))) continue;
+      reading.seenNonBlank = true;
+      if (workbook.mayHaveHeader && isHeader(cells, codes)) {
+        reading.headerRow = row;
+        reading.headerNames = [cells[A], cells[B], cells[C]].map((cell) => (isBlank(cell) ? null : displayOf(cell, reading.date1904)));
+        if (!isBlank(cells[C])) reading.usesC = true;
+        for (let i = 3; i < cells.length; i++) if (!isBlank(cells[i])) namedExtra.add(i);
+        continue;
       }
     }
 
-    const counts = { dataRowCount, rowsWithoutFigures, headerRow };
-    // Too few columns (nothing anywhere in C, not even a header naming it) is the layout, not the rows.
-    if (seenNonBlank && !usesC && columnErrors.errors.length === 0) return failure(fileError('import.column_count', {}, locale), counts);
-    if (!hasFigures) return failure(fileError('import.empty', {}, locale), counts);
-    if (columnErrors.errors.length > 0) return { ok: false, rows: [], rowCount: 0, ...counts, ...columnErrors.finish() };
-    if (rowErrors.errors.length > 0) return { ok: false, rows: [], rowCount: 0, ...counts, ...rowErrors.finish() };
-    await flush();
-    return { ok: true, errors: [], rows, rowCount, ...counts, truncated: false, errorCount: 0 };
-  } finally {
-    // A batch still being written belongs to the result: its failure fails the validation.
-    if (writing) await writing;
+    let unnamedExtra = false;
+    for (let i = 3; i < cells.length; i++) {
+      if (!namedExtra.has(i) && !isBlank(cells[i])) {
+        unnamedExtra = true;
+        break;
+      }
+    }
+    const a = cells[A];
+    const b = cells[B];
+    const c = cells[C];
+    const blankB = isBlank(b);
+    const blankC = isBlank(c);
+    if (!unnamedExtra && isBlank(a) && blankB && blankC) continue; // nothing, or only notes in named columns
+    if (!blankC) reading.usesC = true;
+    reading.dataRowCount++;
+    if (reading.dataRowCount > maxDataRows) throw new XlsxError('too_many_rows', `more than ${maxDataRows} data rows`);
+    if (!blankB || !blankC) reading.hasFigures = true;
+    else reading.rowsWithoutFigures++;
+
+    if (unnamedExtra) {
+      columnErrors.add(row, displayOf(a, reading.date1904), 'import.column_count');
+      continue;
+    }
+    // Once the layout is known to be wrong, row errors would be dropped anyway.
+    if (columnErrors.errors.length > 0) continue;
+
+    const errorsBefore = rowErrors.errors.length + rowErrors.omitted;
+    const info = rowCode(reading, codes, row, a);
+
+    const volume = figure(reading, FIGURES.volume, b, blankB, info, row, a);
+    const value = figure(reading, FIGURES.value, c, blankC, info, row, a);
+
+    if (rowErrors.errors.length + rowErrors.omitted > errorsBefore) {
+      reading.rows = []; // the file is invalid: nothing will be stored
+    } else if (errorsBefore === 0 && info && (volume !== null || value !== null)) {
+      reading.rows.push({ row, code_id: info.id, code: info.code, volume, value });
+      reading.rowCount++;
+      // The first batch is smaller, so that the database starts writing early.
+      if (sink && reading.rows.length >= (reading.writing ? sink.batchSize : Math.ceil(sink.batchSize / 10))) await reading.flush();
+    }
   }
+  await ready; // a failed lookup fails the validation, even for a sheet without rows
+}
+
+/** The failure of a file the reader refused (an error of the reader's); any other error propagates. */
+function readFailure(error: unknown, reading: ReportReading): ValidationResult {
+  if (!isXlsxError(error)) throw error;
+  const { locale, maxDataRows } = reading;
+  const counts = reading.counts();
+  switch (error.code) {
+    case 'not_xlsx':
+    case 'broken_zip':
+      return failure(fileError('import.not_xlsx', {}, locale), counts);
+    case 'empty':
+      return failure(fileError('import.empty', {}, locale), counts);
+    case 'encrypted':
+      return failure(fileError('import.password_protected', {}, locale), counts);
+    case 'no_sheet':
+      return failure(fileError('import.empty', {}, locale), counts);
+    case 'too_large':
+      return failure(fileError('import.too_large', {}, locale), counts);
+    case 'too_many_rows':
+      return failure(fileError('import.too_many_rows', { max: maxDataRows.toLocaleString('en-US') }, locale), counts);
+    case 'not_utf8':
+      return failure(fileError('import.csv_not_utf8', {}, locale), counts);
+    case 'corrupt':
+      // A CSV's quote left open names its row; anything else damaged is the file's.
+      if (error.row !== undefined) return failure({ ...fileError('import.csv_open_quote', { row: error.row }, locale), row: error.row }, counts);
+      return failure(fileError('import.corrupt', {}, locale), counts);
+    default:
+      return failure(fileError('import.corrupt', {}, locale), counts);
+  }
+}
+
+/** Once every row is read: the layout's failures, then the rows' errors, or the rows (the last batch handed to the sink). */
+async function finishReport(reading: ReportReading): Promise<ValidationResult> {
+  const { locale, columnErrors, rowErrors } = reading;
+  const counts = reading.counts();
+  // Too few columns (nothing anywhere in C, not even a header naming it) is the layout, not the rows.
+  if (reading.seenNonBlank && !reading.usesC && columnErrors.errors.length === 0) return failure(fileError('import.column_count', {}, locale), counts);
+  if (!reading.hasFigures) return failure(fileError('import.empty', {}, locale), counts);
+  if (columnErrors.errors.length > 0) return { ok: false, rows: [], rowCount: 0, ...counts, ...columnErrors.finish() };
+  if (rowErrors.errors.length > 0) return { ok: false, rows: [], rowCount: 0, ...counts, ...rowErrors.finish() };
+  await reading.flush();
+  return { ok: true, errors: [], rows: reading.rows, rowCount: reading.rowCount, ...counts, truncated: false, errorCount: 0 };
 }

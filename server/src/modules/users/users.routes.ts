@@ -28,13 +28,32 @@ const tags = ['users'];
 // cached): the user's markets and company markets are those of the session's organization (all
 // of them for a super-admin, who belongs to none).
 export function usersRoutes(app: App, ctx: AppContext) {
-  // The signed-in user's integration tokens (the profile screen): listed, made (the token is shown
-  // once) and revoked. Only a browser session manages them: a token makes no tokens.
-  const browserSession = async (request: FastifyRequest) => {
-    const principal = principalOf(request);
-    if (principal.sessionKind !== 'session') throw forbidden();
-    return principal;
-  };
+  tokenRoutes(app, ctx);
+  accountRoutes(app, ctx);
+  twoFactorRoutes(app, ctx);
+
+  app.get(
+    '/users/me/abilities',
+    {
+      schema: { tags, summary: "The signed-in user's abilities", response: { 200: z.object({ data: z.array(abilitySchema) }) } },
+      preValidation: requireSignedIn(ctx),
+    },
+    async (request) => ({ data: principalOf(request).subject.abilities ?? [] }),
+  );
+}
+
+/** The principal of a browser session; a token's is refused (403). */
+async function browserSession(request: FastifyRequest) {
+  const principal = principalOf(request);
+  if (principal.sessionKind !== 'session') throw forbidden();
+  return principal;
+}
+
+/**
+ * The signed-in user's integration tokens (the profile screen): listed, made (the token is shown
+ * once) and revoked. Only a browser session manages them: a token makes no tokens.
+ */
+function tokenRoutes(app: App, ctx: AppContext) {
   app.get(
     '/users/me/tokens',
     {
@@ -87,7 +106,10 @@ export function usersRoutes(app: App, ctx: AppContext) {
       return reply.code(204).send();
     },
   );
+}
 
+/** The signed-in user's own account: who they are, their profile and their password. */
+function accountRoutes(app: App, ctx: AppContext) {
   app.get(
     '/users/me',
     { schema: { tags, summary: 'The signed-in user', response: { 200: z.object({ data: userSchema }) } }, preValidation: requireSignedIn(ctx) },
@@ -142,8 +164,10 @@ export function usersRoutes(app: App, ctx: AppContext) {
       return reply.code(204).send();
     },
   );
+}
 
-  // Two-factor sign-in (docs/decisions.md "Two-factor sign-in"), from a browser session only.
+/** Two-factor sign-in (docs/decisions.md "Two-factor sign-in"), from a browser session only. */
+function twoFactorRoutes(app: App, ctx: AppContext) {
   app.get(
     '/users/me/two-factor',
     {
@@ -191,14 +215,5 @@ export function usersRoutes(app: App, ctx: AppContext) {
       await disableOwnTwoFactor(ctx, await browserSession(request), { ...request.body, ip: request.ip });
       return reply.code(204).send();
     },
-  );
-
-  app.get(
-    '/users/me/abilities',
-    {
-      schema: { tags, summary: "The signed-in user's abilities", response: { 200: z.object({ data: z.array(abilitySchema) }) } },
-      preValidation: requireSignedIn(ctx),
-    },
-    async (request) => ({ data: principalOf(request).subject.abilities ?? [] }),
   );
 }

@@ -112,10 +112,46 @@ export interface Unprotectable {
   period?: number;
 }
 
+/** A publication as the problem sees it: the row sets it counted, its cells and (an earlier one's) pattern. */
+type Publication = { rowSets: Set<number>; cells: readonly (PatternCell & { hidden?: boolean })[] };
+/** A period of the problem (this one first, then the linked ones): its rows, estimates and publications. */
+type Period = { rows: readonly PatternRow[]; estimates: readonly PatternEstimate[]; publications: Publication[] };
+/** Each company's exact figures (ten-thousandths). */
+type Exact = Map<number, { volume: bigint; value: bigint }>;
+/** Per period and code: the atoms and estimates of the code, each with the publications that count it and its coefficients. */
+type Entry = { atom: number; mask: number; coef: { volume: number; value: number } | null; exact: Exact };
+
 export async function decidePattern(input: PatternInput): Promise<{ hidden: boolean[]; unprotectable: Unprotectable[]; secondary: number }> {
   const { settings } = input;
-  type Publication = { rowSets: Set<number>; cells: readonly (PatternCell & { hidden?: boolean })[] };
-  const periods: { rows: readonly PatternRow[]; estimates: readonly PatternEstimate[]; publications: Publication[] }[] = [
+  const periods = periodsOf(input);
+  const n = periods[0]!.publications.length - 1;
+  const { atoms, entries } = atomsOf(periods);
+
+  const cells: (Sum & { primary: boolean })[] = input.cells.map((c) => ({
+    ...sumOf(entriesFor(entries, 0, codesOf(periods[0]!.publications[n]!, c), inPub(n))),
+    primary: c.primary_confidential,
+  }));
+  const { shown, sensitive, sensitiveOf } = shownAndSensitive(periods, entries, n, settings);
+  const protection = Math.max(Number(settings.protectionPercentage), MIN_PROTECTION) / 100;
+  const result = await protectOffThread({
+    atoms: atoms.map((a): Atom => ({ contributions: a.contributions })),
+    cells,
+    shown,
+    sensitive,
+    protection,
+  });
+  const primaries = input.cells.filter((c) => c.primary_confidential);
+  const unprotectable = result.unprotectable.map((ti): Unprotectable =>
+    ti < primaries.length
+      ? { kind: 'cell', dimension: primaries[ti]!.dimension, key_id: primaries[ti]!.key_id, publication: n + 1, without: null }
+      : sensitiveOf[ti - primaries.length]!,
+  );
+  return { hidden: result.hidden, unprotectable, secondary: result.secondary };
+}
+
+/** The periods of the problem: this one (its earlier publications, then the new one), then the linked ones. */
+function periodsOf(input: PatternInput): Period[] {
+  return [
     {
       rows: input.rows,
       estimates: input.estimates ?? [],
@@ -130,17 +166,20 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
       publications: q.publications.map((p) => ({ rowSets: new Set(p.rowSetIds), cells: p.cells })),
     })),
   ];
-  const n = periods[0]!.publications.length - 1;
+}
 
+/** The publications of period q that count a row set, as a mask. */
+const maskOf = (periods: readonly Period[], q: number, rowSet: number) =>
+  periods[q]!.publications.reduce((mask, p, i) => (p.rowSets.has(rowSet) ? mask | (1 << i) : mask), 0);
+
+/** The atoms of the problem, and per period and code its entries. */
+function atomsOf(periods: readonly Period[]) {
   // Atoms: per period, a code's figures held by the companies counted in the same publications (a
   // mask). A row an estimate is made from is an atom of its own: the estimate is that atom times
   // the respondents' change.
   const sourced = new Set(periods.flatMap((q) => q.estimates.map((e) => `${e.source.period}/${e.source.row_set_id}/${e.code_id}`)));
-  const maskOf = (q: number, rowSet: number) => periods[q]!.publications.reduce((mask, p, i) => (p.rowSets.has(rowSet) ? mask | (1 << i) : mask), 0);
   const atomIndex = new Map<string, number>();
-  const atoms: { contributions: Contribution[]; exact: Map<number, { volume: bigint; value: bigint }> }[] = [];
-  /** Per period and code: the atoms and estimates of the code, each with the publications that count it and its coefficients. */
-  type Entry = { atom: number; mask: number; coef: { volume: number; value: number } | null; exact: Map<number, { volume: bigint; value: bigint }> };
+  const atoms: { contributions: Contribution[]; exact: Exact }[] = [];
   const entries = periods.map(() => new Map<number, Entry[]>());
   const entry = (q: number, code: number, e: Entry) => {
     const list = entries[q]!.get(code);
@@ -152,7 +191,7 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
     for (const r of q.rows) {
       if (r.volume === null && r.value === null) continue;
       const own = sourced.has(`${qi}/${r.row_set_id}/${r.code_id}`);
-      const mask = maskOf(qi, r.row_set_id);
+      const mask = maskOf(periods, qi, r.row_set_id);
       if (mask === 0 && !own) continue;
       const id = `${qi}/${r.code_id}/${mask}${own ? `/${r.row_set_id}` : ''}`;
       let index = atomIndex.get(id);
@@ -172,7 +211,7 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
   periods.forEach((q, qi) => {
     for (const e of q.estimates) {
       const atom = sourceAtom.get(`${e.source.period}/${e.source.row_set_id}/${e.code_id}`);
-      const mask = maskOf(qi, e.row_set_id);
+      const mask = maskOf(periods, qi, e.row_set_id);
       // Made from an empty row, or counted by no publication: it adds nothing.
       if (atom === undefined || mask === 0) continue;
       entry(qi, e.code_id, {
@@ -183,33 +222,36 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
       });
     }
   });
+  return { atoms, entries };
+}
 
-  /** The codes a cell of a publication adds up. */
-  const codesOf = (p: Publication, cell: PatternCell): readonly number[] => {
-    if (cell.dimension === 'code') return [cell.key_id];
-    if (cell.dimension === 'total') return p.cells.filter((c) => c.dimension === 'code').map((c) => c.key_id);
-    return cell.code_ids ?? [];
-  };
-  /** The entries of a period's codes counted in the publications whose mask passes. */
-  const entriesFor = (q: number, codes: readonly number[], passes: (mask: number) => boolean) =>
-    codes.flatMap((code) => (entries[q]!.get(code) ?? []).filter((e) => passes(e.mask)));
-  /** Their sum over the atoms (an atom that two estimates are made from holds both coefficients). */
-  const sumOf = (list: readonly Entry[]): Sum => {
-    const coef = new Map<number, { volume: number; value: number }>();
-    for (const e of list) {
-      const w = coef.get(e.atom) ?? { volume: 0, value: 0 };
-      coef.set(e.atom, { volume: w.volume + (e.coef?.volume ?? 1), value: w.value + (e.coef?.value ?? 1) });
-    }
-    const ids = [...coef.keys()];
-    if (ids.every((a) => coef.get(a)!.volume === 1 && coef.get(a)!.value === 1)) return { atoms: ids };
-    return { atoms: ids, coef: { volume: ids.map((a) => coef.get(a)!.volume), value: ids.map((a) => coef.get(a)!.value) } };
-  };
-  const inPub = (i: number) => (mask: number) => (mask & (1 << i)) !== 0;
+/** The codes a cell of a publication adds up. */
+const codesOf = (p: Publication, cell: PatternCell): readonly number[] => {
+  if (cell.dimension === 'code') return [cell.key_id];
+  if (cell.dimension === 'total') return p.cells.filter((c) => c.dimension === 'code').map((c) => c.key_id);
+  return cell.code_ids ?? [];
+};
+/** The entries of a period's codes counted in the publications whose mask passes. */
+const entriesFor = (entries: readonly Map<number, Entry[]>[], q: number, codes: readonly number[], passes: (mask: number) => boolean) =>
+  codes.flatMap((code) => (entries[q]!.get(code) ?? []).filter((e) => passes(e.mask)));
+/** Their sum over the atoms (an atom that two estimates are made from holds both coefficients). */
+const sumOf = (list: readonly Entry[]): Sum => {
+  const coef = new Map<number, { volume: number; value: number }>();
+  for (const e of list) {
+    const w = coef.get(e.atom) ?? { volume: 0, value: 0 };
+    coef.set(e.atom, { volume: w.volume + (e.coef?.volume ?? 1), value: w.value + (e.coef?.value ?? 1) });
+  }
+  const ids = [...coef.keys()];
+  if (ids.every((a) => coef.get(a)!.volume === 1 && coef.get(a)!.value === 1)) return { atoms: ids };
+  return { atoms: ids, coef: { volume: ids.map((a) => coef.get(a)!.volume), value: ids.map((a) => coef.get(a)!.value) } };
+};
+const inPub = (i: number) => (mask: number) => (mask & (1 << i)) !== 0;
 
-  const cells: (Sum & { primary: boolean })[] = input.cells.map((c) => ({
-    ...sumOf(entriesFor(0, codesOf(periods[0]!.publications[n]!, c), inPub(n))),
-    primary: c.primary_confidential,
-  }));
+/**
+ * The sums the earlier publications fix (`shown`) and those to protect besides the new
+ * publication's primary cells (`sensitive`, each described in `sensitiveOf`).
+ */
+function shownAndSensitive(periods: readonly Period[], entries: readonly Map<number, Entry[]>[], n: number, settings: Settings) {
   const shown: Sum[] = [];
   const sensitive: Sum[] = [];
   /** What each sum of `sensitive` is, to tell an administrator which could not be protected. */
@@ -220,7 +262,7 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
     for (let i = 0; i < decided; i++) {
       const p = q.publications[i]!;
       for (const cell of p.cells) {
-        const sum = sumOf(entriesFor(qi, codesOf(p, cell), inPub(i)));
+        const sum = sumOf(entriesFor(entries, qi, codesOf(p, cell), inPub(i)));
         if (!cell.hidden) shown.push(sum);
         if (cell.primary_confidential) {
           sensitive.push(sum);
@@ -239,7 +281,7 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
           const p = q.publications[from]!;
           const other = from === j ? i : j;
           for (const cell of p.cells) {
-            const list = entriesFor(qi, codesOf(p, cell), passes);
+            const list = entriesFor(entries, qi, codesOf(p, cell), passes);
             const perCompany = new Map<number, { volume: bigint; value: bigint }>();
             for (const e of list)
               for (const [company, f] of e.exact) {
@@ -255,19 +297,5 @@ export async function decidePattern(input: PatternInput): Promise<{ hidden: bool
       }
     }
   });
-  const protection = Math.max(Number(settings.protectionPercentage), MIN_PROTECTION) / 100;
-  const result = await protectOffThread({
-    atoms: atoms.map((a): Atom => ({ contributions: a.contributions })),
-    cells,
-    shown,
-    sensitive,
-    protection,
-  });
-  const primaries = input.cells.filter((c) => c.primary_confidential);
-  const unprotectable = result.unprotectable.map((ti): Unprotectable =>
-    ti < primaries.length
-      ? { kind: 'cell', dimension: primaries[ti]!.dimension, key_id: primaries[ti]!.key_id, publication: n + 1, without: null }
-      : sensitiveOf[ti - primaries.length]!,
-  );
-  return { hidden: result.hidden, unprotectable, secondary: result.secondary };
+  return { shown, sensitive, sensitiveOf };
 }

@@ -166,6 +166,20 @@ function planOf(input: AggregateInput, live: Set<number>): { direct: Selection[]
 
 const FIGURES = ['volume', 'value', 'volume_ly', 'value_ly', 'ytd_volume', 'ytd_value', 'ytd_volume_ly', 'ytd_value_ly'] as const;
 
+/** Which buckets the statement sums from the cells, and which it reads kept (see `planOf`). */
+type Plan = ReturnType<typeof planOf>;
+
+/** What every part of an answer's statement reads (see `aggregate`). */
+interface Statement {
+  input: AggregateInput;
+  live: Set<number>;
+  /** The periods read from their stored cells. */
+  stored: number[];
+  /** The dimensions asked for, as a SQL array. */
+  dims: SQL;
+  keyFilter: SQL;
+}
+
 export async function aggregate(db: Executor, input: AggregateInput): Promise<AggregateRow[]> {
   const { selections } = input;
   if (selections.length === 0) return [];
@@ -174,34 +188,42 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
   await ensureCells(db, stored);
   const dims = textArray(input.dimensions);
   const keyFilter = input.key ? sql`and (dimension <> ${input.key.dimension} or key_id = ${input.key.id})` : sql``;
-  const breaks = (alias: string) => breaksRules(alias, input.settings);
-  /** The REASON bits of a cell judged by the rules (and hidden by a pattern's `hidden`, when given). */
-  const judged = (alias: string, hidden: SQL = sql`false`) =>
-    sql`case when ${tooFewContributors(alias, input.settings)} then ${REASON.contributors} when ${breaks(alias)} then ${REASON.dominance} when ${hidden} then ${REASON.protection} else 0 end`;
-  const selTable = (list: readonly Selection[]) => sql`
+  const st: Statement = { input, live, stored, dims, keyFilter };
+  const plan = planOf(input, live);
+  const parts = { ownSource: ownSourceOf(st), rollup: rollupOf(input) };
+  return (await answer(db, st, plan, parts, true)) ?? (await answer(db, st, plan, parts, false))!;
+}
+
+const breaks = (st: Statement, alias: string) => breaksRules(alias, st.input.settings);
+/** The REASON bits of a cell judged by the rules (and hidden by a pattern's `hidden`, when given). */
+const judged = (st: Statement, alias: string, hidden: SQL = sql`false`) =>
+  sql`case when ${tooFewContributors(alias, st.input.settings)} then ${REASON.contributors} when ${breaks(st, alias)} then ${REASON.dominance} when ${hidden} then ${REASON.protection} else 0 end`;
+const selTable = (list: readonly Selection[]) => sql`
     select * from unnest(${intArray(list.map((s) => s.bucket))}, ${intArray(list.map((s) => s.periodId))},
       ${textArray(list.map((s) => s.role))}, ${sqlArray(
         list.map((s) => s.rate),
         'numeric',
       )}, ${intArray(list.map((s) => s.publication))}, ${intArray(list.map((s) => s.pattern))})`;
-  /** CTEs c, r and b over the selections in CTE `sel`: each bucket's figures per key (b). */
-  const figuresOf = (withLive: boolean) => {
-    const sum = (column: 'volume' | 'value', role: Role) =>
-      column === 'value' ? sql.raw(`sum(c.converted) filter (where c.role = '${role}')`) : sql.raw(`sum(c.volume) filter (where c.role = '${role}')`);
-    const liveSource: SQL =
-      withLive && live.size
-        ? sql`union all
-      select s.bucket, s.role, l.dimension, l.key_id, l.volume, case when s.rate is null then l.value else l.value * s.rate end, l.contributors, ${breaks('l')}, false,
-        ${judged('l')}, false
+
+/** CTEs c, r and b over the selections in CTE `sel`: each bucket's figures per key (b). */
+function figuresOf(st: Statement, withLive: boolean) {
+  const { input, live, dims, keyFilter } = st;
+  const sum = (column: 'volume' | 'value', role: Role) =>
+    column === 'value' ? sql.raw(`sum(c.converted) filter (where c.role = '${role}')`) : sql.raw(`sum(c.volume) filter (where c.role = '${role}')`);
+  const liveSource: SQL =
+    withLive && live.size
+      ? sql`union all
+      select s.bucket, s.role, l.dimension, l.key_id, l.volume, case when s.rate is null then l.value else l.value * s.rate end, l.contributors, ${breaks(st, 'l')}, false,
+        ${judged(st, 'l')}, false
       from sel s join (${liveCells({ periodIds: [...live], dimensions: input.dimensions, reports: 'all' })}) l on l.period_id = s.period_id
       where s.publication is null and l.dimension = any(${dims}) ${keyFilter}`
-        : sql``;
-    return sql`c as (
+      : sql``;
+  return sql`c as (
       -- One index range per selected period (a join on the unnest was planned as a nested loop over every cell).
       -- Only what the sums need, the rules judged per cell here: narrow rows to group.
       select s.bucket, s.role, x.dimension, x.key_id, x.volume, case when s.rate is null then x.value else x.value * s.rate end as converted,
-        x.contributors, ${breaks('x')} or coalesce(pc.hidden, false) as breaks, false as estimated,
-        case when pc.reason = 'unprotectable' then ${REASON.unprotectable} else ${judged('x', sql`coalesce(pc.hidden, false)`)} end as reason,
+        x.contributors, ${breaks(st, 'x')} or coalesce(pc.hidden, false) as breaks, false as estimated,
+        case when pc.reason = 'unprotectable' then ${REASON.unprotectable} else ${judged(st, 'x', sql`coalesce(pc.hidden, false)`)} end as reason,
         ${revisedSql('f', 'fc', 'x')} as revised
       from sel s cross join lateral (
         select period_id, dimension, key_id, volume, value, contributors, volume_contributors, value_contributors, abs_volume, abs_value,
@@ -212,7 +234,7 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       -- The approver's current figures against what the period was first published with.
       left join statistics_publications f on s.pattern is not null and f.period_id = s.period_id and f.number = 1
       left join statistics_publication_cells fc on fc.publication_id = f.id and fc.dimension = x.dimension and fc.key_id = x.key_id
-      where s.publication is null and s.period_id = any(${intArray(stored)})
+      where s.publication is null and s.period_id = any(${intArray(st.stored)})
       union all
       -- What a publication showed: its figures, confidential where its pattern hides them.
       select s.bucket, s.role, x.dimension, x.key_id, x.volume, case when s.rate is null then x.value else x.value * s.rate end,
@@ -247,28 +269,30 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
         coalesce(bit_or(case when c.role = 'p' then c.reason when c.breaks then ${REASON.derived} else 0 end), 0)::smallint as reason
       from r c group by c.bucket, c.dimension, c.key_id
     )`;
-  };
-  const plan = planOf(input, live);
-  /*
-   * A company's own figures beside a cell: of a period read as published, its report as the
-   * publication counted it, over the codes each published cell holds (a group edited since still
-   * divides the company's figures over the codes it added up then: the share is of the cell shown);
-   * a company the publication does not count has none there. Of a period read as it stands (an
-   * approver's), its approved report over today's groups and sections.
-   */
+}
+
+/**
+ * A company's own figures beside a cell: of a period read as published, its report as the
+ * publication counted it, over the codes each published cell holds (a group edited since still
+ * divides the company's figures over the codes it added up then: the share is of the cell shown);
+ * a company the publication does not count has none there. Of a period read as it stands (an
+ * approver's), its approved report over today's groups and sections.
+ */
+function ownSourceOf(st: Statement): SQL {
+  const { input, dims, keyFilter } = st;
+  const { selections } = input;
   const ownPeriods = [...new Set(selections.filter((s) => s.role === 'p' && s.publication === null).map((s) => s.periodId))];
   const published = selections.some((s) => s.role === 'p' && s.publication !== null);
   const none = sql`select null::int as bucket, null::text as dimension, null::int as key_id, null::numeric as volume, null::numeric as value where false`;
-  const ownSource =
-    input.ownCompanyId === undefined
-      ? none
-      : sql`${
-          ownPeriods.length
-            ? sql`select s.bucket, o.dimension, o.key_id, o.volume, o.value * coalesce(s.rate, 1) as value
+  return input.ownCompanyId === undefined
+    ? none
+    : sql`${
+        ownPeriods.length
+          ? sql`select s.bucket, o.dimension, o.key_id, o.volume, o.value * coalesce(s.rate, 1) as value
           from all_sel s join (${liveCells({ periodIds: ownPeriods, dimensions: input.dimensions, reports: 'approved', companyId: input.ownCompanyId })}) o
           on o.period_id = s.period_id where s.role = 'p' and s.publication is null`
-            : none
-        }
+          : none
+      }
         ${
           published
             ? sql`union all
@@ -289,8 +313,11 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
           group by s.bucket, s.rate, m.dimension, m.key_id`
             : sql``
         }`;
-  // Over the buckets (a cluster's markets): the sums of the buckets' sums.
-  const rollup = input.rollup
+}
+
+// Over the buckets (a cluster's markets): the sums of the buckets' sums.
+const rollupOf = (input: AggregateInput) =>
+  input.rollup
     ? sql.raw(`union all
       select true, null, b.dimension, b.key_id, ${FIGURES.map((f) => `sum(b.${f})`).join(', ')},
         sum(b.contributors)::int, bool_or(b.confidential), bit_or(b.estimated)::smallint, bit_or(b.revised)::smallint,
@@ -298,27 +325,26 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
         (case when count(*) = 1 then bit_or(b.reason) when bool_or(b.confidential) then ${REASON.derived} else 0 end)::smallint
       from fig b group by b.dimension, b.key_id`)
     : sql``;
-  // With a rollup, a bucket's rows other than its totals need only volume and value (see `rollup`).
-  const wide = (expr: SQL) => (input.rollup ? sql`case when g.rollup or g.dimension = 'total' then ${expr} end` : expr);
-  /** The kept figures of `plan.kept` by signature, built here when missing (under shared locks on their periods). */
-  const keptSums = async (tx: Executor): Promise<Map<string, number>> => {
-    const signatures = [...new Set(plan.kept.map((k) => k.signature))];
-    if (signatures.length === 0) return new Map();
-    await lockPeriodsShared(tx, [...new Set(plan.kept.flatMap((k) => k.selections.map((s) => s.periodId)))]);
-    const find = async () =>
-      new Map(
-        (
-          await tx.execute<{ id: number; signature: string }>(sql`select id, signature from statistics_sums where signature = any(${textArray(signatures)})`)
-        ).rows.map((r) => [r.signature, r.id]),
-      );
-    const found = await find();
-    const missing = signatures.filter((sig) => !found.has(sig)).map((sig) => plan.kept.find((k) => k.signature === sig)!);
-    if (missing.length === 0) return found;
-    const rows = missing.flatMap((k, n) => k.selections.map((s) => ({ ...s, bucket: n })));
-    // Each missing set is a bucket `n` of its own here. A concurrent reader may have built the same
-    // set: its insert wins and this one adds nothing.
-    await tx.execute(sql`
-      with sel (bucket, period_id, role, rate, publication, pattern) as (${selTable(rows)}), ${figuresOf(false)}, sets (n, signature) as (
+
+/** The kept figures of `plan.kept` by signature, built here when missing (under shared locks on their periods). */
+async function keptSums(tx: Executor, st: Statement, plan: Plan): Promise<Map<string, number>> {
+  const signatures = [...new Set(plan.kept.map((k) => k.signature))];
+  if (signatures.length === 0) return new Map();
+  await lockPeriodsShared(tx, [...new Set(plan.kept.flatMap((k) => k.selections.map((s) => s.periodId)))]);
+  const find = async () =>
+    new Map(
+      (
+        await tx.execute<{ id: number; signature: string }>(sql`select id, signature from statistics_sums where signature = any(${textArray(signatures)})`)
+      ).rows.map((r) => [r.signature, r.id]),
+    );
+  const found = await find();
+  const missing = signatures.filter((sig) => !found.has(sig)).map((sig) => plan.kept.find((k) => k.signature === sig)!);
+  if (missing.length === 0) return found;
+  const rows = missing.flatMap((k, n) => k.selections.map((s) => ({ ...s, bucket: n })));
+  // Each missing set is a bucket `n` of its own here. A concurrent reader may have built the same
+  // set: its insert wins and this one adds nothing.
+  await tx.execute(sql`
+      with sel (bucket, period_id, role, rate, publication, pattern) as (${selTable(rows)}), ${figuresOf(st, false)}, sets (n, signature) as (
         select * from unnest(${intArray(missing.map((_, n) => n))}, ${textArray(missing.map((k) => k.signature))})
       ), ins as (
         insert into statistics_sums (signature, period_ids)
@@ -329,33 +355,37 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       insert into statistics_sum_cells (sum_id, dimension, key_id, ${sql.raw(FIGURES.join(', '))}, contributors, confidential, estimated, revised, reason)
       select ins.id, b.dimension, b.key_id, ${sql.raw(FIGURES.map((f) => `b.${f}`).join(', '))}, b.contributors, b.confidential, b.estimated, b.revised, b.reason
       from b join sets on sets.n = b.bucket join ins on ins.signature = sets.signature`);
-    return find();
-  };
-  /**
-   * The answer, with the kept figures when `useKept`. Null when a kept set it read was deleted
-   * meanwhile (a conversion or a setting changed as it was read: those deletions take no period
-   * lock), so that the caller asks again without them.
-   */
-  const answer = (useKept: boolean) =>
-    // Enough memory for a cluster's tens of thousands of cells to be summed without spilling to disk.
-    db.transaction(async (tx): Promise<AggregateRow[] | null> => {
-      await tx.execute(sql`set local work_mem = '32MB'`);
-      const sums = useKept ? await keptSums(tx) : new Map<string, number>();
-      const kept = plan.kept.filter((k) => sums.has(k.signature)).map((k) => ({ bucket: k.bucket, sumId: sums.get(k.signature)! }));
-      const result = await tx.execute<AggregateRow>(sql`
-    with all_sel (bucket, period_id, role, rate, publication, pattern) as (${selTable(selections)}),
+  return find();
+}
+
+/**
+ * The answer, with the kept figures when `useKept`. Null when a kept set it read was deleted
+ * meanwhile (a conversion or a setting changed as it was read: those deletions take no period
+ * lock), so that the caller asks again without them.
+ */
+function answer(db: Executor, st: Statement, plan: Plan, parts: { ownSource: SQL; rollup: SQL }, useKept: boolean) {
+  const { input } = st;
+  // With a rollup, a bucket's rows other than its totals need only volume and value (see `rollup`).
+  const wide = (expr: SQL) => (input.rollup ? sql`case when g.rollup or g.dimension = 'total' then ${expr} end` : expr);
+  // Enough memory for a cluster's tens of thousands of cells to be summed without spilling to disk.
+  return db.transaction(async (tx): Promise<AggregateRow[] | null> => {
+    await tx.execute(sql`set local work_mem = '32MB'`);
+    const sums = useKept ? await keptSums(tx, st, plan) : new Map<string, number>();
+    const kept = plan.kept.filter((k) => sums.has(k.signature)).map((k) => ({ bucket: k.bucket, sumId: sums.get(k.signature)! }));
+    const result = await tx.execute<AggregateRow>(sql`
+    with all_sel (bucket, period_id, role, rate, publication, pattern) as (${selTable(input.selections)}),
     sel as (select * from all_sel where bucket <> all(${intArray(kept.map((k) => k.bucket))})),
-    ${figuresOf(true)}, fig as (
+    ${figuresOf(st, true)}, fig as (
       select * from b
       union all
       select k.bucket, x.dimension, x.key_id, ${sql.raw(FIGURES.map((f) => `x.${f}`).join(', '))}, x.contributors, x.confidential, x.estimated,
         x.revised, x.reason
       from unnest(${intArray(kept.map((k) => k.bucket))}, ${intArray(kept.map((k) => k.sumId))}) as k(bucket, sum_id)
       cross join lateral (select * from statistics_sum_cells x where x.sum_id = k.sum_id) x
-    ), own as (${ownSource}), g (rollup, bucket, dimension, key_id, volume, value, volume_ly, value_ly, ytd_volume, ytd_value, ytd_volume_ly, ytd_value_ly,
+    ), own as (${parts.ownSource}), g (rollup, bucket, dimension, key_id, volume, value, volume_ly, value_ly, ytd_volume, ytd_value, ytd_volume_ly, ytd_value_ly,
         contributors, confidential, estimated, revised, reason) as (
       select false, fig.* from fig
-      ${rollup}
+      ${parts.rollup}
     ), t as (
       -- Each row beside its breakdown's total (a window, not a self-join: a cluster has thousands of rows).
       select g.*, max(g.volume) filter (where g.dimension = 'total') over w as total_volume,
@@ -376,12 +406,11 @@ export async function aggregate(db: Executor, input: AggregateInput): Promise<Ag
       g.contributors, g.confidential, g.estimated::int as estimated, g.revised::int as revised, g.reason::int as reason, g.rank
     from t g
     left join own o on not g.rollup and o.bucket = g.bucket and o.dimension = g.dimension and o.key_id = g.key_id`);
-      if (kept.length) {
-        const ids = [...new Set(kept.map((k) => k.sumId))];
-        const still = await tx.execute<{ n: number }>(sql`select count(*)::int as n from statistics_sums where id = any(${intArray(ids)})`);
-        if (still.rows[0]!.n < ids.length) return null;
-      }
-      return result.rows;
-    });
-  return (await answer(true)) ?? (await answer(false))!;
+    if (kept.length) {
+      const ids = [...new Set(kept.map((k) => k.sumId))];
+      const still = await tx.execute<{ n: number }>(sql`select count(*)::int as n from statistics_sums where id = any(${intArray(ids)})`);
+      if (still.rows[0]!.n < ids.length) return null;
+    }
+    return result.rows;
+  });
 }
