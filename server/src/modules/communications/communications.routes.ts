@@ -25,24 +25,11 @@ import { requireSignedIn } from '../../auth/session-auth.ts';
 import { requireSomewhere } from '../../auth/permissions.ts';
 import { sendFile } from '../../lib/files.ts';
 import { attachmentReader } from './communications.attachments.ts';
-import {
-  addAttachment,
-  attachmentFileId,
-  type CommunicationDeps,
-  createCommunication,
-  deleteCommunication,
-  findCommunication,
-  findCommunicationRecipients,
-  findCommunicationCompanies,
-  findCommunications,
-  findDeliveries,
-  removeAttachment,
-  retryFailed,
-  returnToDraft,
-  sendCommunication,
-  sendPreflight,
-  updateCommunication,
-} from './communications.service.ts';
+import { findCommunicationRecipients, findCommunicationCompanies, findDeliveries } from './communications.deliveries.ts';
+import { addAttachment, attachmentFileId, removeAttachment } from './communications.files.ts';
+import { type CommunicationDeps } from './communications.records.ts';
+import { createCommunication, deleteCommunication, findCommunication, findCommunications, updateCommunication } from './communications.service.ts';
+import { retryFailed, returnToDraft, sendCommunication, sendPreflight } from './communications.status.ts';
 import { uuidParams } from '../../lib/uuid.ts';
 
 const tags = ['communications'];

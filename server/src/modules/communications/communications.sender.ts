@@ -8,7 +8,7 @@ import { INSTANCE_NAME } from '../../lib/instance.ts';
 import { type Mailer, mailFailureOf } from '../../mail/mailer.ts';
 import { renderMail, textIn, type Variables } from './communications.render.ts';
 import { findRecipients, storedFilterOf, variablesOf } from './communications.recipients.ts';
-import { mailAttachmentsOf, mailFooterOf } from './communications.service.ts';
+import { mailAttachmentsOf, mailFooterOf } from './communications.files.ts';
 
 /*
  * The send, run by the job queue (docs/architecture.md §6). Per-recipient idempotence:
@@ -194,13 +194,7 @@ export async function runCommunicationSend(deps: SenderDeps, communicationId: nu
           const giveUp = !failure.temporary || delivery.round_attempts >= deps.maxAttempts;
           const wait = deps.retryBaseSeconds * 2 ** (delivery.round_attempts - 1);
           deps.log.warn({ to: delivery.email, response: failure.response, giveUp }, 'communication delivery failed');
-          await settle(
-            deps,
-            delivery,
-            giveUp ? 'failed' : 'deferred',
-            failure.response,
-            giveUp ? { event: 'fail' } : { event: 'wait', waitSeconds: wait },
-          );
+          await settle(deps, delivery, giveUp ? 'failed' : 'deferred', failure.response, giveUp ? { event: 'fail' } : { event: 'wait', waitSeconds: wait });
         }
       }),
     ).finally(() => clearInterval(renewal));
@@ -231,7 +225,15 @@ async function finish(deps: SenderDeps, row: CommunicationRow): Promise<void> {
     const [done] = await tx
       .update(communications)
       .set({ status, sent_at: sql`now()`, updated_at: sql`now()` })
-      .where(and(eq(communications.id, row.id), inArray(communications.status, from.filter((s) => s !== null))))
+      .where(
+        and(
+          eq(communications.id, row.id),
+          inArray(
+            communications.status,
+            from.filter((s) => s !== null),
+          ),
+        ),
+      )
       .returning({ id: communications.id });
     if (done)
       await tx.insert(communicationEvents).values({
