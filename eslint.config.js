@@ -10,11 +10,13 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
  * Import zones, by path (docs/architecture.md §9 "Dependencies point one way"). A zone says which
  * files may not import from which folder; `except` names what they may import there after all.
  *
- * Web: app/ composes features; a feature imports neither another feature nor app/ (its tests may
- * import app/: they render the app's providers); components/, lib/ and api/ import no feature and
- * not app/. Server: a module imports another only where MODULE_IMPORTS allows it (so there is no
- * cycle between modules); lib/, db/, auth/, mail/ and jobs/ import no module. The contracts import
- * neither the server nor the web, and neither of those imports the other. And no import cycles.
+ * Web: app/ composes features; a feature imports another feature only through that feature's
+ * index.ts (what it offers the others: no screens, which app/ imports by their own paths, and
+ * nothing that would close a cycle), and not app/ (its tests may import app/: they render the
+ * app's providers); components/, lib/ and api/ import no feature and not app/. Server: a module
+ * imports another only where MODULE_IMPORTS allows it (so there is no cycle between modules);
+ * lib/, db/, auth/, mail/ and jobs/ import no module. The contracts import neither the server nor
+ * the web, and neither of those imports the other. And no import cycles.
  */
 const root = import.meta.dirname;
 const folders = (dir) =>
@@ -24,12 +26,14 @@ const folders = (dir) =>
     .map((d) => d.name);
 
 const WEB = 'web/src';
+const features = folders(`${WEB}/features`);
 const webZones = (withApp) => [
-  ...folders(`${WEB}/features`).map((feature) => ({
+  ...features.map((feature) => ({
     target: `${WEB}/features/${feature}`,
     from: `${WEB}/features`,
-    except: [`./${feature}`],
-    message: 'A feature imports no other feature: move the shared piece to components/, lib/ or api/, or combine the features in app/.',
+    except: [`./${feature}`, ...features.filter((f) => f !== feature).map((f) => `./${f}/index.ts`)],
+    message:
+      'A feature imports another feature only through its index.ts (../<feature>/index.ts): export the piece there, or move what several features share to components/, lib/ or api/.',
   })),
   ...(withApp
     ? [{ target: `${WEB}/features`, from: `${WEB}/app`, message: 'Only app/ imports app/: move the shared piece down to components/ or lib/.' }]

@@ -11,6 +11,11 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     rolldownOptions: {
+      // A feature's index.ts only re-exports what other features use (eslint.config.js, webZones), so
+      // it has no side effects: a screen brings in through it only what it takes. Otherwise the
+      // dashboard's import of features/reports/index.ts puts every part of reports a later screen
+      // uses into the first load (18 KB gzip more, past its budget in docs/performance.md).
+      treeshake: { moduleSideEffects: [{ test: /[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/, sideEffects: false }] },
       output: {
         codeSplitting: {
           groups: [

@@ -10,21 +10,25 @@ import { abilitySubject, useSession } from '../../api/session.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
-import { periodQueries } from '../../api/periods.ts';
+import { PeriodStatusBadge, periodQueries } from '../periods/index.ts';
+import { approvalQueries, approvalsApi } from './api/approvals.ts';
+import {
+  PreflightResults,
+  ReportProgressCells,
+  ReportStatusActions,
+  ReportStatusBadge,
+  RowsTable,
+  SeverityBadge,
+  StatusHistory,
+  reportActions,
+  reportQueries,
+  statusFor,
+} from '../reports/index.ts';
 import { useReportingMutation } from '../../api/reporting.ts';
-import { reportQueries } from '../../api/reports.ts';
-import { approvalQueries, approvalsApi } from '../../api/approvals.ts';
 import type { BulkStatusResult } from '@mss/contracts/approvals';
-import { PeriodStatusBadge, ReportProgressCells, SeverityBadge } from '../../components/status-badges.tsx';
-import { PreflightResults } from '../../components/preflight-results.tsx';
 import { QueryState, Section } from '../../components/query-state.tsx';
-import { ReportStatusBadge } from '../../components/report-badges.tsx';
-import { RowsTable } from '../../components/rows-table.tsx';
-import { StatusHistory } from '../../components/status-history.tsx';
 import { formatDate, formatDateTime } from '../../lib/dates.ts';
 import { formatNumber } from '../../lib/numbers.ts';
-import { ReportStatusActions } from '../../components/report-status-actions.tsx';
-import { reportActions, statusFor } from '../../lib/report-status.ts';
 
 /**
  * /approval-list/:periodUuid and /cluster-approval/:periodUuid: every reporting company's

@@ -37,8 +37,8 @@ import {
   type CommunicationVariable,
 } from '@mss/contracts/communications';
 import { CommunicationStatus, ReportStatus, type Role } from '@mss/contracts/enums';
-import { periodQueries } from '../../api/periods.ts';
-import { reportQueries } from '../../api/reports.ts';
+import { periodQueries } from '../periods/index.ts';
+import { reportQueries } from '../reports/index.ts';
 import { optionQueries } from '../../api/options.ts';
 import { feedback } from '../../components/feedback.tsx';
 import { useCan } from '../../components/fields.tsx';

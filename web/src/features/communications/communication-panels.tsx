@@ -16,7 +16,7 @@ import {
 import { CommunicationStatus } from '@mss/contracts/enums';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
-import { ReportStatusBadge } from '../../components/report-badges.tsx';
+import { ReportStatusBadge } from '../reports/index.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { formatNumber } from '../../lib/numbers.ts';
 import { communicationKeys, communicationQueries, communicationsApi, isBusy, useCommunicationMutation } from './api/communications.ts';

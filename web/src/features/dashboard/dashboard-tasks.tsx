@@ -6,11 +6,8 @@ import { canSomewhere } from '@mss/contracts/abilities';
 import { ReportStatus } from '@mss/contracts/enums';
 import type { ReportSummary } from '@mss/contracts/reports';
 import { abilitySubject, useSession } from '../../api/session.ts';
-import { reportQueries } from '../../api/reports.ts';
-import { ReportStatusBadge } from '../../components/report-badges.tsx';
-import { reportLink } from '../../lib/report-link.ts';
+import { OPEN_REPORT_STATUSES, ReportStatusBadge, reportLink, reportQueries } from '../reports/index.ts';
 import { formatDate, isPast } from '../../lib/dates.ts';
-import { OPEN_REPORT_STATUSES } from '../../lib/report-status.ts';
 
 /** A dashboard card: a small uppercase label above its content. */
 export function DashboardCard({ label, testId, children }: { label: string; testId?: string; children: React.ReactNode }) {

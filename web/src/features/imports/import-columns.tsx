@@ -5,7 +5,7 @@ import { Anchor, Badge, Button, Group } from '@mantine/core';
 import type { Import } from '@mss/contracts/imports';
 import type { Column } from '../../components/data-table.tsx';
 import { importDownloads } from './api/imports.ts';
-import { ImportStatusBadge } from '../../components/status-badges.tsx';
+import { ImportStatusBadge } from './import-status-badge.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 import { formatNumber } from '../../lib/numbers.ts';
 

@@ -17,18 +17,23 @@ import { FileUploadPanel } from '../../components/file-upload.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { importDownloads, importKeys, importQueries, importRunning } from './api/imports.ts';
 import { useReportingMutation } from '../../api/reporting.ts';
-import { reportDownloads, reportKeys, reportQueries, reportsApi } from '../../api/reports.ts';
+import {
+  PreflightResults,
+  ReportStatusActions,
+  ReportStatusBadge,
+  RowsTable,
+  SentBackComment,
+  StatusHistory,
+  reportActions,
+  reportDownloads,
+  reportKeys,
+  reportQueries,
+  reportsApi,
+} from '../reports/index.ts';
 import { uploadReportFile } from '../../api/upload.ts';
-import { PreflightResults } from '../../components/preflight-results.tsx';
-import { SentBackComment } from '../../components/status-badges.tsx';
 import { QueryState, Section } from '../../components/query-state.tsx';
-import { ReportStatusBadge } from '../../components/report-badges.tsx';
-import { RowsTable } from '../../components/rows-table.tsx';
-import { StatusHistory } from '../../components/status-history.tsx';
 import { formatDate, formatDateTime } from '../../lib/dates.ts';
 import { formatNumber } from '../../lib/numbers.ts';
-import { ReportStatusActions } from '../../components/report-status-actions.tsx';
-import { reportActions } from '../../lib/report-status.ts';
 
 /**
  * /import/:uuid — the data import screen of one REPORT (:uuid is the report's uuid): upload with

@@ -9,7 +9,7 @@ import { fakeApi, makeUser, marketAbility } from '../../test/fake-api.ts';
 import { IMPORT_POLL_MS } from './api/imports.ts';
 import { ImportStatusPanel } from './import-screen.tsx';
 import { importDetail, market } from './import-fixtures.ts';
-import { ReportStatusActions } from '../../components/report-status-actions.tsx';
+import { ReportStatusActions } from '../reports/index.ts';
 import { invalidCodeError } from '../../test/report-fixtures.ts';
 
 const detail = (status: ImportDetail['status'], errors: ImportDetail['errors'] = []) => importDetail(status, errors);

@@ -6,7 +6,7 @@ import { COMPLETENESS_STATES, type Completeness, type CompletenessRow, type Comp
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AdminPage } from '../../components/page.tsx';
 import { QueryState } from '../../components/query-state.tsx';
-import { PeriodStatusBadge } from '../../components/status-badges.tsx';
+import { PeriodStatusBadge } from './components/period-status-badge.tsx';
 import { ListPager, pageOf, useListSearch } from '../../components/list-pager.tsx';
 import { formatDate, today } from '../../lib/dates.ts';
 import { useMarketsWith } from '../../lib/markets.ts';

@@ -7,7 +7,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { canInMarket } from '@mss/contracts/abilities';
 import type { Period } from '@mss/contracts/periods';
 import { coverageDiffers, type MarketStatistics, type StatisticsBreakdown, type StatisticsRow } from '@mss/contracts/statistics';
-import { periodQueries } from '../../api/periods.ts';
+import { periodQueries } from '../periods/index.ts';
 import { abilitySubject, useSession } from '../../api/session.ts';
 import { statisticsDownload, statisticsQueries, type TrendQuery } from './api/statistics.ts';
 import { ErrorState } from '../../components/query-state.tsx';

@@ -12,8 +12,8 @@ export type ImportListParams = Omit<ListParams, 'organization_id'> & { report_uu
 
 export const importKeys = {
   imports: IMPORTS_ROOT,
-  importList: (params: ImportListParams) => ['imports', 'list', params] as const,
-  import: (uuid: string) => ['imports', 'detail', uuid] as const,
+  importList: (params: ImportListParams) => [...IMPORTS_ROOT, 'list', params] as const,
+  import: (uuid: string) => [...IMPORTS_ROOT, 'detail', uuid] as const,
 };
 
 export const importsApi = {

@@ -1,10 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { CompletenessState, PeriodInput } from '@mss/contracts/periods';
 import { api, data } from '../../../api/client.ts';
-import { periodKeys } from '../../../api/periods.ts';
+import { periodKeys } from './period-queries.ts';
 import { buildUrl } from '../../../api/transport.ts';
 
-/** Creating and moving periods (the period list's own calls; reading them is api/periods.ts, shared). */
+/** Creating and moving periods (the period list's own calls; reading them is ./period-queries.ts, which other features use too). */
 
 import type { PeriodAction } from '@mss/contracts/lifecycles';
 export type { PeriodAction };

@@ -1,14 +1,13 @@
 import { useTranslation } from 'react-i18next';
-import { formatNumber } from '../lib/numbers.ts';
+import { formatNumber } from '../../../lib/numbers.ts';
 import { Alert, Badge, Table, Text } from '@mantine/core';
 import type { ReportSummary } from '@mss/contracts/reports';
-import type { Import } from '@mss/contracts/imports';
-import { useEnumLabel } from '../lib/enum-options.ts';
+import { useEnumLabel } from '../../../lib/enum-options.ts';
 import { severityColor } from '../lib/report-status.ts';
-import { formatDateTime } from '../lib/dates.ts';
+import { formatDateTime } from '../../../lib/dates.ts';
 import { ReportStatusBadge } from './report-badges.tsx';
 
-/* Badges and small status pieces of reports, periods and imports (the report's own status badge is report-badges.tsx, on the first screen). */
+/* Badges and small status pieces of reports (the report's own status badge is report-badges.tsx, on the first screen; a period's is the periods feature's, an import's the imports feature's). */
 
 export function SeverityBadge({ severity }: { severity: number | null | undefined }) {
   const { t } = useTranslation();
@@ -37,27 +36,6 @@ export function ReportProgressCells({ report }: { report: Pick<ReportSummary, 's
         {formatNumber(report.row_count)}
       </Table.Td>
     </>
-  );
-}
-
-export function PeriodStatusBadge({ status }: { status: string }) {
-  const { t } = useTranslation();
-  const color = status === 'open' ? 'teal' : status === 'closed' ? 'gray' : 'yellow';
-  return (
-    <Badge color={color} variant="light" tt="none">
-      {t(`reporting.period.status.${status}`)}
-    </Badge>
-  );
-}
-
-/** An import's status as a badge, never narrower than its words. */
-export function ImportStatusBadge({ status }: { status: Import['status'] }) {
-  const { t } = useTranslation();
-  const color = status === 'done' ? 'teal' : status === 'invalid' || status === 'failed' ? 'red' : 'blue';
-  return (
-    <Badge variant="light" tt="none" color={color} style={{ minWidth: 'max-content' }}>
-      {t(`reporting.import.status.${status}`)}
-    </Badge>
   );
 }
 

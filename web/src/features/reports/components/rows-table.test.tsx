@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReportRow } from '@mss/contracts/reports';
-import { AppProviders } from '../app/providers.tsx';
-import { fakeApi, type RecordedCall } from '../test/fake-api.ts';
+import { AppProviders } from '../../../app/providers.tsx';
+import { fakeApi, type RecordedCall } from '../../../test/fake-api.ts';
 import { ROWS_PAGE_SIZE, RowsTable } from './rows-table.tsx';
-import { notCompared } from '../test/report-fixtures.ts';
+import { notCompared } from '../../../test/report-fixtures.ts';
 
 const rows: ReportRow[] = Array.from({ length: 250 }, (_, i) => ({
   code_id: i + 1,

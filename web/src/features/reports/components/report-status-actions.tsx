@@ -3,13 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { Button, Group, Text } from '@mantine/core';
 import { PreflightSeverity } from '@mss/contracts/enums';
 import type { ReportSummary } from '@mss/contracts/reports';
-import { abilitySubject, useSession } from '../api/session.ts';
-import { feedback } from './feedback.tsx';
-import { useReportingMutation } from '../api/reporting.ts';
+import { abilitySubject, useSession } from '../../../api/session.ts';
+import { feedback } from '../../../components/feedback.tsx';
+import { useReportingMutation } from '../../../api/reporting.ts';
 import { reportsApi } from '../api/reports.ts';
 import { CommentModal } from './comment-modal.tsx';
 import { reportActions, statusFor } from '../lib/report-status.ts';
-import './import-texts.ts';
+import '../../../components/import-texts.ts';
 
 type Event = 'submit' | 'send_back' | 'approve';
 type Asking = Exclude<Event, 'submit'> | 'withdraw' | 'unapprove';

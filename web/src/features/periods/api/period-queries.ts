@@ -1,16 +1,17 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api, data } from './client.ts';
+import { api, data } from '../../../api/client.ts';
+import { PERIODS_ROOT } from '../../../api/reporting.ts';
 
 /**
  * Reading reporting periods, which several features do (approvals, communications, reports,
- * statistics): keys start with 'periods'; reporting mutations invalidate them (./reporting.ts).
- * Creating and moving periods is the periods feature's own (features/periods/api/periods.ts).
+ * statistics, through ../index.ts): keys start with PERIODS_ROOT ('periods'), which every reporting
+ * mutation invalidates (api/reporting.ts). Creating and moving periods is ./periods.ts.
  */
 
 export const periodKeys = {
-  periods: ['periods'] as const,
-  periodList: (filter: { market_id?: number; cluster?: boolean }) => ['periods', 'list', filter] as const,
-  period: (uuid: string) => ['periods', 'detail', uuid] as const,
+  periods: PERIODS_ROOT,
+  periodList: (filter: { market_id?: number; cluster?: boolean }) => [...PERIODS_ROOT, 'list', filter] as const,
+  period: (uuid: string) => [...PERIODS_ROOT, 'detail', uuid] as const,
 };
 
 export const periodsApi = {

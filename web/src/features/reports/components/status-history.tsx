@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { Stack, Table, Text } from '@mantine/core';
 import type { Report } from '@mss/contracts/reports';
 import { useMediaQuery } from '@mantine/hooks';
-import { useEnumLabel } from '../lib/enum-options.ts';
-import { formatDateTime } from '../lib/dates.ts';
+import { useEnumLabel } from '../../../lib/enum-options.ts';
+import { formatDateTime } from '../../../lib/dates.ts';
 
 export function StatusHistory({ history }: { history: Report['history'] }) {
   const { t } = useTranslation();

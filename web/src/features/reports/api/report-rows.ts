@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ReportRowsPage } from '@mss/contracts/reports';
-import { api } from './client.ts';
+import { api } from '../../../api/client.ts';
 import { reportKeys } from './reports.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import { useEnumLabel } from '../lib/enum-options.ts';
+import { useEnumLabel } from '../../../lib/enum-options.ts';
 import { reportStatusColor } from '../lib/report-status.ts';
 
 /** A report's status as a badge, never narrower than its words (a squeezed table cell must not cut it to an ellipsis). */

@@ -1,12 +1,12 @@
 import { Fragment, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatChangePct, formatDecimal, formatNumber } from '../lib/numbers.ts';
+import { formatChangePct, formatDecimal, formatNumber } from '../../../lib/numbers.ts';
 import { Center, Group, Loader, Pagination, Select, Stack, Switch, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import type { ComparedPeriod, Report, ReportRowsComparison } from '@mss/contracts/reports';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { errorMessage } from './feedback.tsx';
-import { effectiveSearch } from './data-table.tsx';
-import { useEnumLabel } from '../lib/enum-options.ts';
+import { errorMessage } from '../../../components/feedback.tsx';
+import { effectiveSearch } from '../../../components/data-table.tsx';
+import { useEnumLabel } from '../../../lib/enum-options.ts';
 import { useReportRows } from '../api/report-rows.ts';
 
 /** Rows shown at a time: a report can hold 100,000 rows, which one table cannot render. */

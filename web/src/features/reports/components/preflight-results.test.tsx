@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
-import { AppProviders } from '../app/providers.tsx';
+import { AppProviders } from '../../../app/providers.tsx';
 import { PreflightResults } from './preflight-results.tsx';
 
 const missing = (code: number) => ({

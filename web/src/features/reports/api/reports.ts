@@ -1,13 +1,14 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { PeriodStatus } from '@mss/contracts/periods';
 
-import { api, data } from './client.ts';
-import { buildUrl } from './transport.ts';
-import type { ListParams } from './resource.ts';
+import { api, data } from '../../../api/client.ts';
+import { REPORTS_ROOT } from '../../../api/reporting.ts';
+import { buildUrl } from '../../../api/transport.ts';
+import type { ListParams } from '../../../api/resource.ts';
 
 export type ReportHistoryParams = Omit<ListParams, 'organization_id'> & { market_id: number; company_id?: number };
 
-/** Reports: keys start with 'reports'; reporting mutations invalidate them (./reporting.ts). */
+/** Reports: keys start with REPORTS_ROOT ('reports'), which every reporting mutation invalidates (api/reporting.ts). */
 
 export interface ReportListFilter {
   period_uuid?: string;
@@ -18,10 +19,10 @@ export interface ReportListFilter {
 }
 
 export const reportKeys = {
-  reports: ['reports'] as const,
-  reportList: (filter: ReportListFilter) => ['reports', 'list', filter] as const,
-  history: (params: ReportHistoryParams) => ['reports', 'history', params] as const,
-  report: (uuid: string) => ['reports', 'detail', uuid] as const,
+  reports: REPORTS_ROOT,
+  reportList: (filter: ReportListFilter) => [...REPORTS_ROOT, 'list', filter] as const,
+  history: (params: ReportHistoryParams) => [...REPORTS_ROOT, 'history', params] as const,
+  report: (uuid: string) => [...REPORTS_ROOT, 'detail', uuid] as const,
 };
 
 export const reportsApi = {

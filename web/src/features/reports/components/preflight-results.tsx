@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import type { Preflight } from '@mss/contracts/preflight';
-import { formatDateTime } from '../lib/dates.ts';
+import { formatDateTime } from '../../../lib/dates.ts';
 
 export function PreflightResults({ preflight }: { preflight: Preflight | null }) {
   const { t } = useTranslation();

@@ -1,12 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { BulkStatusInput } from '@mss/contracts/approvals';
-import { api, data } from './client.ts';
+import { api, data } from '../../../api/client.ts';
+import { APPROVALS_ROOT } from '../../../api/reporting.ts';
 
-/** Approving: a period's list of reports, and bulk status changes. Keys start with 'approvals'. */
+/** Approving: a period's list of reports, and bulk status changes. Keys start with APPROVALS_ROOT ('approvals'), which every reporting mutation invalidates (api/reporting.ts). */
 
 export const approvalKeys = {
-  approvals: ['approvals'] as const,
-  approvalList: (periodUuid: string) => ['approvals', 'list', periodUuid] as const,
+  approvals: APPROVALS_ROOT,
+  approvalList: (periodUuid: string) => [...APPROVALS_ROOT, 'list', periodUuid] as const,
 };
 
 export const approvalsApi = {
