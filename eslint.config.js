@@ -83,7 +83,11 @@ const importZones = [
   {
     files: ['**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })] },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+      // Without it import-x parses only .js files for their imports, and no-cycle sees no cycle in TypeScript.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+    },
     rules: zones([...packageZones, ...webZones(true), ...serverZones]),
   },
   // Tests render the app's providers and build their data through any module.

@@ -5,7 +5,7 @@ import { Box, Button, Center, Loader, Progress, Stack, Text, Title } from '@mant
 import { translate } from '@mss/contracts/messages';
 import { useSession } from '../api/session.ts';
 import { setInterfaceLocale } from '../i18n/index.ts';
-import { type RouteHandle, titleFor } from './router.tsx';
+import { type RouteHandle, titleFor } from './route-title.ts';
 
 /** "<screen title> - Market Sales Statistics", refreshed after each navigation. */
 function usePageTitle() {
