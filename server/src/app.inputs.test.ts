@@ -119,8 +119,7 @@ function inputsOf(route: RouteOptions, method: string): TextInput[] {
   const schema = (route.schema ?? {}) as { querystring?: ZodLike; body?: ZodLike };
   const out: TextInput[] = paramNames(route.url).map((p) => ({ where: 'params' as const, path: [p] }));
   // Every query value is text on the wire, numbers included.
-  if (schema.querystring)
-    out.push(...Object.keys((schema.querystring._zod.def.shape ?? {}) as object).map((k) => ({ where: 'querystring' as const, path: [k] })));
+  if (schema.querystring) out.push(...Object.keys(schema.querystring._zod.def.shape ?? {}).map((k) => ({ where: 'querystring' as const, path: [k] })));
   if (schema.body && !RAW_BODY_ROUTES.includes(name)) out.push(...textPaths(schema.body, [], name).map((path) => ({ where: 'body' as const, path })));
   return out;
 }

@@ -15,7 +15,13 @@ import {
 } from './policy.ts';
 
 /** A principal as session-auth.ts resolves one: what the policy reads of it. */
-function principal(over: { organizationId: number | null; roles?: string[]; marketRoles?: Record<string, number[]>; companyId?: number | null; administers?: Principal['administers'] }): Principal {
+function principal(over: {
+  organizationId: number | null;
+  roles?: string[];
+  marketRoles?: Record<string, number[]>;
+  companyId?: number | null;
+  administers?: Principal['administers'];
+}): Principal {
   const abilities = [
     ...abilitiesOfRoles(over.roles ?? [], []),
     ...Object.entries(over.marketRoles ?? {}).flatMap(([role, markets]) => abilitiesOfRoles([role], markets).filter((a) => a.entity_id !== null)),

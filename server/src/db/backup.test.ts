@@ -258,7 +258,7 @@ describe('one data folder, one database process', () => {
     );
     expect(fs.existsSync(path.join(dir, 'pglite'))).toBe(false);
 
-    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
     fs.writeFileSync(lockFile(dir), JSON.stringify({ pid: gone, socket_dir: '/nowhere', started_at: '2026-11-27T10:00:00.000Z' }));
     const database = await openDatabase({ dataDir: dir });
     try {

@@ -16,7 +16,7 @@ declare module './queue.ts' {
  */
 export const maintenanceJob = defineJob({
   name: 'maintenance',
-  payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
+  payload: z.object({}).strict(),
   queue: { policy: 'singleton', retryLimit: 2, retryDelay: 5, expireInSeconds: 900 },
   worker: { pollingIntervalSeconds: 1, localConcurrency: 1 },
   sendOptions: (_, config) => ({ singletonKey: 'maintenance', singletonSeconds: Math.max(1, Math.round(config.NOTIFY_SWEEP_SECONDS)) }),

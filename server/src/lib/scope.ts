@@ -34,4 +34,3 @@ export async function assertIdsInOrganization(
 export function assertOrganizationUnchanged(requested: number | undefined | null, current: number): void {
   if (requested && requested !== current) throw validationError('organization_id', 'validation.invalid');
 }
-

@@ -115,7 +115,7 @@ export async function findAuditEntry(db: Db, principal: Principal, id: number): 
   const [row] = await selectEntries(db).where(eq(auditEntries.id, id));
   if (!row) throw notFound();
   if (principal.organizationId !== null && row.organization_id !== principal.organizationId) throw notFound();
-  return toWire(row as Row);
+  return toWire(row);
 }
 
 /** Every entry the filters match (at most `limit`), newest first, in pages of 5,000 read one after another. */

@@ -42,7 +42,7 @@ export const communicationJob = defineJob({
  */
 export const notificationSweepJob = defineJob({
   name: 'workflow-notifications',
-  payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
+  payload: z.object({}).strict(),
   queue: { policy: 'singleton', retryLimit: 2, retryDelay: 5, expireInSeconds: 900 },
   worker: { pollingIntervalSeconds: 1, localConcurrency: 1 },
   sendOptions: (_, config) => ({ singletonKey: 'sweep', singletonSeconds: Math.max(1, Math.round(config.NOTIFY_SWEEP_SECONDS)) }),

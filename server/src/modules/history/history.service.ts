@@ -5,13 +5,29 @@ import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Locale } from '@mss/contracts/enums';
 import type { HistoryImport, HistoryImportDetail, HistoryPlan, HistoryResult } from '@mss/contracts/history';
-import { isMessageKey, type MessageKey, type MessageParams, translate } from '@mss/contracts/messages';
+import { isMessageKey, type MessageParams, translate } from '@mss/contracts/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../../auth/principal.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray, sqlUnnest } from '../../db/sql-array.ts';
-import { codeMarkets, codes, companies, companyCodes, companyMarkets, companyOrganizations, files, historyImportErrors, historyImportRows, historyImports, markets, periods, reportRowSets, reports, users } from '../../db/schema.ts';
+import {
+  codeMarkets,
+  codes,
+  companies,
+  companyCodes,
+  companyMarkets,
+  companyOrganizations,
+  files,
+  historyImportErrors,
+  historyImportRows,
+  historyImports,
+  markets,
+  periods,
+  reportRowSets,
+  reports,
+  users,
+} from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import { deleteFile, storeFile, withFileOnDisk } from '../../lib/files.ts';
 import { mayIn, organizationMarketIds } from '../../auth/policy.ts';
@@ -886,7 +902,7 @@ export async function findHistoryImports(db: Db, principal: Principal): Promise<
 type StoredHistoryError = typeof historyImportErrors.$inferSelect;
 
 function renderError(e: Pick<StoredHistoryError, 'row' | 'key' | 'params' | 'column_letter' | 'column_name' | 'cell'>, locale: Locale) {
-  const key = isMessageKey(e.key) ? (e.key as MessageKey) : null;
+  const key = isMessageKey(e.key) ? e.key : null;
   return {
     row: e.row,
     key: e.key,

@@ -1,5 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { COMPLETENESS_MAX_MONTHS, COMPLETENESS_STATES, type Completeness, type CompletenessQuery, type CompletenessRow, type CompletenessState } from '@mss/contracts/periods';
+import {
+  COMPLETENESS_MAX_MONTHS,
+  COMPLETENESS_STATES,
+  type Completeness,
+  type CompletenessQuery,
+  type CompletenessRow,
+  type CompletenessState,
+} from '@mss/contracts/periods';
 import { ReportStatus } from '@mss/contracts/enums';
 import type { Db } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';

@@ -6,7 +6,20 @@ import type { ListQuery } from '@mss/contracts/common';
 import { type PeriodStatus } from '@mss/contracts/periods';
 import { type ComparedPeriod, type CopyPreview, REQUESTABLE_STATUS_EVENTS, type Report, type ReportRowsPage, type ReportSummary } from '@mss/contracts/reports';
 import type { Db } from '../../db/client.ts';
-import { codes, companies, companyMarkets, imports, markets, periods, preflights, reportRows, reportRowSets, reports, reportStatusChanges, users } from '../../db/schema.ts';
+import {
+  codes,
+  companies,
+  companyMarkets,
+  imports,
+  markets,
+  periods,
+  preflights,
+  reportRows,
+  reportRowSets,
+  reports,
+  reportStatusChanges,
+  users,
+} from '../../db/schema.ts';
 import { AppError, forbidden, notFound, validationError } from '../../errors.ts';
 import { findPeriodRow } from '../periods/periods.queries.ts';
 import { authorize, marketsWith, mayForCompany, mayIn, organizationMarketIds } from '../../auth/policy.ts';

@@ -112,7 +112,7 @@ describe('publication preview', () => {
 
   it('when a viewer, a reporter or another organization asks, then it is refused; a draft has nothing to preview', async () => {
     expect((await preview(w.headers.viewer)).statusCode).toBe(403);
-    expect((await preview(w.headers.reporters.A!)).statusCode).toBe(403);
+    expect((await preview(w.headers.reporters.A)).statusCode).toBe(403);
     const other = await createOrganization(t.db);
     const stranger = await createUser(t.db, { roles: ['admin'], organizationIds: [other.id] });
     const strangerHeaders = { cookie: await signIn(t.app, stranger.email), ...XHR };

@@ -7,8 +7,35 @@ import type { Principal } from '../../../auth/principal.ts';
 import { accessIn, confidentialityOf, inOrganization, type Settings, settingsOf } from '../disclosure/statistics.access.ts';
 import { aggregate, type AggregateRow, type Selection } from '../figures/statistics.aggregate.ts';
 import type { Dimension } from '../figures/statistics.cells.ts';
-import { coverageSeen, type FlagContext, figuresOf, flagContextOf, liveOf, selectionOf, type Source, sourcesOf } from '../disclosure/statistics.confidentiality.ts';
-import { type Comparison, comparisonsOf, coverageOf, keysOf, lastYearBreakOf, type MarketRow, marketRows, marketSummary, ordered, type PeriodRow, periodColumns, periodSummary, periodsOf, ratesOfMarkets, rolesOf, sharesOverlap, ytdBreakOf } from '../figures/statistics.periods.ts';
+import {
+  coverageSeen,
+  type FlagContext,
+  figuresOf,
+  flagContextOf,
+  liveOf,
+  selectionOf,
+  type Source,
+  sourcesOf,
+} from '../disclosure/statistics.confidentiality.ts';
+import {
+  type Comparison,
+  comparisonsOf,
+  coverageOf,
+  keysOf,
+  lastYearBreakOf,
+  type MarketRow,
+  marketRows,
+  marketSummary,
+  ordered,
+  type PeriodRow,
+  periodColumns,
+  periodSummary,
+  periodsOf,
+  ratesOfMarkets,
+  rolesOf,
+  sharesOverlap,
+  ytdBreakOf,
+} from '../figures/statistics.periods.ts';
 import { authorize, maySomewhere } from '../../../auth/policy.ts';
 
 /** A market of the cluster with a period the figures hold: its comparison, and the rates of its periods. */

@@ -213,11 +213,8 @@ export function clusterTable(s: ClusterStatistics, locale: Locale): Table {
     s.by === 'market'
       ? []
       : s.markets.flatMap((m) =>
-          figureColumns(
-            locale,
-            ['volume', 'value'],
-            `${m.market.iso_code} `,
-            (r) => (r.markets as { market_id: number }[]).find((x) => x.market_id === m.market.id) as Record<string, unknown>,
+          figureColumns(locale, ['volume', 'value'], `${m.market.iso_code} `, (r) =>
+            (r.markets as { market_id: number }[]).find((x) => x.market_id === m.market.id),
           ),
         );
   const rows: Record<string, unknown>[] = [...s.rows, s.totals];
