@@ -154,6 +154,10 @@ export async function changePeriod(db: Db, principal: Principal, uuid: string, a
   // The lifecycle's table decides what may happen (contracts/lifecycles.ts); this is its only writer.
   const state = { status: period.status as PeriodStatus, published: period.published_at !== null };
   if (!periodAllows(state, action)) throw periodStateRefusal(state.status);
+  // The status is the lifecycle's `from` in the write's condition too: a change that lost a race to another changes nothing.
+  const movedOrRefused = (moved: unknown[]) => {
+    if (moved.length === 0) throw periodStateRefusal(state.status);
+  };
   if (action === 'publish' || action === 'republish') {
     // Not in a transaction: the pattern takes a while to decide, and is written in a short one.
     await publishPeriod(db, period.id, { actorId: principal.userId, mark: true });
@@ -164,7 +168,9 @@ export async function changePeriod(db: Db, principal: Principal, uuid: string, a
       await tx
         .update(periods)
         .set({ status: PERIOD_LIFECYCLE.open.to, opened_at: sql`coalesce(${periods.opened_at}, now())`, closed_at: null, updated_at: sql`now()` })
-        .where(eq(periods.id, period.id));
+        .where(and(eq(periods.id, period.id), inArray(periods.status, [...PERIOD_LIFECYCLE.open.from])))
+        .returning({ id: periods.id })
+        .then(movedOrRefused);
       const eligible = await tx
         .select({ id: companies.id })
         .from(companyMarkets)
@@ -187,7 +193,9 @@ export async function changePeriod(db: Db, principal: Principal, uuid: string, a
       await tx
         .update(periods)
         .set({ status: PERIOD_LIFECYCLE.close.to, closed_at: sql`now()`, updated_at: sql`now()` })
-        .where(eq(periods.id, period.id));
+        .where(and(eq(periods.id, period.id), inArray(periods.status, [...PERIOD_LIFECYCLE.close.from])))
+        .returning({ id: periods.id })
+        .then(movedOrRefused);
     } else {
       await tx
         .update(periods)

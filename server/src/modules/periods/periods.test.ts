@@ -103,6 +103,9 @@ describe('periods', () => {
     expect((await act(marketAdmin.headers, p.uuid, 'unpublish')).json().data.published).toBe(false);
     const reopened = await act(marketAdmin.headers, p.uuid, 'open');
     expect(reopened.json().data).toMatchObject({ status: 'open', report_count: 2 });
+    // Two closes at once: the lifecycle's status is in the write's condition, so one closes and the other is refused.
+    const both = await Promise.all([act(marketAdmin.headers, p.uuid, 'close'), act(marketAdmin.headers, p.uuid, 'close')]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
   });
 
   it('when some reports are approved, then managers see the coverage and who is missing by status; reporters and viewers see none of it', async () => {
