@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMutation } from '@tanstack/react-query';
 import { Badge, Button, FileInput, Group, Image, Stack, Text } from '@mantine/core';
 import { can } from '@mss/contracts/abilities';
 import type { AbilityName } from '@mss/contracts/enums';
-import { api, type RouteOf, routePath } from '../api/client.ts';
 import { abilitySubject, useSession } from '../api/session.ts';
-import { buildUrl } from '../api/transport.ts';
+import type { LogotypeApi } from '../api/logotype.ts';
 import { feedback } from './feedback.tsx';
 
 /** Whether the signed-in user holds a global ability (to show or hide actions). */
@@ -32,57 +30,41 @@ export function MarketBadges({ markets }: { markets: { id: number; iso_code: str
 
 const LOGOTYPE_TYPES = ['image/png', 'image/jpeg'];
 
-type LogotypeRoute<M extends 'get' | 'put' | 'delete'> = Extract<RouteOf<M>, `${string}/{id}/logotype`>;
-
 /**
- * A record's logotype: the image, an upload (png or jpg; PUT multipart `file`) and removal.
+ * A record's logotype: the image, an upload (png or jpg; PUT multipart `file`) and removal, through
+ * the record's `logotype` (declared in its feature's api file: routes and what a change refreshes).
  * The server judges the content; the type check here only spares a round trip.
  */
 export function LogotypeField({
   id,
-  readRoute,
-  writeRoute,
+  logotype,
   hasLogotype,
-  onChanged,
 }: {
   /** The record's id, the routes' `{id}`. */
   id: number;
-  /** Where the image is read (GET). */
-  readRoute: LogotypeRoute<'get'>;
-  /** Where it is uploaded (PUT) and removed (DELETE). */
-  writeRoute: LogotypeRoute<'put'> & LogotypeRoute<'delete'>;
+  logotype: LogotypeApi;
   hasLogotype: boolean;
-  onChanged: () => void;
 }) {
   const { t } = useTranslation();
   const [version, setVersion] = useState(0);
-  const upload = useMutation({
-    mutationFn: (file: File) => {
-      const body = new FormData();
-      body.append('file', file);
-      return api.put(writeRoute, { path: { id }, body });
-    },
-    meta: { handlesErrors: true },
-  });
-  const remove = useMutation({ mutationFn: () => api.delete(writeRoute, { path: { id } }), meta: { handlesErrors: true } });
+  const upload = logotype.useUpload();
+  const remove = logotype.useRemove();
 
   const onFile = async (file: File | null) => {
     if (!file) return;
     if (!LOGOTYPE_TYPES.includes(file.type)) return void feedback.error(t('admin.logotype.wrong_type'));
     try {
-      await upload.mutateAsync(file);
+      await upload.mutateAsync({ id, file });
       feedback.toast(t('admin.logotype.uploaded'), { color: 'teal' });
       setVersion((v) => v + 1);
-      onChanged();
     } catch (error) {
       void feedback.errorOf(error);
     }
   };
   const onRemove = async () => {
     try {
-      await remove.mutateAsync();
+      await remove.mutateAsync(id);
       feedback.toast(t('admin.logotype.removed'), { color: 'teal' });
-      onChanged();
     } catch (error) {
       void feedback.errorOf(error);
     }
@@ -94,14 +76,7 @@ export function LogotypeField({
         {t('admin.market.logotype')}
       </Text>
       {hasLogotype ? (
-        <Image
-          src={`${buildUrl(routePath(readRoute, { id }))}?v=${version}`}
-          alt={t('admin.market.logotype')}
-          maw={200}
-          mah={120}
-          fit="contain"
-          data-testid="logotype"
-        />
+        <Image src={`${logotype.url(id)}?v=${version}`} alt={t('admin.market.logotype')} maw={200} mah={120} fit="contain" data-testid="logotype" />
       ) : (
         <Text c="dimmed" size="sm">
           {t('admin.market.no_logotype')}

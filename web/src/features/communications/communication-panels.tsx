@@ -2,7 +2,7 @@ import { allows, COMMUNICATION_LIFECYCLE } from '@mss/contracts/lifecycles';
 import './texts.ts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Badge, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import {
   DELIVERY_STATUSES,
@@ -19,7 +19,7 @@ import { errorMessage, feedback } from '../../components/feedback.tsx';
 import { ReportStatusBadge } from '../reports/index.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { formatNumber } from '../../lib/numbers.ts';
-import { communicationKeys, communicationQueries, communicationsApi, isBusy, useCommunicationMutation } from './api/communications.ts';
+import { communicationKeys, communicationQueries, communicationsApi, isBusy, useCommunicationMutation, useRefreshDeliveries } from './api/communications.ts';
 import { MailFrame } from './communication-composer.tsx';
 import { AttemptOutcomeBadge, DeliveryStatusBadge } from './communication-parts.tsx';
 
@@ -384,10 +384,10 @@ export function DeliveriesPanel({ communication }: { communication: Communicatio
   const [status, setStatus] = useState<DeliveryStatus | null>(null);
   const poll = isBusy(communication.status) || counts.queued > 0;
   // The counts come with the communication (polled while it is sent): the rows follow them.
-  const client = useQueryClient();
+  const refreshDeliveries = useRefreshDeliveries();
   useEffect(() => {
-    void client.invalidateQueries({ queryKey: [...communicationKeys.all, 'deliveries', communication.uuid] });
-  }, [client, communication.uuid, communication.status, counts.sent, counts.failed, counts.queued]);
+    void refreshDeliveries(communication.uuid);
+  }, [refreshDeliveries, communication.uuid, communication.status, counts.sent, counts.failed, counts.queued]);
 
   const again = async () => {
     const ok = await feedback.confirm({

@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Badge, MultiSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import type { Company, CompanyListItem } from '@mss/contracts/admin';
 import type { Role } from '@mss/contracts/enums';
@@ -11,7 +10,7 @@ import { LogotypeField, MarketBadges } from '../../components/fields.tsx';
 import { useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
 import { RecordListPage } from '../../components/record-list.tsx';
-import { companiesApi as api, companyListApi } from './api/companies.ts';
+import { companiesApi as api, companyListApi, companyLogotype } from './api/companies.ts';
 import { formatDate } from '../../lib/dates.ts';
 
 const BASE = '/companies';
@@ -108,7 +107,6 @@ function CompanyUsers({ company }: { company: Company }) {
 
 function CompanyForm({ company }: { company?: Company }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const roleOptions = useEnumOptions<string>('role').filter((o) => COMPANY_MARKET_ROLES.includes(o.value as Role));
   // The request (organization_ids) depends on it.
   const superAdmin = useIsSuperAdmin();
@@ -198,15 +196,7 @@ function CompanyForm({ company }: { company?: Company }) {
           ))}
           <MultiSelect<number> label={t('admin.company.codes')} data={codeOptions} searchable clearable {...form.getInputProps('code_ids')} />
           <MultiSelect<number> label={t('admin.company.users')} data={userOptions} searchable clearable {...form.getInputProps('user_ids')} />
-          {company && !locked && (
-            <LogotypeField
-              id={company.id}
-              readRoute="/companies/{id}/logotype"
-              writeRoute="/companies/{id}/logotype"
-              hasLogotype={company.has_logotype}
-              onChanged={() => void client.invalidateQueries({ queryKey: api.keys.all })}
-            />
-          )}
+          {company && !locked && <LogotypeField id={company.id} logotype={companyLogotype} hasLogotype={company.has_logotype} />}
           <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
         </Stack>
       </form>

@@ -1,4 +1,5 @@
-import { queryOptions } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { HISTORY_RUNNING, type HistoryStatus } from '@mss/contracts/history';
 import { api, data } from '../../api/client.ts';
 import { buildUrl } from '../../api/transport.ts';
@@ -33,6 +34,31 @@ export const historyQueries = {
       refetchInterval: (query) => (historyRunning(query.state.data?.status) ? HISTORY_POLL_MS : false),
     }),
 };
+
+/**
+ * The list of history imports fetched again: after a file is accepted, and whenever the import on
+ * screen changes its status (the list says each import's status). Stable, for effects.
+ */
+export function useRefreshHistoryList() {
+  const client = useQueryClient();
+  return useCallback(() => client.invalidateQueries({ queryKey: historyKeys.list }), [client]);
+}
+
+/**
+ * A step of one history import (import, publish, cancel): its answer replaces the import at once,
+ * then the list is fetched again. The screen shows its errors.
+ */
+export function useHistoryAction(uuid: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (action: 'import' | 'publish' | 'cancel') => historyApi.act(uuid, action),
+    onSuccess: (detail) => {
+      client.setQueryData(historyKeys.detail(uuid), detail);
+      return client.invalidateQueries({ queryKey: historyKeys.list });
+    },
+    meta: { handlesErrors: true },
+  });
+}
 
 export const historyDownloads = {
   template: (format: 'xlsx' | 'csv') => buildUrl('history-imports/template', format === 'csv' ? { query: { format } } : {}),

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMediaQuery } from '@mantine/hooks';
 import { Alert, Anchor, Badge, Button, Group, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import type { HistoryImport, HistoryImportDetail } from '@mss/contracts/history';
@@ -12,7 +12,7 @@ import { FileErrors } from '../../components/file-errors.tsx';
 import { FileUploadPanel } from '../../components/file-upload.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 import { formatNumber } from '../../lib/numbers.ts';
-import { historyApi, historyDownloads, historyKeys, historyQueries, historyRunning } from './api.ts';
+import { historyApi, historyDownloads, historyQueries, historyRunning, useHistoryAction, useRefreshHistoryList } from './api.ts';
 import './texts.ts';
 
 /**
@@ -21,7 +21,7 @@ import './texts.ts';
  */
 export function HistoryImportScreen({ title }: ScreenProps) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const refreshList = useRefreshHistoryList();
   const list = useQuery(historyQueries.list());
   const [chosen, setChosen] = useState<string | null>(null);
   const current = chosen ?? list.data?.[0]?.uuid ?? null;
@@ -47,7 +47,7 @@ export function HistoryImportScreen({ title }: ScreenProps) {
           action={t('history.check')}
           upload={(file, onProgress) => historyApi.upload(file, { onProgress })}
           onAccepted={async (uuid) => {
-            await client.invalidateQueries({ queryKey: historyKeys.list });
+            await refreshList();
             setChosen(uuid);
           }}
         />
@@ -79,20 +79,20 @@ function timeLeft(seconds: number | null, t: (key: 'history.minutes' | 'history.
 
 function HistoryPanel({ uuid }: { uuid: string }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
+  const refreshList = useRefreshHistoryList();
+  const step = useHistoryAction(uuid);
   const query = useQuery({ ...historyQueries.detail(uuid), meta: { handlesErrors: true } });
   const detail = query.data;
   // The list below says each import's status: it follows this one's.
   const status = detail?.status;
   useEffect(() => {
-    if (status) void client.invalidateQueries({ queryKey: historyKeys.list });
-  }, [status, client]);
+    if (status) void refreshList();
+  }, [status, refreshList]);
   if (!detail) return null;
   const act = async (action: 'import' | 'publish' | 'cancel', confirm?: string) => {
     if (confirm && !(await feedback.confirm({ message: confirm, confirmLabel: t(`history.${action}_button`) }))) return;
     try {
-      client.setQueryData(historyKeys.detail(uuid), await historyApi.act(uuid, action));
-      await client.invalidateQueries({ queryKey: historyKeys.list });
+      await step.mutateAsync(action);
     } catch (error) {
       await feedback.errorOf(error);
     }

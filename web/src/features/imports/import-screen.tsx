@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Anchor, Button, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { ReportStatus } from '@mss/contracts/enums';
 import type { CopyPreview, Report } from '@mss/contracts/reports';
@@ -15,7 +15,7 @@ import { FileErrors } from '../../components/file-errors.tsx';
 import '../../components/import-texts.ts';
 import { FileUploadPanel } from '../../components/file-upload.tsx';
 import { AdminPage } from '../../components/page.tsx';
-import { importDownloads, importKeys, importQueries, importRunning } from './api/imports.ts';
+import { importDownloads, importKeys, importQueries, importRunning, useRefreshImportedReport } from './api/imports.ts';
 import { useReportingMutation } from '../../api/reporting.ts';
 import {
   PreflightResults,
@@ -26,7 +26,6 @@ import {
   StatusHistory,
   reportActions,
   reportDownloads,
-  reportKeys,
   reportQueries,
   reportsApi,
 } from '../reports/index.ts';
@@ -80,7 +79,6 @@ function ReportHeader({ report }: { report: Report }) {
 function ImportWorkspace({ report }: { report: Report }) {
   const { t } = useTranslation();
   const session = useSession();
-  const client = useQueryClient();
   const actions = reportActions(report, abilitySubject(session));
   const [uploadedImport, setUploadedImport] = useState<string | null>(null);
   // The import whose result describes the report: none once a copy replaced its rows (the server
@@ -89,9 +87,8 @@ function ImportWorkspace({ report }: { report: Report }) {
   const copy = useReportingMutation(reportsApi.copyPrevious);
   const preflight = useReportingMutation(reportsApi.runPreflight);
 
-  // The report's key is the prefix of its rows' keys: its rows are fetched again with it.
-  const refreshReport = () =>
-    Promise.all([client.invalidateQueries({ queryKey: reportKeys.report(report.uuid) }), client.invalidateQueries({ queryKey: importKeys.imports })]);
+  // The report with its rows, and the imports.
+  const refreshReport = useRefreshImportedReport(report.uuid);
 
   const copyPrevious = async () => {
     let source: CopyPreview;

@@ -1,9 +1,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useQueryClient } from '@tanstack/react-query';
 import { Button, Group, Image, Paper, Select, SimpleGrid, Stack, Table, TextInput } from '@mantine/core';
 import type { Market } from '@mss/contracts/admin';
-import { buildUrl } from '../../api/transport.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
 import { AddButton, AdminPage, DeleteButton, EditLink, FormActions, FormCard, RecordLoader, useDeleteRecord, recordScreens } from '../../components/page.tsx';
 import { optionQueries, useOptions } from '../../api/options.ts';
@@ -11,7 +9,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { LogotypeField, useCan } from '../../components/fields.tsx';
 import { OrganizationSelect, useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
-import { marketViewApi, marketsApi as api } from './api/markets.ts';
+import { marketLogotype, marketViewApi, marketsApi as api } from './api/markets.ts';
 
 const BASE = '/markets';
 const FIELDS = ['organization_id', 'international_name', 'local_name', 'iso_code', 'currency_id'] as const;
@@ -59,7 +57,6 @@ interface Values {
 
 function MarketForm({ market }: { market?: Market }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const { options: currencies } = useOptions(optionQueries.currencies(), (c) => `${c.iso_code} – ${c.name}`);
   const initialValues: Values = {
     organization_id: market?.organization.id ?? null,
@@ -94,15 +91,7 @@ function MarketForm({ market }: { market?: Market }) {
             <TextInput label={t('admin.field.iso_code')} required maxLength={3} {...form.getInputProps('iso_code')} />
             <Select<number> label={t('admin.market.currency')} data={currencies} searchable clearable {...form.getInputProps('currency_id')} />
           </SimpleGrid>
-          {market && (
-            <LogotypeField
-              id={market.id}
-              readRoute="/markets/{id}/logotype"
-              writeRoute="/admin/markets/{id}/logotype"
-              hasLogotype={market.has_logotype}
-              onChanged={() => void client.invalidateQueries({ queryKey: api.keys.all })}
-            />
-          )}
+          {market && <LogotypeField id={market.id} logotype={marketLogotype} hasLogotype={market.has_logotype} />}
           <FormActions saving={saving} cancelTo={BASE} onDelete={onDelete} />
         </Stack>
       </form>
@@ -138,9 +127,7 @@ export function MarketViewScreen({ title, params }: ScreenProps) {
                   ))}
                 </Table.Tbody>
               </Table>
-              {market.has_logotype && (
-                <Image src={buildUrl(`markets/${market.id}/logotype`)} alt={t('admin.market.logotype')} maw={200} mah={120} fit="contain" />
-              )}
+              {market.has_logotype && <Image src={marketLogotype.url(market.id)} alt={t('admin.market.logotype')} maw={200} mah={120} fit="contain" />}
             </Group>
           </Paper>
         )}

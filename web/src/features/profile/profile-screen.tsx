@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { MIN_PASSWORD_LENGTH } from '@mss/contracts/constants';
@@ -10,7 +9,7 @@ import { feedback } from '../../components/feedback.tsx';
 import { AdminPage } from '../../components/page.tsx';
 import { requiredMessage, showSaveError } from '../../lib/form.ts';
 import type { ScreenProps } from '../../lib/screen.ts';
-import { profileApi } from './api/profile.ts';
+import { useSaveOwnDetails, useSaveOwnPassword } from './api/profile.ts';
 import { TokensPanel } from './tokens-panel.tsx';
 import { TwoFactorPanel } from './two-factor-panel.tsx';
 
@@ -43,11 +42,8 @@ export function ProfileScreen({ title, mails }: ScreenProps & { mails?: ReactNod
       password_confirmation: (value, values) => (value === values.password ? null : t('auth.passwords_not_matching')),
     },
   });
-  const saveDetails = useMutation({
-    mutationFn: profileApi.saveDetails,
-    meta: { handlesErrors: true },
-  });
-  const savePassword = useMutation({ mutationFn: profileApi.savePassword, meta: { handlesErrors: true } });
+  const saveDetails = useSaveOwnDetails();
+  const savePassword = useSaveOwnPassword();
   if (!user) return null;
 
   const submitDetails = details.onSubmit(async (values) => {

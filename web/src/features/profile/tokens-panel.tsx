@@ -1,21 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Code, CopyButton, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { IntegrationToken, TokenScope } from '@mss/contracts/auth';
-import { api, data } from '../../api/client.ts';
 import { isApiError } from '../../api/http.ts';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
-
-/** GET/POST/DELETE /users/me/tokens: the signed-in user's integration tokens. */
-const tokensKey = ['users', 'me', 'tokens'] as const;
-const tokensApi = {
-  list: () => api.get('/users/me/tokens').then(data),
-  create: (body: { device_name: string; scope: TokenScope }) => api.post('/users/me/tokens', { body }).then(data),
-  revoke: (id: number) => api.delete('/users/me/tokens/{id}', { path: { id } }),
-};
+import { tokenQueries, useCreateToken, useRevokeToken } from './api/tokens.ts';
 
 /**
  * The profile's integration tokens: what a member's system (an ERP, a script) signs in with to send
@@ -24,9 +16,10 @@ const tokensApi = {
  */
 export function TokensPanel() {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const phone = useMediaQuery('(max-width: 40em)');
-  const tokens = useQuery({ queryKey: tokensKey, queryFn: tokensApi.list });
+  const tokens = useQuery(tokenQueries.list());
+  const createToken = useCreateToken();
+  const revokeToken = useRevokeToken();
   const [name, setName] = useState('');
   const [scope, setScope] = useState<TokenScope>('upload-reports');
   const [error, setError] = useState<string | null>(null);
@@ -36,10 +29,9 @@ export function TokensPanel() {
     setError(null);
     setBusy(true);
     try {
-      const { token } = await tokensApi.create({ device_name: name.trim(), scope });
+      const { token } = await createToken.mutateAsync({ device_name: name.trim(), scope });
       setMade(token);
       setName('');
-      await client.invalidateQueries({ queryKey: tokensKey });
     } catch (e) {
       setError(isApiError(e) && e.errors.device_name?.[0] ? e.errors.device_name[0] : errorMessage(e));
     } finally {
@@ -53,8 +45,7 @@ export function TokensPanel() {
     });
     if (!ok) return;
     try {
-      await tokensApi.revoke(token.id);
-      await client.invalidateQueries({ queryKey: tokensKey });
+      await revokeToken.mutateAsync(token.id);
     } catch (e) {
       await feedback.errorOf(e);
     }

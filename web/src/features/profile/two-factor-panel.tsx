@@ -1,22 +1,13 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Box, Button, Code, CopyButton, Group, Paper, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { getSession, setSession } from '../../api/session.ts';
-import { api, data } from '../../api/client.ts';
 import { isApiError } from '../../api/http.ts';
 import { errorMessage, feedback } from '../../components/feedback.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
+import { twoFactorApi, twoFactorQueries, useDisableTwoFactor, useEnableTwoFactor } from './api/two-factor.ts';
 import './two-factor-texts.ts';
-
-/** GET/POST /users/me/two-factor…: the signed-in user's two-factor sign-in (docs/decisions.md "Two-factor sign-in"). */
-const statusKey = ['users', 'me', 'two-factor'] as const;
-const twoFactorApi = {
-  status: () => api.get('/users/me/two-factor').then(data),
-  setup: () => api.post('/users/me/two-factor/setup').then(data),
-  enable: (code: string) => api.post('/users/me/two-factor/enable', { body: { code } }).then(data),
-  disable: (body: { password: string; code: string }) => api.post('/users/me/two-factor/disable', { body }),
-};
 
 /** The otpauth:// address as a QR code (SVG), drawn in the browser: the library loads only when a setup starts. */
 function QrCode({ text, label }: { text: string; label: string }) {
@@ -45,8 +36,9 @@ function fieldError(error: unknown, field: string): string | null {
 
 export function TwoFactorPanel() {
   const { t } = useTranslation();
-  const client = useQueryClient();
-  const status = useQuery({ queryKey: statusKey, queryFn: twoFactorApi.status });
+  const status = useQuery(twoFactorQueries.status());
+  const enable = useEnableTwoFactor();
+  const disable = useDisableTwoFactor();
   const [setup, setSetup] = useState<{ secret: string; otpauth_uri: string } | null>(null);
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
@@ -74,15 +66,14 @@ export function TwoFactorPanel() {
   const confirm = () =>
     run(async () => {
       try {
-        const { recovery_codes } = await twoFactorApi.enable(code.trim());
+        const { recovery_codes } = await enable.mutateAsync(code.trim());
         setRecovery(recovery_codes);
         setSetup(null);
         setCode('');
         setErrors({});
         feedback.toast(t('two_factor.turned_on'), { color: 'teal' });
-        await client.invalidateQueries({ queryKey: statusKey });
         // An organization that required it lets the user in everywhere now: the user as the server sees them.
-        if (getSession().user?.two_factor_required) setSession({ ...getSession(), user: await api.get('/users/me').then(data) });
+        if (getSession().user?.two_factor_required) setSession({ ...getSession(), user: await twoFactorApi.me() });
       } catch (error) {
         setErrors({ code: fieldError(error, 'code') });
       }
@@ -90,12 +81,11 @@ export function TwoFactorPanel() {
   const turnOff = () =>
     run(async () => {
       try {
-        await twoFactorApi.disable({ password, code: code.trim() });
+        await disable.mutateAsync({ password, code: code.trim() });
         setPassword('');
         setCode('');
         setErrors({});
         feedback.toast(t('two_factor.turned_off'), { color: 'teal' });
-        await client.invalidateQueries({ queryKey: statusKey });
       } catch (error) {
         setErrors({ password: isApiError(error) ? error.fieldError('password') : null, code: fieldError(error, 'code') });
       }

@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Communication, CommunicationInput, DeliveryStatus, NotificationSettings } from '@mss/contracts/communications';
 import { CommunicationStatus } from '@mss/contracts/enums';
@@ -24,6 +25,8 @@ export const communicationKeys = {
   detail: (uuid: string) => ['communications', 'detail', uuid] as const,
   recipients: (uuid: string, params: { page: number; per_page: number }) => ['communications', 'recipients', uuid, params] as const,
   companies: (uuid: string) => ['communications', 'companies', uuid] as const,
+  /** Every page of one communication's deliveries. */
+  allDeliveries: (uuid: string) => ['communications', 'deliveries', uuid] as const,
   deliveries: (uuid: string, params: DeliveryListParams) => ['communications', 'deliveries', uuid, params] as const,
   notifications: ['notification-settings'] as const,
 };
@@ -108,6 +111,15 @@ export function useCommunicationMutation<V, R>(mutationFn: (variables: V) => Pro
     onSettled: () => client.invalidateQueries({ queryKey: communicationKeys.all }),
     meta: { handlesErrors: true },
   });
+}
+
+/**
+ * The deliveries of one communication fetched again (every page): their counts come with the
+ * communication (polled while it is sent), and the rows follow them. Stable, for effects.
+ */
+export function useRefreshDeliveries() {
+  const client = useQueryClient();
+  return useCallback((uuid: string) => client.invalidateQueries({ queryKey: communicationKeys.allDeliveries(uuid) }), [client]);
 }
 
 export function useNotificationSettings() {

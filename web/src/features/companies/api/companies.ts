@@ -1,3 +1,4 @@
+import { logotypeApi } from '../../../api/logotype.ts';
 import { resourceApi } from '../../../api/resource.ts';
 
 /** One company (edit screen) and writes: /companies/{id}. */
@@ -11,3 +12,6 @@ export const companyListApi = resourceApi({
   create: '/companies',
   item: '/companies/{id}',
 });
+
+/** A company's logotype (edit screen): every company key is fetched again after a change. */
+export const companyLogotype = logotypeApi({ read: '/companies/{id}/logotype', write: '/companies/{id}/logotype', invalidates: companiesApi.keys.all });

@@ -1,10 +1,11 @@
 import { IMPORT_FINAL_STATUSES } from '@mss/contracts/lifecycles';
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
 import type { ImportDetail } from '@mss/contracts/imports';
 import { api, data } from '../../../api/client.ts';
 import { IMPORTS_ROOT } from '../../../api/reporting.ts';
 import type { ListParams } from '../../../api/resource.ts';
 import { buildUrl } from '../../../api/transport.ts';
+import { reportKeys } from '../../reports/index.ts';
 
 /** Imports: keys start with IMPORTS_ROOT, which every reporting mutation invalidates (api/reporting.ts). */
 
@@ -47,3 +48,13 @@ export const importQueries = {
       refetchInterval: (query) => (importRunning(query.state.data?.status) ? IMPORT_POLL_MS : false),
     }),
 };
+
+/**
+ * The import screen's report and the imports fetched again: after a file is accepted, when its
+ * import ends and after a preflight run. The report's key is the prefix of its rows' keys: its rows
+ * are fetched again with it.
+ */
+export function useRefreshImportedReport(reportUuid: string) {
+  const client = useQueryClient();
+  return () => Promise.all([client.invalidateQueries({ queryKey: reportKeys.report(reportUuid) }), client.invalidateQueries({ queryKey: importKeys.imports })]);
+}
