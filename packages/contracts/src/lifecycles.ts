@@ -1,4 +1,5 @@
 import { CommunicationStatus } from './enums.ts';
+import type { HistoryStatus } from './history.ts';
 import { IMPORT_STATUSES, type ImportStatus } from './imports.ts';
 import { PERIOD_STATUSES, type PeriodStatus } from './periods.ts';
 
@@ -155,3 +156,28 @@ export const IMPORT_LIFECYCLE: Lifecycle<ImportStatus, ImportEvent> = {
 
 /** Invalid, done and failed: no event leaves them (the import screen stops polling). */
 export const IMPORT_FINAL_STATUSES: readonly ImportStatus[] = finalStates(IMPORT_LIFECYCLE, IMPORT_STATUSES);
+
+// --- History imports --------------------------------------------------------------------------------
+
+export type HistoryEvent = 'checked' | 'invalid' | 'import' | 'imported' | 'publish' | 'published' | 'cancelled' | 'failed' | 'publish_failed';
+
+/**
+ * A history file's import (docs/decisions.md "The association's history"): queued, checked by a dry
+ * run, then imported and published, each step asked for by an administrator and run by the job.
+ * A step asked to stop ends cancelled at its next period; a step that fails ends failed (a
+ * publication goes back to imported). Every step can be asked for again.
+ */
+export const HISTORY_LIFECYCLE: Lifecycle<HistoryStatus, HistoryEvent> = {
+  checked: { from: ['checking'], to: 'checked' },
+  // The file has problems (found by the dry run, or by the import's own reading of it).
+  invalid: { from: ['checking', 'importing'], to: 'invalid' },
+  import: { from: ['checked', 'cancelled', 'failed', 'imported', 'published'], to: 'importing' },
+  imported: { from: ['importing'], to: 'imported' },
+  publish: { from: ['imported', 'published', 'cancelled'], to: 'publishing' },
+  published: { from: ['publishing'], to: 'published' },
+  cancelled: { from: ['checking', 'importing'], to: 'cancelled' },
+  failed: { from: ['checking', 'importing'], to: 'failed' },
+  publish_failed: { from: ['publishing'], to: 'imported' },
+};
+/** A step may be asked to stop while it is queued, checking or importing (publishing runs to its end). */
+export const HISTORY_CANCELLABLE: readonly HistoryStatus[] = ['queued', 'checking', 'importing'];

@@ -4,11 +4,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Locale } from '@mss/contracts/enums';
-import type { HistoryImport, HistoryImportDetail, HistoryPlan, HistoryResult } from '@mss/contracts/history';
+import type { HistoryImport, HistoryImportDetail, HistoryPlan, HistoryResult, HistoryStatus } from '@mss/contracts/history';
 import { isMessageKey, type MessageParams, translate } from '@mss/contracts/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from '../../auth/principal.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { allows, HISTORY_CANCELLABLE, HISTORY_LIFECYCLE, type HistoryEvent } from '@mss/contracts/lifecycles';
 import type { Db, Executor } from '../../db/client.ts';
 import { sqlArray, sqlUnnest } from '../../db/sql-array.ts';
 import {
@@ -189,22 +190,22 @@ function planMarketIds(row: Row): number[] {
 export async function requestHistoryImport(db: Db, principal: Principal, uuid: string, queue: JobQueue | null): Promise<void> {
   const row = await findRow(db, principal, uuid);
   const mine = await historyMarketsOf(db, principal);
-  if (!['checked', 'cancelled', 'failed', 'imported', 'published'].includes(row.status) || row.plan === null)
-    throw new AppError('conflict', 'history.not_checked');
+  if (!allows(HISTORY_LIFECYCLE, row.status as HistoryStatus, 'import') || row.plan === null) throw new AppError('conflict', 'history.not_checked');
   if (!planMarketIds(row).every((id) => mine.includes(id))) throw forbidden();
-  await startStep(db, row, 'importing', principal.userId, mine, queue);
+  await startStep(db, row, 'import', principal.userId, mine, queue);
 }
 
 /** Publishes the periods the import wrote. */
 export async function requestHistoryPublish(db: Db, principal: Principal, uuid: string, queue: JobQueue | null): Promise<void> {
   const row = await findRow(db, principal, uuid);
   const mine = await historyMarketsOf(db, principal);
-  if (!['imported', 'published', 'cancelled'].includes(row.status) || row.result === null) throw new AppError('conflict', 'history.not_publishable');
+  if (!allows(HISTORY_LIFECYCLE, row.status as HistoryStatus, 'publish') || row.result === null) throw new AppError('conflict', 'history.not_publishable');
   if (!planMarketIds(row).every((id) => mine.includes(id))) throw forbidden();
-  await startStep(db, row, 'publishing', principal.userId, mine, queue);
+  await startStep(db, row, 'publish', principal.userId, mine, queue);
 }
 
-async function startStep(db: Db, row: Row, status: 'importing' | 'publishing', actor: number, marketIds: number[], queue: JobQueue | null): Promise<void> {
+async function startStep(db: Db, row: Row, event: 'import' | 'publish', actor: number, marketIds: number[], queue: JobQueue | null): Promise<void> {
+  const { from, to: status } = HISTORY_LIFECYCLE[event];
   const started = await db.transaction(async (tx) => {
     // One running step per organization: two imports of overlapping files would race per period.
     await tx.execute(sql`select pg_advisory_xact_lock(74112, ${row.organization_id})`);
@@ -228,7 +229,7 @@ async function startStep(db: Db, row: Row, status: 'importing' | 'publishing', a
         started_at: sql`now()`,
         finished_at: null,
       })
-      .where(and(eq(historyImports.id, row.id), eq(historyImports.status, row.status)))
+      .where(and(eq(historyImports.id, row.id), eq(historyImports.status, row.status), inArray(historyImports.status, [...from])))
       .returning({ id: historyImports.id });
   });
   if (started.length === 0) throw new AppError('conflict', 'history.busy');
@@ -241,7 +242,7 @@ export async function requestHistoryCancel(db: Db, principal: Principal, uuid: s
   const updated = await db
     .update(historyImports)
     .set({ cancel_requested: true })
-    .where(and(eq(historyImports.id, row.id), inArray(historyImports.status, ['queued', 'checking', 'importing'])))
+    .where(and(eq(historyImports.id, row.id), inArray(historyImports.status, [...HISTORY_CANCELLABLE])))
     .returning({ id: historyImports.id });
   if (updated.length === 0) throw new AppError('conflict', 'history.not_cancellable');
 }
@@ -308,11 +309,12 @@ export async function processHistory(db: Db, log: FastifyBaseLogger, id: number,
     // A step that fails (not one whose process died: that one's lease ends and the queue runs it
     // again) ends here; the administrator can ask again (every step can run twice).
     log.error({ err: error, historyImportId: id, step: status }, 'history import step failed');
+    const failure = status === 'publishing' ? 'publish_failed' : 'failed';
     await db.delete(historyImportRows).where(eq(historyImportRows.history_import_id, id));
     await db
       .update(historyImports)
-      .set({ status: status === 'publishing' ? 'imported' : 'failed', finished_at: sql`now()` })
-      .where(and(eq(historyImports.id, id), eq(historyImports.attempts, attempt)));
+      .set({ status: HISTORY_LIFECYCLE[failure].to, finished_at: sql`now()` })
+      .where(and(eq(historyImports.id, id), eq(historyImports.attempts, attempt), inArray(historyImports.status, [...HISTORY_LIFECYCLE[failure].from])));
   } finally {
     clearInterval(renewal);
   }
@@ -339,12 +341,16 @@ const yieldToRequests = async (run: Run) => {
 
 class TakenOver extends Error {}
 
-/** Writes progress (and renews the lease), only while the step is this run's. */
-async function ours(db: Executor, run: Run, set: PgUpdateSetSource<typeof historyImports> = {}): Promise<{ cancel: boolean }> {
+/**
+ * Writes progress (and renews the lease), only while the step is this run's; with an event of the
+ * lifecycle (contracts/lifecycles.ts), the step ends in its status, from one its table allows.
+ */
+async function ours(db: Executor, run: Run, set: PgUpdateSetSource<typeof historyImports> = {}, event?: HistoryEvent): Promise<{ cancel: boolean }> {
+  const step = event ? HISTORY_LIFECYCLE[event] : null;
   const [row] = await db
     .update(historyImports)
-    .set({ ...set, heartbeat_at: sql`now()` })
-    .where(and(eq(historyImports.id, run.id), eq(historyImports.attempts, run.attempt)))
+    .set({ ...set, ...(step ? { status: step.to } : {}), heartbeat_at: sql`now()` })
+    .where(and(eq(historyImports.id, run.id), eq(historyImports.attempts, run.attempt), step ? inArray(historyImports.status, [...step.from]) : undefined))
     .returning({ cancel: historyImports.cancel_requested });
   if (!row) throw new TakenOver();
   return row;
@@ -425,19 +431,23 @@ async function check(run: Run): Promise<void> {
   const lookup = await historyLookupFor(db, run.row.organization_id, run.row.market_ids);
   const { result, cancelled } = await readFile(run, lookup);
   if (cancelled) {
-    await ours(db, run, { status: 'cancelled', finished_at: sql`now()` });
+    await ours(db, run, { finished_at: sql`now()` }, 'cancelled');
     return;
   }
   if (!result.ok) {
     await storeErrors(db, run.id, result.errors);
-    await ours(db, run, {
-      status: 'invalid',
-      error_count: result.errorCount,
-      data_rows: result.dataRowCount,
-      row_count: null,
-      plan: null,
-      finished_at: sql`now()`,
-    });
+    await ours(
+      db,
+      run,
+      {
+        error_count: result.errorCount,
+        data_rows: result.dataRowCount,
+        row_count: null,
+        plan: null,
+        finished_at: sql`now()`,
+      },
+      'invalid',
+    );
     return;
   }
   // Which of the file's companies already have a report in each existing period.
@@ -459,16 +469,20 @@ async function check(run: Run): Promise<void> {
     })),
   };
   await storeErrors(db, run.id, []);
-  await ours(db, run, {
-    status: 'checked',
-    direct_digest: result.contiguous ? lookupDigest(lookup) : null,
-    error_count: 0,
-    data_rows: result.dataRowCount,
-    row_count: result.rowCount,
-    plan,
-    periods_total: plan.periods.length,
-    finished_at: sql`now()`,
-  });
+  await ours(
+    db,
+    run,
+    {
+      direct_digest: result.contiguous ? lookupDigest(lookup) : null,
+      error_count: 0,
+      data_rows: result.dataRowCount,
+      row_count: result.rowCount,
+      plan,
+      periods_total: plan.periods.length,
+      finished_at: sql`now()`,
+    },
+    'checked',
+  );
 }
 
 /**
@@ -673,7 +687,7 @@ const givenRows = (rows: readonly HistoryRow[]) => sql`
 async function endInvalid(run: Run, result: { errors: HistoryError[]; errorCount: number }): Promise<void> {
   await run.db.delete(historyImportRows).where(eq(historyImportRows.history_import_id, run.id));
   await storeErrors(run.db, run.id, result.errors);
-  await ours(run.db, run, { status: 'invalid', error_count: result.errorCount, plan: null, direct_digest: null, finished_at: sql`now()` });
+  await ours(run.db, run, { error_count: result.errorCount, plan: null, direct_digest: null, finished_at: sql`now()` }, 'invalid');
 }
 
 async function endImported(run: Run, writer: ReturnType<typeof periodWriter>, rowsRead: number): Promise<void> {
@@ -681,14 +695,18 @@ async function endImported(run: Run, writer: ReturnType<typeof periodWriter>, ro
   // Millions of rows may have come in: the planner's numbers of them, at once (the embedded
   // database has no autovacuum to do it).
   await run.db.execute(sql`analyze report_rows, reports, report_row_sets`);
-  await ours(run.db, run, {
-    status: 'imported',
-    rows_read: rowsRead,
-    rows_done: writer.rowsDone,
-    periods_done: writer.periodsDone,
-    result: writer.outcome,
-    finished_at: sql`now()`,
-  });
+  await ours(
+    run.db,
+    run,
+    {
+      rows_read: rowsRead,
+      rows_done: writer.rowsDone,
+      periods_done: writer.periodsDone,
+      result: writer.outcome,
+      finished_at: sql`now()`,
+    },
+    'imported',
+  );
 }
 
 const emptyResult = (): HistoryResult => ({
@@ -703,7 +721,7 @@ const emptyResult = (): HistoryResult => ({
 
 async function endCancelled(run: Run, outcome: HistoryResult): Promise<void> {
   await run.db.delete(historyImportRows).where(eq(historyImportRows.history_import_id, run.id));
-  await ours(run.db, run, { status: 'cancelled', result: outcome, finished_at: sql`now()` });
+  await ours(run.db, run, { result: outcome, finished_at: sql`now()` }, 'cancelled');
 }
 
 /** One market's period, in the caller's transaction. */
@@ -827,7 +845,7 @@ async function publish(run: Run): Promise<void> {
       }
   };
   await Promise.all(Array.from({ length: parallelism(db) }, publisher));
-  await ours(db, run, { status: 'published', result: { ...result, periods_published: done }, finished_at: sql`now()` });
+  await ours(db, run, { result: { ...result, periods_published: done }, finished_at: sql`now()` }, 'published');
 }
 
 // ---------------------------------------------------------------------------------------------
