@@ -10,7 +10,8 @@ import { DataTable } from '../../components/data-table.tsx';
 import { emptyToNull, showSaveError } from '../../lib/form.ts';
 import { useIsSuperAdmin } from '../../components/organization-field.tsx';
 import { useRecordForm } from '../../lib/record-form.ts';
-import { organizationInformationModalsQuery, organizationsApi as api, useUpdateOrganizationSettings } from './api/organizations.ts';
+import { organizationsApi as api, useUpdateOrganizationSettings } from './api/organizations.ts';
+import { organizationInformationModalsQuery } from '../information-modals/index.ts';
 import { formatDate } from '../../lib/dates.ts';
 import './texts.ts';
 

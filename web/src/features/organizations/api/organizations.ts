@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../../api/client.ts';
-import { type ListParams, resourceApi } from '../../../api/resource.ts';
+import { resourceApi } from '../../../api/resource.ts';
 
 export const organizationsApi = resourceApi({
   key: 'organizations',
@@ -23,17 +23,3 @@ export function useUpdateOrganizationSettings() {
     meta: { handlesErrors: true },
   });
 }
-
-/**
- * The information modals of one organization, listed on its edit screen. Same key root and path
- * as the information-modals feature's resource, so its changes refresh this list.
- */
-const informationModalsApi = resourceApi({
-  key: 'information_modals',
-  list: '/admin/information-modals',
-  one: '/admin/information-modals/{id}',
-  create: '/admin/information-modals',
-  item: '/admin/information-modals/{id}',
-});
-export const organizationInformationModalsQuery = (organizationId: number) => (params: ListParams) =>
-  informationModalsApi.listQuery({ ...params, organization_id: organizationId });
