@@ -88,7 +88,7 @@ const envSchema = z.object({
   SHUTDOWN_JOB_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(8),
   /** On SIGTERM or SIGINT: the process exits after this many seconds at most, whatever is still running. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
-  /** How long audit entries are kept, in months; older ones are deleted by the workflow sweep. */
+  /** How long audit entries are kept, in months; older ones are deleted by the upkeep job (jobs/maintenance.ts). */
   AUDIT_RETENTION_MONTHS: z.coerce.number().int().min(1).max(1200).default(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

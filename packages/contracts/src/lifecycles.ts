@@ -162,7 +162,7 @@ export const IMPORT_FINAL_STATUSES: readonly ImportStatus[] = finalStates(IMPORT
 export type HistoryEvent = 'checked' | 'invalid' | 'import' | 'imported' | 'publish' | 'published' | 'cancelled' | 'failed' | 'publish_failed';
 
 /**
- * A history file's import (docs/decisions.md "The association's history"): queued, checked by a dry
+ * A history file's import (docs/decisions.md "History import"): queued, checked by a dry
  * run, then imported and published, each step asked for by an administrator and run by the job.
  * A step asked to stop ends cancelled at its next period; a step that fails ends failed (a
  * publication goes back to imported). Every step can be asked for again.

@@ -9,7 +9,7 @@ import { forbidden, notFound, validationError } from '../errors.ts';
 import type { Principal } from './principal.ts';
 
 /*
- * The one access policy (docs/architecture.md §3 "One access policy"): who may do what to which
+ * The one access policy (docs/architecture.md §9 "One access policy, asked first"): who may do what to which
  * record, by organization, market and company. A service method asks it first, before it reads or
  * writes anything of the record: the record's organization (another organization's record is not
  * found, 404), then the ability in the record's market (403), then, for a company's own records, the

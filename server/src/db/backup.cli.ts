@@ -28,7 +28,7 @@ async function main(argv: string[]) {
   });
   const config = loadConfig();
   if (config.DATABASE_URL) {
-    throw new BackupError('DATABASE_URL is set: the app uses a PostgreSQL server. Back it up with pg_dump (README "PostgreSQL").');
+    throw new BackupError('DATABASE_URL is set: the app uses a PostgreSQL server. Back it up with pg_dump (README "Backups").');
   }
   const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : config.dataDir;
   if (command === 'backup' && positionals.length === 0) {

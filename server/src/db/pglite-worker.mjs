@@ -9,7 +9,7 @@ import { PGLiteSocketHandler } from '@electric-sql/pglite-socket';
 /**
  * The app's pool holds one connection at a time (PGlite is a single session). The server accepts
  * a few: a connection the pool drops after an error is still closing when its replacement
- * connects, and `npm run backup` connects beside the app (docs/decisions.md "Backups").
+ * connects, and `npm run backup` connects beside the app (docs/decisions.md "Backups of the embedded database").
  */
 const MAX_CONNECTIONS = 4;
 

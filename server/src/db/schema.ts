@@ -581,7 +581,7 @@ export const reportRowSets = pgTable(
  * 100,000 rows, and row-by-row checks took most of its time (docs/performance.md). Deleting a
  * row set (or its report) deletes its rows; deleting a code that has rows is refused. The checks
  * take locks (migration 0010) so that they hold when a delete and a write run at the same time
- * (docs/decisions.md "Report rows and concurrent deletes").
+ * (docs/decisions.md "Rows, row sets and concurrent deletes").
  */
 export const reportRows = pgTable(
   'report_rows',

@@ -125,7 +125,7 @@ export const DATA_VERSION_SQL = 'select ((select n from data_change_base where i
 
 /**
  * Moves the recorded changes into the base count, in one statement: the version stays the same for
- * every reader, and the table the version counts stays small. Run by the workflow sweep.
+ * every reader, and the table the version counts stays small. Run by the upkeep job (jobs/maintenance.ts).
  */
 export const COMPACT_DATA_CHANGES_SQL =
   'with moved as (delete from data_changes returning 1) update data_change_base set n = n + (select count(*) from moved) where id = 1';

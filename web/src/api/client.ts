@@ -3,7 +3,7 @@ import { request, type RequestOptions } from './http.ts';
 import type { HttpMethod } from './transport.ts';
 
 /**
- * The web's typed API client (docs/architecture.md §7 "One contract per endpoint"). Its types are the
+ * The web's typed API client (docs/architecture.md §9 "Contracts describe the API, not the tables"). Its types are the
  * ones the server serves: `clients/typescript/schema.d.ts` is generated from the OpenAPI document
  * that the routes' Zod contracts make (`npm run api-client`), and the test run fails while it differs
  * from what the server serves. A call names the route as the document does (`'/reports/{uuid}'`),

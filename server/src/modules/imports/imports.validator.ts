@@ -6,19 +6,19 @@
  * Layout: column A code, B volume, C value; 1-based spreadsheet row numbers in every message.
  *
  * Rules, in this order (a file-level failure stops there; row rules collect every error):
- * 1. xlsx or CSV, judged by content (a zip or OLE container is read as an xlsx, anything else as
- *    CSV text: `lib/sheet.ts`; never the file name). Neither: 'import.not_xlsx' (the spec's
+ * 1. xlsx, CSV or a JSON array of rows, judged by content (a zip or OLE container is read as an
+ *    xlsx, a JSON array as rows, anything else as CSV text: `lib/sheet.ts`; never the file name). Neither: 'import.not_xlsx' (the spec's
  *    text); a CSV that is not UTF-8 'import.csv_not_utf8', one whose quote is left open
  *    'import.csv_open_quote' (with the row). A damaged xlsx is 'import.corrupt', a file over the size caps or a
  *    zip bomb 'import.too_large', more data rows than allowed (the header does not count)
  *    'import.too_many_rows', a workbook
  *    without a worksheet 'import.empty'.
- * 2. Not empty: 'import.empty' when no data row holds anything in column B or C (an empty
+ * 2. Column C at all: a sheet must have the three columns, so column C holds something on some
+ *    row, the header included ('import.column_count', once, for the file; with a header "Code |
+ *    Volume | Value" column C may be empty on every data row).
+ * 3. Not empty: 'import.empty' when no data row holds anything in column B or C (an empty
  *    sheet, a header only, or codes without any figure such as an unfilled template).
- * 3. Column count: a sheet must have the three columns: column C holds something on some row,
- *    the header included ('import.column_count', once, for the file; with a header "Code |
- *    Volume | Value" column C may be empty on every data row). And a data row must not use
- *    columns beyond C ('import.column_count', one error
+ *    And a data row must not use columns beyond C ('import.column_count', one error
  *    per offending row, with its row number), except columns that the header row names (the
  *    template's Name and Note columns): those are ignored. Cells left empty at the end of a
  *    row are empty values, not missing columns (B or C may legitimately stay empty). When any
@@ -57,7 +57,7 @@
  * Rows where both B and C are empty are validated like every other row but not returned: they
  * carry no figure (counted in `rowsWithoutFigures`).
  *
- * At most `maxErrors` errors (default 10,000) are listed; when there are more, a last error
+ * At most `maxErrors` errors (default `IMPORT_MAX_ERRORS`, 50,000) are listed; when there are more, a last error
  * 'import.too_many_errors' (row null) says so and `truncated` is true. The whole file is still
  * read, so `dataRowCount` is exact.
  */
