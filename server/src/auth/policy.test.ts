@@ -43,6 +43,9 @@ describe('the access policy', () => {
     expect(() => assertInOrganization(admin, null)).toThrow(expect.objectContaining({ code: 'not_found' }));
     const superAdmin = principal({ organizationId: null, roles: ['super-admin'], administers: 'all' });
     expect(inOrganization(superAdmin, 2)).toBe(true);
+    // What belongs to no organization (an audit entry of an unknown e-mail's sign-in) is the super-admin's only.
+    expect(inOrganization(superAdmin, null)).toBe(true);
+    expect(inOrganization(admin, null)).toBe(false);
     expect(administersAll(admin, [1])).toBe(true);
     expect(administersAll(admin, [1, 2])).toBe(false);
     expect(administersSessionOrganization(admin)).toBe(true);

@@ -27,8 +27,11 @@ export function isCrossOrganization(principal: Principal): boolean {
   return principal.organizationId === null;
 }
 
-/** Whether a record of this organization is inside what the caller acts in: their organization's, or any for a super-admin. */
-export function inOrganization(principal: Principal, organizationId: number): boolean {
+/**
+ * Whether a record of this organization is inside what the caller acts in: their organization's, or
+ * any for a super-admin (who alone sees what belongs to no organization, null).
+ */
+export function inOrganization(principal: Principal, organizationId: number | null): boolean {
   return principal.organizationId === null || principal.organizationId === organizationId;
 }
 

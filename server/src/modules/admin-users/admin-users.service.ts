@@ -8,7 +8,7 @@ import { hashPassword } from '../../auth/passwords.ts';
 import { checkPasswordRules, EMAIL_PATTERN, normalizeEmail } from '../auth/auth.service.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { inUse } from '../../lib/scope.ts';
-import { administersAll } from '../../auth/policy.ts';
+import { administersAll, organizationCondition } from '../../auth/policy.ts';
 import { type Principal } from '../../auth/principal.ts';
 
 /** Users the actor administers: members of their organization (a super-admin: everyone). */
@@ -41,7 +41,7 @@ async function toAdminUsers(db: Db, principal: Principal, rows: UserRow[]): Prom
       })
       .from(userMarkets)
       .innerJoin(markets, eq(markets.id, userMarkets.market_id))
-      .where(and(inArray(userMarkets.user_id, ids), principal.organizationId === null ? undefined : eq(markets.organization_id, principal.organizationId)))
+      .where(and(inArray(userMarkets.user_id, ids), organizationCondition(principal, markets.organization_id)))
       .orderBy(asc(markets.international_name)),
     db.select().from(userRoles).where(inArray(userRoles.user_id, ids)).orderBy(asc(userRoles.role)),
     companyIds.length ? db.select({ id: companies.id, name: companies.name }).from(companies).where(inArray(companies.id, companyIds)) : Promise.resolve([]),

@@ -6,7 +6,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { notFound, validationError } from '../../errors.ts';
 import type { Paged } from '../../lib/list.ts';
 import { MIN_SEARCH_LENGTH } from '@mss/contracts/common';
-import { administersSessionOrganization } from '../../auth/policy.ts';
+import { administersSessionOrganization, inOrganization, organizationCondition } from '../../auth/policy.ts';
 
 /*
  * Reading the audit trail (docs/decisions.md "Audit trail"): an administrator reads the entries of
@@ -26,8 +26,8 @@ const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_4
 
 function conditions(principal: Principal, query: Omit<AuditQuery, 'page' | 'per_page'>): SQL[] {
   const where: SQL[] = [];
-  if (principal.organizationId !== null) where.push(eq(auditEntries.organization_id, principal.organizationId));
-  else if (query.organization_id) where.push(eq(auditEntries.organization_id, query.organization_id));
+  const inScope = organizationCondition(principal, auditEntries.organization_id, query.organization_id);
+  if (inScope) where.push(inScope);
   if (query.user_id) where.push(eq(auditEntries.user_id, query.user_id));
   if (query.person) {
     if (query.person.length < MIN_SEARCH_LENGTH) throw validationError('person', 'validation.search_min');
@@ -114,7 +114,7 @@ export async function findAuditEntries(db: Db, principal: Principal, query: Audi
 export async function findAuditEntry(db: Db, principal: Principal, id: number): Promise<AuditEntry> {
   const [row] = await selectEntries(db).where(eq(auditEntries.id, id));
   if (!row) throw notFound();
-  if (principal.organizationId !== null && row.organization_id !== principal.organizationId) throw notFound();
+  if (!inOrganization(principal, row.organization_id)) throw notFound();
   return toWire(row);
 }
 

@@ -9,7 +9,7 @@ import { communicationAttachments, communicationEvents, communications, companyO
 import { forbidden, validationError } from '../../errors.ts';
 import { deleteFile } from '../../lib/files.ts';
 import { type Paged, planList } from '../../lib/list.ts';
-import { grantedMarkets, organizationCondition } from '../../auth/policy.ts';
+import { grantedMarkets, inOrganization, organizationCondition } from '../../auth/policy.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { sanitizeBody } from './communications.render.ts';
 import { isUuid } from '../../lib/uuid.ts';
@@ -34,7 +34,7 @@ async function resolveInput(db: Executor, principal: Principal, input: Communica
     organization === undefined ||
     organizationIds.size !== 1 ||
     !organizationIds.has(organization) ||
-    (principal.organizationId !== null && principal.organizationId !== organization)
+    !inOrganization(principal, organization)
   )
     throw validationError('recipients.market_ids', 'validation.in');
   if (!mayActIn(principal, marketIds)) throw forbidden('communication.no_access');

@@ -19,7 +19,7 @@ import { AppError, notFound, validationError } from '../../errors.ts';
 import { deleteFile, storeFile } from '../../lib/files.ts';
 import { type Paged, planList } from '../../lib/list.ts';
 import { inUse } from '../../lib/scope.ts';
-import { administersAll } from '../../auth/policy.ts';
+import { administersAll, organizationCondition } from '../../auth/policy.ts';
 import { type Principal } from '../../auth/principal.ts';
 
 /** Roles a company market may carry: organization-wide roles belong to users, not companies. */
@@ -44,7 +44,7 @@ function companyScope(principal: Principal, organizationId?: number) {
 
 /** Markets the actor may see on a company: those of their organization (a super-admin: all). */
 function marketScope(principal: Principal) {
-  return principal.organizationId === null ? undefined : eq(markets.organization_id, principal.organizationId);
+  return organizationCondition(principal, markets.organization_id);
 }
 
 const enabledNow = or(isNull(companies.disabled_at), gt(companies.disabled_at, sql`now()`));
@@ -126,7 +126,7 @@ export async function findCompany(db: Db, principal: Principal, id: number): Pro
       .select({ id: organizations.id, name: organizations.name })
       .from(companyOrganizations)
       .innerJoin(organizations, eq(organizations.id, companyOrganizations.organization_id))
-      .where(and(eq(companyOrganizations.company_id, id), principal.organizationId === null ? undefined : eq(organizations.id, principal.organizationId)))
+      .where(and(eq(companyOrganizations.company_id, id), organizationCondition(principal, organizations.id)))
       .orderBy(asc(organizations.name)),
     db
       .select({ id: companyMarkets.id, market_id: companyMarkets.market_id, roles: companyMarkets.roles, market: marketColumns })
@@ -153,7 +153,7 @@ export async function findCompany(db: Db, principal: Principal, id: number): Pro
       .select({ id: codes.id, code: codes.code, name: codes.name })
       .from(companyCodes)
       .innerJoin(codes, eq(codes.id, companyCodes.code_id))
-      .where(and(eq(companyCodes.company_id, id), principal.organizationId === null ? undefined : eq(codes.organization_id, principal.organizationId)))
+      .where(and(eq(companyCodes.company_id, id), organizationCondition(principal, codes.organization_id)))
       .orderBy(asc(codes.code)),
   ]);
   const userIds = userRows.map((u) => u.id);

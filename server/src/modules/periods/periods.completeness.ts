@@ -12,7 +12,7 @@ import type { Db } from '../../db/client.ts';
 import { sqlArray } from '../../db/sql-array.ts';
 import { AppError, forbidden, validationError } from '../../errors.ts';
 import { type Principal } from '../../auth/principal.ts';
-import { authorize, marketsWhere, maySomewhere } from '../../auth/policy.ts';
+import { authorize, inOrganization, marketsWhere, maySomewhere } from '../../auth/policy.ts';
 import { ALL_PERIODS } from './periods.queries.ts';
 
 /*
@@ -58,7 +58,7 @@ export async function findCompleteness(db: Db, principal: Principal, query: Comp
     if (!marketIds.includes(query.market_id)) {
       const [market] = (await db.execute<{ organization_id: number }>(sql`select organization_id from markets where id = ${query.market_id}`)).rows;
       // Another organization's market is as if it did not exist; one of the caller's own where they run nothing is 403.
-      if (!market || (principal.organizationId !== null && market.organization_id !== principal.organizationId)) {
+      if (!market || !inOrganization(principal, market.organization_id)) {
         throw new AppError('not_found', 'generic.not_found');
       }
       throw forbidden('period.no_access');

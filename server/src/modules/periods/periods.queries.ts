@@ -5,7 +5,7 @@ import { markets, periods, reports } from '../../db/schema.ts';
 import { forbidden, periodNotFound } from '../../errors.ts';
 import { type Principal } from '../../auth/principal.ts';
 import { isUuid } from '../../lib/uuid.ts';
-import { mayIn } from '../../auth/policy.ts';
+import { inOrganization, mayIn } from '../../auth/policy.ts';
 
 /*
  * The periods module's lookups: which periods a user sees and finding one. Reports, approvals and
@@ -78,7 +78,7 @@ export const selectPeriods = (db: Db) => db.select(periodColumns).from(periods).
 /** A period the actor can reach, or 404 (`periodNotFound`: never a uuid as the period's title). */
 export async function findPeriodRow(db: Db, principal: Principal, uuid: string): Promise<PeriodRow> {
   const [row] = isUuid(uuid) ? await selectPeriods(db).where(eq(periods.uuid, uuid)) : [];
-  if (!row || (principal.organizationId !== null && principal.organizationId !== row.organization_id)) {
+  if (!row || !inOrganization(principal, row.organization_id)) {
     throw periodNotFound(uuid);
   }
   const view = periodViewIn(principal, row.market_id);

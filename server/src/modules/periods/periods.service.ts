@@ -11,7 +11,7 @@ import { applyReportEvent } from '../reports/reports.workflow.ts';
 import { publicationStates, publishPeriod } from '../statistics/disclosure/statistics.publications.ts';
 import { previewPublication } from '../statistics/disclosure/statistics.preview.ts';
 import { type Principal } from '../../auth/principal.ts';
-import { authorize, marketsWhere, mayIn } from '../../auth/policy.ts';
+import { authorize, inOrganization, marketsWhere, mayIn } from '../../auth/policy.ts';
 import { ALL_PERIODS, PERIOD_READERS, type PeriodRow, findPeriodRow, periodViewIn, selectPeriods, visiblePeriods } from './periods.queries.ts';
 
 function toPeriod(row: PeriodRow, publication: PeriodPublication | null = null, coverage: PeriodCoverage | null = null): Period {
@@ -81,7 +81,7 @@ async function toPeriods(db: Db, principal: Principal, rows: readonly PeriodRow[
 }
 
 function assertMarketReachable(principal: Principal, organizationId: number) {
-  if (principal.organizationId !== null && principal.organizationId !== organizationId) throw new AppError('not_found', 'generic.not_found');
+  if (!inOrganization(principal, organizationId)) throw new AppError('not_found', 'generic.not_found');
 }
 
 /** Periods of one market, or (cluster) of every market where the actor manages periods or approves. */

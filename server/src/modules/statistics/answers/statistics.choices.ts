@@ -4,7 +4,7 @@ import type { Db } from '../../../db/client.ts';
 import { sqlArray } from '../../../db/sql-array.ts';
 import { clusterMarkets, clusters, currencies, markets } from '../../../db/schema.ts';
 import type { Principal } from '../../../auth/principal.ts';
-import { marketsWhere, maySomewhere } from '../../../auth/policy.ts';
+import { marketsWhere, maySomewhere, organizationCondition } from '../../../auth/policy.ts';
 import { accessIn } from '../disclosure/statistics.access.ts';
 import { viewable } from '../figures/statistics.periods.ts';
 
@@ -43,7 +43,7 @@ export async function findStatisticsChoices(db: Db, principal: Principal): Promi
           from ${clusterMarkets} cm join ${markets} m on m.id = cm.market_id where cm.cluster_id = "clusters"."id"), '[]')`,
       })
       .from(clusters)
-      .where(principal.organizationId === null ? undefined : eq(clusters.organization_id, principal.organizationId))
+      .where(organizationCondition(principal, clusters.organization_id))
       .orderBy(asc(sql`lower(${clusters.name})`));
     clusterRows = await withLatestMonths(db, principal, rows);
   }
