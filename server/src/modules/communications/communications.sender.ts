@@ -9,6 +9,7 @@ import { type Mailer, mailFailureOf } from '../../mail/mailer.ts';
 import { renderMail, textIn, type Variables } from './communications.render.ts';
 import { findRecipients, storedFilterOf, variablesOf } from './communications.recipients.ts';
 import { mailAttachmentsOf, mailFooterOf } from './communications.files.ts';
+import { statusesOf } from './communications.records.ts';
 
 /*
  * The send, run by the job queue (docs/architecture.md §6). Per-recipient idempotence:
@@ -225,15 +226,7 @@ async function finish(deps: SenderDeps, row: CommunicationRow): Promise<void> {
     const [done] = await tx
       .update(communications)
       .set({ status, sent_at: sql`now()`, updated_at: sql`now()` })
-      .where(
-        and(
-          eq(communications.id, row.id),
-          inArray(
-            communications.status,
-            from.filter((s) => s !== null),
-          ),
-        ),
-      )
+      .where(and(eq(communications.id, row.id), inArray(communications.status, statusesOf(from))))
       .returning({ id: communications.id });
     if (done)
       await tx.insert(communicationEvents).values({

@@ -4,7 +4,7 @@ import type { Db } from '../../../db/client.ts';
 import { sqlArray } from '../../../db/sql-array.ts';
 import { AppError, forbidden } from '../../../errors.ts';
 import type { Principal } from '../../../auth/principal.ts';
-import { accessIn, confidentialityOf, inOrganization, type Settings, settingsOf } from '../disclosure/statistics.access.ts';
+import { accessIn, confidentialityOf, type Settings, settingsOf } from '../disclosure/statistics.access.ts';
 import { aggregate, type AggregateRow, type Selection } from '../figures/statistics.aggregate.ts';
 import type { Dimension } from '../figures/statistics.cells.ts';
 import {
@@ -36,7 +36,7 @@ import {
   sharesOverlap,
   ytdBreakOf,
 } from '../figures/statistics.periods.ts';
-import { authorize, maySomewhere } from '../../../auth/policy.ts';
+import { authorize, inOrganization, maySomewhere } from '../../../auth/policy.ts';
 
 /** A market of the cluster with a period the figures hold: its comparison, and the rates of its periods. */
 interface Prepared {

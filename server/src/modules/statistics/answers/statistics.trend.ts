@@ -4,12 +4,12 @@ import type { Db } from '../../../db/client.ts';
 import { sqlArray } from '../../../db/sql-array.ts';
 import { AppError, forbidden } from '../../../errors.ts';
 import type { Principal } from '../../../auth/principal.ts';
-import { accessIn, confidentialityOf, inOrganization, refuseMarket, settingsOf } from '../disclosure/statistics.access.ts';
+import { accessIn, confidentialityOf, refuseMarket, settingsOf } from '../disclosure/statistics.access.ts';
 import { aggregate, type AggregateRow, type Selection } from '../figures/statistics.aggregate.ts';
 import { countedCompany, type Dimension } from '../figures/statistics.cells.ts';
 import { coverageSeen, figuresOf, flagContextOf, liveOf, selectionOf, type Source, sourcesOf } from '../disclosure/statistics.confidentiality.ts';
 import { keysOf, type MarketRow, marketRow, marketRows, marketSummary, type PeriodRow, periodColumns, ratesOfMarkets } from '../figures/statistics.periods.ts';
-import { authorize, maySomewhere } from '../../../auth/policy.ts';
+import { authorize, inOrganization, maySomewhere } from '../../../auth/policy.ts';
 
 /** One point of a trend: a market's period, or for a cluster a month with its markets' periods. */
 interface Point {

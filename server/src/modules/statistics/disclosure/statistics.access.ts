@@ -36,8 +36,6 @@ export function refuseMarket(principal: Principal, companyId: number | null): ne
   throw forbidden('statistics.no_access');
 }
 
-export { inOrganization } from '../../../auth/policy.ts';
-
 export interface Settings {
   minContributors: number;
   /** The dominance threshold as the exact decimal it is stored as: compared in SQL, never as a float. */

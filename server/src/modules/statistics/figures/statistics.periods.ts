@@ -12,7 +12,7 @@ import type { Db, Executor } from '../../../db/client.ts';
 import { sqlArray } from '../../../db/sql-array.ts';
 import { periodNotFound, validationError } from '../../../errors.ts';
 import type { Principal } from '../../../auth/principal.ts';
-import { inOrganization } from '../disclosure/statistics.access.ts';
+import { inOrganization } from '../../../auth/policy.ts';
 import type { Role } from './statistics.aggregate.ts';
 import { countedCompany, type Dimension } from './statistics.cells.ts';
 import { isUuid } from '../../../lib/uuid.ts';
